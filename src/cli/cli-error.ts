@@ -1,0 +1,13 @@
+import { ExitCode } from './exit-code.js';
+
+/** An error the CLI reports as one clear message (no stack trace) with a given exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.Usage,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

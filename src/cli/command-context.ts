@@ -1,0 +1,23 @@
+import type { Output } from './output.js';
+
+/** Options every command accepts (set up in main.ts). */
+export interface GlobalArgs {
+  json: boolean;
+  'base-url'?: string | undefined;
+  'token-file'?: string | undefined;
+  token?: string | undefined;
+  'insecure-http': boolean;
+  'sandbox-data'?: string | undefined;
+  concurrency: number;
+  rps?: number | undefined;
+  verbose: boolean;
+}
+
+/** What a command handler gets besides its own arguments. */
+export interface CommandContext {
+  out: Output;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM: long work stops cleanly and flushes. */
+  signal: AbortSignal;
+}

@@ -1,0 +1,15 @@
+import type { Argv } from 'yargs';
+import type { CommandContext, GlobalArgs } from '../command-context.js';
+
+/**
+ * A command registers itself on the parser. Handlers import their library code lazily so that
+ * `mbulk --help` stays instant, and report their exit code through `setExit`.
+ */
+export type RegisterCommand = (
+  parser: Argv<GlobalArgs>,
+  ctx: CommandContext,
+  setExit: (code: number) => void,
+) => Argv<GlobalArgs>;
+
+// One line per command module; keep sorted.
+export const commands: RegisterCommand[] = [];

@@ -1,0 +1,14 @@
+/** Exit codes of every command (DESIGN.md, CLI contract). */
+export const ExitCode = {
+  /** Done. */
+  Ok: 0,
+  /** Finished with failed or invalid rows. */
+  RowsFailed: 1,
+  /** Usage or configuration error. */
+  Usage: 2,
+  /** Refused: guardrail, drift, confirmation declined. */
+  Refused: 3,
+  /** The API could not be reached or rejected the token. */
+  Unreachable: 4,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

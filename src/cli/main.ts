@@ -1,0 +1,94 @@
+import yargs, { type Argv } from 'yargs';
+import { CliError } from './cli-error.js';
+import type { CommandContext, GlobalArgs } from './command-context.js';
+import { ExitCode } from './exit-code.js';
+import { Output } from './output.js';
+import { commands } from './commands/index.js';
+import { describeError } from './describe-error.js';
+
+export interface MainOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr?: NodeJS.WritableStream;
+}
+
+/** Runs the CLI and resolves to the exit code. The only place that maps errors to exit codes. */
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const json = argv.includes('--json');
+  const out = new Output({
+    json,
+    ...(options.stdout ? { stdout: options.stdout as never } : {}),
+    ...(options.stderr ? { stderr: options.stderr as never } : {}),
+  });
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const ctx: CommandContext = {
+    out,
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? process.cwd(),
+    signal: abort.signal,
+  };
+  let code: number = ExitCode.Ok;
+  try {
+    let parser: Argv<GlobalArgs> = yargs()
+      .scriptName('mbulk')
+      .usage(
+        "$0 <command> [options]\n\nMove a store's data in bulk between spreadsheets and the Merchant API V2.",
+      )
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document on stdout' })
+      .option('base-url', {
+        type: 'string',
+        describe: 'Merchant API base URL (default: $MERCHANT_API_URL, else the embedded sandbox)',
+      })
+      .option('token-file', {
+        type: 'string',
+        describe: 'Read the API token from this file (default: $MERCHANT_API_TOKEN)',
+      })
+      .option('token', { type: 'string', hidden: true, describe: 'API token (prefer $MERCHANT_API_TOKEN)' })
+      .option('insecure-http', {
+        type: 'boolean',
+        default: false,
+        describe: 'Allow plain http:// to a non-loopback host',
+      })
+      .option('sandbox-data', {
+        type: 'string',
+        describe: 'State file of the embedded sandbox (default: .mbulk/sandbox.json)',
+      })
+      .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
+      .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'Log each request (never the token)' })
+      .group(
+        ['json', 'base-url', 'token-file', 'insecure-http', 'sandbox-data', 'concurrency', 'rps', 'verbose'],
+        'Global options:',
+      )
+      .demandCommand(1, 'Name a command; see mbulk --help.')
+      .strict()
+      .recommendCommands()
+      .help()
+      .alias('h', 'help')
+      .version(false)
+      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .fail((msg, err) => {
+        if (err) throw err;
+        throw new CliError(msg ?? 'Invalid usage; see mbulk --help.', ExitCode.Usage);
+      }) as unknown as Argv<GlobalArgs>;
+    for (const register of commands) {
+      parser = register(parser, ctx, (c) => {
+        code = c;
+      });
+    }
+    await parser.parseAsync(argv);
+  } catch (error) {
+    const described = describeError(error);
+    out.warn(`mbulk: ${described.message}`);
+    out.result({ ok: false, error: described });
+    code = described.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return code;
+}

@@ -1,0 +1,2 @@
+// Public library API: named re-exports only.
+export * from './schema/index.js';
