@@ -1,0 +1,79 @@
+import type { Product } from '../schema/product.js';
+
+/** What the stock plan needs of one live inventory item: kept compact (a store may hold millions). */
+export interface LiveInventoryItem {
+  itemId: string;
+  sku: string | null;
+  quantity: number;
+  productId: string;
+  variantId: string | null;
+  /** Product name, plus " / variant name" for a variant. */
+  name: string;
+  /** False when the product does not track inventory: such rows are reported, not written. */
+  enabled: boolean;
+  updatedAt: string;
+  /** Row of the sheet that already named this item (duplicate detection without a per-row Set). */
+  seenAtRow?: number;
+}
+
+/**
+ * sku → inventory item(s) and item_id → item, built from the product list (product `inventory` and
+ * `variants[].inventory`) or from the inventory list endpoint. A SKU held by two live items is
+ * ambiguous and kept as an array so the plan can say so.
+ */
+export class LiveInventoryIndex {
+  readonly byId = new Map<string, LiveInventoryItem>();
+  readonly bySku = new Map<string, LiveInventoryItem | LiveInventoryItem[]>();
+  /** SKUs of products/variants that have no inventory item (tracking off): sku → display name. */
+  readonly untracked = new Map<string, string>();
+
+  static fromProducts(products: Iterable<Product>): LiveInventoryIndex {
+    const index = new LiveInventoryIndex();
+    for (const p of products) index.addProduct(p);
+    return index;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  addProduct(product: Product): void {
+    if (product.inventory) {
+      this.add({
+        itemId: product.inventory.item_id,
+        sku: product.inventory.sku ?? (product.sku || null),
+        quantity: product.inventory.quantity,
+        productId: product.id,
+        variantId: null,
+        name: product.name,
+        enabled: product.inventory_enabled,
+        updatedAt: product.inventory.updated_at,
+      });
+    } else if (product.variants.length === 0 && product.sku) this.untracked.set(product.sku, product.name);
+    for (const v of product.variants) {
+      if (!v.inventory) {
+        if (v.sku) this.untracked.set(v.sku, `${product.name} / ${v.name}`);
+        continue;
+      }
+      this.add({
+        itemId: v.inventory.item_id,
+        sku: v.inventory.sku ?? v.sku,
+        quantity: v.inventory.quantity,
+        productId: product.id,
+        variantId: v.id,
+        name: `${product.name} / ${v.name}`,
+        enabled: product.inventory_enabled,
+        updatedAt: v.inventory.updated_at,
+      });
+    }
+  }
+
+  add(item: LiveInventoryItem): void {
+    this.byId.set(item.itemId, item);
+    if (item.sku === null || item.sku === '') return;
+    const existing = this.bySku.get(item.sku);
+    if (existing === undefined) this.bySku.set(item.sku, item);
+    else if (Array.isArray(existing)) existing.push(item);
+    else this.bySku.set(item.sku, [existing, item]);
+  }
+}
