@@ -1,0 +1,194 @@
+import * as fs from 'node:fs';
+import { GroupFsync } from './group-fsync.js';
+import { commitTemporary, temporarySibling } from './write-file-atomic.js';
+
+/**
+ * The before-state of every entity a run touches (DESIGN.md safety rule 3), so a run can be
+ * rolled back. During the run it is an append-only `backup.ndjson`, one line per entity, recorded
+ * BEFORE the entity's write is sent (`record`, then `await flush()`, then send); a kill leaves
+ * at worst a torn last line, which readers skip. `finalizeBackup` turns it into `backup.json` (atomically) when the run ends.
+ *
+ * The first before-state recorded for an entity wins, across resumes too: a later record
+ * would be taken after part of the run had already changed the entity.
+ */
+
+export interface BackupEntry {
+  /** Entity type: `product`, `customer`, `inventory_item`, `template`… */
+  type: string;
+  /** Live id; for a create, the operation key (there was no entity). */
+  id: string;
+  /** The entity as it was before the run; null when the run creates it. */
+  before: unknown;
+  /** ISO time the before-state was read. */
+  t: string;
+}
+
+export interface BackupFile {
+  version: 1;
+  run_id?: string;
+  created_at: string;
+  entities: BackupEntry[];
+}
+
+export interface BackupLogOptions {
+  /** `flush()` fdatasyncs (default true); records survive a killed process either way. */
+  durable?: boolean;
+  now?: () => Date;
+}
+
+/** Appender of backup.ndjson. Remembers which entities are already saved (also from earlier sessions). */
+export class BackupLog {
+  private fd: number | undefined;
+  private readonly saved: Set<string>;
+  private readonly durable: boolean;
+  private readonly now: () => Date;
+  private readonly sync: GroupFsync;
+
+  private constructor(
+    readonly file: string,
+    fd: number,
+    saved: Set<string>,
+    options: BackupLogOptions,
+  ) {
+    this.fd = fd;
+    this.saved = saved;
+    this.durable = options.durable ?? true;
+    this.now = options.now ?? (() => new Date());
+    this.sync = new GroupFsync(() => this.fd);
+  }
+
+  static open(file: string, options: BackupLogOptions = {}): BackupLog {
+    const saved = new Set(readBackupLog(file).map((e) => entityKey(e.type, e.id)));
+    const fd = fs.openSync(file, 'a+');
+    const size = fs.fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
+    }
+    return new BackupLog(file, fd, saved, options);
+  }
+
+  /** Whether the entity's before-state is already saved. */
+  has(type: string, id: string): boolean {
+    return this.saved.has(entityKey(type, id));
+  }
+
+  /**
+   * Saves before-states (one write(2) for the batch) and returns how many were new.
+   * Entities already saved are skipped: the first before-state wins.
+   */
+  record(entries: ReadonlyArray<{ type: string; id: string; before: unknown }>): number {
+    if (this.fd === undefined) throw new Error(`Backup ${this.file} is closed.`);
+    const t = this.now().toISOString();
+    const lines: string[] = [];
+    for (const entry of entries) {
+      const key = entityKey(entry.type, entry.id);
+      if (this.saved.has(key)) continue;
+      this.saved.add(key);
+      lines.push(`${JSON.stringify({ type: entry.type, id: entry.id, before: entry.before ?? null, t })}\n`);
+    }
+    if (lines.length === 0) return 0;
+    fs.writeSync(this.fd, lines.join(''));
+    return lines.length;
+  }
+
+  /** Resolves when every entry recorded so far is on disk (shared fdatasync; no-op unless durable). */
+  flush(): Promise<void> {
+    if (!this.durable || this.fd === undefined) return Promise.resolve();
+    return this.sync.flush();
+  }
+
+  /** Flushes and closes. Await pending `flush()` calls first. */
+  close(): void {
+    if (this.fd === undefined) return;
+    if (this.durable) fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Reads backup.ndjson (missing file: empty), skipping torn lines and keeping the first entry per entity. */
+export function readBackupLog(file: string): BackupEntry[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const seen = new Set<string>();
+  const entries: BackupEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue; // torn line after a crash
+    }
+    if (!isEntry(value)) continue;
+    const key = entityKey(value.type, value.id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    entries.push(value);
+  }
+  return entries;
+}
+
+/**
+ * Writes backup.json from backup.ndjson, atomically, streaming entry by entry (a stock run can
+ * touch a million items). The ndjson log is kept: it remains the source if the run is resumed.
+ */
+export function finalizeBackup(logFile: string, jsonFile: string, meta: { runId?: string } = {}): number {
+  const entries = readBackupLog(logFile);
+  const tmp = temporarySibling(jsonFile);
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    const head: Omit<BackupFile, 'entities'> = { version: 1, created_at: new Date().toISOString() };
+    if (meta.runId !== undefined) head.run_id = meta.runId;
+    const prefix = JSON.stringify(head).slice(0, -1);
+    fs.writeSync(fd, `${prefix},"entities":[\n`);
+    let chunk: string[] = [];
+    entries.forEach((entry, i) => {
+      chunk.push(`${JSON.stringify(entry)}${i < entries.length - 1 ? ',' : ''}\n`);
+      if (chunk.length >= 1000) {
+        fs.writeSync(fd, chunk.join(''));
+        chunk = [];
+      }
+    });
+    fs.writeSync(fd, `${chunk.join('')}]}\n`);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  commitTemporary(tmp, jsonFile);
+  return entries.length;
+}
+
+/**
+ * Reads a run's backup: backup.ndjson when present (it is a superset of backup.json, also after a
+ * resume), else backup.json (e.g. a run directory copied without its log).
+ */
+export function readBackup(jsonFile: string, logFile?: string): BackupEntry[] {
+  if (logFile !== undefined && fs.existsSync(logFile)) return readBackupLog(logFile);
+  if (fs.existsSync(jsonFile)) {
+    const parsed = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as Partial<BackupFile>;
+    if (!Array.isArray(parsed.entities)) throw new Error(`${jsonFile} is not a backup file.`);
+    return parsed.entities.filter(isEntry);
+  }
+  return [];
+}
+
+function entityKey(type: string, id: string): string {
+  return `${type}\u0000${id}`;
+}
+
+function isEntry(value: unknown): value is BackupEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['type'] === 'string' && typeof v['id'] === 'string' && 'before' in v;
+}

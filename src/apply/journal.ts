@@ -1,0 +1,333 @@
+import * as fs from 'node:fs';
+import { GroupFsync } from './group-fsync.js';
+
+/**
+ * The apply journal: `journal.ndjson` in the run directory, one JSON record per line, append
+ * only. Every operation is recorded once before its request is sent (`start`) and once after
+ * the answer (`done`, `failed`, or `unknown` when the answer was lost). Each record is one
+ * write(2) as soon as it is appended (so a process killed at any instant leaves every earlier
+ * record intact and at worst a torn last line, which readers skip), and `flush()` makes the
+ * records durable against a power loss (fdatasync, shared by concurrent callers). The executor
+ * awaits `flush()` after a `start` record before sending. Reading the journal back tells, per
+ * operation key, whether it is done (with its result), failed, started without an answer
+ * (outcome unknown), or not started.
+ */
+
+export type JournalPhase = 'start' | 'done' | 'failed' | 'unknown';
+
+/** What is kept of an error: enough to report it, never a token. */
+export interface JournalError {
+  message: string;
+  name?: string;
+  code?: string;
+  type?: string;
+  status?: number;
+  param?: string;
+  requestId?: string;
+  exitCode?: number;
+}
+
+export interface JournalRecord {
+  /** ISO timestamp of the record. */
+  t: string;
+  /** Kind of operation, e.g. `create_product`, `stock_batch`. */
+  op: string;
+  phase: JournalPhase;
+  /** Operation key, unique within the run (stable across resumes). */
+  key: string;
+  idempotencyKey?: string;
+  /** 1 for the first `start` of this key, 2 for the next (a resume), … */
+  attempt?: number;
+  /** On `done`: the operation's result (JSON). */
+  result?: unknown;
+  /** On `failed` / `unknown`. */
+  error?: JournalError;
+  /** On `done` / `failed`: the outcome was established by re-reading the live state, not by an answer. */
+  reconciled?: boolean;
+}
+
+/** The journal's knowledge of one operation. */
+export type OperationState =
+  | { status: 'not_started' }
+  | { status: 'done'; result: unknown; attempts: number; reconciled: boolean }
+  /** A definite failure: the service answered and did not apply the operation. */
+  | { status: 'failed'; error: JournalError; attempts: number }
+  /** Started, and no definite answer was recorded: the operation may or may not have been applied. */
+  | {
+      status: 'unknown';
+      attempts: number;
+      idempotencyKey?: string;
+      /** When the last attempt started (ISO): idempotency keys expire (24 h on the Merchant API). */
+      startedAt?: string;
+      error?: JournalError;
+    };
+
+export interface JournalSnapshot {
+  states: Map<string, OperationState>;
+  /** Records read. */
+  records: number;
+  /** Lines that were not valid records (a torn last line after a crash). */
+  damagedLines: number;
+}
+
+const NOT_STARTED: OperationState = { status: 'not_started' };
+
+/** Reads a journal file; a missing file is an empty journal. Torn or damaged lines are skipped and counted. */
+export function readJournal(file: string): JournalSnapshot {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptySnapshot();
+    throw error;
+  }
+  return parseJournal(text);
+}
+
+/** Parses journal text (see readJournal). */
+export function parseJournal(text: string): JournalSnapshot {
+  const snapshot = emptySnapshot();
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (line === '') continue;
+    const record = parseRecord(line);
+    if (record) applyRecord(snapshot, record);
+    else snapshot.damagedLines++;
+  }
+  return snapshot;
+}
+
+/** The state of one operation in a snapshot (`not_started` when the journal never mentions it). */
+export function stateOf(snapshot: JournalSnapshot, key: string): OperationState {
+  return snapshot.states.get(key) ?? NOT_STARTED;
+}
+
+export interface JournalOptions {
+  /** `flush()` fdatasyncs, so records survive a power loss too, not only a killed process (default true). */
+  durable?: boolean;
+  /** Hold `<journal>.lock` while open, so two processes never apply one run at once (default true). */
+  lock?: boolean;
+  /** Clock for record timestamps (default: the system clock). */
+  now?: () => Date;
+}
+
+/** Another live process holds the journal: applying the same run twice at once could repeat writes. */
+export class JournalLockedError extends Error {
+  /** Refused (DESIGN.md exit codes). */
+  readonly exitCode = 3;
+  constructor(
+    readonly lockFile: string,
+    readonly pid: number,
+  ) {
+    super(
+      `This run is being applied by another process (pid ${pid}). Wait for it to finish, or delete ${lockFile} if that process is gone.`,
+    );
+    this.name = 'JournalLockedError';
+  }
+}
+
+/** Writer of one run's journal. Open it once per process; `previous` holds what earlier sessions recorded. */
+export class Journal {
+  /** What the journal held when it was opened (earlier sessions of this run). */
+  readonly previous: JournalSnapshot;
+  private readonly current: JournalSnapshot;
+  private fd: number | undefined;
+  private readonly durable: boolean;
+  private readonly now: () => Date;
+  private readonly lockFile: string | undefined;
+  private readonly sync: GroupFsync;
+
+  private constructor(
+    readonly file: string,
+    fd: number,
+    previous: JournalSnapshot,
+    options: JournalOptions,
+    lockFile: string | undefined,
+  ) {
+    this.fd = fd;
+    this.previous = previous;
+    this.current = {
+      states: new Map(previous.states),
+      records: previous.records,
+      damagedLines: previous.damagedLines,
+    };
+    this.durable = options.durable ?? true;
+    this.now = options.now ?? (() => new Date());
+    this.lockFile = lockFile;
+    this.sync = new GroupFsync(() => this.fd);
+  }
+
+  /** Opens (creating if needed) a journal for appending, after reading what it already holds. */
+  static open(file: string, options: JournalOptions = {}): Journal {
+    const lockFile = options.lock === false ? undefined : acquireLock(`${file}.lock`);
+    try {
+      const previous = readJournal(file);
+      const fd = fs.openSync(file, 'a+');
+      // A torn last line (killed mid-write) must not swallow the next record: end it first.
+      const size = fs.fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        fs.readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
+      }
+      return new Journal(file, fd, previous, options, lockFile);
+    } catch (error) {
+      if (lockFile) fs.rmSync(lockFile, { force: true });
+      throw error;
+    }
+  }
+
+  /** Current state of an operation: earlier sessions plus records written by this one. */
+  stateOf(key: string): OperationState {
+    return stateOf(this.current, key);
+  }
+
+  /** A snapshot of the current states (shared map: do not mutate). */
+  get snapshot(): JournalSnapshot {
+    return this.current;
+  }
+
+  /**
+   * Appends one record with a single write(2) before returning: from then on it survives the
+   * process being killed. Await `flush()` for it to survive a power loss as well.
+   */
+  append(record: Omit<JournalRecord, 't'>): JournalRecord {
+    if (this.fd === undefined) throw new Error(`Journal ${this.file} is closed.`);
+    const full: JournalRecord = { t: this.now().toISOString(), ...record };
+    fs.writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    applyRecord(this.current, full);
+    return full;
+  }
+
+  /** Resolves when every record appended so far is on disk (no-op unless `durable`). */
+  flush(): Promise<void> {
+    if (!this.durable || this.fd === undefined) return Promise.resolve();
+    return this.sync.flush();
+  }
+
+  /** Flushes, closes the file and releases the lock. Await pending `flush()` calls first. Safe to call twice. */
+  close(): void {
+    if (this.fd === undefined) return;
+    if (this.durable) fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+    if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+  }
+}
+
+/** Turns any thrown value into what the journal keeps (message, code, type, status, request id). */
+export function toJournalError(error: unknown): JournalError {
+  if (!(error instanceof Error)) return { message: redact(String(error)) };
+  const e = error as Error & Record<string, unknown>;
+  const out: JournalError = { message: redact(e.message).slice(0, 2000), name: e.name };
+  if (typeof e['code'] === 'string') out.code = e['code'];
+  if (typeof e['type'] === 'string') out.type = e['type'];
+  if (typeof e['status'] === 'number') out.status = e['status'];
+  if (typeof e['param'] === 'string') out.param = e['param'];
+  if (typeof e['requestId'] === 'string') out.requestId = e['requestId'];
+  if (typeof e['exitCode'] === 'number') out.exitCode = e['exitCode'];
+  return out;
+}
+
+/** Defence in depth: an error message must never carry a bearer token into a file. */
+function redact(text: string): string {
+  return text.replace(/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
+}
+
+function emptySnapshot(): JournalSnapshot {
+  return { states: new Map(), records: 0, damagedLines: 0 };
+}
+
+const PHASES = new Set<string>(['start', 'done', 'failed', 'unknown']);
+
+function parseRecord(line: string): JournalRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const r = value as Record<string, unknown>;
+  if (typeof r['key'] !== 'string' || typeof r['phase'] !== 'string' || !PHASES.has(r['phase'])) {
+    return undefined;
+  }
+  return value as JournalRecord;
+}
+
+function applyRecord(snapshot: JournalSnapshot, record: JournalRecord): void {
+  snapshot.records++;
+  const before = snapshot.states.get(record.key);
+  const attempts = before && before.status !== 'not_started' ? before.attempts : 0;
+  switch (record.phase) {
+    case 'start': {
+      const next: OperationState = { status: 'unknown', attempts: attempts + 1 };
+      if (record.idempotencyKey !== undefined) next.idempotencyKey = record.idempotencyKey;
+      if (typeof record.t === 'string') next.startedAt = record.t;
+      snapshot.states.set(record.key, next);
+      break;
+    }
+    case 'done':
+      snapshot.states.set(record.key, {
+        status: 'done',
+        result: record.result,
+        attempts,
+        reconciled: record.reconciled === true,
+      });
+      break;
+    case 'failed':
+      snapshot.states.set(record.key, {
+        status: 'failed',
+        error: record.error ?? { message: 'failed' },
+        attempts,
+      });
+      break;
+    case 'unknown': {
+      const next: OperationState = { status: 'unknown', attempts };
+      const previous = before?.status === 'unknown' ? before : undefined;
+      const key = record.idempotencyKey ?? previous?.idempotencyKey;
+      if (key !== undefined) next.idempotencyKey = key;
+      if (previous?.startedAt !== undefined) next.startedAt = previous.startedAt;
+      if (record.error !== undefined) next.error = record.error;
+      snapshot.states.set(record.key, next);
+      break;
+    }
+  }
+}
+
+function acquireLock(lockFile: string): string {
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return lockFile;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const pid = Number.parseInt(readOr(lockFile, ''), 10);
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new JournalLockedError(lockFile, pid);
+    // Stale: its process is gone (killed). Take it over.
+    fs.rmSync(lockFile, { force: true });
+  }
+  throw new JournalLockedError(lockFile, Number.parseInt(readOr(lockFile, '0'), 10));
+}
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

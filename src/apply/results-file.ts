@@ -1,0 +1,367 @@
+import * as fs from 'node:fs';
+import type { RowIssue } from '../mapping/row-issue.js';
+import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { cellText } from '../sheets/cell-result.js';
+import type { OperationOutcome } from './execute-plan.js';
+import { commitTemporary, temporarySibling } from './write-file-atomic.js';
+
+/**
+ * `results.csv` (every input row with its outcome) and `failed.csv` (only the failed and
+ * invalid rows, in the input's own columns, ready to fix and import again).
+ *
+ * Both are written as RFC 4180 CSV (comma, CRLF, fields quoted when needed) with a UTF-8 BOM so
+ * that spreadsheet programs read non-ASCII text correctly; our readers skip the BOM. Rows are
+ * appended in batches (never one giant string: a stock sheet can have a million rows) to a
+ * temporary file that replaces the target on `close()`, so a crash never leaves a truncated
+ * results file in place of a complete one.
+ *
+ * Formula neutralisation (DESIGN.md safety rule 5): text we write into results.csv, and the
+ * `mbulk_error` column of failed.csv, get a leading `'` when they start with `=`, `+`, `-`, `@`,
+ * tab or CR (plain numbers such as `-5` are left alone). The user's own values in failed.csv are
+ * written exactly as read, so that fixing and re-importing the file gives back the same cells:
+ * they came from the user's sheet, and altering them would corrupt the data on re-import.
+ *
+ * failed.csv ends with one extra column, `mbulk_error`. Importers must ignore columns whose
+ * header starts with `mbulk_` (no warning), so that the file imports as it is; when the input
+ * was itself a failed.csv its old `mbulk_*` columns are dropped rather than repeated.
+ */
+
+export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed' | 'invalid';
+
+/** One line of results.csv. */
+export interface RowResult {
+  sheet: string;
+  /** Row number as the spreadsheet shows it. */
+  row: number;
+  outcome: RowOutcome;
+  entityId?: string;
+  /** The row's matching key (sku, reference_id, phone…). */
+  key?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  /** Column letter(s) of the problem, `|`-separated when several. */
+  column?: string;
+  requestId?: string;
+}
+
+export const RESULTS_COLUMNS = [
+  'sheet',
+  'row',
+  'outcome',
+  'entity_id',
+  'key',
+  'error_code',
+  'error_message',
+  'column',
+  'request_id',
+] as const;
+
+/** Header of the error column appended to failed.csv. */
+export const FAILED_ERROR_COLUMN = 'mbulk_error';
+
+/** Importers ignore columns with this header prefix (failed.csv's `mbulk_error`). */
+export const RESERVED_COLUMN_PREFIX = 'mbulk_';
+
+export interface CsvWriterOptions {
+  /** Write a UTF-8 byte order mark first (default true: spreadsheet programs need it for non-ASCII). */
+  bom?: boolean;
+  /** Flush to the file when this many characters are buffered (default 256 KiB). */
+  flushChars?: number;
+}
+
+/** A value as one CSV field: quoted when it holds a comma, quote, CR, LF, or edge spaces. */
+export function csvField(value: string): string {
+  if (value === '') return '';
+  if (NEEDS_QUOTES.test(value)) return `"${value.replace(/"/g, '""')}"`;
+  return value;
+}
+
+const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+
+/** Prefixes `'` to text a spreadsheet would run as a formula (plain numbers are left as they are). */
+export function neutraliseFormula(text: string): string {
+  if (text === '') return text;
+  const first = text.charCodeAt(0);
+  // = + - @ tab CR
+  if (first !== 61 && first !== 43 && first !== 45 && first !== 64 && first !== 9 && first !== 13)
+    return text;
+  if (/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return text;
+  return `'${text}`;
+}
+
+/** Appends CSV rows in batches to a temporary file that replaces `file` on close. */
+export class CsvFileWriter {
+  private fd: number | undefined;
+  private readonly tmp: string;
+  private buffer: string[] = [];
+  private buffered = 0;
+  private readonly flushChars: number;
+  /** Data rows written so far (the header is not counted). */
+  rows = 0;
+
+  constructor(
+    readonly file: string,
+    header: readonly string[],
+    options: CsvWriterOptions = {},
+  ) {
+    this.tmp = temporarySibling(file);
+    this.fd = fs.openSync(this.tmp, 'w');
+    this.flushChars = options.flushChars ?? 256 * 1024;
+    if (options.bom ?? true) this.push('\uFEFF');
+    this.push(`${header.map(csvField).join(',')}\r\n`);
+  }
+
+  /** Appends one row; fields are written as given (neutralise before if needed). */
+  writeRow(fields: readonly string[]): void {
+    let line = '';
+    for (let i = 0; i < fields.length; i++) {
+      if (i > 0) line += ',';
+      line += csvField(fields[i] as string);
+    }
+    this.push(`${line}\r\n`);
+    this.rows++;
+  }
+
+  /** Flushes, closes and moves the file into place. */
+  close(): void {
+    if (this.fd === undefined) return;
+    this.flush();
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+    commitTemporary(this.tmp, this.file);
+  }
+
+  /** Closes and deletes the temporary file, leaving any previous `file` as it was. */
+  discard(): void {
+    if (this.fd === undefined) return;
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+    fs.rmSync(this.tmp, { force: true });
+  }
+
+  private push(text: string): void {
+    if (this.fd === undefined) throw new Error(`${this.file} is already closed.`);
+    this.buffer.push(text);
+    this.buffered += text.length;
+    if (this.buffered >= this.flushChars) this.flush();
+  }
+
+  private flush(): void {
+    if (this.fd === undefined || this.buffer.length === 0) return;
+    fs.writeSync(this.fd, this.buffer.join(''));
+    this.buffer = [];
+    this.buffered = 0;
+  }
+}
+
+/** Writer of results.csv: RESULTS_COLUMNS, then any extra columns the caller names (e.g. the row's key columns). */
+export class ResultsCsvWriter {
+  private readonly csv: CsvFileWriter;
+  readonly counts: Record<RowOutcome, number> = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    failed: 0,
+    invalid: 0,
+  };
+
+  constructor(
+    file: string,
+    readonly extraColumns: readonly string[] = [],
+    options: CsvWriterOptions = {},
+  ) {
+    this.csv = new CsvFileWriter(file, [...RESULTS_COLUMNS, ...extraColumns], options);
+  }
+
+  write(result: RowResult, extra: Readonly<Record<string, CellValue | undefined>> = {}): void {
+    this.counts[result.outcome]++;
+    const fields = [
+      neutraliseFormula(result.sheet),
+      String(result.row),
+      result.outcome,
+      text(result.entityId),
+      text(result.key),
+      text(result.errorCode),
+      text(result.errorMessage),
+      text(result.column),
+      text(result.requestId),
+    ];
+    for (const column of this.extraColumns) fields.push(neutraliseFormula(cellText(extra[column])));
+    this.csv.writeRow(fields);
+  }
+
+  close(): void {
+    this.csv.close();
+  }
+
+  discard(): void {
+    this.csv.discard();
+  }
+}
+
+/**
+ * Writer of failed.csv for one input sheet: the sheet's own headers in their order (minus any
+ * `mbulk_*` columns) and values exactly as read, then `mbulk_error`.
+ */
+export class FailedCsvWriter {
+  private readonly csv: CsvFileWriter;
+  private readonly columns: readonly SheetColumn[];
+
+  constructor(file: string, columns: readonly SheetColumn[], options: CsvWriterOptions = {}) {
+    this.columns = [...columns]
+      .filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX))
+      .sort((a, b) => a.index - b.index);
+    this.csv = new CsvFileWriter(file, [...this.columns.map((c) => c.header), FAILED_ERROR_COLUMN], options);
+  }
+
+  get rows(): number {
+    return this.csv.rows;
+  }
+
+  write(row: SheetRow, error: string): void {
+    this.csv.writeRow([...this.columns.map((c) => cellText(row.cells[c.key])), neutraliseFormula(error)]);
+  }
+
+  close(): void {
+    this.csv.close();
+  }
+
+  discard(): void {
+    this.csv.discard();
+  }
+}
+
+/**
+ * results.csv line of a row that failed validation: codes `|`-joined, each message prefixed with
+ * its cell when there are several, column letters `|`-joined. Warnings are left out.
+ */
+export function invalidRowResult(
+  sheet: string,
+  row: number,
+  issues: readonly RowIssue[],
+  key?: string,
+): RowResult {
+  const errors = issues.filter((i) => i.severity === 'error');
+  const used = errors.length > 0 ? errors : issues;
+  const result: RowResult = { sheet, row, outcome: 'invalid' };
+  if (key !== undefined) result.key = key;
+  result.errorCode = unique(used.map((i) => i.code)).join('|');
+  result.errorMessage = issuesMessage(used);
+  const columns = unique(used.flatMap((i) => (i.column !== undefined ? [i.column] : [])));
+  if (columns.length > 0) result.column = columns.join('|');
+  return result;
+}
+
+/** One message for a row's issues (the `mbulk_error` of failed.csv). */
+export function issuesMessage(issues: readonly RowIssue[]): string {
+  if (issues.length === 1) return (issues[0] as RowIssue).message;
+  return issues
+    .map((i) =>
+      i.column !== undefined ? `${i.column}${i.header ? ` (${i.header})` : ''}: ${i.message}` : i.message,
+    )
+    .join('; ');
+}
+
+/**
+ * results.csv line of an input row from the outcome of the operation that carried it:
+ * done → `success` (created / updated…); failed → failed with the API's code, message and
+ * request id; unknown → failed, code `outcome_unknown` (resume the run to settle it); not run
+ * (interrupted) → skipped, code `not_run`.
+ */
+export function operationRowResult(
+  sheet: string,
+  row: number,
+  outcome: OperationOutcome<unknown, unknown>,
+  success: { outcome: RowOutcome; entityId?: string; key?: string },
+): RowResult {
+  const result: RowResult = { sheet, row, outcome: success.outcome };
+  if (success.key !== undefined) result.key = success.key;
+  switch (outcome.status) {
+    case 'done':
+      if (success.entityId !== undefined) result.entityId = success.entityId;
+      return result;
+    case 'failed':
+    case 'unknown': {
+      result.outcome = 'failed';
+      const error = outcome.error;
+      if (outcome.status === 'unknown') {
+        result.errorCode = 'outcome_unknown';
+        result.errorMessage = `Outcome unknown (${error?.message ?? 'no answer'}); it was not resent. Resume the run to settle it.`;
+      } else {
+        result.errorCode = outcome.error.code ?? outcome.error.type ?? 'failed';
+        result.errorMessage = outcome.error.message;
+      }
+      const requestId = error?.requestId;
+      if (requestId !== undefined) result.requestId = requestId;
+      return result;
+    }
+    case 'not_run':
+      result.outcome = 'skipped';
+      result.errorCode = 'not_run';
+      result.errorMessage = 'Not applied: the run stopped first. Resume the run to apply it.';
+      return result;
+  }
+}
+
+export interface WriteRowFilesOptions {
+  /** The input rows again (re-read the file: rows are streamed, not kept). */
+  rows: AsyncIterable<SheetRow> | Iterable<SheetRow>;
+  /** The outcome of one input row. */
+  resultOf: (row: SheetRow) => RowResult;
+  resultsFile: string;
+  /** failed.csv per sheet name; rows of a sheet without a file get no failed.csv line. */
+  failedFiles: Readonly<Record<string, { file: string; columns: readonly SheetColumn[] }>>;
+  /** Extra results.csv columns copied from each row's cells (e.g. `sku`). */
+  extraColumns?: readonly string[];
+  csv?: CsvWriterOptions;
+}
+
+export interface RowFilesSummary {
+  counts: Record<RowOutcome, number>;
+  /** Rows written to each failed file, by sheet. */
+  failedRows: Record<string, number>;
+}
+
+/**
+ * Streams the input rows once, writing results.csv (every row) and failed.csv (failed and
+ * invalid rows). A failed file that ends up empty is still written (header only), so a
+ * previous run's failed rows are never mistaken for this run's.
+ */
+export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowFilesSummary> {
+  const extraColumns = options.extraColumns ?? [];
+  const results = new ResultsCsvWriter(options.resultsFile, extraColumns, options.csv);
+  const failed = new Map<string, FailedCsvWriter>();
+  try {
+    for (const [sheet, target] of Object.entries(options.failedFiles)) {
+      failed.set(sheet, new FailedCsvWriter(target.file, target.columns, options.csv));
+    }
+    for await (const row of options.rows) {
+      const result = options.resultOf(row);
+      results.write(result, row.cells);
+      if (result.outcome === 'failed' || result.outcome === 'invalid') {
+        failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+      }
+    }
+  } catch (error) {
+    results.discard();
+    for (const writer of failed.values()) writer.discard();
+    throw error;
+  }
+  results.close();
+  const failedRows: Record<string, number> = {};
+  for (const [sheet, writer] of failed) {
+    failedRows[sheet] = writer.rows;
+    writer.close();
+  }
+  return { counts: results.counts, failedRows };
+}
+
+function text(value: string | undefined): string {
+  return value === undefined ? '' : neutraliseFormula(value);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

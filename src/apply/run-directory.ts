@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/**
+ * A run directory `.mbulk/runs/<run-id>/` holds everything one import produced: the plan, the
+ * journal, the results and failed files, the backup, the report and `run.json` (what the run
+ * is and how far it got). Run ids sort by creation time and read like
+ * `20261122-001530-products-a1b2` (UTC).
+ */
+
+export type RunStatus = 'planned' | 'applying' | 'applied' | 'failed' | 'interrupted';
+
+/** Files of a run directory, by role. `backup.ndjson` is the crash-safe log `backup.json` is built from. */
+export const RUN_FILES = {
+  meta: 'run.json',
+  plan: 'plan.json',
+  journal: 'journal.ndjson',
+  results: 'results.csv',
+  failed: 'failed.csv',
+  backup: 'backup.json',
+  backupLog: 'backup.ndjson',
+  report: 'report.md',
+} as const;
+export type RunFile = keyof typeof RUN_FILES;
+
+const RunMetaSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.enum(['planned', 'applying', 'applied', 'failed', 'interrupted']),
+  input: z.string().optional(),
+  options: z.record(z.string(), z.unknown()),
+  target: z.string(),
+  store_id: z.string().optional(),
+  counts: z.record(z.string(), z.number()),
+  /** Process applying the run while status is `applying` (a dead pid means it was killed). */
+  pid: z.int().optional(),
+});
+
+/** Contents of `run.json`. */
+export type RunMeta = z.infer<typeof RunMetaSchema>;
+
+export interface CreateRunOptions {
+  /** What is imported: `products`, `customers`, `stock`, `templates`, `messages`. */
+  kind: string;
+  /** Input file path as given by the user. */
+  input?: string;
+  /** The options the run was planned with (secrets are dropped, see `dropSecrets`). */
+  options?: Record<string, unknown>;
+  /** Where it writes, for people: `sandbox (embedded)` or a base URL. Never the token. */
+  target: string;
+  storeId?: string;
+  counts?: Record<string, number>;
+  /** Clock (default: now). */
+  now?: Date;
+}
+
+/** A run id or prefix that matches no run, or several. */
+export class RunNotFoundError extends Error {
+  /** Usage error (DESIGN.md exit codes). */
+  readonly exitCode = 2;
+  constructor(
+    message: string,
+    readonly candidates: string[] = [],
+  ) {
+    super(message);
+    this.name = 'RunNotFoundError';
+  }
+}
+
+/** `<cwd>/.mbulk/runs`: the default root of run directories. */
+export function defaultRunsRoot(cwd: string): string {
+  return path.join(cwd, '.mbulk', 'runs');
+}
+
+/** `YYYYMMDD-HHMMSS-<kind>-<4 hex>` in UTC: sorts by creation time, unique in practice. */
+export function newRunId(
+  kind: string,
+  now: Date = new Date(),
+  suffix = randomBytes(2).toString('hex'),
+): string {
+  const iso = now.toISOString(); // 2026-11-22T00:15:30.123Z
+  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
+  const safeKind =
+    kind
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'run';
+  return `${stamp}-${safeKind}-${suffix}`;
+}
+
+const SECRET_OPTION = /^(token|api[-_]?token|authorization|password|secret|api[-_]?key)$/i;
+
+/** Options as stored in run.json: without tokens or secrets, whatever the caller passed. */
+export function dropSecrets(options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (SECRET_OPTION.test(key) || value === undefined) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** One run directory. Paths are absolute; `meta` is the last `run.json` read or written. */
+export class RunDirectory {
+  private constructor(
+    readonly dir: string,
+    private currentMeta: RunMeta,
+  ) {}
+
+  get id(): string {
+    return this.currentMeta.id;
+  }
+
+  get meta(): RunMeta {
+    return this.currentMeta;
+  }
+
+  /** Absolute path of one of the run's files. */
+  file(name: RunFile): string {
+    return path.join(this.dir, RUN_FILES[name]);
+  }
+
+  /** Creates a new run directory under `root` (created if needed) with status `planned`. */
+  static create(root: string, options: CreateRunOptions): RunDirectory {
+    const now = options.now ?? new Date();
+    fs.mkdirSync(root, { recursive: true });
+    for (let tries = 0; ; tries++) {
+      const id = newRunId(options.kind, now);
+      const dir = path.resolve(root, id);
+      try {
+        fs.mkdirSync(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST' && tries < 20) continue;
+        throw error;
+      }
+      const meta: RunMeta = {
+        id,
+        kind: options.kind,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        status: 'planned',
+        options: dropSecrets(options.options ?? {}),
+        target: options.target,
+        counts: options.counts ?? {},
+      };
+      if (options.input !== undefined) meta.input = options.input;
+      if (options.storeId !== undefined) meta.store_id = options.storeId;
+      const run = new RunDirectory(dir, meta);
+      run.writeMeta();
+      return run;
+    }
+  }
+
+  /** Opens an existing run directory (one holding `run.json`). */
+  static load(dir: string): RunDirectory {
+    const abs = path.resolve(dir);
+    return new RunDirectory(abs, readMeta(path.join(abs, RUN_FILES.meta)));
+  }
+
+  /** Re-reads run.json. */
+  refresh(): RunMeta {
+    this.currentMeta = readMeta(this.file('meta'));
+    return this.currentMeta;
+  }
+
+  /** Updates run.json atomically (status, counts, store id…) and returns the new meta. */
+  update(patch: Partial<Omit<RunMeta, 'id' | 'created_at'>>): RunMeta {
+    const next: RunMeta = { ...this.currentMeta, ...patch, updated_at: new Date().toISOString() };
+    if (patch.options) next.options = dropSecrets(patch.options);
+    this.currentMeta = RunMetaSchema.parse(next);
+    this.writeMeta();
+    return this.currentMeta;
+  }
+
+  /**
+   * Sets the status; `applying` records this process's pid (so a later look can tell a killed
+   * run from a running one) and any other status clears it.
+   */
+  setStatus(status: RunStatus, counts?: Record<string, number>): RunMeta {
+    const next: RunMeta = { ...this.currentMeta, status, updated_at: new Date().toISOString() };
+    if (counts) next.counts = counts;
+    if (status === 'applying') next.pid = process.pid;
+    else delete next.pid;
+    this.currentMeta = next;
+    this.writeMeta();
+    return next;
+  }
+
+  /** Writes plan.json atomically (the plan is never seen half-written). */
+  writePlan(plan: unknown): void {
+    writeFileAtomic(this.file('plan'), `${JSON.stringify(plan, null, 2)}\n`);
+  }
+
+  /** Reads plan.json; validate it with the plan's own schema. */
+  readPlan(): unknown {
+    return JSON.parse(fs.readFileSync(this.file('plan'), 'utf8')) as unknown;
+  }
+
+  private writeMeta(): void {
+    writeFileAtomic(this.file('meta'), `${JSON.stringify(this.currentMeta, null, 2)}\n`);
+  }
+}
+
+/**
+ * Whether a run that says `applying` is really being applied now; false when its process is
+ * gone (killed): such a run is effectively interrupted and can be resumed.
+ */
+export function isRunLive(meta: RunMeta): boolean {
+  if (meta.status !== 'applying' || meta.pid === undefined) return false;
+  try {
+    process.kill(meta.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Every run under `root`, oldest first (ids sort by time). Directories without a readable run.json are skipped. */
+export function listRuns(root: string): RunMeta[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const runs: RunMeta[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    try {
+      runs.push(readMeta(path.join(root, entry.name, RUN_FILES.meta)));
+    } catch {
+      // not a run directory, or run.json damaged: not listed
+    }
+  }
+  return runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Finds a run by id, by a unique id prefix, or by a path to a run directory or to a file in it
+ * (e.g. its `plan.json`). Throws RunNotFoundError when nothing or several runs match.
+ */
+export function openRun(root: string, idOrPath: string): RunDirectory {
+  const asPath = path.resolve(idOrPath);
+  if (looksLikePath(idOrPath) || fs.existsSync(asPath)) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(asPath);
+    } catch {
+      stat = undefined;
+    }
+    if (stat) {
+      const dir = stat.isDirectory() ? asPath : path.dirname(asPath);
+      if (fs.existsSync(path.join(dir, RUN_FILES.meta))) return RunDirectory.load(dir);
+      throw new RunNotFoundError(`${idOrPath} is not a run directory (it has no ${RUN_FILES.meta}).`);
+    }
+    if (looksLikePath(idOrPath)) throw new RunNotFoundError(`${idOrPath} does not exist.`);
+  }
+  const exact = path.join(root, idOrPath);
+  if (fs.existsSync(path.join(exact, RUN_FILES.meta))) return RunDirectory.load(exact);
+  const matches = listRuns(root)
+    .map((meta) => meta.id)
+    .filter((id) => id.startsWith(idOrPath));
+  if (matches.length === 1) return RunDirectory.load(path.join(root, matches[0] as string));
+  if (matches.length === 0) {
+    throw new RunNotFoundError(
+      `No run matches ${JSON.stringify(idOrPath)} in ${root} (see mbulk runs list).`,
+    );
+  }
+  const shown = matches.slice(0, 10).join(', ');
+  throw new RunNotFoundError(
+    `${matches.length} runs match ${JSON.stringify(idOrPath)}: ${shown}${matches.length > 10 ? ', …' : ''}. Give more of the id.`,
+    matches,
+  );
+}
+
+function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes(path.sep) || value.endsWith('.json') || value.startsWith('.');
+}
+
+function readMeta(file: string): RunMeta {
+  const parsed = RunMetaSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file} is not a valid run.json: ${parsed.error.message}`);
+  return parsed.data;
+}

@@ -1,0 +1,115 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  RunDirectory,
+  RunNotFoundError,
+  defaultRunsRoot,
+  isRunLive,
+  listRuns,
+  newRunId,
+  openRun,
+} from '../../../src/apply/run-directory.js';
+
+let root: string;
+beforeEach(() => {
+  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mbulk-runs-')), '.mbulk', 'runs');
+});
+afterEach(() => {
+  fs.rmSync(path.dirname(path.dirname(root)), { recursive: true, force: true });
+});
+
+const at = (iso: string) => new Date(iso);
+
+describe('run ids', () => {
+  it('are readable, UTC, and sort by creation time', () => {
+    expect(newRunId('products', at('2026-11-22T00:15:30.123Z'), 'a1b2')).toBe(
+      '20261122-001530-products-a1b2',
+    );
+    expect(newRunId('Stock Sheet!', at('2026-01-02T03:04:05Z'), 'ffff')).toBe(
+      '20260102-030405-stock-sheet-ffff',
+    );
+    const ids = [
+      newRunId('stock', at('2026-11-22T10:00:00Z')),
+      newRunId('products', at('2026-11-21T23:59:59Z')),
+      newRunId('customers', at('2026-11-22T09:59:59Z')),
+    ];
+    expect([...ids].sort()).toEqual([ids[1], ids[2], ids[0]]);
+  });
+
+  it('default root is .mbulk/runs under the working directory', () => {
+    expect(defaultRunsRoot('/home/m/shop')).toBe(path.join('/home/m/shop', '.mbulk', 'runs'));
+  });
+});
+
+describe('run directory', () => {
+  it('creates run.json with meta and without secrets, writes the plan atomically, tracks status', () => {
+    const run = RunDirectory.create(root, {
+      kind: 'products',
+      input: 'catalog.xlsx',
+      options: { apply: false, concurrency: 4, token: 'sk_live_secret', 'token-file': undefined },
+      target: 'http://127.0.0.1:4010 (sandbox)',
+      storeId: 'store_1',
+      now: at('2026-11-22T00:15:30Z'),
+    });
+    expect(run.id).toMatch(/^20261122-001530-products-[0-9a-f]{4}$/);
+    const meta = JSON.parse(fs.readFileSync(run.file('meta'), 'utf8'));
+    expect(meta).toMatchObject({
+      id: run.id,
+      kind: 'products',
+      input: 'catalog.xlsx',
+      status: 'planned',
+      store_id: 'store_1',
+      options: { apply: false, concurrency: 4 },
+    });
+    expect(JSON.stringify(meta)).not.toContain('sk_live_secret');
+
+    run.writePlan({ actions: [{ create: 'ref-1' }] });
+    expect(run.readPlan()).toEqual({ actions: [{ create: 'ref-1' }] });
+    expect(fs.readdirSync(run.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    run.setStatus('applying');
+    expect(run.meta.pid).toBe(process.pid);
+    expect(isRunLive(RunDirectory.load(run.dir).meta)).toBe(true);
+    run.setStatus('applied', { created: 1 });
+    const reloaded = RunDirectory.load(run.dir).meta;
+    expect(reloaded).toMatchObject({ status: 'applied', counts: { created: 1 } });
+    expect(reloaded.pid).toBeUndefined();
+  });
+
+  it('a run left "applying" by a dead process is not live', () => {
+    const run = RunDirectory.create(root, { kind: 'stock', target: 'sandbox' });
+    run.update({ status: 'applying', pid: 999_999_999 });
+    expect(isRunLive(run.meta)).toBe(false);
+  });
+
+  it('lists runs oldest first, skipping directories that are not runs', () => {
+    const b = RunDirectory.create(root, { kind: 'stock', target: 't', now: at('2026-11-22T02:00:00Z') });
+    const a = RunDirectory.create(root, { kind: 'products', target: 't', now: at('2026-11-22T01:00:00Z') });
+    fs.mkdirSync(path.join(root, 'junk'));
+    expect(listRuns(root).map((m) => m.id)).toEqual([a.id, b.id]);
+    expect(listRuns(path.join(root, 'missing'))).toEqual([]);
+  });
+
+  it('opens a run by id, unique prefix, directory path, or plan.json path', () => {
+    const a = RunDirectory.create(root, { kind: 'products', target: 't', now: at('2026-11-22T01:00:00Z') });
+    const b = RunDirectory.create(root, { kind: 'stock', target: 't', now: at('2026-11-22T01:00:00Z') });
+    a.writePlan({});
+    expect(openRun(root, a.id).dir).toBe(a.dir);
+    expect(openRun(root, '20261122-010000-stock').id).toBe(b.id);
+    expect(openRun(root, a.dir).id).toBe(a.id);
+    expect(openRun(root, a.file('plan')).id).toBe(a.id);
+    expect(openRun('/somewhere/else', path.relative(process.cwd(), a.file('plan'))).id).toBe(a.id);
+
+    expect(() => openRun(root, '20261122-0100')).toThrow(/2 runs match/);
+    try {
+      openRun(root, '2025');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RunNotFoundError);
+      expect((error as RunNotFoundError).exitCode).toBe(2);
+    }
+    expect(() => openRun(root, path.join(root, 'nope', 'plan.json'))).toThrow(/does not exist/);
+  });
+});
