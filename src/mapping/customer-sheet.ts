@@ -1,0 +1,160 @@
+import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { cellText, isBlank } from '../sheets/cell-result.js';
+import { parseEmailCell } from '../sheets/email-cell.js';
+import { normalizePhone } from '../sheets/phone.js';
+import type { RowIssue } from './row-issue.js';
+
+export type CustomerField = 'id' | 'name' | 'phone' | 'email' | 'command';
+export const CUSTOMER_COMMANDS = ['upsert', 'create', 'update', 'skip'] as const;
+export type CustomerCommand = (typeof CUSTOMER_COMMANDS)[number];
+
+/** Headers accepted for each customer column (case-insensitive). */
+export const CUSTOMER_COLUMN_ALIASES: Readonly<Record<CustomerField, readonly string[]>> = {
+  id: ['id', 'customer_id', 'customer id'],
+  name: ['name', 'full name', 'customer name'],
+  phone: ['phone', 'phone number', 'mobile', 'telephone'],
+  email: ['email', 'e-mail', 'email address'],
+  command: ['command'],
+};
+/** Export-only columns: read back without a warning, never written. */
+const READ_ONLY = new Set([
+  'address1',
+  'address2',
+  'district',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'latitude',
+  'longitude',
+  'created_at',
+  'updated_at',
+]);
+
+export type CustomerColumns = Partial<Record<CustomerField, SheetColumn>>;
+
+/** A customer as the sheet describes it: only the fields the sheet mentions are set. */
+export interface DesiredCustomer {
+  sheet: string;
+  rowNumber: number;
+  command: CustomerCommand;
+  id?: string;
+  name?: string;
+  /** International digits, normalised. */
+  phone?: string;
+  /** `null` only with blank: 'clear' (erase the live email). */
+  email?: string | null;
+}
+
+export interface CustomerMappingOptions {
+  /** ISO country of the store: national numbers are read in it. */
+  country: string;
+  /** 'keep' (default): a blank cell leaves the live value; 'clear': a blank email erases it. */
+  blank?: 'keep' | 'clear';
+}
+
+export function resolveCustomerColumns(
+  sheet: string,
+  header: readonly SheetColumn[],
+): { columns: CustomerColumns; issues: RowIssue[] } {
+  const columns: CustomerColumns = {};
+  const issues: RowIssue[] = [];
+  for (const col of header) {
+    const field = (Object.keys(CUSTOMER_COLUMN_ALIASES) as CustomerField[]).find((f) =>
+      CUSTOMER_COLUMN_ALIASES[f].includes(col.key),
+    );
+    if (field === undefined) {
+      if (col.key === '' || col.key.startsWith('mbulk_') || READ_ONLY.has(col.key)) continue;
+      issues.push({
+        severity: 'warning',
+        code: 'unknown_column',
+        message: `column "${col.header}" is not a customer column and is ignored (columns: id, name, phone, email, command)`,
+        sheet,
+        rowNumber: 1,
+        column: col.letter,
+        header: col.header,
+      });
+    } else if (columns[field]) {
+      issues.push({
+        severity: 'error',
+        code: 'duplicate_column',
+        message: `columns "${columns[field].header}" and "${col.header}" both mean ${field}; keep one`,
+        sheet,
+        rowNumber: 1,
+        column: col.letter,
+        header: col.header,
+      });
+    } else {
+      columns[field] = col;
+    }
+  }
+  if (!columns.id && !columns.phone && !columns.email) {
+    issues.push({
+      severity: 'error',
+      code: 'missing_key_column',
+      message: 'the sheet needs an id, phone or email column to match customers',
+      sheet,
+      rowNumber: 1,
+    });
+  }
+  return { columns, issues };
+}
+
+/** Decodes one customer row; every problem of the row is collected. */
+export function mapCustomerRow(
+  row: SheetRow,
+  columns: CustomerColumns,
+  options: CustomerMappingOptions,
+): { customer?: DesiredCustomer; issues: RowIssue[] } {
+  const issues: RowIssue[] = [];
+  const cell = (f: CustomerField): CellValue | undefined =>
+    columns[f] ? row.cells[columns[f].key] : undefined;
+  const fail = (f: CustomerField, code: string, message: string, value?: CellValue): void => {
+    const col = columns[f];
+    const i: RowIssue = { severity: 'error', code, message, sheet: row.sheet, rowNumber: row.rowNumber };
+    if (col) {
+      i.column = col.letter;
+      i.header = col.header;
+    }
+    if (value !== undefined && value !== null) i.value = cellText(value);
+    issues.push(i);
+  };
+  const customer: DesiredCustomer = { sheet: row.sheet, rowNumber: row.rowNumber, command: 'upsert' };
+
+  const command = cell('command');
+  if (!isBlank(command)) {
+    const c = cellText(command).trim().toLowerCase();
+    if ((CUSTOMER_COMMANDS as readonly string[]).includes(c)) customer.command = c as CustomerCommand;
+    else
+      fail('command', 'invalid_command', `command must be one of ${CUSTOMER_COMMANDS.join(', ')}`, command);
+  }
+  const id = cell('id');
+  if (!isBlank(id)) customer.id = cellText(id).trim();
+  const name = cell('name');
+  if (!isBlank(name)) customer.name = cellText(name).trim();
+  const phone = cell('phone');
+  if (!isBlank(phone)) {
+    const r = normalizePhone(phone, options.country);
+    if (r.ok) customer.phone = r.value;
+    else fail('phone', r.code, r.message, phone);
+  }
+  const email = cell('email');
+  if (!isBlank(email)) {
+    const r = parseEmailCell(email);
+    if (r.ok) customer.email = r.value;
+    else fail('email', r.code, r.message, email);
+  } else if (columns.email && options.blank === 'clear') {
+    customer.email = null;
+  }
+  if (
+    customer.command !== 'skip' &&
+    customer.id === undefined &&
+    customer.phone === undefined &&
+    customer.email == null
+  ) {
+    if (issues.length === 0) {
+      fail('phone', 'missing_key', 'the row has no id, phone or email to match or create the customer');
+    }
+  }
+  return issues.length > 0 ? { issues } : { customer, issues };
+}

@@ -1,0 +1,102 @@
+import type { DesiredRecipient } from '../mapping/recipient-sheet.js';
+import type { RowIssue } from '../mapping/row-issue.js';
+import type { MessageTemplate } from '../schema/template.js';
+
+export interface MessageSendEntry {
+  sheet: string;
+  rowNumber: number;
+  to: string;
+  customerId?: string;
+  parameters: Record<string, string>;
+  /** Stable identity of the send: template + recipient + parameters (+ row with --allow-duplicates). */
+  key: string;
+}
+
+export interface MessagePlan {
+  kind: 'messages';
+  template: { name: string; status: string; language: string; parameters: string[] };
+  sends: MessageSendEntry[];
+  /** Rows not sent because the same recipient (phone) appears on an earlier row. */
+  duplicates: { sheet: string; rowNumber: number; firstRow: number }[];
+  issues: RowIssue[];
+}
+
+export interface MessagePlanOptions {
+  allowDuplicates?: boolean;
+}
+
+/** Fills a template body's `{{variables}}` with a recipient's parameters (for the preview). */
+export function renderTemplate(body: string, parameters: Record<string, string>): string {
+  return body.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) => parameters[name] ?? whole);
+}
+
+function stableParams(parameters: Record<string, string>): string {
+  return JSON.stringify(
+    Object.keys(parameters)
+      .sort()
+      .map((k) => [k, parameters[k]]),
+  );
+}
+
+/**
+ * Resolves `customer_id` recipients to phones, drops repeated recipients (a phone already listed is
+ * sent once unless allowDuplicates), and gives every send a stable key. Pure.
+ */
+export function planMessages(
+  recipients: Iterable<DesiredRecipient>,
+  template: MessageTemplate,
+  customerPhones: ReadonlyMap<string, string>,
+  options: MessagePlanOptions = {},
+): MessagePlan {
+  const sends: MessageSendEntry[] = [];
+  const duplicates: MessagePlan['duplicates'] = [];
+  const issues: RowIssue[] = [];
+  const seen = new Map<string, number>();
+  for (const r of recipients) {
+    let to = r.to;
+    if (to === undefined && r.customerId !== undefined) {
+      to = customerPhones.get(r.customerId);
+      if (to === undefined || to === '') {
+        issues.push({
+          severity: 'error',
+          code: 'unknown_customer',
+          message: `no customer with id "${r.customerId}" (or the customer has no phone)`,
+          sheet: r.sheet,
+          rowNumber: r.rowNumber,
+          header: 'customer_id',
+          value: r.customerId,
+        });
+        continue;
+      }
+    }
+    if (to === undefined) continue;
+    const identity = `send:${template.name}:${to}:${stableParams(r.parameters)}`;
+    const first = seen.get(to);
+    if (first !== undefined && !options.allowDuplicates) {
+      duplicates.push({ sheet: r.sheet, rowNumber: r.rowNumber, firstRow: first });
+      continue;
+    }
+    if (first === undefined) seen.set(to, r.rowNumber);
+    const entry: MessageSendEntry = {
+      sheet: r.sheet,
+      rowNumber: r.rowNumber,
+      to,
+      parameters: r.parameters,
+      key: options.allowDuplicates ? `${identity}:row${r.rowNumber}` : identity,
+    };
+    if (r.customerId !== undefined) entry.customerId = r.customerId;
+    sends.push(entry);
+  }
+  return {
+    kind: 'messages',
+    template: {
+      name: template.name,
+      status: template.status,
+      language: template.language,
+      parameters: template.parameters,
+    },
+    sends,
+    duplicates,
+    issues,
+  };
+}

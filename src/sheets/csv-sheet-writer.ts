@@ -1,0 +1,164 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { formatMoney } from './money.js';
+import { neutralizeFormula } from './neutralize-formula.js';
+import {
+  assertSheetSpec,
+  defaultCsvPath,
+  formatLocalDate,
+  normalizeCell,
+  type CellPlace,
+  type ColumnSpec,
+  type SheetHandle,
+  type SheetSpec,
+  type SheetWriter,
+  type SheetWriterOptions,
+} from './sheet-writer.js';
+
+/** Bytes of text gathered before one `stream.write` (fewer, larger writes are much faster). */
+const FLUSH_AT = 64 * 1024;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** RFC 4180 field: quoted (with doubled quotes) when it holds a comma, a quote, CR or LF. */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A number as plain decimal text (never an exponent, which spreadsheets and importers misread). */
+function numberText(n: number): string {
+  const s = String(n);
+  return s.includes('e') ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : s;
+}
+
+/**
+ * One CSV file per sheet: UTF-8 (BOM by default), CRLF line endings, RFC 4180 quoting, header row from the
+ * column headers, text cells formula-neutralised, money as exact decimal text. Streams with backpressure.
+ */
+export class CsvSheetWriter implements SheetWriter {
+  private readonly sheets: CsvSheet[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly options: SheetWriterOptions,
+  ) {}
+
+  async addSheet(spec: SheetSpec, path?: string): Promise<SheetHandle> {
+    if (this.closed) throw new Error('addSheet after close');
+    assertSheetSpec(spec);
+    const index = this.sheets.length;
+    const file =
+      path ?? this.options.csvPathForSheet?.(spec.name, index) ?? defaultCsvPath(this.path, spec.name, index);
+    if (this.sheets.some((s) => s.path === file))
+      throw new Error(`two sheets write to the same file ${file}`);
+    const sheet = new CsvSheet(file, spec, this.options);
+    this.sheets.push(sheet);
+    await sheet.open();
+    return sheet;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const sheet of this.sheets) await sheet.end();
+  }
+}
+
+class CsvSheet implements SheetHandle {
+  rowsWritten = 0;
+  private readonly stream: WriteStream;
+  private readonly columns: readonly ColumnSpec[];
+  private readonly timezone: string;
+  private readonly decimals: number;
+  private buffer = '';
+  private failure: Error | null = null;
+  private ended: Promise<void> | null = null;
+  private readonly place: CellPlace;
+
+  constructor(
+    readonly path: string,
+    private readonly spec: SheetSpec,
+    private readonly options: SheetWriterOptions,
+  ) {
+    this.columns = spec.columns;
+    this.place = { sheet: spec.name, unit: 'line', row: 0 };
+    this.timezone = options.timezone ?? 'UTC';
+    this.decimals = options.currencyDecimals;
+    this.stream = createWriteStream(path);
+    this.stream.on('error', (error) => {
+      this.failure ??= error;
+    });
+  }
+
+  async open(): Promise<void> {
+    await Promise.race([once(this.stream, 'open'), once(this.stream, 'error')]);
+    this.throwIfFailed();
+    const bom = (this.options.csvBom ?? true) ? '\ufeff' : '';
+    this.buffer = bom + this.columns.map((c) => csvField(neutralizeFormula(c.header))).join(',') + '\r\n';
+  }
+
+  write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
+    this.throwIfFailed();
+    if (this.ended) throw new Error(`sheet ${this.spec.name}: write after end`);
+    this.place.row = this.rowsWritten + 2;
+    let text = '';
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i] as ColumnSpec;
+      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      if (i > 0) text += ',';
+      if (cell === null) continue;
+      switch (column.type) {
+        case 'text':
+          text += csvField(neutralizeFormula(cell as string));
+          break;
+        case 'money':
+          text += formatMoney(cell as number, this.decimals);
+          break;
+        case 'date':
+        case 'datetime':
+          text += formatLocalDate(cell as Date, column.type);
+          break;
+        case 'boolean':
+          text += cell ? 'true' : 'false';
+          break;
+        default:
+          text += numberText(cell as number);
+      }
+    }
+    this.buffer += text + '\r\n';
+    this.rowsWritten++;
+    if (this.buffer.length >= FLUSH_AT) return this.flush();
+    return undefined;
+  }
+
+  private flush(): Promise<void> | undefined {
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (chunk === '' || this.stream.write(chunk)) return undefined;
+    return this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      await once(this.stream, 'drain'); // rejects on 'error'
+    } catch {
+      // reported below, with the path
+    }
+    this.throwIfFailed();
+  }
+
+  end(): Promise<void> {
+    this.ended ??= (async () => {
+      this.throwIfFailed();
+      await this.flush();
+      this.stream.end();
+      await Promise.race([once(this.stream, 'close'), once(this.stream, 'error')]);
+      this.throwIfFailed();
+    })();
+    return this.ended;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure)
+      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
+  }
+}

@@ -1,0 +1,247 @@
+import { CsvSheetWriter } from './csv-sheet-writer.js';
+import { XlsxSheetWriter } from './xlsx-sheet-writer.js';
+
+/**
+ * How a column's values are given to `SheetHandle.write` and how they are written:
+ * - `text`: string (numbers/booleans are turned into text; a string[] is joined with `|`). Always a text cell
+ *   (ids, SKUs, phones keep leading zeros and all digits) and always formula-neutralised (`neutralizeFormula`).
+ * - `integer` / `number`: a finite number (integer for `integer`), written as a number.
+ * - `money`: integer MINOR units (1999). XLSX: the number 19.99 with a `#,##0.00` format on the column
+ *   (decimals from `currencyDecimals`); CSV: the exact text `19.99` (`formatMoney`, no float).
+ * - `date` / `datetime`: a Date or an ISO 8601 string. Instants are converted to the wall-clock time in
+ *   `timezone`; a date-only string ('2026-01-05') is taken as that calendar date. XLSX: a real date
+ *   (`yyyy-mm-dd` / `yyyy-mm-dd hh:mm:ss`); CSV: '2026-01-05' / '2026-01-05 14:03:00'.
+ * - `boolean`: a boolean. XLSX: a boolean cell; CSV: `true` / `false`.
+ * `null`, `undefined` and '' are a blank cell in every type. A value of the wrong type throws a TypeError
+ * naming the sheet, column and row (a programming error: exports build their rows in code).
+ */
+export type ColumnType = 'text' | 'integer' | 'number' | 'money' | 'date' | 'datetime' | 'boolean';
+
+export interface ColumnSpec {
+  /** Key of the value in the row objects given to `write`. */
+  key: string;
+  /** Header text (row 1). */
+  header: string;
+  type: ColumnType;
+  /** XLSX column width in characters. Default: from the header and the type (8..60). */
+  width?: number;
+}
+
+export interface SheetSpec {
+  /** Sheet name (XLSX: at most 31 characters, none of `[]:*?/\`). Also names the extra CSV files. */
+  name: string;
+  columns: ColumnSpec[];
+}
+
+export interface SheetWriterOptions {
+  format: 'csv' | 'xlsx';
+  /** Decimals of the store currency (2 for MYR, 0 for JPY, 3 for KWD): money formats and conversion. */
+  currencyDecimals: number;
+  /** IANA time zone in which dates are shown (the store's). Default 'UTC'. */
+  timezone?: string;
+  /**
+   * CSV only: the file of each sheet. Default: the first sheet is `path`, the others
+   * `<path without .csv>-<sheet name>.csv`. A path given to `addSheet` wins.
+   */
+  csvPathForSheet?: (sheetName: string, index: number) => string;
+  /** CSV only: start each file with a UTF-8 BOM so Excel reads accented text as UTF-8. Default true. */
+  csvBom?: boolean;
+}
+
+export interface SheetHandle {
+  /**
+   * Append one row (values keyed by `ColumnSpec.key`; missing keys are blank). Returns a promise when
+   * the writer wants the caller to wait (output backpressure, yielding to the event loop): always
+   * `await` it, or memory grows with the output.
+   */
+  write(row: Readonly<Record<string, unknown>>): void | Promise<void>;
+  /**
+   * Finish this sheet (optional: `SheetWriter.close` ends every sheet). XLSX writes one sheet at a time:
+   * rows of a later sheet written before the earlier ones end are spooled to a temporary file and
+   * copied in when their turn comes, so ending a sheet early saves that copy.
+   */
+  end(): Promise<void>;
+  /** Data rows written so far (the header not counted). */
+  readonly rowsWritten: number;
+  /** The file this sheet goes to (XLSX: the workbook). */
+  readonly path: string;
+}
+
+export interface SheetWriter {
+  /** Add a sheet (XLSX) or open its file (CSV: `path` overrides `csvPathForSheet`; ignored for XLSX). */
+  addSheet(spec: SheetSpec, path?: string): Promise<SheetHandle>;
+  /** End every sheet and finish the file(s). The output is complete only when this resolves. */
+  close(): Promise<void>;
+}
+
+/** A streaming CSV or XLSX writer (see `ColumnType` for how values are written). */
+export function createSheetWriter(path: string, options: SheetWriterOptions): SheetWriter {
+  if (!Number.isInteger(options.currencyDecimals) || options.currencyDecimals < 0) {
+    throw new RangeError(`currencyDecimals must be a non-negative integer, got ${options.currencyDecimals}`);
+  }
+  if (options.timezone !== undefined) {
+    // Throws RangeError for an unknown zone now, not at the first date cell.
+    new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
+  }
+  return options.format === 'xlsx' ? new XlsxSheetWriter(path, options) : new CsvSheetWriter(path, options);
+}
+
+/** Throws on a spec no writer can honour: no columns, or two columns with one key. */
+export function assertSheetSpec(spec: SheetSpec): void {
+  if (spec.columns.length === 0) throw new RangeError(`sheet ${spec.name} has no columns`);
+  const keys = new Set<string>();
+  for (const column of spec.columns) {
+    if (keys.has(column.key))
+      throw new RangeError(`sheet ${spec.name}: column key "${column.key}" appears twice`);
+    keys.add(column.key);
+  }
+}
+
+/** Default CSV file of a sheet: the first sheet is `path`, others `<base>-<name>.csv`. */
+export function defaultCsvPath(path: string, sheetName: string, index: number): string {
+  if (index === 0) return path;
+  const base = path.replace(/\.csv$/i, '');
+  const safe = sheetName.replace(/[^\w.-]+/g, '_');
+  return `${base}-${safe}.csv`;
+}
+
+/** Where a cell is, for error messages (no closure per cell: this runs for every cell). */
+export interface CellPlace {
+  sheet: string;
+  unit: 'row' | 'line';
+  row: number;
+}
+
+/** A normalised cell: what both writers emit. Dates are wall-clock dates (their UTC fields are the local time). */
+export type OutCell = string | number | boolean | Date | null;
+
+/**
+ * Turn a row's value into the cell to write for a column (shared by both writers). Money stays in minor
+ * units here; each writer formats it. Throws TypeError on a value of the wrong type.
+ */
+export function normalizeCell(
+  value: unknown,
+  column: ColumnSpec,
+  timezone: string,
+  where: CellPlace,
+): OutCell {
+  if (value === null || value === undefined || value === '') return null;
+  switch (column.type) {
+    case 'text':
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+        return typeof value === 'number' && Number.isInteger(value) ? value.toFixed(0) : String(value);
+      }
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('|');
+      if (value instanceof Date) return value.toISOString();
+      throw badValue(value, column, where, 'a string');
+    case 'integer':
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+      throw badValue(value, column, where, 'a safe integer');
+    case 'number':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      throw badValue(value, column, where, 'a finite number');
+    case 'money':
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+      throw badValue(value, column, where, 'integer minor units');
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      throw badValue(value, column, where, 'a boolean');
+    case 'date':
+    case 'datetime': {
+      const local = toLocalDate(value, column.type, timezone);
+      if (local === null) throw badValue(value, column, where, 'a Date or an ISO 8601 string');
+      return local;
+    }
+  }
+}
+
+function badValue(value: unknown, column: ColumnSpec, where: CellPlace, expected: string): TypeError {
+  return new TypeError(
+    `sheet ${where.sheet} ${where.unit} ${where.row}: column "${column.key}" (${column.type}) expects ${expected}, got ${describe(value)}`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value instanceof Date)
+    return `Date(${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;
+  return typeof value === 'object'
+    ? Object.prototype.toString.call(value)
+    : `${typeof value} ${String(value)}`;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A Date or ISO string → a Date whose UTC fields are the wall-clock time in `timezone` (what a
+ * spreadsheet shows; exceljs writes a Date's UTC fields). `date` columns drop the time of day.
+ */
+export function toLocalDate(value: unknown, type: 'date' | 'datetime', timezone: string): Date | null {
+  let instant: number;
+  if (typeof value === 'string') {
+    const m = DATE_ONLY.exec(value);
+    if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
+    instant = Date.parse(value);
+  } else if (value instanceof Date) {
+    instant = value.getTime();
+  } else {
+    return null;
+  }
+  if (Number.isNaN(instant)) return null;
+  const local = instant + zoneOffsetMs(instant, timezone);
+  return new Date(type === 'date' ? local - mod(local, 86_400_000) : local);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsetCache = new Map<string, number>();
+const BUCKET_MS = 15 * 60_000;
+
+/** Offset (ms) of `timezone` from UTC at `instant`. Zone transitions fall on quarter hours, so cache per 15 min. */
+export function zoneOffsetMs(instant: number, timezone: string): number {
+  if (timezone === 'UTC' || timezone === 'Etc/UTC') return 0;
+  const bucket = Math.floor(instant / BUCKET_MS);
+  const key = `${timezone} ${bucket}`;
+  const cached = offsetCache.get(key);
+  if (cached !== undefined) return cached;
+  let fmt = formatters.get(timezone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timezone, fmt);
+  }
+  const at = bucket * BUCKET_MS;
+  const f: Record<string, number> = {};
+  for (const p of fmt.formatToParts(at)) if (p.type !== 'literal') f[p.type] = Number(p.value);
+  const wall = Date.UTC(
+    f.year ?? 1970,
+    (f.month ?? 1) - 1,
+    f.day ?? 1,
+    f.hour ?? 0,
+    f.minute ?? 0,
+    f.second ?? 0,
+  );
+  const offset = wall - at;
+  if (offsetCache.size > 50_000) offsetCache.clear();
+  offsetCache.set(key, offset);
+  return offset;
+}
+
+function mod(a: number, b: number): number {
+  return ((a % b) + b) % b;
+}
+
+/** A wall-clock Date (UTC fields = local time) as CSV text: '2026-01-05' or '2026-01-05 14:03:00'. */
+export function formatLocalDate(local: Date, type: 'date' | 'datetime'): string {
+  const iso = local.toISOString();
+  return type === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}

@@ -1,0 +1,404 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import ExcelJS from 'exceljs';
+import { columnLetter } from './sheet-row.js';
+import { minorToUnits } from './money.js';
+import { neutralizeFormula } from './neutralize-formula.js';
+import {
+  assertSheetSpec,
+  normalizeCell,
+  type CellPlace,
+  type ColumnSpec,
+  type ColumnType,
+  type OutCell,
+  type SheetHandle,
+  type SheetSpec,
+  type SheetWriter,
+  type SheetWriterOptions,
+} from './sheet-writer.js';
+
+type Worksheet = ExcelJS.Worksheet;
+interface CellStyle {
+  numFmt?: string;
+  font?: { bold: boolean };
+}
+
+/** Rows between backpressure checks. */
+const CHECK_EVERY = 256;
+/** Excel's limit on rows per sheet (header included). */
+const MAX_ROWS = 1_048_576;
+const BAD_SHEET_NAME = /[[\]:*?/\\]/;
+
+/** The number format of a column, per type (`General` for plain numbers). */
+export function columnNumFmt(type: ColumnType, currencyDecimals: number): string | undefined {
+  switch (type) {
+    case 'money':
+      return currencyDecimals === 0 ? '#,##0' : `#,##0.${'0'.repeat(currencyDecimals)}`;
+    case 'integer':
+      return '0';
+    case 'date':
+      return 'yyyy-mm-dd';
+    case 'datetime':
+      return 'yyyy-mm-dd hh:mm:ss';
+    case 'text':
+      // '@' keeps what a person later types into the column as text (leading zeros of a SKU survive editing).
+      return '@';
+    default:
+      return undefined;
+  }
+}
+
+const TYPE_WIDTH: Record<ColumnType, number> = {
+  text: 12,
+  integer: 8,
+  number: 10,
+  money: 12,
+  date: 11,
+  datetime: 20,
+  boolean: 7,
+};
+
+function columnWidth(column: ColumnSpec): number {
+  const width = column.width ?? Math.max(column.header.length + 3, TYPE_WIDTH[column.type]);
+  return Math.min(Math.max(width, 6), 80);
+}
+
+/**
+ * XLSX through exceljs's streaming `WorkbookWriter` (`useStyles: true`, `useSharedStrings: false`):
+ * bold frozen header row, autofilter over the header and data, widths from the spec or the header, number
+ * formats on the columns (and one shared style object per column, so exceljs's style lookup is a WeakMap
+ * hit instead of a per-cell serialisation). Writes wait for the zip's deflate stream when it falls behind,
+ * so memory stays flat. One sheet streams at a time (a zip entry is written whole); rows for later sheets
+ * are spooled to a temporary NDJSON file until their turn.
+ */
+export class XlsxSheetWriter implements SheetWriter {
+  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  private readonly out: WriteStream;
+  private readonly sheets: XlsxSheet[] = [];
+  private active = 0;
+  private failure: Error | null = null;
+  private closing: Promise<void> | null = null;
+  private spoolDir: Promise<string> | null = null;
+  private finishing: Promise<void> = Promise.resolve();
+  /** Resolves when the output file fails: waits for 'drain' race it, since a failed zip never drains. */
+  readonly failedSignal: Promise<void>;
+  /** Settles when the output file is open or failed to open (`failure` says which). */
+  private readonly opened: Promise<void>;
+
+  constructor(
+    readonly path: string,
+    private readonly options: SheetWriterOptions,
+  ) {
+    this.out = createWriteStream(path);
+    this.failedSignal = new Promise<void>((resolve) => {
+      this.out.on('error', (error) => {
+        this.failure ??= error;
+        resolve();
+      });
+    });
+    this.opened = new Promise<void>((resolve) => {
+      this.out.once('open', () => resolve());
+      this.out.once('error', () => resolve());
+    });
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: this.out,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+  }
+
+  async addSheet(spec: SheetSpec, _path?: string): Promise<SheetHandle> {
+    await this.opened;
+    this.throwIfFailed();
+    if (this.closing) throw new Error('addSheet after close');
+    if (spec.name.length === 0 || spec.name.length > 31 || BAD_SHEET_NAME.test(spec.name)) {
+      throw new RangeError(`invalid XLSX sheet name "${spec.name}" (1-31 characters, none of []:*?/\\)`);
+    }
+    assertSheetSpec(spec);
+    if (this.sheets.some((s) => s.spec.name.toLowerCase() === spec.name.toLowerCase())) {
+      throw new Error(`duplicate sheet name "${spec.name}"`);
+    }
+    const worksheet = this.workbook.addWorksheet(spec.name, {
+      views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+    });
+    const sheet = new XlsxSheet(this, this.sheets.length, spec, worksheet, this.options);
+    this.sheets.push(sheet);
+    if (sheet.index !== this.active) await sheet.startSpool(await this.spoolDirectory());
+    return sheet;
+  }
+
+  isActive(sheet: XlsxSheet): boolean {
+    return sheet.index === this.active;
+  }
+
+  /**
+   * Commit the active sheet, then make the next one active (copying its spool in); repeat while the
+   * newly active sheet has already been ended. Serialised: concurrent calls wait for each other.
+   */
+  finishActive(): Promise<void> {
+    const run = async (): Promise<void> => {
+      for (;;) {
+        const current = this.sheets[this.active];
+        if (!current || !current.wantsEnd) return;
+        await current.activate();
+        current.commit();
+        this.active++;
+        const next = this.sheets[this.active];
+        if (!next) return;
+        await next.activate();
+      }
+    };
+    this.finishing = this.finishing.then(run);
+    return this.finishing;
+  }
+
+  private spoolDirectory(): Promise<string> {
+    this.spoolDir ??= mkdtemp(join(tmpdir(), 'mbulk-xlsx-'));
+    return this.spoolDir;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.opened;
+        this.throwIfFailed();
+        for (const sheet of this.sheets) await sheet.end();
+        this.throwIfFailed();
+        const finished = new Promise<void>((resolve) => this.out.once('close', () => resolve()));
+        try {
+          await this.workbook.commit();
+        } catch (error) {
+          this.failure ??= error instanceof Error ? error : new Error(String(error));
+        }
+        this.throwIfFailed();
+        await finished;
+        this.throwIfFailed();
+      } finally {
+        // On failure the file is incomplete: release it (the caller decides whether to delete it).
+        if (this.failure) this.out.destroy();
+        if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
+      }
+    })();
+    return this.closing;
+  }
+
+  throwIfFailed(): void {
+    if (this.failure)
+      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
+  }
+}
+
+/** The stream exceljs pipes a sheet into (Node's or readable-stream v2's Writable). */
+type PipeTarget = NodeJS.EventEmitter & {
+  writableNeedDrain?: boolean;
+  _writableState?: { needDrain?: boolean };
+};
+
+const SPOOL_FLUSH_AT = 64 * 1024;
+
+function spoolCell(cell: OutCell): SpoolCell {
+  return cell instanceof Date ? cell.getTime() : cell;
+}
+
+/** What a spooled row holds: cells in column order, dates as epoch ms (of the wall-clock Date). */
+type SpoolCell = string | number | boolean | null;
+
+class XlsxSheet implements SheetHandle {
+  rowsWritten = 0;
+  readonly path: string;
+  private readonly columns: readonly ColumnSpec[];
+  private readonly styles: CellStyle[];
+  private readonly timezone: string;
+  private readonly decimals: number;
+  private sinceCheck = 0;
+  /** 'spooling': rows go to the spool file; 'activating': the spool is being copied in; then 'streaming'. */
+  private state: 'spooling' | 'activating' | 'streaming' | 'committed' = 'streaming';
+  private spool: WriteStream | null = null;
+  private spoolPath: string | null = null;
+  private spoolBuffer = '';
+  /** Rows written while the spool is being copied in (the caller is told to wait, so this stays small). */
+  private pending: OutCell[][] = [];
+  private activation: Promise<void> | null = null;
+  private endRequested = false;
+  private readonly place: CellPlace;
+
+  constructor(
+    private readonly book: XlsxSheetWriter,
+    readonly index: number,
+    readonly spec: SheetSpec,
+    private readonly worksheet: Worksheet,
+    options: SheetWriterOptions,
+  ) {
+    this.path = book.path;
+    this.columns = spec.columns;
+    this.place = { sheet: spec.name, unit: 'row', row: 0 };
+    this.timezone = options.timezone ?? 'UTC';
+    this.decimals = options.currencyDecimals;
+    this.styles = spec.columns.map((c) => {
+      const numFmt = columnNumFmt(c.type, this.decimals);
+      return numFmt ? { numFmt } : {};
+    });
+    worksheet.columns = spec.columns.map((c, i) => ({
+      key: c.key,
+      width: columnWidth(c),
+      style: this.styles[i] as Partial<ExcelJS.Style>,
+    }));
+    const bold: CellStyle = { font: { bold: true } };
+    const header = worksheet.addRow([]);
+    spec.columns.forEach((c, i) => {
+      const cell = header.getCell(i + 1);
+      cell.value = c.header;
+      cell.style = bold as Partial<ExcelJS.Style>;
+    });
+    header.commit();
+  }
+
+  get isCommitted(): boolean {
+    return this.state === 'committed';
+  }
+
+  async startSpool(dir: string): Promise<void> {
+    this.state = 'spooling';
+    this.spoolPath = join(dir, `sheet-${this.index}.ndjson`);
+    this.spool = createWriteStream(this.spoolPath);
+    await once(this.spool, 'open');
+  }
+
+  write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
+    if (this.endRequested) throw new Error(`sheet ${this.spec.name}: write after end`);
+    this.book.throwIfFailed();
+    if (this.rowsWritten + 1 >= MAX_ROWS) {
+      throw new RangeError(
+        `sheet ${this.spec.name}: more than ${MAX_ROWS - 1} rows do not fit in one XLSX sheet`,
+      );
+    }
+    this.place.row = this.rowsWritten + 2;
+    const cells: OutCell[] = new Array<OutCell>(this.columns.length);
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i] as ColumnSpec;
+      cells[i] = normalizeCell(row[column.key], column, this.timezone, this.place);
+    }
+    this.rowsWritten++;
+    switch (this.state) {
+      case 'spooling': {
+        this.spoolBuffer += JSON.stringify(cells.map(spoolCell)) + '\n';
+        if (this.spoolBuffer.length < SPOOL_FLUSH_AT) return undefined;
+        const spool = this.spool as WriteStream;
+        const chunk = this.spoolBuffer;
+        this.spoolBuffer = '';
+        return spool.write(chunk) ? undefined : once(spool, 'drain').then(() => undefined);
+      }
+      case 'activating':
+        this.pending.push(cells);
+        return this.activation ?? undefined;
+      default:
+        return this.emit(cells);
+    }
+  }
+
+  /** Write normalised cells to the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */
+  private emit(cells: readonly OutCell[]): void | Promise<void> {
+    // Index i+1 = column i+1 (exceljs reads an array without an own '0' as 1-based); holes are blank cells.
+    const values: unknown[] = [];
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i];
+      if (cell === null || cell === undefined) continue;
+      const type = (this.columns[i] as ColumnSpec).type;
+      values[i + 1] =
+        type === 'text'
+          ? neutralizeFormula(cell as string)
+          : type === 'money'
+            ? minorToUnits(cell as number, this.decimals)
+            : cell;
+    }
+    const row = this.worksheet.addRow(values);
+    for (let i = 0; i < cells.length; i++) {
+      if (values[i + 1] !== undefined) row.getCell(i + 1).style = this.styles[i] as Partial<ExcelJS.Style>;
+    }
+    row.commit();
+    if (++this.sinceCheck >= CHECK_EVERY) {
+      this.sinceCheck = 0;
+      return this.backpressure();
+    }
+    return undefined;
+  }
+
+  /**
+   * exceljs ignores backpressure: its sheet stream pushes 64 KB chunks into the zip's deflate stream
+   * without waiting. Wait for that stream's 'drain' when it is full, and yield while the zip has not
+   * started on this entry yet (the chunks then pile up in exceljs's own buffer).
+   */
+  private backpressure(): Promise<void> {
+    const stream = (this.worksheet as unknown as { stream?: { pipes?: unknown[] } }).stream;
+    const dest = stream?.pipes?.[0] as PipeTarget | undefined;
+    // exceljs pipes into a readable-stream v2 PassThrough, which has no `writableNeedDrain`.
+    const needDrain = dest?.writableNeedDrain ?? dest?._writableState?.needDrain ?? false;
+    if (dest && needDrain) {
+      return Promise.race([once(dest, 'drain'), this.book.failedSignal]).then(() =>
+        this.book.throwIfFailed(),
+      );
+    }
+    // Not piped yet (the zip is still on an earlier entry), or not full: let the zip and the file catch up.
+    return yieldToLoop().then(() => undefined);
+  }
+
+  /** Become the streaming sheet: copy the spooled rows in (then rows written meanwhile), then write directly. */
+  activate(): Promise<void> {
+    this.activation ??= (async () => {
+      const spool = this.spool;
+      const spoolPath = this.spoolPath;
+      if (this.state !== 'spooling' || !spool || !spoolPath) return;
+      this.state = 'activating';
+      spool.end(this.spoolBuffer);
+      this.spoolBuffer = '';
+      await once(spool, 'close');
+      this.spool = null;
+      const dateColumns = this.columns.map((c) => c.type === 'date' || c.type === 'datetime');
+      const lines = createInterface({ input: createReadStream(spoolPath), crlfDelay: Infinity });
+      for await (const line of lines) {
+        const raw = JSON.parse(line) as SpoolCell[];
+        const wait = this.emit(
+          raw.map((c, i) => (dateColumns[i] && typeof c === 'number' ? new Date(c) : c)),
+        );
+        if (wait) await wait;
+      }
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        for (const cells of batch) {
+          const wait = this.emit(cells);
+          if (wait) await wait;
+        }
+      }
+      this.state = 'streaming';
+    })();
+    return this.activation;
+  }
+
+  /** Commit the worksheet (only when every earlier sheet is committed). */
+  commit(): void {
+    if (this.state === 'committed') return;
+    const last = this.rowsWritten + 1;
+    this.worksheet.autoFilter = `A1:${columnLetter(this.columns.length - 1)}${last}`;
+    this.worksheet.commit();
+    this.state = 'committed';
+  }
+
+  get wantsEnd(): boolean {
+    return this.endRequested;
+  }
+
+  /**
+   * No more rows. The streaming sheet is committed now and the next sheet starts streaming; a later
+   * sheet stays spooled and is committed when its turn comes (at the latest in `close`).
+   */
+  async end(): Promise<void> {
+    this.endRequested = true;
+    if (this.book.isActive(this)) await this.book.finishActive();
+  }
+}

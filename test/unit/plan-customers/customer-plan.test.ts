@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  mapCustomerRow,
+  resolveCustomerColumns,
+  type DesiredCustomer,
+} from '../../../src/mapping/customer-sheet.js';
+import type { RowIssue } from '../../../src/mapping/row-issue.js';
+import { LiveCustomerIndex, planCustomers } from '../../../src/plan/customer-plan.js';
+import type { Customer } from '../../../src/schema/customer.js';
+import { columnLetter, type CellValue } from '../../../src/sheets/sheet-row.js';
+
+function customer(id: string, name: string, phone: string, email: string | null): Customer {
+  const t = '2026-10-01T00:00:00.000Z';
+  return { id, object: 'customer', name, phone, email, address: null, created_at: t, updated_at: t };
+}
+
+function mapRows(
+  names: string[],
+  rows: CellValue[][],
+  options: { country?: string; blank?: 'keep' | 'clear' } = {},
+): { desired: DesiredCustomer[]; issues: RowIssue[] } {
+  const cols = names.map((h, index) => ({
+    header: h,
+    key: h.toLowerCase(),
+    letter: columnLetter(index),
+    index,
+  }));
+  const { columns, issues } = resolveCustomerColumns('customers.csv', cols);
+  const desired: DesiredCustomer[] = [];
+  rows.forEach((cells, n) => {
+    const record: Record<string, CellValue> = {};
+    cols.forEach((c, i) => (record[c.key] = cells[i] ?? ''));
+    const r = mapCustomerRow({ sheet: 'customers.csv', rowNumber: n + 2, cells: record }, columns, {
+      country: options.country ?? 'MY',
+      ...(options.blank ? { blank: options.blank } : {}),
+    });
+    issues.push(...r.issues);
+    if (r.customer) desired.push(r.customer);
+  });
+  return { desired, issues };
+}
+
+describe('customer rows', () => {
+  it.each([
+    ['MY', '012-345 6789', '60123456789'],
+    ['MY', '+60 12-345 6789', '60123456789'],
+    ['GB', '+44 20 7946 0958', '442079460958'],
+    ['GB', '020 7946 0958', '442079460958'],
+    ['US', '(201) 555-0123', '12015550123'],
+    ['SG', '6123 4567', '6561234567'],
+    ['ID', '0812-3456-789', '628123456789'],
+    ['DE', '030 1234567', '49301234567'],
+    ['AU', '0412 345 678', '61412345678'],
+  ])('normalises a %s number %s to %s', (country, input, expected) => {
+    const { desired, issues } = mapRows(['name', 'phone'], [['A', input]], { country });
+    expect(issues).toEqual([]);
+    expect(desired[0]?.phone).toBe(expected);
+  });
+
+  it('reports an impossible phone and a bad email with their cells and values', () => {
+    const { desired, issues } = mapRows(['name', 'phone', 'email'], [['A', '12', 'not-an-email']]);
+    expect(desired).toEqual([]);
+    expect(issues.map((i) => [i.column, i.header, i.value])).toEqual([
+      ['B', 'phone', '12'],
+      ['C', 'email', 'not-an-email'],
+    ]);
+  });
+});
+
+describe('customer plan', () => {
+  const live = () =>
+    LiveCustomerIndex.fromCustomers([
+      customer('c1', 'Aina', '60123456789', 'aina@example.com'),
+      customer('c2', 'Ben', '60198765432', 'Ben@Example.com'),
+    ]);
+
+  it('matches by phone, then by email case-insensitively, and plans field-level updates', () => {
+    const { desired } = mapRows(
+      ['name', 'phone', 'email'],
+      [
+        ['Aina Binti', '012-345 6789', ''],
+        ['Ben', '019-999 9999', 'ben@example.com'],
+        ['Chen', '017-222 3333', 'chen@example.com'],
+      ],
+    );
+    const plan = planCustomers(desired, live());
+    expect(plan.entries.map((e) => [e.action, e.customerId, e.matchedBy])).toEqual([
+      ['update', 'c1', 'phone'],
+      ['update', 'c2', 'email'],
+      ['create', undefined, undefined],
+    ]);
+    expect(plan.entries[0]?.update).toEqual({ name: 'Aina Binti' });
+    expect(plan.entries[1]?.update).toEqual({ phone: '60199999999', email: 'ben@example.com' });
+    expect(plan.entries[2]?.create).toEqual({
+      name: 'Chen',
+      phone: '60172223333',
+      email: 'chen@example.com',
+    });
+  });
+
+  it('plans nothing for an unchanged sheet', () => {
+    const { desired } = mapRows(
+      ['id', 'name', 'phone', 'email'],
+      [['c1', 'Aina', '60123456789', 'aina@example.com']],
+    );
+    const plan = planCustomers(desired, live());
+    expect(plan.counts).toMatchObject({ noop: 1, update: 0, create: 0 });
+  });
+
+  it('never clears an email from a blank cell unless asked', () => {
+    const keep = planCustomers(mapRows(['phone', 'email'], [['0123456789', '']]).desired, live());
+    expect(keep.entries[0]?.action).toBe('noop');
+    const clear = planCustomers(
+      mapRows(['phone', 'email'], [['0123456789', '']], { blank: 'clear' }).desired,
+      live(),
+    );
+    expect(clear.entries[0]?.update).toEqual({ email: null });
+  });
+
+  it('flags the later of two rows for one customer', () => {
+    const { desired } = mapRows(
+      ['name', 'phone'],
+      [
+        ['X', '017-222 3333'],
+        ['Y', '+60172223333'],
+        ['Aina', '0123456789'],
+        ['Aina again', '60123456789'],
+      ],
+    );
+    const plan = planCustomers(desired, live());
+    expect(plan.issues.map((i) => [i.rowNumber, i.code])).toEqual([
+      [3, 'duplicate_customer'],
+      [5, 'duplicate_customer'],
+    ]);
+    expect(plan.counts.create).toBe(1);
+  });
+
+  it('requires name and phone to create, and an existing id', () => {
+    const { desired } = mapRows(
+      ['id', 'name', 'phone', 'email'],
+      [
+        ['', '', '', 'new@example.com'],
+        ['c404', 'Z', '', ''],
+      ],
+    );
+    const plan = planCustomers(desired, live());
+    expect(plan.issues.map((i) => i.code)).toEqual(['missing_required', 'unknown_customer_id']);
+  });
+});
