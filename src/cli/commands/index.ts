@@ -1,5 +1,7 @@
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
+import { registerSandbox } from './sandbox.js';
+import { registerWhoami } from './whoami.js';
 
 /**
  * A command registers itself on the parser. Handlers import their library code lazily so that
@@ -12,4 +14,4 @@ export type RegisterCommand = (
 ) => Argv<GlobalArgs>;
 
 // One line per command module; keep sorted.
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerSandbox, registerWhoami];

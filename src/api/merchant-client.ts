@@ -1,0 +1,365 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Agent } from 'undici';
+import { Store } from '../schema/index.js';
+import { DEFAULT_API_PATHS, type ApiPaths } from './api-paths.js';
+import { systemClock, type Clock } from './clock.js';
+import {
+  ApiContractError,
+  ApiError,
+  ConnectionError,
+  NotFoundError,
+  OutcomeUnknownError,
+  TimeoutError,
+} from './errors.js';
+import { RateController, type RateProgress } from './rate-controller.js';
+import {
+  DEFAULT_RETRY_AFTER_CAP_MS,
+  isIdempotentRequest,
+  parseRetryAfter,
+  retryDelay,
+  shouldRetry,
+  type AttemptFailure,
+  type RetryDelayOptions,
+} from './retry.js';
+import {
+  classifyTransportError,
+  createAgent,
+  undiciFetchLike,
+  type FetchLike,
+  type FetchResponse,
+  type TransportTimeouts,
+} from './transport.js';
+import { Customers } from './resources/customers.js';
+import { Inventory } from './resources/inventory.js';
+import { Messages } from './resources/messages.js';
+import { Orders } from './resources/orders.js';
+import { Products } from './resources/products.js';
+import { Templates } from './resources/templates.js';
+
+export interface MerchantClientOptions {
+  /** Service root; the `/api/v2/...` paths are appended (a trailing `/api/v2` is tolerated). */
+  baseUrl: string;
+  /** Merchant API token, sent as `Authorization: Bearer`. Never logged, never in error messages. */
+  token: string;
+  /** fetch implementation. Default: undici's fetch through a keep-alive Agent. */
+  fetch?: FetchLike;
+  /** Maximum requests in flight (`--concurrency`). Default 4. */
+  maxConcurrency?: number;
+  /** Ceiling on requests per second (`--rps`). Default: none (learned from 429s). */
+  rps?: number | undefined;
+  /** Retries after the first attempt. Default 6. */
+  maxRetries?: number;
+  /** Backoff: initial 500 ms, doubling, at most 8 s, 75-100% jitter. */
+  retryDelay?: RetryDelayOptions;
+  /** Retry-After values above this are capped, ms. Default 60,000. */
+  retryAfterCapMs?: number;
+  timeouts?: TransportTimeouts;
+  /** Paths of the endpoints the spec leaves open. */
+  paths?: Partial<ApiPaths>;
+  /** Share one controller between clients (one limit per token). Default: a new one. */
+  rateController?: RateController;
+  onProgress?: (progress: RateProgress) => void;
+  /** Things the user should know once (e.g. a fallback was taken). Default: none. */
+  onWarning?: (message: string) => void;
+  /** `--verbose` request log, one line per attempt and response (never headers, never the token). */
+  logger?: (line: string) => void;
+  clock?: Clock;
+  userAgent?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions<T> {
+  method: HttpMethod;
+  /** Path under the base URL, ids already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Schema of a 2xx body; extra fields are tolerated. */
+  schema: z.ZodType<T>;
+  /** POST only: makes the request safe to retry. */
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /**
+   * DELETE only: value to resolve with when a retry (after an attempt whose outcome was unknown)
+   * answers 404: the earlier attempt did delete it.
+   */
+  goneAfterRetry?: () => T;
+}
+
+/** How a POST is keyed: a given key, an automatic random one per call (default), or none. */
+export interface WriteOptions {
+  /**
+   * Idempotency-Key. Give a deterministic key (see `idempotencyKey()`) so a resumed run is safe;
+   * by default a random key is made per call, so retries within the call are safe. `false` sends
+   * none: the request is then never retried after it may have reached the server.
+   */
+  idempotencyKey?: string | false | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+type Attempt =
+  | { ok: true; status: number; text: string; requestId: string | undefined }
+  | { ok: false; failure: AttemptFailure; error: Error; retryAfterMs: number | undefined };
+
+const DEFAULT_MAX_RETRIES = 6;
+
+/**
+ * The Merchant API V2 client: one keep-alive connection pool, one shared rate controller, typed
+ * errors, safe retries, zod-parsed responses.
+ */
+export class MerchantClient {
+  readonly baseUrl: string;
+  readonly paths: ApiPaths;
+  readonly customers: Customers;
+  readonly products: Products;
+  readonly orders: Orders;
+  readonly inventory: Inventory;
+  readonly templates: Templates;
+  readonly messages: Messages;
+  readonly rate: RateController;
+
+  private readonly token: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly agent: Agent;
+  private readonly maxRetries: number;
+  private readonly delayOptions: RetryDelayOptions;
+  private readonly retryAfterCapMs: number;
+  private readonly clock: Clock;
+  private readonly logger: ((line: string) => void) | undefined;
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly warned = new Set<string>();
+  private readonly userAgent: string;
+
+  constructor(options: MerchantClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.token = options.token;
+    this.paths = { ...DEFAULT_API_PATHS, ...options.paths };
+    const maxConcurrency = options.maxConcurrency ?? 4;
+    this.clock = options.clock ?? systemClock;
+    this.rate =
+      options.rateController ??
+      new RateController({
+        maxConcurrency,
+        rps: options.rps,
+        clock: this.clock,
+        onProgress: options.onProgress,
+      });
+    // The Agent goes to fetch as `dispatcher`; an injected fetch (msw, a fake) may ignore it.
+    this.agent = createAgent(maxConcurrency, options.timeouts);
+    this.fetchImpl = options.fetch ?? undiciFetchLike;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.delayOptions = options.retryDelay ?? {};
+    this.retryAfterCapMs = options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS;
+    this.logger = options.logger;
+    this.onWarning = options.onWarning;
+    this.userAgent = options.userAgent ?? 'merchant-bulk';
+    this.customers = new Customers(this);
+    this.products = new Products(this);
+    this.orders = new Orders(this);
+    this.inventory = new Inventory(this);
+    this.templates = new Templates(this);
+    this.messages = new Messages(this);
+  }
+
+  /** GET /api/v2/me: the store that owns the token. */
+  me(options: { signal?: AbortSignal | undefined } = {}): Promise<Store> {
+    return this.request({ method: 'GET', path: '/api/v2/me', schema: Store, signal: options.signal });
+  }
+
+  /** Current rate-control figures. */
+  progress(): RateProgress {
+    return this.rate.progress();
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Says `message` through onWarning, once per `key` for the life of the client. */
+  warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.onWarning?.(message);
+  }
+
+  /** The key a POST carries: the caller's, a fresh random one, or none (`false`). */
+  keyFor(option: string | false | undefined): string | undefined {
+    if (option === false) return undefined;
+    return option ?? `mb1r_${randomUUID()}`;
+  }
+
+  /**
+   * One API call with retries. Resolves with the parsed 2xx body; rejects with ApiError (the server
+   * answered an error), ConnectionError / TimeoutError (no answer), OutcomeUnknownError (a
+   * non-idempotent request may or may not have been applied) or ApiContractError (2xx body does not
+   * match the schema).
+   */
+  async request<T>(options: RequestOptions<T>): Promise<T> {
+    const label = `${options.method} ${options.path}`;
+    const url = this.url(options.path, options.query);
+    const idempotent = isIdempotentRequest(options.method, options.body, options.idempotencyKey);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.token}`,
+      'user-agent': this.userAgent,
+    };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    let uncertain = false;
+
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.rate.run(async (ticket) => {
+        this.log(
+          `-> ${options.method} ${url.slice(this.baseUrl.length)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
+        );
+        const started = this.clock.now();
+        const outcome = await this.send(url, label, options.method, headers, body, options.signal);
+        const ms = Math.round(this.clock.now() - started);
+        if (outcome.ok) {
+          this.rate.onSuccess(ticket);
+          this.log(
+            `<- ${outcome.status} ${label} ${ms} ms${outcome.requestId ? ` ${outcome.requestId}` : ''}`,
+          );
+        } else if (outcome.failure.kind === 'status' && outcome.failure.status === 429) {
+          this.rate.onRateLimited(ticket, outcome.retryAfterMs);
+          this.log(`<- 429 ${label} ${ms} ms: ${outcome.error.message}`);
+        } else {
+          if (outcome.failure.kind === 'status') this.rate.onSuccess(ticket);
+          this.log(
+            `<- ${outcome.failure.kind === 'status' ? outcome.failure.status : 'x'} ${label} ${ms} ms: ${outcome.error.message}`,
+          );
+        }
+        return outcome;
+      }, options.signal);
+
+      if (result.ok) return this.parse(options.schema, result, label);
+
+      const { failure, error } = result;
+      if (
+        options.goneAfterRetry !== undefined &&
+        uncertain &&
+        error instanceof NotFoundError &&
+        options.method === 'DELETE'
+      ) {
+        return options.goneAfterRetry();
+      }
+      const action = shouldRetry(failure, { attempt, maxRetries: this.maxRetries, idempotent });
+      if (action === 'outcome-unknown') throw new OutcomeUnknownError(label, error);
+      if (action === 'fail') throw error;
+      if (failure.kind !== 'not-sent' && !(failure.kind === 'status' && failure.status === 429)) {
+        uncertain = true;
+      }
+      const delay = retryDelay(attempt, this.delayOptions, result.retryAfterMs);
+      this.rate.onRetry();
+      this.log(`   retrying ${label} in ${delay} ms`);
+      await this.clock.sleep(delay, options.signal);
+    }
+  }
+
+  private async send(
+    url: string,
+    label: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt> {
+    let response: FetchResponse;
+    let text: string;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+        dispatcher: this.agent,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      const { failure, detail, timeout } = classifyTransportError(error);
+      const sent = failure.kind !== 'not-sent';
+      const message = this.redact(detail);
+      const wrapped = timeout
+        ? new TimeoutError(`timed out: ${message}`, sent, label, { cause: error })
+        : new ConnectionError(`connection failed: ${message}`, sent, label, { cause: error });
+      return { ok: false, failure, error: wrapped, retryAfterMs: undefined };
+    }
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    if (response.status >= 200 && response.status < 300) {
+      return { ok: true, status: response.status, text, requestId };
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(this.redact(text));
+    } catch {
+      parsed = undefined;
+    }
+    const error = ApiError.from(response.status, parsed, response.headers, label);
+    const retryAfterMs =
+      response.status === 429 || response.status === 503
+        ? parseRetryAfter(response.headers.get('retry-after'), Date.now(), this.retryAfterCapMs)
+        : undefined;
+    return { ok: false, failure: { kind: 'status', status: response.status }, error, retryAfterMs };
+  }
+
+  private parse<T>(
+    schema: z.ZodType<T>,
+    result: { status: number; text: string; requestId: string | undefined },
+    label: string,
+  ): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(result.text);
+    } catch {
+      const snippet = this.redact(result.text.slice(0, 60));
+      throw new ApiContractError(
+        label,
+        '',
+        `malformed JSON (${JSON.stringify(snippet)}...)`,
+        result.requestId,
+        result.status,
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const path = issue === undefined ? '' : issue.path.map(String).join('.');
+    throw new ApiContractError(label, path, issue?.message ?? 'invalid', result.requestId, result.status);
+  }
+
+  private url(path: string, query: Record<string, QueryValue> | undefined): string {
+    let url = `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
+    if (query !== undefined) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+      const qs = params.toString();
+      if (qs !== '') url += `?${qs}`;
+    }
+    return url;
+  }
+
+  /** Removes the token from any text that could reach a person (server echoes, error details). */
+  private redact(text: string): string {
+    return this.token.length >= 4 ? text.split(this.token).join('[redacted]') : text;
+  }
+
+  private log(line: string): void {
+    if (this.logger !== undefined) this.logger(this.redact(line));
+  }
+}
+
+/** `https://host/` and `https://host/api/v2` both become `https://host`. */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let url = baseUrl.trim().replace(/\/+$/, '');
+  url = url.replace(/\/api\/v2$/, '');
+  return url;
+}

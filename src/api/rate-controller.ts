@@ -1,0 +1,230 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { systemClock, type Clock } from './clock.js';
+
+/** What progress callbacks see. */
+export interface RateProgress {
+  /** Requests on the wire right now. */
+  inFlight: number;
+  /** Current concurrency limit (adapts between 1 and the maximum). */
+  concurrency: number;
+  /** Responses per second over the last second. */
+  rps: number;
+  /** Current ceiling on requests per second (user's `rps` and/or learned from 429s), if any. */
+  rpsLimit: number | undefined;
+  /** Attempts that were retries. */
+  retries: number;
+  /** Attempts sent (first attempts and retries). */
+  requests: number;
+  /** 429 answers received. */
+  rateLimited: number;
+}
+
+export interface RateControllerOptions {
+  /** Upper bound of concurrency (`--concurrency`). Default 4. */
+  maxConcurrency?: number;
+  /** Fixed ceiling on requests per second (`--rps`). Default: none. */
+  rps?: number | undefined;
+  /** Successes in a row before concurrency grows by one. Default 20. */
+  successStreak?: number;
+  /** Learn an rps ceiling from 429s (see `onRateLimited`). Default true. */
+  adaptRps?: boolean;
+  clock?: Clock;
+  onProgress?: ((progress: RateProgress) => void) | undefined;
+}
+
+/** Handed to the task that holds a slot; reported back with the outcome. */
+export interface SendTicket {
+  readonly startedAt: number;
+}
+
+/** Growth of a learned rps ceiling per second without 429: slow, so probing costs few 429s. */
+const RPS_GROWTH_PER_SECOND = 0.005;
+const RPS_GROWTH_PER_SECOND_QUIET = 0.02;
+const QUIET_MS = 15_000;
+/** Margin under a measured server rate (a good estimate) and under a rough one. */
+const MARGIN_MEASURED = 0.97;
+const MARGIN_ROUGH = 0.9;
+const WINDOW_MS = 1000;
+/** Successes needed before a rate is believed. */
+const MIN_SAMPLE = 5;
+
+/**
+ * One shared limiter for every request of a client: concurrency (p-limit) that halves on a 429 and
+ * grows by one after a streak of successes, an optional requests-per-second spacing, and a global
+ * pause that honours Retry-After for every sender.
+ *
+ * Why also an rps ceiling: a server with a token bucket lets a burst through, then refuses. Halving
+ * concurrency alone oscillates (and every 429 costs a Retry-After pause). After a 429 the bucket is
+ * empty, so the successes between two 429s divided by the time between them is the server's refill
+ * rate; we send slightly under it and probe upwards slowly.
+ */
+export class RateController {
+  private readonly limit: LimitFunction;
+  private readonly clock: Clock;
+  private readonly maxConcurrency: number;
+  private readonly userRps: number | undefined;
+  private readonly successStreak: number;
+  private readonly adaptRps: boolean;
+  private readonly onProgress: ((progress: RateProgress) => void) | undefined;
+
+  private inFlight = 0;
+  private requests = 0;
+  private retries = 0;
+  private rateLimited = 0;
+  private streak = 0;
+  private pausedUntil = 0;
+  private nextSendAt = 0;
+  private lastDecreaseAt = -Infinity;
+  private learnedRps: number | undefined;
+  private lastEventAt: number | undefined;
+  private successesSinceEvent = 0;
+  private lastRpsGrowthAt = 0;
+  private readonly recent: number[] = [];
+
+  constructor(options: RateControllerOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.maxConcurrency = Math.max(1, Math.floor(options.maxConcurrency ?? 4));
+    this.userRps = options.rps !== undefined && options.rps > 0 ? options.rps : undefined;
+    this.successStreak = options.successStreak ?? 20;
+    this.adaptRps = options.adaptRps ?? true;
+    this.onProgress = options.onProgress;
+    this.limit = pLimit(this.maxConcurrency);
+  }
+
+  /** Runs `task` when a slot is free, the global pause is over and the rps spacing allows. */
+  run<T>(task: (ticket: SendTicket) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.limit(async () => {
+      await this.waitForTurn(signal);
+      const ticket: SendTicket = { startedAt: this.clock.now() };
+      this.inFlight++;
+      this.requests++;
+      this.emit();
+      try {
+        return await task(ticket);
+      } finally {
+        this.inFlight--;
+        this.emit();
+      }
+    });
+  }
+
+  /** A response that was not a 429 (errors included: the server kept up). */
+  onSuccess(_ticket?: SendTicket): void {
+    const now = this.clock.now();
+    this.recent.push(now);
+    this.trimRecent(now);
+    this.successesSinceEvent++;
+    this.streak++;
+    if (this.streak >= this.successStreak) {
+      this.streak = 0;
+      if (this.limit.concurrency < this.maxConcurrency) this.limit.concurrency += 1;
+    }
+    if (this.learnedRps !== undefined && now - this.lastRpsGrowthAt >= 1000) {
+      const seconds = (now - this.lastRpsGrowthAt) / 1000;
+      // Quiet for long (no 429 in 15 s): the ceiling may be an underestimate; probe faster.
+      const quiet = this.lastEventAt !== undefined && now - this.lastEventAt > QUIET_MS;
+      const growth = quiet ? RPS_GROWTH_PER_SECOND_QUIET : RPS_GROWTH_PER_SECOND;
+      this.learnedRps *= 1 + growth * Math.min(seconds, 5);
+      this.lastRpsGrowthAt = now;
+    }
+  }
+
+  /** A 429: pause everyone for Retry-After, halve concurrency once per congestion event, learn rps. */
+  onRateLimited(ticket: SendTicket, retryAfterMs?: number): void {
+    const now = this.clock.now();
+    this.rateLimited++;
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pauseFor(retryAfterMs);
+    // Requests sent before our last reaction saw the old rate: one congestion, one reaction.
+    if (ticket.startedAt < this.lastDecreaseAt) {
+      this.emit();
+      return;
+    }
+    this.lastDecreaseAt = now;
+    this.streak = 0;
+    this.limit.concurrency = Math.max(1, Math.floor(this.limit.concurrency / 2));
+    if (this.adaptRps) {
+      const since = this.lastEventAt === undefined ? 0 : now - this.lastEventAt;
+      this.trimRecent(now);
+      const current = this.learnedRps ?? Infinity;
+      let estimate: number | undefined;
+      if (this.lastEventAt !== undefined && since >= 1000 && this.successesSinceEvent >= MIN_SAMPLE) {
+        // The bucket was empty at the last 429 and is empty again: what got through is its refill.
+        estimate = ((this.successesSinceEvent * 1000) / since) * MARGIN_MEASURED;
+      } else if (this.recent.length >= MIN_SAMPLE) {
+        // First 429 (or two in quick succession): stay under the rate we were just sending at.
+        estimate = this.recent.length * (1000 / WINDOW_MS) * MARGIN_ROUGH;
+      } else if (this.learnedRps !== undefined) {
+        estimate = this.learnedRps * MARGIN_ROUGH;
+      }
+      // Too few successes to measure anything (e.g. the very first request was refused): only the
+      // concurrency halves; a ceiling learned from nothing would throttle the whole run.
+      if (estimate !== undefined)
+        this.learnedRps = Math.max(1, Math.min(estimate, current * MARGIN_MEASURED));
+      this.lastRpsGrowthAt = now;
+    }
+    this.lastEventAt = now;
+    this.successesSinceEvent = 0;
+    this.emit();
+  }
+
+  /** An attempt is about to be retried (for progress figures). */
+  onRetry(): void {
+    this.retries++;
+    this.emit();
+  }
+
+  /** Holds every sender until `ms` from now (Retry-After is global: the limit is per token). */
+  pauseFor(ms: number): void {
+    const until = this.clock.now() + ms;
+    if (until > this.pausedUntil) this.pausedUntil = until;
+    if (this.nextSendAt < this.pausedUntil) this.nextSendAt = this.pausedUntil;
+  }
+
+  progress(): RateProgress {
+    const now = this.clock.now();
+    this.trimRecent(now);
+    return {
+      inFlight: this.inFlight,
+      concurrency: this.limit.concurrency,
+      rps: this.recent.length * (1000 / WINDOW_MS),
+      rpsLimit: this.rpsLimit(),
+      retries: this.retries,
+      requests: this.requests,
+      rateLimited: this.rateLimited,
+    };
+  }
+
+  private rpsLimit(): number | undefined {
+    if (this.userRps === undefined) return this.learnedRps;
+    if (this.learnedRps === undefined) return this.userRps;
+    return Math.min(this.userRps, this.learnedRps);
+  }
+
+  private async waitForTurn(signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      let now = this.clock.now();
+      if (this.pausedUntil > now) {
+        await this.clock.sleep(this.pausedUntil - now, signal);
+        continue;
+      }
+      const rps = this.rpsLimit();
+      if (rps === undefined) return;
+      const at = Math.max(now, this.nextSendAt);
+      this.nextSendAt = at + 1000 / rps;
+      if (at > now) await this.clock.sleep(at - now, signal);
+      now = this.clock.now();
+      // A Retry-After arrived while we waited: wait for it too.
+      if (this.pausedUntil > now) continue;
+      return;
+    }
+  }
+
+  private trimRecent(now: number): void {
+    while (this.recent.length > 0 && (this.recent[0] as number) <= now - WINDOW_MS) this.recent.shift();
+  }
+
+  private emit(): void {
+    this.onProgress?.(this.progress());
+  }
+}

@@ -1,0 +1,56 @@
+import { ORDER_STATUSES, Order, listOf } from '../../schema/index.js';
+import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../../schema/index.js';
+import type { MerchantClient } from '../merchant-client.js';
+import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
+
+const OrderList = listOf(Order);
+
+export interface OrderListParams {
+  order_status?: OrderStatus;
+  payment_status?: PaymentStatus;
+  fulfillment_status?: FulfillmentStatus;
+}
+
+/** /api/v2/orders (read only). */
+export class Orders {
+  constructor(private readonly client: MerchantClient) {}
+
+  /** Every order matching the filters, page by page (limit 100). */
+  list(
+    params: OrderListParams = {},
+    options: { signal?: AbortSignal | undefined } = {},
+  ): PageIterator<Order> {
+    return new PageIterator(
+      (cursor) =>
+        this.client.request({
+          method: 'GET',
+          path: '/api/v2/orders',
+          query: {
+            limit: PAGE_LIMIT,
+            cursor,
+            order_status: params.order_status,
+            payment_status: params.payment_status,
+            fulfillment_status: params.fulfillment_status,
+          },
+          schema: OrderList,
+          signal: options.signal,
+        }),
+      'GET /api/v2/orders',
+    );
+  }
+
+  /**
+   * The same set as `list(params)`, reading one partition per `order_status` in parallel. With an
+   * `order_status` filter there is nothing to split: it is a plain read.
+   */
+  listPartitioned(
+    params: OrderListParams = {},
+    options: { signal?: AbortSignal | undefined } = {},
+  ): AsyncIterable<Order> {
+    if (params.order_status !== undefined) return this.list(params, options);
+    return mergePartitions(
+      ORDER_STATUSES.map((order_status) => this.list({ ...params, order_status }, options)),
+      (o) => o.id,
+    );
+  }
+}

@@ -1,0 +1,198 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MerchantClient, MerchantClientOptions } from '../api/merchant-client.js';
+import type { RateProgress } from '../api/rate-controller.js';
+import { CliError } from './cli-error.js';
+import type { CommandContext, GlobalArgs } from './command-context.js';
+import { ExitCode } from './exit-code.js';
+
+/** Where commands send their requests, decided from flags and environment, before any I/O. */
+export type TargetConfig =
+  | { kind: 'remote'; baseUrl: string; token: string }
+  | { kind: 'embedded'; dataFile: string; describe: string };
+
+/** A live target: a client, what to call it in output, and how to let go of it. */
+export interface ResolvedTarget {
+  client: MerchantClient;
+  /** `local sandbox (.mbulk/sandbox.json)` or the base URL (never credentials). */
+  describe: string;
+  embedded: boolean;
+  baseUrl: string;
+  /** Closes the client and, for the embedded sandbox, stops it and flushes its state. */
+  close(): Promise<void>;
+}
+
+export interface ResolveTargetOptions {
+  onProgress?: (progress: RateProgress) => void;
+  /** Print "Target: local sandbox (...)" as the first human line when embedded. Default true. */
+  announce?: boolean;
+  /** Extra client options (timeouts, retries, paths...). */
+  client?: Partial<Omit<MerchantClientOptions, 'baseUrl' | 'token'>>;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
+
+/** Whether a URL host is this machine (plain http is only allowed there). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) return true;
+  return /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function readToken(args: GlobalArgs, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (args.token !== undefined && args.token.trim() !== '') return args.token.trim();
+  const file = args['token-file'];
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(cwd, file), 'utf8');
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'unreadable';
+      throw new CliError(`--token-file ${file}: cannot read it (${code})`, ExitCode.Usage);
+    }
+    const token = text.trim();
+    if (token === '') throw new CliError(`--token-file ${file} is empty`, ExitCode.Usage);
+    return token;
+  }
+  const fromEnv = env['MERCHANT_API_TOKEN']?.trim();
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+}
+
+/**
+ * Decides the target without touching the network: `--base-url` or `$MERCHANT_API_URL` with a token
+ * (`--token`, `--token-file`, `$MERCHANT_API_TOKEN`, in that order); with no base URL, the embedded
+ * sandbox (state in `--sandbox-data`, default `.mbulk/sandbox.json`). Refuses plain http:// to a
+ * non-loopback host unless `--insecure-http` (the token would travel in clear).
+ */
+export function resolveTargetConfig(args: GlobalArgs, env: NodeJS.ProcessEnv, cwd: string): TargetConfig {
+  const rawUrl = (args['base-url'] ?? env['MERCHANT_API_URL'] ?? '').trim();
+  if (rawUrl === '') {
+    const dataFile = resolve(cwd, args['sandbox-data'] ?? join('.mbulk', 'sandbox.json'));
+    const shown = relative(cwd, dataFile);
+    // Relative to the working directory when inside it, else absolute.
+    const name = shown === '' || shown.startsWith('..') ? dataFile : shown;
+    return { kind: 'embedded', dataFile, describe: `local sandbox (${name})` };
+  }
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new CliError(`base URL is not a URL: ${safeUrlText(rawUrl)}`, ExitCode.Usage);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new CliError(`base URL must be http(s): ${safeUrlText(rawUrl)}`, ExitCode.Usage);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new CliError(
+      'base URL must not carry credentials; give the token with $MERCHANT_API_TOKEN',
+      ExitCode.Usage,
+    );
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !args['insecure-http']) {
+    throw new CliError(
+      `refusing plain http:// to ${url.host}: the API token would travel unencrypted. Use https://, or --insecure-http if you really mean it.`,
+      ExitCode.Usage,
+    );
+  }
+  const token = readToken(args, env, cwd);
+  if (token === undefined) {
+    throw new CliError(
+      'no API token: set MERCHANT_API_TOKEN or pass --token-file FILE (or leave the base URL unset to use the local sandbox)',
+      ExitCode.Usage,
+    );
+  }
+  const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return { kind: 'remote', baseUrl, token };
+}
+
+function safeUrlText(text: string): string {
+  return text.replace(/\/\/[^@/]*@/, '//***@').slice(0, 200);
+}
+
+/** The package root (where package.json and samples/ live), found from this module's location. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      try {
+        const name = (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: unknown }).name;
+        if (name === 'merchant-bulk') return dir;
+      } catch {
+        // not ours; keep walking
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('merchant-bulk: package root not found');
+    dir = parent;
+  }
+}
+
+/** `samples/store.json` of the installed package (not of the working directory). */
+export function sampleStorePath(): string {
+  return join(packageRoot(), 'samples', 'store.json');
+}
+
+/**
+ * Resolves the target of a command and makes its client. With no base URL it starts the embedded
+ * sandbox in-process on a loopback port (seeded from the package's samples/store.json on first use)
+ * and, unless told otherwise, prints the target as the first human line.
+ */
+export async function resolveTarget(
+  args: GlobalArgs,
+  ctx: CommandContext,
+  options: ResolveTargetOptions = {},
+): Promise<ResolvedTarget> {
+  const config = resolveTargetConfig(args, ctx.env, ctx.cwd);
+  const { MerchantClient } = await import('../api/merchant-client.js');
+  const clientOptions: Partial<MerchantClientOptions> = {
+    maxConcurrency: args.concurrency,
+    rps: args.rps,
+    onWarning: (message) => ctx.out.warn(`mbulk: ${message}`),
+    ...(args.verbose ? { logger: (line: string) => ctx.out.warn(line) } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...options.client,
+  };
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) {
+    throw new CliError('--concurrency must be an integer >= 1', ExitCode.Usage);
+  }
+  if (args.rps !== undefined && !(args.rps > 0))
+    throw new CliError('--rps must be a number above 0', ExitCode.Usage);
+
+  if (config.kind === 'remote') {
+    const client = new MerchantClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
+    return {
+      client,
+      describe: config.baseUrl,
+      embedded: false,
+      baseUrl: config.baseUrl,
+      close: () => client.close(),
+    };
+  }
+
+  const { startSandbox } = await import('../sandbox/server.js');
+  const seed = sampleStorePath();
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: 0,
+      dataFile: config.dataFile,
+      ...(existsSync(seed) ? { seed } : {}),
+    });
+  } catch (error) {
+    throw new CliError(`cannot start the ${config.describe}: ${(error as Error).message}`, ExitCode.Usage);
+  }
+  const client = new MerchantClient({ ...clientOptions, baseUrl: sandbox.url, token: sandbox.token });
+  if (options.announce !== false) ctx.out.line(`Target: ${config.describe}`);
+  return {
+    client,
+    describe: config.describe,
+    embedded: true,
+    baseUrl: sandbox.url,
+    close: async () => {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  MerchantClient,
+  OutcomeUnknownError,
+  idempotencyKey,
+  type MerchantClientOptions,
+} from '../../../src/api/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
+
+/** Faults from the acceptance criteria: 20% 500s, 5% dropped connections, a rate limit. */
+const FAULTS = { failRate: 0.2, dropRate: 0.05, rateLimitRps: 200, faultSeed: 7 } satisfies SandboxOptions;
+
+const running: { sandbox: RunningSandbox; client: MerchantClient }[] = [];
+afterEach(async () => {
+  for (const { sandbox, client } of running.splice(0)) {
+    await client.close();
+    await sandbox.close();
+  }
+});
+
+async function setup(options: SandboxOptions, clientOptions: Partial<MerchantClientOptions> = {}) {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  const client = new MerchantClient({
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    maxRetries: 12,
+    retryDelay: { initialDelayMs: 5, maxDelayMs: 50 },
+    ...clientOptions,
+  });
+  running.push({ sandbox, client });
+  return { sandbox, client };
+}
+
+describe('client against the sandbox with faults on', () => {
+  it('a paginated read of 2,000 customers returns exactly 2,000 distinct records', async () => {
+    const { sandbox, client } = await setup({
+      ...FAULTS,
+      generate: { products: 0, customers: 2000, orders: 0 },
+    });
+    const customers = await client.customers.list().toArray({ max: 5000 });
+    expect(customers).toHaveLength(2000);
+    expect(new Set(customers.map((c) => c.id)).size).toBe(2000);
+    const expected = sandbox.store
+      .toSnapshot()
+      .customers.map((c) => c.id)
+      .sort();
+    expect(customers.map((c) => c.id).sort()).toEqual(expected);
+    // Faults really happened and were retried; every list request asked for 100.
+    const log = sandbox.requestLog().filter((e) => e.path.startsWith('/api/v2/customers'));
+    expect(log.some((e) => e.outcome !== 'applied')).toBe(true);
+    expect(log.every((e) => e.path.includes('limit=100'))).toBe(true);
+    expect(client.progress().retries).toBeGreaterThan(0);
+  });
+
+  it('500 keyed creates yield exactly 500 records (none twice, none missing)', async () => {
+    const { sandbox, client } = await setup({
+      ...FAULTS,
+      generate: { products: 0, customers: 0, orders: 0 },
+    });
+    const bodies = Array.from({ length: 500 }, (_, i) => ({
+      name: `Widget ${i}`,
+      price: 100 + i,
+      sku: `W-${i}`,
+    }));
+    const created = await Promise.all(
+      bodies.map((body, i) =>
+        client.products.create(body, {
+          idempotencyKey: idempotencyKey('it-run', `products.create:${i}`, body),
+        }),
+      ),
+    );
+    expect(new Set(created.map((p) => p.id)).size).toBe(500);
+    const state = sandbox.store.toSnapshot().products;
+    expect(state).toHaveLength(500);
+    expect(state.map((p) => p.sku).sort()).toEqual(bodies.map((b) => b.sku).sort());
+    const log = sandbox.requestLog();
+    // Some creates were applied but their answer was lost, and the retry was replayed, not re-applied.
+    expect(log.some((e) => e.outcome === 'dropped_after')).toBe(true);
+    expect(log.some((e) => e.outcome === 'replayed')).toBe(true);
+  });
+
+  it('under a tight rate limit every request gets through, with few 429s, honouring Retry-After', async () => {
+    const { sandbox, client } = await setup({
+      rateLimitRps: 25,
+      generate: { products: 0, customers: 0, orders: 0 },
+    });
+    const started = performance.now();
+    const stores = await Promise.all(Array.from({ length: 100 }, () => client.me()));
+    const seconds = (performance.now() - started) / 1000;
+    expect(stores).toHaveLength(100);
+    const log = sandbox.requestLog();
+    const limited = log.filter((e) => e.outcome === 'rate_limited').length;
+    expect(limited).toBeGreaterThan(0);
+    expect(limited).toBeLessThan(15);
+    expect(client.progress().rateLimited).toBe(limited);
+    // 25 burst + 75 at 25/s: about 3 s at best; never faster than the bucket allows.
+    expect(seconds).toBeGreaterThan(2.5);
+  });
+
+  it('re-running the same keyed creates (a resumed run) creates nothing new', async () => {
+    const { sandbox, client } = await setup({ generate: { products: 0, customers: 0, orders: 0 } });
+    const bodies = Array.from({ length: 20 }, (_, i) => ({ name: `Mug ${i}`, price: 500 }));
+    const run = () =>
+      Promise.all(
+        bodies.map((body, i) =>
+          client.products.create(body, { idempotencyKey: idempotencyKey('plan-9', `row-${i}`, body) }),
+        ),
+      );
+    const first = await run();
+    const second = await run();
+    expect(second.map((p) => p.id)).toEqual(first.map((p) => p.id));
+    expect(sandbox.store.toSnapshot().products).toHaveLength(20);
+  });
+});
+
+describe('batch inventory update under --strict (no batch route)', () => {
+  async function items(client: MerchantClient) {
+    const out: { item_id: string; quantity: number }[] = [];
+    for await (const p of client.products.list()) {
+      for (const v of p.variants)
+        if (v.inventory) out.push({ item_id: v.inventory.item_id, quantity: v.inventory.quantity });
+      if (p.inventory) out.push({ item_id: p.inventory.item_id, quantity: p.inventory.quantity });
+    }
+    return out;
+  }
+
+  it('falls back to per-item PATCH, says so once, and applies absolute values under faults', async () => {
+    const warnings: string[] = [];
+    const { sandbox, client } = await setup(
+      { strict: true, ...FAULTS, generate: { products: 15, customers: 0, orders: 0 } },
+      { onWarning: (w) => warnings.push(w) },
+    );
+    const before = await items(client);
+    expect(before.length).toBeGreaterThan(10);
+    const entries = before.map((it, i) => ({ item_id: it.item_id, quantity: 1000 + i }));
+    const result = await client.inventory.batchUpdate(entries, {
+      idempotencyKey: 'stock-run-1',
+      chunkSize: 7,
+    });
+    expect(result.mode).toBe('per-item');
+    expect(result.results.every((r) => r.ok)).toBe(true);
+    const after = new Map((await items(client)).map((it) => [it.item_id, it.quantity]));
+    entries.forEach((e) => expect(after.get(e.item_id)).toBe(e.quantity));
+    expect(warnings).toHaveLength(1);
+    const batchCalls = sandbox.requestLog().filter((e) => e.path.includes('batch_update'));
+    expect(batchCalls).toHaveLength(1);
+  });
+
+  it('per-item delta entries are never repeated: applied once, or reported as outcome unknown', async () => {
+    const { sandbox, client } = await setup({
+      strict: true,
+      failRate: 0.2,
+      dropRate: 0.2,
+      faultSeed: 3,
+      generate: { products: 15, customers: 0, orders: 0 },
+    });
+    const before = await items(client);
+    const entries = before.map((it) => ({ item_id: it.item_id, delta_quantity: 5 }));
+    const result = await client.inventory.batchUpdate(entries);
+    expect(result.mode).toBe('per-item');
+    const unknown = result.results.filter((r) => !r.ok);
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const r of unknown) expect(r.ok === false && r.error).toBeInstanceOf(OutcomeUnknownError);
+    const after = new Map((await items(client)).map((it) => [it.item_id, it.quantity]));
+    for (const [i, r] of result.results.entries()) {
+      const q0 = before[i]?.quantity as number;
+      const q1 = after.get(r.entry.item_id);
+      if (r.ok) expect(q1).toBe(q0 + 5);
+      else expect([q0, q0 + 5]).toContain(q1);
+    }
+    // Exactly one PATCH per delta item reached the server.
+    const patches = sandbox.requestLog().filter((e) => e.method === 'PATCH');
+    const perItem = new Map<string, number>();
+    for (const e of patches) perItem.set(e.path, (perItem.get(e.path) ?? 0) + 1);
+    expect([...perItem.values()].every((n) => n === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
+
+const RUNNER = fileURLToPath(new URL('./fixtures/mbulk.ts', import.meta.url));
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mbulk-cli-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sink(): { stream: NodeJS.WritableStream; text: () => string } {
+  let text = '';
+  const stream = {
+    write(chunk: string | Uint8Array) {
+      text += String(chunk);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
+  return { stream, text: () => text };
+}
+
+describe('mbulk sandbox', () => {
+  it('prints URL and token, serves, and on SIGINT saves state and exits 0', async () => {
+    const data = join(dir, 'state.json');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        RUNNER,
+        'sandbox',
+        '--port',
+        '0',
+        '--data',
+        data,
+        '--token',
+        'cli-tok',
+        '--generate',
+        'products=3,customers=2,orders=2',
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1] !== undefined && out.includes('Ctrl+C')) resolve(m[1]);
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
+    });
+    expect(out).toContain('MERCHANT_API_TOKEN=cli-tok');
+    const r = await fetch(`${url}/api/v2/customers`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer cli-tok', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Via CLI', phone: '1' }),
+    });
+    expect(r.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGINT');
+    });
+    expect(code).toBe(0);
+    const state = JSON.parse(await readFile(data, 'utf8'));
+    expect(state.products).toHaveLength(3);
+    expect(state.customers.map((c: { name: string }) => c.name)).toContain('Via CLI');
+  }, 30_000);
+
+  it('exits 2 on bad options', async () => {
+    for (const args of [
+      ['sandbox', '--generate', 'products=lots'],
+      ['sandbox', '--fail-rate', '2'],
+      ['sandbox', '--port', '70000'],
+      ['sandbox', '--rate-limit', '0'],
+    ]) {
+      const stderr = sink();
+      const code = await main([...args, '--data', join(dir, 'x.json')], {
+        stdout: sink().stream,
+        stderr: stderr.stream,
+        cwd: dir,
+      });
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr.text()).toMatch(/--/);
+    }
+  });
+
+  it('reviews a template on a running sandbox', async () => {
+    const sb = await startSandbox();
+    try {
+      await fetch(`${sb.url}/api/v2/message_templates`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'cli_tpl', body: 'x', category: 'MARKETING' }),
+      });
+      const stdout = sink();
+      const code = await main(
+        ['sandbox', 'review', 'cli_tpl', '--status', 'APPROVED', '--category', 'UTILITY', '--url', sb.url],
+        {
+          stdout: stdout.stream,
+          stderr: sink().stream,
+        },
+      );
+      expect(code).toBe(0);
+      expect(sb.store.getTemplate('cli_tpl')).toMatchObject({ status: 'APPROVED', category: 'UTILITY' });
+    } finally {
+      await sb.close();
+    }
+  });
+});

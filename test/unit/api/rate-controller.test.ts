@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { RateController, type RateProgress, type SendTicket } from '../../../src/api/rate-controller.js';
+import { FakeClock, flush } from './fake-clock.js';
+
+/** A task that stays in flight until released. */
+function gate() {
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  return { done, release };
+}
+
+describe('RateController', () => {
+  it('never has more than maxConcurrency tasks in flight and reports progress', async () => {
+    const clock = new FakeClock();
+    const seen: RateProgress[] = [];
+    const rc = new RateController({ maxConcurrency: 3, clock, onProgress: (p) => seen.push(p) });
+    const gates = Array.from({ length: 7 }, gate);
+    let running = 0;
+    let peak = 0;
+    const all = gates.map((g) =>
+      rc.run(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await g.done;
+        running--;
+      }),
+    );
+    await flush();
+    expect(running).toBe(3);
+    for (const g of gates) {
+      g.release();
+      await flush();
+    }
+    await Promise.all(all);
+    expect(peak).toBe(3);
+    expect(Math.max(...seen.map((p) => p.inFlight))).toBe(3);
+    expect(rc.progress().requests).toBe(7);
+  });
+
+  it('halves concurrency once per congestion and grows by one after a success streak', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 8, successStreak: 5, clock, adaptRps: false });
+    const early: SendTicket = { startedAt: clock.now() };
+    await clock.advance(10);
+    rc.onRateLimited({ startedAt: clock.now() });
+    expect(rc.progress().concurrency).toBe(4);
+    // Another 429 for a request sent before that reaction: the same congestion, no second halving.
+    rc.onRateLimited(early);
+    expect(rc.progress().concurrency).toBe(4);
+    await clock.advance(10);
+    rc.onRateLimited({ startedAt: clock.now() });
+    expect(rc.progress().concurrency).toBe(2);
+    for (let i = 0; i < 5; i++) rc.onSuccess();
+    expect(rc.progress().concurrency).toBe(3);
+    for (let i = 0; i < 50; i++) rc.onSuccess();
+    expect(rc.progress().concurrency).toBe(8);
+    expect(rc.progress().rateLimited).toBe(3);
+  });
+
+  it('pauses every sender for Retry-After', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock, adaptRps: false });
+    rc.onRateLimited({ startedAt: clock.now() }, 1000);
+    const started: number[] = [];
+    const all = [1, 2, 3].map(() => rc.run(async () => void started.push(clock.now())));
+    await clock.advance(999);
+    expect(started).toEqual([]);
+    await clock.advance(1);
+    await Promise.all(all);
+    expect(started).toEqual([1000, 1000, 1000]);
+  });
+
+  it('spaces requests under an rps ceiling', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, rps: 10, clock });
+    const started: number[] = [];
+    const all = Array.from({ length: 5 }, () => rc.run(async () => void started.push(clock.now())));
+    await clock.advance(1000);
+    await Promise.all(all);
+    expect(started).toEqual([0, 100, 200, 300, 400]);
+    expect(rc.progress().rpsLimit).toBe(10);
+  });
+
+  it("learns the server's rate from the successes between two 429s", async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    expect(rc.progress().rpsLimit).toBeUndefined();
+    // Burst at 80/s, then the first 429: a rough ceiling under the recent rate.
+    for (let i = 0; i < 80; i++) {
+      await clock.advance(12.5);
+      rc.onSuccess();
+    }
+    rc.onRateLimited({ startedAt: clock.now() });
+    const rough = rc.progress().rpsLimit ?? 0;
+    expect(rough).toBeGreaterThan(60);
+    expect(rough).toBeLessThan(80);
+    // The bucket is empty now: 100 successes in the next 2 s mean the server refills 50/s.
+    for (let i = 0; i < 100; i++) {
+      await clock.advance(20);
+      rc.onSuccess();
+    }
+    rc.onRateLimited({ startedAt: clock.now() });
+    const learned = rc.progress().rpsLimit ?? 0;
+    expect(learned).toBeGreaterThan(47);
+    expect(learned).toBeLessThan(50);
+    // It then probes upwards slowly: well under 2% in two seconds.
+    for (let i = 0; i < 100; i++) {
+      await clock.advance(20);
+      rc.onSuccess();
+    }
+    const later = rc.progress().rpsLimit ?? 0;
+    expect(later).toBeGreaterThan(learned);
+    expect(later).toBeLessThan(learned * 1.02);
+  });
+
+  it('keeps the user rps ceiling as an upper bound', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, rps: 5, clock });
+    for (let i = 0; i < 50; i++) {
+      await clock.advance(10);
+      rc.onSuccess();
+    }
+    rc.onRateLimited({ startedAt: clock.now() });
+    expect(rc.progress().rpsLimit).toBe(5);
+  });
+});
+
+describe('RateController without a sample', () => {
+  it('does not learn a ceiling when the very first request is refused (only concurrency halves)', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    rc.onRateLimited({ startedAt: clock.now() });
+    expect(rc.progress().rpsLimit).toBeUndefined();
+    expect(rc.progress().concurrency).toBe(2);
+  });
+});
