@@ -15,6 +15,35 @@ const NEUTRAL_GROUPING = /[ \u00a0\u202f\u2009']/;
 /** A leading or trailing currency symbol or code: `$`, `¥`, `RM`, `USD`, `Rp`, `kr.`… */
 const CURRENCY_AFFIX = /^(?:\p{Sc}|[A-Za-z]{1,3}\.?)+/u;
 const CURRENCY_SUFFIX = /(?:\p{Sc}|[A-Za-z]{1,3}\.?)+$/u;
+/** Letter affixes accepted as currency: ISO 4217 codes and common local abbreviations. */
+const CURRENCY_WORDS = new Set([
+  ...Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()),
+  'rm',
+  'rp',
+  'kr',
+  'fr',
+  'ft',
+  'r',
+  'zl',
+  'us',
+  'au',
+  'ca',
+  'nz',
+  'hk',
+  's',
+]);
+
+/**
+ * Strips a currency affix (`$`, `RM`, `USD`, `kr.`) matched by `re`; null when the letters are not a
+ * currency (`12 kg`, `30 pcs` must not read as money).
+ */
+function stripCurrency(text: string, re: RegExp): string | null {
+  const m = re.exec(text);
+  if (!m) return text;
+  const letters = m[0].replace(/[\p{Sc}.\s]/gu, '').toLowerCase();
+  if (letters !== '' && !CURRENCY_WORDS.has(letters)) return null;
+  return text.replace(re, '').trim();
+}
 
 const GROUPED: ReadonlyMap<string, RegExp> = new Map(
   [',', '.', ' ', '\u00a0', '\u202f', '\u2009', "'"].map((sep) => [
@@ -192,14 +221,17 @@ function parseDecimalText(input: string, decimalComma: boolean): DecimalParts | 
     negative = sign[0] === '-' ? !negative : negative;
     t = t.slice(1).trim();
   }
-  t = t.replace(CURRENCY_AFFIX, '').trim();
+  const noPrefix = stripCurrency(t, CURRENCY_AFFIX);
+  if (noPrefix === null) return null;
+  t = noPrefix;
   sign = sign ? null : /^[-+]/.exec(t);
   if (sign) {
     negative = sign[0] === '-' ? !negative : negative;
     t = t.slice(1).trim();
   }
-  t = t.replace(CURRENCY_SUFFIX, '').trim();
-  if (t === '') return null;
+  const noSuffix = stripCurrency(t, CURRENCY_SUFFIX);
+  if (noSuffix === null || noSuffix === '') return null;
+  t = noSuffix;
 
   const decimalMark = decimalComma ? ',' : '.';
   const groupMark = decimalComma ? '.' : ',';

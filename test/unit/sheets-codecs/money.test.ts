@@ -133,3 +133,16 @@ describe('formatMoney / minorToUnits', () => {
     expect(minorToUnits(-5, 3)).toBe(-0.005);
   });
 });
+
+describe('parseMoney: letters that are not a currency', () => {
+  it.each(['12 kg', '30 pcs', 'abc 12', '12 slot'])('rejects %s', (text) => {
+    expect(parseMoney(text, 2).ok).toBe(false);
+  });
+  it.each([
+    ['RM12.90', 1290],
+    ['12.90 EUR', 1290],
+    ['US$ 5', 500],
+  ])('still reads %s', (text, minor) => {
+    expect(parseMoney(text, 2)).toEqual({ ok: true, value: minor });
+  });
+});

@@ -1,0 +1,158 @@
+import type { OptionType, ProductStatus, ProductType, ProductUnit } from '../schema/product.js';
+import type { RowIssue } from './row-issue.js';
+
+/** Where a product, variant or option came from, for results files. */
+export interface SourceRow {
+  sheet: string;
+  rowNumber: number;
+}
+
+/** The per-row `command` column. `upsert` is the default. */
+export const PRODUCT_COMMANDS = ['upsert', 'create', 'update', 'hide', 'delete', 'skip'] as const;
+export type ProductCommand = (typeof PRODUCT_COMMANDS)[number];
+
+/** How a product is matched: `id`, else `reference_id`, else the product `sku`. */
+export interface ProductKey {
+  by: 'id' | 'reference_id' | 'sku';
+  value: string;
+}
+
+/**
+ * Product fields as the sheet states them. A field that is `undefined` (absent column, or blank cell
+ * with the default `blank: 'keep'`) is not mentioned and leaves the live value untouched. Money is
+ * in minor units.
+ */
+export interface DesiredProductFields {
+  id?: string;
+  reference_id?: string;
+  name?: string;
+  description?: string;
+  sku?: string;
+  status?: ProductStatus;
+  type?: ProductType;
+  price?: number;
+  original_price?: number;
+  cost_enabled?: boolean;
+  cost?: number;
+  unit_enabled?: boolean;
+  unit?: ProductUnit;
+  unit_value?: number;
+  weight?: number;
+  tax_override?: boolean;
+  tax_rate?: number;
+  tags?: string[];
+  links?: string[];
+  category_ids?: string[];
+  daily_limit?: number;
+  cart_limit?: number;
+  cart_minimum?: number;
+  inventory_enabled?: boolean;
+  inventory_quantity?: number;
+  images?: string[];
+}
+export type DesiredProductField = keyof DesiredProductFields;
+
+/** Variant fields as one row states them (`variant_*` columns, prefix removed). */
+export interface DesiredVariantFields {
+  id?: string;
+  name?: string;
+  sku?: string;
+  description?: string;
+  price?: number;
+  original_price?: number;
+  cost?: number;
+  weight?: number;
+  inventory_quantity?: number;
+}
+export type DesiredVariantField = keyof DesiredVariantFields;
+
+export interface DesiredVariant {
+  fields: DesiredVariantFields;
+  row: SourceRow;
+}
+
+/** One choice of a selection option: `text[:price[:quantity]]` in the `option_choices` cell. */
+export interface DesiredChoice {
+  text: string;
+  /** Minor units. */
+  price?: number;
+  quantity?: number;
+}
+
+export interface DesiredOption {
+  id?: string;
+  type?: OptionType;
+  text?: string;
+  required?: boolean;
+  /** The option's full choice list (the cell lists every choice). */
+  choices?: DesiredChoice[];
+  min?: number;
+  max?: number;
+  enableQuantity?: boolean;
+  row: SourceRow;
+}
+
+export interface DesiredProduct {
+  key: ProductKey;
+  command: ProductCommand;
+  fields: DesiredProductFields;
+  /** Rows that carry variant columns, in sheet order. Empty: variants not mentioned. */
+  variants: DesiredVariant[];
+  /** Rows of the options sheet for this product; `undefined` when none mention it. */
+  options?: DesiredOption[];
+  /** Every source row (products sheet, then options sheet), for results files. */
+  rows: SourceRow[];
+  /** True when any of its rows has an error: the plan marks the product invalid and writes nothing. */
+  invalid: boolean;
+  /** Errors and warnings on this product's rows. */
+  issues: RowIssue[];
+}
+
+/** Options of the product mapping. Every option documents its default. */
+export interface ProductMappingOptions {
+  /** Decimals of the store currency (`currencyDecimals(me.currency)`). Required. */
+  decimals: number;
+  /** `units` (default): `12.90`; `minor`: raw integers `1290`. */
+  money?: 'units' | 'minor';
+  /** Accept `12,90` as a decimal comma (default false; set it for locales that write it so). */
+  decimalComma?: boolean;
+  /**
+   * `keep` (default): a blank cell means "not mentioned", the live value stays. `clear`: a blank cell
+   * clears the field where the API has an empty value: description → '', tags/links/category_ids/
+   * images → [], original_price → 0, variant description → '', variant original_price → 0. Other
+   * fields (names, prices, keys, enums, booleans, integers, cost) have no empty value and stay as
+   * they are.
+   */
+  blank?: 'keep' | 'clear';
+  /** Row number of the header row, used for column warnings (default 1). */
+  headerRowNumber?: number;
+  /** Sheet name used for header issues when no row has been seen (default 'products'). */
+  sheetName?: string;
+}
+
+export interface ProductMapping {
+  products: DesiredProduct[];
+  /**
+   * Every issue: column warnings, rows that could not be keyed (not part of any product), and the
+   * issues of the products (also found on each product).
+   */
+  issues: RowIssue[];
+  /** Number of data rows seen (products sheet + options sheet). */
+  rowCount: number;
+  /**
+   * Products-sheet rows without any id / reference_id / sku (errors, part of no product). Pass it to
+   * planProducts: with such rows, `missing: hide|delete` is not planned, since the product such a
+   * row meant would look absent.
+   */
+  unkeyedRows: number;
+  /** Canonical product columns present in the sheet. */
+  columns: string[];
+  /**
+   * Where each canonical column is: products-sheet columns by name (`price`, `variant_sku`),
+   * options-sheet columns by name (`option_type`…). Give it to planProducts so plan-time issues
+   * name the cell too.
+   */
+  columnRefs: ColumnRefs;
+}
+
+export type ColumnRefs = Record<string, { letter: string; header: string }>;

@@ -1,0 +1,469 @@
+import type { ColumnRefs, DesiredProduct } from '../mapping/product-desired.js';
+import type { RowIssue } from '../mapping/row-issue.js';
+import { ProductCreate, ProductUpdate } from '../schema/product.js';
+import { createProductFields, diffProductFields } from './diff-product-fields.js';
+import { diffImages } from './diff-images.js';
+import { createOptions, diffOptions } from './diff-options.js';
+import { createVariants, diffVariants } from './diff-variants.js';
+import type { LiveCatalog, LiveProduct } from './live-catalog.js';
+import { planIssue } from './plan-context.js';
+import type { PlanContext } from './plan-context.js';
+import type { FieldChange, PlanEntry, ProductPlan } from './product-plan.js';
+import { summarizePlan } from './summarize-plan.js';
+
+export interface PlanProductsOptions {
+  /** Decimals of the store currency (for showing money; the plan stores it). Required. */
+  decimals: number;
+  /** Live products absent from the sheet: `ignore` (default), `hide` or `delete`. */
+  missing?: 'ignore' | 'hide' | 'delete';
+  /**
+   * Replace lists instead of keeping what the sheet does not list (default: keep both). Applies to
+   * products whose rows list variants / options; others keep theirs untouched.
+   */
+  replace?: { variants?: boolean; options?: boolean };
+  /** Source URL → stored URL remembered from earlier applies to this store (default empty). */
+  imageMemory?: ReadonlyMap<string, string>;
+  /** `ProductMapping.columnRefs`, so plan-time issues name the cell (default: header names only). */
+  columnRefs?: ColumnRefs;
+  /**
+   * `ProductMapping.unkeyedRows` (default 0). When > 0, `missing` is not applied: a row whose key
+   * was lost would otherwise make its product look absent and get it hidden or deleted.
+   */
+  unkeyedRows?: number;
+}
+
+const EMPTY_MEMORY: ReadonlyMap<string, string> = new Map();
+
+function labelOf(dp: DesiredProduct, live?: LiveProduct): string {
+  const f = dp.fields;
+  return f.reference_id ?? f.sku ?? f.name ?? live?.reference_id ?? live?.sku ?? dp.key.value;
+}
+
+function firstRowKey(dp: DesiredProduct): string {
+  const r = dp.rows[0];
+  return r === undefined ? `${dp.key.by}:${dp.key.value}` : `${r.sheet}:${r.rowNumber}`;
+}
+
+function keyColumn(dp: DesiredProduct): string {
+  return dp.key.by;
+}
+
+interface Match {
+  live?: LiveProduct;
+  issues: RowIssue[];
+  /** The sheet named an id that the store does not have. */
+  unknownId?: boolean;
+}
+
+/** Finds the live product of a desired one: by id, else reference_id, else sku. */
+function matchLive(ctx: PlanContext, dp: DesiredProduct): Match {
+  const { catalog } = ctx;
+  const f = dp.fields;
+  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  if (f.id !== undefined) {
+    const live = catalog.byId.get(f.id);
+    return live === undefined ? { issues: [], unknownId: true } : { live, issues: [] };
+  }
+  if (f.reference_id !== undefined) {
+    const live = catalog.byReferenceId.get(f.reference_id);
+    if (live !== undefined) return { live, issues: [] };
+    if (f.sku === undefined) return { issues: [] };
+    const bySku = catalog.bySku.get(f.sku);
+    if (bySku === undefined) return { issues: [] };
+    if (bySku.reference_id !== null && bySku.reference_id !== '') {
+      return {
+        issues: [
+          planIssue(
+            ctx,
+            row,
+            'sku',
+            'sku_taken',
+            `sku "${f.sku}" belongs to the store's product with reference_id "${bySku.reference_id}" (id ${bySku.id}), not "${f.reference_id}"; fix the reference_id or use another sku`,
+          ),
+        ],
+      };
+    }
+    // A product without reference_id found by its sku: this import gives it the reference_id.
+    return { live: bySku, issues: [] };
+  }
+  if (f.sku !== undefined) {
+    const live = catalog.bySku.get(f.sku);
+    if (live !== undefined) return { live, issues: [] };
+  }
+  return { issues: [] };
+}
+
+/** Identifier changes must not take another live product's reference_id or sku. */
+function checkIdentifiers(ctx: PlanContext, dp: DesiredProduct, live: LiveProduct | undefined): RowIssue[] {
+  const issues: RowIssue[] = [];
+  const f = dp.fields;
+  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  if (f.reference_id !== undefined && f.reference_id !== '') {
+    const other = ctx.catalog.byReferenceId.get(f.reference_id);
+    if (other !== undefined && other !== live) {
+      issues.push(
+        planIssue(
+          ctx,
+          row,
+          'reference_id',
+          'reference_id_taken',
+          `reference_id "${f.reference_id}" already belongs to another product in the store (id ${other.id}); each product needs its own`,
+        ),
+      );
+    }
+  }
+  if (f.sku !== undefined && f.sku !== '') {
+    const other = ctx.catalog.bySku.get(f.sku) ?? ctx.catalog.byVariantSku.get(f.sku);
+    if (other !== undefined && other !== live) {
+      issues.push(
+        planIssue(
+          ctx,
+          row,
+          'sku',
+          'sku_taken',
+          `sku "${f.sku}" already belongs to another product in the store (id ${other.id}); write a different sku`,
+        ),
+      );
+    }
+  }
+  return issues;
+}
+
+function hasErrors(issues: readonly RowIssue[]): boolean {
+  return issues.some((i) => i.severity === 'error');
+}
+
+function baseEntry(dp: DesiredProduct, live: LiveProduct | undefined): Omit<PlanEntry, 'key' | 'action'> {
+  return {
+    productId: live?.id ?? null,
+    match: dp.key,
+    label: labelOf(dp, live),
+    expectedUpdatedAt: live?.updated_at ?? null,
+    changes: [],
+    rows: dp.rows,
+    issues: [...dp.issues],
+  };
+}
+
+function invalidEntry(
+  dp: DesiredProduct,
+  live: LiveProduct | undefined,
+  issues: readonly RowIssue[],
+): PlanEntry {
+  const e: PlanEntry = { key: `invalid:${firstRowKey(dp)}`, action: 'invalid', ...baseEntry(dp, live) };
+  for (const i of issues) e.issues.push(i);
+  return e;
+}
+
+/** Last line of defence: a body the schema rejects is never written. */
+function checkBody(
+  ctx: PlanContext,
+  dp: DesiredProduct,
+  body: unknown,
+  schema: typeof ProductCreate | typeof ProductUpdate,
+): RowIssue[] {
+  const r = schema.safeParse(body);
+  if (r.success) return [];
+  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  return r.error.issues.map((i) =>
+    planIssue(
+      ctx,
+      row,
+      typeof i.path[0] === 'string' ? i.path[0] : undefined,
+      'invalid_body',
+      `${i.path.join('.')}: ${i.message}`,
+    ),
+  );
+}
+
+function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
+  const f = dp.fields;
+  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  const issues = checkIdentifiers(ctx, dp, undefined);
+  if (f.name === undefined || f.name === '') {
+    issues.push(
+      planIssue(ctx, row, 'name', 'name_required', 'a new product needs a name: write it on its first row'),
+    );
+  }
+  if (f.price === undefined) {
+    issues.push(
+      planIssue(
+        ctx,
+        row,
+        'price',
+        'price_required',
+        'a new product needs a price: write it on its first row',
+      ),
+    );
+  }
+  const body: Record<string, unknown> = {};
+  const changes: FieldChange[] = [{ path: 'product', before: null, after: null, note: 'created' }];
+  createProductFields(f, body, changes);
+  const entry: PlanEntry = {
+    key:
+      f.reference_id !== undefined ? `create:ref:${f.reference_id}` : `create:sku:${f.sku ?? dp.key.value}`,
+    action: 'create',
+    ...baseEntry(dp, undefined),
+  };
+  if (f.images !== undefined) {
+    body['images'] = f.images;
+    changes.push({ path: 'images', before: null, after: f.images });
+    if (f.images.length > 0) entry.imageUploads = f.images.map((source, index) => ({ index, source }));
+  }
+  if (dp.variants.length > 0) {
+    const v = createVariants(ctx, dp.variants);
+    body['variants'] = v.variants;
+    changes.push(...v.changes);
+    issues.push(...v.issues);
+  }
+  if (dp.options !== undefined && dp.options.length > 0) {
+    const o = createOptions(ctx, dp.options);
+    body['options'] = o.options;
+    changes.push(...o.changes);
+    issues.push(...o.issues);
+  }
+  if (!hasErrors(issues)) issues.push(...checkBody(ctx, dp, body, ProductCreate));
+  if (hasErrors(issues)) return invalidEntry(dp, undefined, issues);
+  entry.body = body as ProductCreate;
+  entry.changes = changes;
+  entry.issues.push(...issues);
+  return entry;
+}
+
+function planUpdate(ctx: PlanContext, dp: DesiredProduct, live: LiveProduct): PlanEntry {
+  const issues = checkIdentifiers(ctx, dp, live);
+  const body: Record<string, unknown> = {};
+  const changes: FieldChange[] = [];
+  diffProductFields(dp.fields, live, body, changes);
+  let imageUploads;
+  if (dp.fields.images !== undefined) {
+    const d = diffImages(dp.fields.images, live.images, ctx.imageMemory);
+    if (d.changed) {
+      body['images'] = d.images;
+      changes.push({ path: 'images', before: live.images, after: d.images });
+      if (d.uploads.length > 0) imageUploads = d.uploads;
+    }
+  }
+  if (dp.variants.length > 0) {
+    const v = diffVariants(ctx, dp.variants, live);
+    if (v.variants !== undefined) body['variants'] = v.variants;
+    changes.push(...v.changes);
+    issues.push(...v.issues);
+  }
+  if (dp.options !== undefined && dp.options.length > 0) {
+    const o = diffOptions(ctx, dp.options, live);
+    if (o.options !== undefined) body['options'] = o.options;
+    changes.push(...o.changes);
+    issues.push(...o.issues);
+  }
+  const hasBody = Object.keys(body).length > 0;
+  if (hasBody && !hasErrors(issues)) issues.push(...checkBody(ctx, dp, body, ProductUpdate));
+  if (hasErrors(issues)) return invalidEntry(dp, live, issues);
+  if (!hasBody) {
+    const e: PlanEntry = { key: `noop:${live.id}`, action: 'noop', ...baseEntry(dp, live) };
+    e.issues.push(...issues);
+    return e;
+  }
+  const entry: PlanEntry = { key: `update:${live.id}`, action: 'update', ...baseEntry(dp, live) };
+  entry.body = body as ProductUpdate;
+  entry.changes = changes;
+  entry.issues.push(...issues);
+  if (imageUploads !== undefined) entry.imageUploads = imageUploads;
+  return entry;
+}
+
+function planHide(dp: DesiredProduct | undefined, live: LiveProduct, reason?: string): PlanEntry {
+  const base: Omit<PlanEntry, 'key' | 'action'> =
+    dp === undefined
+      ? {
+          productId: live.id,
+          match: null,
+          label: live.reference_id ?? (live.sku !== '' ? live.sku : live.name),
+          expectedUpdatedAt: live.updated_at,
+          changes: [],
+          rows: [],
+          issues: [],
+        }
+      : baseEntry(dp, live);
+  if (live.status === 'HIDDEN') return { key: `noop:${live.id}`, action: 'noop', ...base };
+  const e: PlanEntry = { key: `hide:${live.id}`, action: 'hide', ...base };
+  e.body = { status: 'HIDDEN' };
+  e.changes = [{ path: 'status', before: live.status, after: 'HIDDEN' }];
+  if (reason !== undefined) e.reason = reason;
+  return e;
+}
+
+function planDelete(dp: DesiredProduct | undefined, live: LiveProduct, reason?: string): PlanEntry {
+  const base: Omit<PlanEntry, 'key' | 'action'> =
+    dp === undefined
+      ? {
+          productId: live.id,
+          match: null,
+          label: live.reference_id ?? (live.sku !== '' ? live.sku : live.name),
+          expectedUpdatedAt: live.updated_at,
+          changes: [],
+          rows: [],
+          issues: [],
+        }
+      : baseEntry(dp, live);
+  const e: PlanEntry = { key: `delete:${live.id}`, action: 'delete', ...base };
+  e.changes = [{ path: 'product', before: null, after: null, note: 'removed' }];
+  if (reason !== undefined) e.reason = reason;
+  return e;
+}
+
+function planOne(ctx: PlanContext, dp: DesiredProduct, m: Match): PlanEntry {
+  const live = m.live;
+  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  if (dp.invalid || hasErrors(m.issues)) return invalidEntry(dp, live, m.issues);
+  switch (dp.command) {
+    case 'skip':
+      return { key: `skip:${firstRowKey(dp)}`, action: 'skip', ...baseEntry(dp, live) };
+    case 'delete':
+      if (live === undefined) {
+        const e: PlanEntry = { key: `noop:${firstRowKey(dp)}`, action: 'noop', ...baseEntry(dp, undefined) };
+        e.issues.push(
+          planIssue(
+            ctx,
+            row,
+            keyColumn(dp),
+            'already_absent',
+            'the product to delete is not in the store (already deleted?)',
+            'warning',
+          ),
+        );
+        return e;
+      }
+      return planDelete(dp, live);
+    case 'hide':
+      if (live === undefined) {
+        return invalidEntry(dp, undefined, [
+          planIssue(
+            ctx,
+            row,
+            keyColumn(dp),
+            'product_not_found',
+            `no product in the store has ${dp.key.by} "${dp.key.value}"; fix the key or use command create`,
+          ),
+        ]);
+      }
+      return planHide(dp, live);
+    case 'create':
+      if (live !== undefined) {
+        return invalidEntry(dp, live, [
+          planIssue(
+            ctx,
+            row,
+            'command',
+            'already_exists',
+            `a product with ${dp.key.by} "${dp.key.value}" already exists (id ${live.id}); use command update or upsert`,
+          ),
+        ]);
+      }
+      if (m.unknownId) {
+        return invalidEntry(dp, undefined, [
+          planIssue(
+            ctx,
+            row,
+            'id',
+            'id_on_create',
+            'a new product cannot be given an id; leave id blank and identify it by reference_id or sku',
+          ),
+        ]);
+      }
+      return planCreate(ctx, dp);
+    case 'update':
+    case 'upsert':
+      if (live !== undefined) return planUpdate(ctx, dp, live);
+      if (m.unknownId) {
+        return invalidEntry(dp, undefined, [
+          planIssue(
+            ctx,
+            row,
+            'id',
+            'product_not_found',
+            `no product in the store has id "${dp.key.value}"; leave id blank to create a new product`,
+          ),
+        ]);
+      }
+      if (dp.command === 'update') {
+        return invalidEntry(dp, undefined, [
+          planIssue(
+            ctx,
+            row,
+            keyColumn(dp),
+            'product_not_found',
+            `no product in the store has ${dp.key.by} "${dp.key.value}"; fix the key or use command create (or upsert)`,
+          ),
+        ]);
+      }
+      return planCreate(ctx, dp);
+  }
+}
+
+/**
+ * The diff: sheet products against the live catalog, as a plain-JSON plan. Pure: no I/O.
+ *
+ * Each desired product becomes one entry (create / update / hide / delete / noop / skip / invalid).
+ * A live product matched by an invalid sheet product still counts as present (never hidden or
+ * deleted by `missing`). Live products absent from the sheet get hide/delete entries with
+ * `missing: 'hide' | 'delete'` (the guardrail, checkGuardrail, decides whether to run them).
+ */
+export function planProducts(
+  desired: readonly DesiredProduct[],
+  live: LiveCatalog,
+  options: PlanProductsOptions,
+): ProductPlan {
+  const ctx: PlanContext = {
+    catalog: live,
+    decimals: options.decimals,
+    replace: { variants: options.replace?.variants === true, options: options.replace?.options === true },
+    imageMemory: options.imageMemory ?? EMPTY_MEMORY,
+    columnRefs: options.columnRefs ?? {},
+  };
+  const missing = options.missing ?? 'ignore';
+  const seen = new Map<string, DesiredProduct>();
+  const entries: PlanEntry[] = [];
+  for (const dp of desired) {
+    const m = matchLive(ctx, dp);
+    if (m.live !== undefined) {
+      const other = seen.get(m.live.id);
+      if (other !== undefined) {
+        const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+        m.issues.push(
+          planIssue(
+            ctx,
+            row,
+            keyColumn(dp),
+            'duplicate_match',
+            `this product is the same store product (id ${m.live.id}) as the product on row ${other.rows[0]?.rowNumber ?? '?'}; merge their rows`,
+          ),
+        );
+      } else seen.set(m.live.id, dp);
+    }
+    entries.push(planOne(ctx, dp, m));
+  }
+  let missingSkipped: string | undefined;
+  if (missing !== 'ignore' && (options.unkeyedRows ?? 0) > 0) {
+    missingSkipped = `--missing ${missing} not applied: ${options.unkeyedRows ?? 0} row(s) have no id, reference_id or sku, so absent products cannot be told apart from unreadable rows; fix those rows first`;
+  } else if (missing !== 'ignore') {
+    const reason = `missing from the sheet (--missing ${missing})`;
+    for (const lp of live.products) {
+      if (seen.has(lp.id)) continue;
+      if (missing === 'hide') {
+        if (lp.status !== 'HIDDEN') entries.push(planHide(undefined, lp, reason));
+      } else entries.push(planDelete(undefined, lp, reason));
+    }
+  }
+  const plan: ProductPlan = {
+    format: 'merchant-bulk/product-plan',
+    version: 1,
+    decimals: options.decimals,
+    options: { missing, replace: ctx.replace },
+    liveCount: live.products.length,
+    entries,
+    summary: summarizePlan({ entries }),
+  };
+  if (missingSkipped !== undefined) plan.missingSkipped = missingSkipped;
+  return plan;
+}

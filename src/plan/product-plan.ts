@@ -1,0 +1,85 @@
+import type { ProductKey, SourceRow } from '../mapping/product-desired.js';
+import type { RowIssue } from '../mapping/row-issue.js';
+import type { ProductCreate, ProductUpdate } from '../schema/product.js';
+
+/**
+ * What happens to one product:
+ * - `create`: POST body `ProductCreate`;
+ * - `update`: PATCH body `ProductUpdate` with only the changed fields (and the kept list entries);
+ * - `hide`: PATCH `{ status: 'HIDDEN' }`;
+ * - `delete`: DELETE, no body;
+ * - `noop`: nothing to write; `skip`: the sheet said `skip`; `invalid`: errors, nothing written.
+ */
+export const PLAN_ACTIONS = ['create', 'update', 'hide', 'delete', 'noop', 'skip', 'invalid'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+
+/** A JSON value shown in a change line. */
+export type PlanValue = string | number | boolean | null | string[];
+
+/** One field-level change, before → after. */
+export interface FieldChange {
+  /** `price`, `variants[S-1].price`, `options[Size].settings`, `variants[S-2]` (whole entry). */
+  path: string;
+  before: PlanValue;
+  after: PlanValue;
+  /** The values are minor units (shown in currency units). */
+  money?: true;
+  /** Whole-entry changes: a variant or option added or removed, a product created. */
+  note?: 'added' | 'removed' | 'created';
+}
+
+/** An image URL of the body that the service will fetch (not yet on its storage). */
+export interface ImageUpload {
+  /** Index in `body.images`. */
+  index: number;
+  /** The sheet's URL: remember `source` → `response.images[index]` after a successful write. */
+  source: string;
+}
+
+export interface PlanEntry {
+  /**
+   * Stable operation identity: `create:ref:<reference_id>`, `create:sku:<sku>`, `update:<id>`,
+   * `hide:<id>`, `delete:<id>`; non-writing entries `noop:<id>`, `skip:…`, `invalid:…`. Derive
+   * idempotency keys from it (with the plan id) and journal it.
+   */
+  key: string;
+  action: PlanAction;
+  /** Live product id (null for creates and unmatched invalid/skip entries). */
+  productId: string | null;
+  /** How the sheet identified the product (null for `--missing` entries). */
+  match: ProductKey | null;
+  /** Human label: reference_id, sku or name. */
+  label: string;
+  /** Live `updated_at` seen when planning: apply refuses if it moved (drift). Null for creates. */
+  expectedUpdatedAt: string | null;
+  /** Request body for create (ProductCreate) and update/hide (ProductUpdate). */
+  body?: ProductCreate | ProductUpdate;
+  changes: FieldChange[];
+  /** Every source row of this product (empty for `--missing` entries). */
+  rows: SourceRow[];
+  /** Errors (invalid entries) and warnings. */
+  issues: RowIssue[];
+  /** Images the service will fetch (create/update with new image URLs). */
+  imageUploads?: ImageUpload[];
+  /** Why this entry exists when no row asked for it, e.g. `missing from the sheet (--missing hide)`. */
+  reason?: string;
+}
+
+export type PlanSummary = Record<PlanAction, number> & { total: number };
+
+export interface ProductPlan {
+  format: 'merchant-bulk/product-plan';
+  version: 1;
+  /** Decimals of the store currency, for showing money. */
+  decimals: number;
+  options: {
+    missing: 'ignore' | 'hide' | 'delete';
+    replace: { variants: boolean; options: boolean };
+  };
+  /** Live products when planning (for the guardrail). */
+  liveCount: number;
+  entries: PlanEntry[];
+  summary: PlanSummary;
+  /** Set when `missing` was asked for but not applied (rows without a key), saying why. */
+  missingSkipped?: string;
+}
