@@ -1,5 +1,8 @@
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
+import { registerApply } from './apply.js';
+import { registerImport } from './import.js';
+import { registerRuns } from './runs.js';
 import { registerSandbox } from './sandbox.js';
 import { registerWhoami } from './whoami.js';
 
@@ -14,4 +17,10 @@ export type RegisterCommand = (
 ) => Argv<GlobalArgs>;
 
 // One line per command module; keep sorted.
-export const commands: RegisterCommand[] = [registerSandbox, registerWhoami];
+export const commands: RegisterCommand[] = [
+  registerApply,
+  registerImport,
+  registerRuns,
+  registerSandbox,
+  registerWhoami,
+];

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import type { CommandContext, GlobalArgs } from '../command-context.js';
+import { ExitCode } from '../exit-code.js';
+import type { RegisterCommand } from './index.js';
+
+export interface ApplyArgs extends GlobalArgs {
+  run: string;
+  yes: boolean;
+  'runs-dir'?: string | undefined;
+}
+
+/**
+ * Applies a saved plan (`mbulk apply RUN`) or continues an interrupted one (`mbulk runs resume
+ * RUN`). A saved plan is applied only if the live store still matches it: every entity it touches
+ * must be as it was when planned (else exit 3, listing them). A resume skips that check: the
+ * journal knows what this run already wrote.
+ */
+export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
+  const { openRun, isRunLive } = await import('../../apply/run-directory.js');
+  const { runKind } = await import('../../jobs/run-kind.js');
+  const { resolveTarget } = await import('../target.js');
+  const { withProgress } = await import('../progress.js');
+  const { confirmApply } = await import('../confirm.js');
+  const { CliError } = await import('../cli-error.js');
+  const out = ctx.out;
+  const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run);
+  const meta = run.refresh();
+  if (meta.status === 'applying' && isRunLive(meta)) {
+    throw new CliError(
+      `run ${run.id} is being applied by process ${meta.pid}; wait for it to finish`,
+      ExitCode.Refused,
+    );
+  }
+  if (!resume && meta.status !== 'planned') {
+    throw new CliError(
+      `run ${run.id} was already ${meta.status === 'applying' ? 'started' : meta.status}; continue it with: mbulk runs resume ${run.id}`,
+      ExitCode.Usage,
+    );
+  }
+  const kind = await runKind(meta.kind);
+  if (!kind)
+    throw new CliError(`run ${run.id} is a ${meta.kind} run, which cannot be applied`, ExitCode.Usage);
+
+  const target = await resolveTarget(args, ctx);
+  try {
+    const store = await target.client.me({ signal: ctx.signal });
+    if (meta.store_id !== undefined && store.id !== meta.store_id) {
+      throw new CliError(
+        `run ${run.id} was planned for store ${meta.store_id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
+        ExitCode.Refused,
+      );
+    }
+    out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
+    if (!resume && kind.drift) {
+      const drifted = await withProgress(out, 'Check for drift', () => kind.drift!(run, target.client));
+      if (drifted.length > 0) {
+        out.line(
+          `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
+        );
+        for (const d of drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
+        if (drifted.length > 20) out.line(`  … and ${drifted.length - 20} more`);
+        out.warn(
+          `mbulk: refused: the live store drifted; plan again with mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`,
+        );
+        out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
+        return ExitCode.Refused;
+      }
+    }
+    await confirmApply(out, `${resume ? 'Resume' : 'Apply'} run ${run.id} on ${store.name}?`, args.yes);
+    const result = await withProgress(out, resume ? 'Resume' : 'Apply', (report) =>
+      kind.apply(run, {
+        client: target.client,
+        concurrency: args.concurrency,
+        onProgress: report,
+        signal: ctx.signal,
+      }),
+    );
+    out.line(`Status: ${result.status} · results in ${run.file('results')}`);
+    out.result({ ok: result.ok, runId: run.id, kind: meta.kind, status: result.status, ...result.summary });
+    return result.ok ? ExitCode.Ok : ExitCode.RowsFailed;
+  } finally {
+    await target.close();
+  }
+}
+
+export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
+  parser.command(
+    'apply <run>',
+    'Apply a saved plan (run id, id prefix, or path), refusing if the live store drifted since planning',
+    (y) =>
+      y
+        .positional('run', { type: 'string', demandOption: true, describe: 'Run id, unique prefix, or path' })
+        .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+        .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' }),
+    async (argv) => {
+      setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));
+    },
+  );

@@ -1,0 +1,27 @@
+import { createInterface } from 'node:readline/promises';
+import { CliError } from './cli-error.js';
+import { ExitCode } from './exit-code.js';
+import type { Output } from './output.js';
+
+/**
+ * Asks before writing. `--yes` skips the question; without a terminal (cron, CI, --json) there is
+ * nobody to ask, so the write is refused (exit 3) rather than done unconfirmed.
+ */
+export async function confirmApply(out: Output, question: string, yes: boolean): Promise<void> {
+  if (yes) return;
+  if (!out.isTty || !process.stdin.isTTY) {
+    throw new CliError(
+      'nothing was written: add --yes to apply without a confirmation prompt',
+      ExitCode.Refused,
+    );
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await rl.question(`${question} [y/N] `)).trim().toLowerCase();
+    if (answer !== 'y' && answer !== 'yes') {
+      throw new CliError('declined: nothing was written', ExitCode.Refused);
+    }
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { MerchantClient } from '../api/merchant-client.js';
+import type { RunDirectory } from '../apply/run-directory.js';
+import type { JobCallbacks } from './job-events.js';
+
+/** An entity a saved plan touches that changed in the live store since planning. */
+export interface DriftedEntity {
+  type: string;
+  id: string;
+  label: string;
+  reason: string;
+}
+
+/** What `mbulk apply RUN` and `mbulk runs resume RUN` need of every kind of run. */
+export interface RunKind {
+  /** Applies or resumes the run; `ok` false when rows failed or the run did not complete. */
+  apply(
+    run: RunDirectory,
+    options: JobCallbacks & { client: MerchantClient; concurrency?: number },
+  ): Promise<{ ok: boolean; status: string; summary: Record<string, unknown> }>;
+  /** Entities the plan touches that changed since planning (empty: safe to apply). */
+  drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+}
+
+/** The run kinds, loaded lazily (a kind's module is only imported when its run is applied). */
+export async function runKind(kind: string): Promise<RunKind | undefined> {
+  switch (kind) {
+    case 'stock': {
+      const { applyStockRun } = await import('./stock-import.js');
+      const { checkStockDrift } = await import('./stock-drift.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyStockRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failedRows.length === 0,
+            status: s.status,
+            summary: {
+              mode: s.mode,
+              updated: s.applied,
+              failed: s.failed,
+              writeRequests: s.requests,
+              failedRows: s.failedRows,
+            },
+          };
+        },
+        drift: checkStockDrift,
+      };
+    }
+    default:
+      return undefined;
+  }
+}

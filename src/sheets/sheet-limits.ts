@@ -1,0 +1,26 @@
+/** Safety limits of the readers. Every limit has a generous default and can be changed per call. */
+export interface SheetLimits {
+  /** Largest file accepted, in bytes. Default 2 GiB. */
+  maxFileBytes: number;
+  /** Most data rows read (the header is not counted). Default 5,000,000. */
+  maxRows: number;
+  /** Longest cell, in characters. Default 32,767 (Excel's own cell limit). */
+  maxCellChars: number;
+}
+
+export const DEFAULT_SHEET_LIMITS: Readonly<SheetLimits> = Object.freeze({
+  maxFileBytes: 2 * 1024 * 1024 * 1024,
+  maxRows: 5_000_000,
+  maxCellChars: 32_767,
+});
+
+export function resolveSheetLimits(limits: Partial<SheetLimits> | undefined): SheetLimits {
+  return { ...DEFAULT_SHEET_LIMITS, ...limits };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

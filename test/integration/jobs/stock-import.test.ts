@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../../../src/api/merchant-client.js';
+import { RunDirectory } from '../../../src/apply/run-directory.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { generateStore } from '../../../src/sandbox/generator.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
+
+interface Item {
+  itemId: string;
+  sku: string;
+  quantity: number;
+}
+
+/** Every tracked inventory item of a snapshot that has a SKU. */
+function trackedItems(snapshot: StoreSnapshot): Item[] {
+  const items: Item[] = [];
+  for (const p of snapshot.products) {
+    if (!p.inventory_enabled) continue;
+    const all = [p.inventory, ...p.variants.map((v) => v.inventory)];
+    for (const i of all) if (i?.sku) items.push({ itemId: i.item_id, sku: i.sku, quantity: i.quantity });
+  }
+  return items;
+}
+
+function csv(rows: (string | number)[][]): string {
+  return `${rows.map((r) => r.join(',')).join('\n')}\n`;
+}
+
+let sandbox: RunningSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function setup(options: { strict?: boolean } = {}) {
+  const snapshot = generateStore({ products: 30, customers: 0, orders: 0, seed: 7 });
+  sandbox = await startSandbox({ seed: snapshot, ...(options.strict ? { strict: true } : {}) });
+  const client = new MerchantClient({ baseUrl: sandbox.url, token: sandbox.token });
+  const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-'));
+  const items = trackedItems(snapshot).slice(0, 50);
+  expect(items.length).toBe(50);
+  return { snapshot, client, dir, items, sandbox };
+}
+
+function writes(s: RunningSandbox) {
+  return s.requestLog().filter((e) => e.method !== 'GET');
+}
+
+describe('stock import against the sandbox', () => {
+  it('writes only the 3 changed items of 50, in one batch, and nothing on a re-run', async () => {
+    const { client, dir, items, sandbox: s } = await setup();
+    const rows = items.map((i, n) => [i.sku, n < 3 ? i.quantity + 10 : i.quantity]);
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, csv([['sku', 'quantity'], ...rows]));
+    const runsRoot = join(dir, 'runs');
+
+    const planned = await planStockImport({ client, file, runsRoot, target: 'test' });
+    expect(planned.file.plan.changes.map((c) => c.sku)).toEqual(items.slice(0, 3).map((i) => i.sku));
+    expect(planned.file.plan.unchanged).toBe(47);
+    expect(writes(s)).toEqual([]);
+
+    const applied = await applyStockRun(planned.run, { client });
+    expect(applied).toMatchObject({ applied: 3, failed: 0, mode: 'batch' });
+    const posts = writes(s);
+    expect(posts.map((e) => [e.method, e.path, e.status])).toEqual([
+      ['POST', '/api/v2/inventory_items/batch_update', 200],
+    ]);
+    for (const i of items.slice(0, 3)) {
+      expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 10);
+    }
+    const results = Papa.parse<Record<string, string>>(
+      readFileSync(planned.run.file('results'), 'utf8').replace(/^\uFEFF/, ''),
+      {
+        header: true,
+        skipEmptyLines: true,
+      },
+    ).data;
+    expect(results).toHaveLength(50);
+    expect(results.filter((r) => r['outcome'] === 'updated')).toHaveLength(3);
+    expect(results.filter((r) => r['outcome'] === 'unchanged')).toHaveLength(47);
+
+    s.clearRequestLog();
+    const again = await planStockImport({ client, file, runsRoot, target: 'test' });
+    expect(again.file.plan.changes).toEqual([]);
+    await applyStockRun(again.run, { client });
+    expect(writes(s)).toEqual([]);
+  });
+
+  it('falls back to one PATCH per item when the batch route answers 404 (strict)', async () => {
+    const { client, dir, items, sandbox: s } = await setup({ strict: true });
+    const file = join(dir, 'stock.csv');
+    writeFileSync(
+      file,
+      csv([['sku', 'quantity'], ...items.map((i, n) => [i.sku, n < 3 ? i.quantity + 1 : i.quantity])]),
+    );
+    const planned = await planStockImport({ client, file, runsRoot: join(dir, 'runs'), target: 'test' });
+    const applied = await applyStockRun(planned.run, { client });
+    expect(applied).toMatchObject({ applied: 3, failed: 0, mode: 'per-item' });
+    const patches = writes(s).filter((e) => e.method === 'PATCH');
+    expect(patches).toHaveLength(3);
+    expect(RunDirectory.load(planned.run.dir).meta.options['inventoryMode']).toBe('per-item');
+  });
+
+  it('keeps a sale made between planning and applying with --preserve-sales', async () => {
+    const { client, dir, items, sandbox: s } = await setup();
+    const target = items[0] as Item;
+    const file = join(dir, 'stock.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['sku', 'quantity'],
+        [target.sku, target.quantity + 20],
+      ]),
+    );
+    const planned = await planStockImport({
+      client,
+      file,
+      runsRoot: join(dir, 'runs'),
+      target: 'test',
+      preserveSales: true,
+    });
+    // A sale of 2 happens meanwhile.
+    s.store.updateInventoryItem(target.itemId, { delta_quantity: -2 });
+    await applyStockRun(planned.run, { client });
+    expect(s.store.getInventoryItem(target.itemId)?.quantity).toBe(target.quantity + 18);
+  });
+
+  it('reports row errors with their cells and exits with failed rows listed', async () => {
+    const { client, dir, items } = await setup();
+    const a = items[0] as Item;
+    const file = join(dir, 'stock.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['sku', 'quantity'],
+        ['NO-SUCH-SKU', 1],
+        [a.sku, -4],
+        [a.sku, 3],
+      ]),
+    );
+    const planned = await planStockImport({ client, file, runsRoot: join(dir, 'runs'), target: 'test' });
+    expect(planned.file.plan.issues.map((i) => [i.rowNumber, i.code, i.column])).toEqual([
+      [2, 'unknown_sku', 'A'],
+      [3, 'invalid_quantity', 'B'],
+      [4, 'duplicate_sku', 'A'],
+    ]);
+    const applied = await applyStockRun(planned.run, { client });
+    expect(applied.failedRows.map((r) => r.row)).toEqual([2, 3, 4]);
+    const failed = readFileSync(planned.run.file('failed'), 'utf8');
+    expect(failed).toContain('NO-SUCH-SKU');
+    expect(failed.split('\r\n').filter(Boolean)).toHaveLength(4);
+  });
+
+  it('refuses a plan that changes more than --max-changes', async () => {
+    const { client, dir, items } = await setup();
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, csv([['sku', 'quantity'], ...items.slice(0, 5).map((i) => [i.sku, i.quantity + 1])]));
+    const planned = await planStockImport({
+      client,
+      file,
+      runsRoot: join(dir, 'runs'),
+      target: 'test',
+      maxChanges: '4',
+    });
+    expect(planned.refusal).toMatch(/5 items/);
+  });
+});
