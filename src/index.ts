@@ -1,2 +1,74 @@
-// Public library API: named re-exports only.
+// Public library API of merchant-bulk: named re-exports only. The CLI (`mbulk`) is built on these.
+
+// Schemas: one source for the client, the sandbox and sheet validation.
 export * from './schema/index.js';
+
+// API client.
+export * from './api/index.js';
+
+// Sheets: readers, cell codecs, writers.
+export { readSheet, readSheetBatches, listSheets } from './sheets/read-sheet.js';
+export type {
+  ReadSheetOptions,
+  SheetInfo,
+  SheetReader,
+  SheetFormat,
+  SheetListing,
+} from './sheets/read-sheet.js';
+export { SheetError, isSheetError } from './sheets/sheet-error.js';
+export type { SheetErrorCode } from './sheets/sheet-error.js';
+export { columnLetter } from './sheets/sheet-row.js';
+export type { CellValue, SheetRow, SheetColumn, SheetWarning } from './sheets/sheet-row.js';
+export { cellOk, cellError, isBlank, cellText } from './sheets/cell-result.js';
+export type { CellResult } from './sheets/cell-result.js';
+export { parseMoney, formatMoney, minorToUnits } from './sheets/money.js';
+export { parseBooleanCell } from './sheets/boolean-cell.js';
+export { parseIntegerCell } from './sheets/integer-cell.js';
+export { parseListCell, formatListCell } from './sheets/list-cell.js';
+export { parseEnumCell } from './sheets/enum-cell.js';
+export { parseEmailCell } from './sheets/email-cell.js';
+export { normalizePhone } from './sheets/phone.js';
+export { neutralizeFormula, restoreFormulaText } from './sheets/neutralize-formula.js';
+export { createSheetWriter } from './sheets/sheet-writer.js';
+export type {
+  ColumnSpec,
+  ColumnType,
+  SheetSpec,
+  SheetWriter,
+  SheetWriterOptions,
+  SheetHandle,
+} from './sheets/sheet-writer.js';
+
+// Mapping and pure plans.
+export type { RowIssue } from './mapping/row-issue.js';
+export { formatRowIssue } from './mapping/row-issue.js';
+export { ProductSheetMapper, mapProductRows } from './mapping/product-sheet-mapper.js';
+export { indexLiveCatalog } from './plan/live-catalog.js';
+export { planProducts } from './plan/plan-products.js';
+export { checkGuardrail } from './plan/check-guardrail.js';
+export { summarizePlan } from './plan/summarize-plan.js';
+export { describeChanges } from './plan/describe-changes.js';
+export { LiveInventoryIndex } from './plan/live-inventory-index.js';
+export { StockPlanner } from './plan/stock-plan.js';
+export type { StockPlan, StockChange } from './plan/stock-plan.js';
+export { LiveCustomerIndex, planCustomers } from './plan/customer-plan.js';
+export { planTemplates } from './plan/template-plan.js';
+export { planMessages, renderTemplate } from './plan/message-plan.js';
+
+// Apply engine: runs, journal, results.
+export { RunDirectory, listRuns, openRun } from './apply/run-directory.js';
+export type { RunMeta, RunStatus } from './apply/run-directory.js';
+export { executeOperations } from './apply/execute-plan.js';
+export type { ExecuteOptions, ExecuteSummary, OperationOutcome } from './apply/execute-plan.js';
+export { applyRun } from './apply/apply-run.js';
+export { Journal, readJournal } from './apply/journal.js';
+
+// Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).
+export { planStockImport, applyStockRun } from './jobs/stock-import.js';
+export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock-import.js';
+export type { JobProgress, JobCallbacks } from './jobs/job-events.js';
+
+// Sandbox (the msw handlers live in 'merchant-bulk/dist/sandbox/msw-handlers.js': msw is a dev dependency).
+export * from './sandbox/index.js';
+export { loadSandboxHandlers } from './sandbox/load-msw-handlers.js';
+export type { SandboxHandlerOptions } from './sandbox/load-msw-handlers.js';

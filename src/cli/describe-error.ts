@@ -1,3 +1,4 @@
+import { SheetError } from '../sheets/sheet-error.js';
 import { CliError } from './cli-error.js';
 import { ExitCode } from './exit-code.js';
 
@@ -27,6 +28,10 @@ interface ApiLikeError {
 export function describeError(error: unknown): DescribedError {
   if (error instanceof CliError) {
     return { message: error.message, exitCode: error.exitCode };
+  }
+  if (error instanceof SheetError) {
+    // The file cannot be read at all: nothing was planned or written.
+    return { message: error.message, exitCode: ExitCode.Usage, code: error.code };
   }
   if (error instanceof Error) {
     const e = error as Error & ApiLikeError;

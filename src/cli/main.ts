@@ -73,7 +73,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .wrap(Math.min(110, process.stdout.columns ?? 100))
       .fail((msg, err) => {
         if (err) throw err;
-        throw new CliError(msg ?? 'Invalid usage; see mbulk --help.', ExitCode.Usage);
+        throw new CliError(`${msg ?? 'Invalid usage.'} (see mbulk --help)`, ExitCode.Usage);
       }) as unknown as Argv<GlobalArgs>;
     for (const register of commands) {
       parser = register(parser, ctx, (c) => {

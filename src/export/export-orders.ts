@@ -1,0 +1,269 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { currencyDecimals } from '../schema/currency.js';
+import type { Order } from '../schema/order.js';
+import type { Store } from '../schema/store.js';
+import { createSheetWriter } from '../sheets/sheet-writer.js';
+import {
+  CHECK_COLUMNS,
+  CHECKS_SHEET,
+  ORDER_COLUMNS,
+  ORDER_LINE_COLUMNS,
+  ORDER_LINES_SHEET,
+  ORDERS_SHEET,
+} from './order-columns.js';
+import { checkRow, orderChecks } from './order-checks.js';
+import { orderLineRows } from './order-line-rows.js';
+import { orderRow } from './order-row.js';
+import { RollingSheet, XLSX_MAX_DATA_ROWS } from './rolling-sheet.js';
+import type { IncrementalSelector } from './watermark.js';
+
+export type OrderExportFormat = 'xlsx' | 'csv' | 'json';
+
+/** Client-side filters (the API cannot filter on dates). */
+export interface OrderExportFilter {
+  /** Keep orders created at or after this instant (see dayBoundaryInZone). */
+  since?: Date;
+  /** Keep orders created before this instant (exclusive). */
+  until?: Date;
+  /** Keep orders updated at or after this instant. */
+  updatedSince?: Date;
+}
+
+export interface ExportOrdersProgress {
+  ordersRead: number;
+  ordersWritten: number;
+  linesWritten: number;
+  checks: number;
+  /** `done` is reported once, after the files are complete. */
+  phase: 'writing' | 'finishing' | 'done';
+}
+
+export interface ExportOrdersOptions {
+  /** The orders, usually the API's paginated list. Read once, in order. */
+  orders: AsyncIterable<Order>;
+  store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax'>;
+  /** The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. */
+  path: string;
+  format: OrderExportFormat;
+  filter?: OrderExportFilter;
+  /** Drop repeated order ids (keep the first). Default true. Memory: one string per order. */
+  dedupe?: boolean;
+  /** Incremental run: which orders are new (see watermark.ts). Default: every order. */
+  incremental?: IncrementalSelector;
+  /** Decimals of the money columns. Default: ISO 4217 decimals of `store.currency`. */
+  currencyDecimals?: number;
+  /** Data rows per XLSX sheet before it continues in `<name>_2`. Default XLSX_MAX_DATA_ROWS (tests lower it). */
+  maxRowsPerSheet?: number;
+  /** Progress, at most every 500 orders read and at the end. */
+  onProgress?: (progress: ExportOrdersProgress) => void;
+}
+
+export interface ExportOrdersResult {
+  /** Orders written. */
+  orders: number;
+  /** Line rows written. */
+  lines: number;
+  /** Check rows written (failed checks, over all orders written). */
+  checks: number;
+  /** Orders that failed at least one check. */
+  ordersWithChecks: number;
+  /** Orders read from the source. */
+  ordersRead: number;
+  /** Orders dropped as repeats of an id already written. */
+  duplicates: number;
+  /** Orders dropped by `filter` or by `incremental`. */
+  skipped: number;
+  /** The files written: `orders` is `path`; CSV adds `lines` and `checks`. */
+  paths: { orders: string; lines?: string; checks?: string };
+  /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
+  sheets?: string[];
+}
+
+/** `orders.csv` + `-lines` → `orders-lines.csv` (the suffix goes before the extension). */
+export function suffixedPath(path: string, suffix: string): string {
+  const m = /(\.[^./\\]+)$/.exec(path);
+  return m ? `${path.slice(0, -m[0].length)}${suffix}${m[0]}` : `${path}${suffix}`;
+}
+
+/**
+ * Export orders to XLSX (sheets `orders`, `order_lines`, `checks`), CSV (three files) or JSON (the
+ * raw orders as one array). Streams: memory holds one order at a time plus the dedupe id set.
+ *
+ * Rows of the three sheets are produced together as orders stream in; the XLSX writer spools the
+ * later sheets to a temporary file while `orders` is open (exceljs writes sheets one after
+ * another), so memory stays flat. Nothing is corrected: amounts that do not add up are listed in
+ * `checks` (JSON: counted only).
+ */
+export async function exportOrders(options: ExportOrdersOptions): Promise<ExportOrdersResult> {
+  const { store, filter = {}, dedupe = true, incremental, onProgress } = options;
+  const since = filter.since?.getTime();
+  const until = filter.until?.getTime();
+  const updatedSince = filter.updatedSince?.getTime();
+  const seen = dedupe ? new Set<string>() : null;
+  const stats = { ordersRead: 0, ordersWritten: 0, linesWritten: 0, checks: 0, ordersWithChecks: 0 };
+  const counts = { duplicates: 0, skipped: 0 };
+  const progress = (phase: ExportOrdersProgress['phase']): void => {
+    onProgress?.({
+      ordersRead: stats.ordersRead,
+      ordersWritten: stats.ordersWritten,
+      linesWritten: stats.linesWritten,
+      checks: stats.checks,
+      phase,
+    });
+  };
+
+  /** The orders to write, after filters, dedupe and the incremental selection. */
+  async function* selected(): AsyncGenerator<Order> {
+    for await (const order of options.orders) {
+      stats.ordersRead++;
+      if (stats.ordersRead % 500 === 0) progress('writing');
+      if (since !== undefined || until !== undefined) {
+        const created = Date.parse(order.created_at);
+        if ((since !== undefined && !(created >= since)) || (until !== undefined && !(created < until))) {
+          counts.skipped++;
+          continue;
+        }
+      }
+      if (updatedSince !== undefined && !(Date.parse(order.updated_at) >= updatedSince)) {
+        counts.skipped++;
+        continue;
+      }
+      if (seen?.has(order.id)) {
+        counts.duplicates++;
+        continue;
+      }
+      if (incremental && !incremental.accept(order)) {
+        counts.skipped++;
+        continue;
+      }
+      seen?.add(order.id);
+      yield order;
+      incremental?.record(order);
+      stats.ordersWritten++;
+    }
+  }
+
+  let paths: ExportOrdersResult['paths'];
+  const sheets: string[] = [];
+  if (options.format === 'json') {
+    await writeJsonArray(options.path, selected(), (order) => {
+      stats.linesWritten += order.line_items.length;
+      const found = orderChecks(order, store);
+      stats.checks += found.length;
+      if (found.length > 0) stats.ordersWithChecks++;
+    });
+    paths = { orders: options.path };
+  } else {
+    const decimals = options.currencyDecimals ?? currencyDecimals(store.currency);
+    const csv = options.format === 'csv';
+    const linesPath = csv ? suffixedPath(options.path, '-lines') : options.path;
+    const checksPath = csv ? suffixedPath(options.path, '-checks') : options.path;
+    const writer = createSheetWriter(options.path, {
+      format: options.format,
+      currencyDecimals: decimals,
+      timezone: store.timezone,
+    });
+    let ok = false;
+    try {
+      const maxRows = csv ? Number.POSITIVE_INFINITY : (options.maxRowsPerSheet ?? XLSX_MAX_DATA_ROWS);
+      const ordersSheet = await RollingSheet.open(
+        writer,
+        { name: ORDERS_SHEET, columns: [...ORDER_COLUMNS] },
+        options.path,
+        maxRows,
+        sheets,
+      );
+      const linesSheet = await RollingSheet.open(
+        writer,
+        { name: ORDER_LINES_SHEET, columns: [...ORDER_LINE_COLUMNS] },
+        linesPath,
+        maxRows,
+        sheets,
+      );
+      const checksSheet = await RollingSheet.open(
+        writer,
+        { name: CHECKS_SHEET, columns: [...CHECK_COLUMNS] },
+        checksPath,
+        maxRows,
+        sheets,
+      );
+      for await (const order of selected()) {
+        await ordersSheet.write(orderRow(order, store));
+        for (const row of orderLineRows(order, store)) {
+          await linesSheet.write(row);
+          stats.linesWritten++;
+        }
+        const found = orderChecks(order, store);
+        if (found.length > 0) stats.ordersWithChecks++;
+        for (const check of found) {
+          await checksSheet.write(checkRow(order, check));
+          stats.checks++;
+        }
+      }
+      progress('finishing');
+      await ordersSheet.end();
+      await linesSheet.end();
+      await checksSheet.end();
+      ok = true;
+    } finally {
+      // Close on failure too, so file handles and temporary spools are released; the first error wins.
+      await writer.close().catch((error: unknown) => {
+        if (ok) throw error;
+      });
+    }
+    paths = csv ? { orders: options.path, lines: linesPath, checks: checksPath } : { orders: options.path };
+  }
+  progress('done');
+  return {
+    orders: stats.ordersWritten,
+    lines: stats.linesWritten,
+    checks: stats.checks,
+    ordersWithChecks: stats.ordersWithChecks,
+    ordersRead: stats.ordersRead,
+    duplicates: counts.duplicates,
+    skipped: counts.skipped,
+    paths,
+    ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
+  };
+}
+
+/** `[` + one order per line + `]`, streamed with backpressure (never one giant JSON.stringify). */
+async function writeJsonArray(
+  path: string,
+  orders: AsyncIterable<Order>,
+  onOrder: (order: Order) => void,
+): Promise<void> {
+  const stream = createWriteStream(path);
+  let failure: Error | null = null;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  const fail = (): never => {
+    throw new Error(`cannot write ${path}: ${(failure as Error).message}`, { cause: failure });
+  };
+  let buffer = '[';
+  let first = true;
+  const flush = async (): Promise<void> => {
+    if (failure) fail();
+    const chunk = buffer;
+    buffer = '';
+    // `once` also rejects on 'error' (a separate once(stream, 'error') in a race would leak a listener per drain).
+    if (!stream.write(chunk)) await once(stream, 'drain');
+    if (failure) fail();
+  };
+  try {
+    for await (const order of orders) {
+      buffer += `${first ? '\n' : ',\n'}${JSON.stringify(order)}`;
+      first = false;
+      onOrder(order);
+      if (buffer.length >= 64 * 1024) await flush();
+    }
+    buffer += first ? ']\n' : '\n]\n';
+    await flush();
+  } finally {
+    stream.end();
+    if (!stream.closed) await once(stream, 'close').catch(() => undefined);
+  }
+  if (failure) fail();
+}
