@@ -45,6 +45,26 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
         drift: checkStockDrift,
       };
     }
+    case 'customers': {
+      const { applyCustomerRun, checkCustomerDrift } = await import('./customer-import.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyCustomerRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failedRows.length === 0,
+            status: s.status,
+            summary: {
+              created: s.created,
+              updated: s.updated,
+              failed: s.failed,
+              writeRequests: s.requests,
+              failedRows: s.failedRows,
+            },
+          };
+        },
+        drift: checkCustomerDrift,
+      };
+    }
     default:
       return undefined;
   }

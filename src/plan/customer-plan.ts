@@ -1,4 +1,4 @@
-import type { DesiredCustomer } from '../mapping/customer-sheet.js';
+import type { CustomerColumns, CustomerField, DesiredCustomer } from '../mapping/customer-sheet.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { Customer, CustomerCreate, CustomerUpdate } from '../schema/customer.js';
 
@@ -15,6 +15,9 @@ export class LiveCustomerIndex {
   readonly byId = new Map<string, LiveCustomer>();
   readonly byPhone = new Map<string, LiveCustomer>();
   readonly byEmail = new Map<string, LiveCustomer>();
+  /** Phones (and lower-cased emails) that more than one live customer has: every id, in list order. */
+  readonly sharedPhones = new Map<string, string[]>();
+  readonly sharedEmails = new Map<string, string[]>();
 
   static fromCustomers(customers: Iterable<Customer>): LiveCustomerIndex {
     const index = new LiveCustomerIndex();
@@ -35,11 +38,23 @@ export class LiveCustomerIndex {
       updatedAt: c.updated_at,
     };
     this.byId.set(c.id, live);
-    if (c.phone && !this.byPhone.has(c.phone)) this.byPhone.set(c.phone, live);
-    if (c.email) {
-      const e = c.email.toLowerCase();
-      if (!this.byEmail.has(e)) this.byEmail.set(e, live);
-    }
+    if (c.phone) share(this.byPhone, this.sharedPhones, c.phone, live);
+    if (c.email) share(this.byEmail, this.sharedEmails, c.email.toLowerCase(), live);
+  }
+}
+
+function share(
+  first: Map<string, LiveCustomer>,
+  shared: Map<string, string[]>,
+  key: string,
+  live: LiveCustomer,
+): void {
+  const earlier = first.get(key);
+  if (earlier === undefined) first.set(key, live);
+  else if (earlier.id !== live.id) {
+    const ids = shared.get(key) ?? [earlier.id];
+    ids.push(live.id);
+    shared.set(key, ids);
   }
 }
 
@@ -64,6 +79,8 @@ export interface CustomerPlanEntry {
   update?: CustomerUpdate;
   changes: FieldChange[];
   expectedUpdatedAt?: string;
+  /** The matched live customer's fields when planning (update, noop): the backup's before-state. */
+  before?: { name: string; phone: string; email: string | null };
 }
 
 export interface CustomerPlan {
@@ -73,24 +90,44 @@ export interface CustomerPlan {
   counts: Record<CustomerAction | 'invalid', number>;
 }
 
-function rowIssue(d: DesiredCustomer, code: string, message: string, value?: string): RowIssue {
-  const i: RowIssue = { severity: 'error', code, message, sheet: d.sheet, rowNumber: d.rowNumber };
-  if (value !== undefined) i.value = value;
-  return i;
+export interface CustomerPlanOptions {
+  /** The sheet's columns: issues then name the cell (column letter and header) they are about. */
+  columns?: CustomerColumns;
 }
 
 /**
  * Diffs desired customers against the live index: match by id, else normalised phone, else email
  * (case-insensitive); create / update (field-level) / noop. Two rows for one customer are an error
- * on the later row. Pure.
+ * on the later row. A phone or email that several live customers share matches none of them
+ * (ambiguous: give the id). Pure.
  */
-export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCustomerIndex): CustomerPlan {
+export function planCustomers(
+  desired: Iterable<DesiredCustomer>,
+  live: LiveCustomerIndex,
+  options: CustomerPlanOptions = {},
+): CustomerPlan {
   const entries: CustomerPlanEntry[] = [];
   const issues: RowIssue[] = [];
   const seenPhone = new Map<string, number>();
   const seenEmail = new Map<string, number>();
   const seenCustomer = new Map<string, number>();
   const counts: CustomerPlan['counts'] = { create: 0, update: 0, noop: 0, skip: 0, invalid: 0 };
+  const rowIssue = (
+    d: DesiredCustomer,
+    code: string,
+    message: string,
+    field?: CustomerField,
+    value?: string,
+  ): RowIssue => {
+    const i: RowIssue = { severity: 'error', code, message, sheet: d.sheet, rowNumber: d.rowNumber };
+    const col = field !== undefined ? options.columns?.[field] : undefined;
+    if (col) {
+      i.column = col.letter;
+      i.header = col.header;
+    }
+    if (value !== undefined) i.value = value;
+    return i;
+  };
 
   for (const d of desired) {
     const base = { sheet: d.sheet, rowNumber: d.rowNumber };
@@ -99,19 +136,23 @@ export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCust
       counts.skip++;
       continue;
     }
+    const invalid = (issue: RowIssue): void => {
+      issues.push(issue);
+      counts.invalid++;
+    };
     const email = d.email ? d.email.toLowerCase() : undefined;
     const dupPhone = d.phone !== undefined ? seenPhone.get(d.phone) : undefined;
     const dupEmail = email !== undefined ? seenEmail.get(email) : undefined;
     if (dupPhone !== undefined || dupEmail !== undefined) {
       const what = dupPhone !== undefined ? `phone ${d.phone}` : `email ${d.email}`;
-      issues.push(
+      invalid(
         rowIssue(
           d,
           'duplicate_customer',
           `${what} is already on row ${dupPhone ?? dupEmail}; keep one row per customer`,
+          dupPhone !== undefined ? 'phone' : 'email',
         ),
       );
-      counts.invalid++;
       continue;
     }
 
@@ -121,35 +162,59 @@ export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCust
       match = live.byId.get(d.id);
       matchedBy = 'id';
       if (!match) {
-        issues.push(
+        invalid(
           rowIssue(
             d,
             'unknown_customer_id',
             `no customer has id "${d.id}"; leave id blank to create one`,
+            'id',
             d.id,
           ),
         );
-        counts.invalid++;
         continue;
       }
     } else if (d.phone !== undefined && live.byPhone.has(d.phone)) {
+      const shared = live.sharedPhones.get(d.phone);
+      if (shared) {
+        invalid(
+          rowIssue(
+            d,
+            'ambiguous_customer',
+            `phone ${d.phone} belongs to ${shared.length} live customers (${shared.join(', ')}); write the id of the one to update in the id column`,
+            'phone',
+          ),
+        );
+        continue;
+      }
       match = live.byPhone.get(d.phone);
       matchedBy = 'phone';
     } else if (email !== undefined && live.byEmail.has(email)) {
+      const shared = live.sharedEmails.get(email);
+      if (shared) {
+        invalid(
+          rowIssue(
+            d,
+            'ambiguous_customer',
+            `email ${d.email} belongs to ${shared.length} live customers (${shared.join(', ')}); write the id of the one to update in the id column`,
+            'email',
+          ),
+        );
+        continue;
+      }
       match = live.byEmail.get(email);
       matchedBy = 'email';
     }
     if (match) {
       const earlier = seenCustomer.get(match.id);
       if (earlier !== undefined) {
-        issues.push(
+        invalid(
           rowIssue(
             d,
             'duplicate_customer',
             `this row matches the same customer (${match.id}) as row ${earlier}; keep one row`,
+            matchedBy,
           ),
         );
-        counts.invalid++;
         continue;
       }
       seenCustomer.set(match.id, d.rowNumber);
@@ -159,18 +224,21 @@ export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCust
 
     if (!match) {
       if (d.command === 'update') {
-        issues.push(
-          rowIssue(d, 'customer_not_found', 'command is update but no live customer matches this row'),
-        );
-        counts.invalid++;
+        invalid(rowIssue(d, 'customer_not_found', 'command is update but no live customer matches this row'));
         continue;
       }
       if (d.name === undefined || d.phone === undefined) {
         const missing = [d.name === undefined ? 'name' : '', d.phone === undefined ? 'phone' : ''].filter(
           Boolean,
         );
-        issues.push(rowIssue(d, 'missing_required', `a new customer needs ${missing.join(' and ')}`));
-        counts.invalid++;
+        invalid(
+          rowIssue(
+            d,
+            'missing_required',
+            `a new customer needs ${missing.join(' and ')}`,
+            d.name === undefined ? 'name' : 'phone',
+          ),
+        );
         continue;
       }
       const create: CustomerCreate = { name: d.name, phone: d.phone };
@@ -186,15 +254,30 @@ export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCust
       continue;
     }
     if (d.command === 'create') {
-      issues.push(
+      invalid(
         rowIssue(
           d,
           'customer_exists',
           `command is create but customer ${match.id} already matches by ${matchedBy}`,
+          matchedBy,
         ),
       );
-      counts.invalid++;
       continue;
+    }
+    if (d.phone !== undefined && d.phone !== match.phone) {
+      // Moving a customer onto a phone another live customer has would make both unmatchable by phone.
+      const owner = live.byPhone.get(d.phone);
+      if (owner && owner.id !== match.id) {
+        invalid(
+          rowIssue(
+            d,
+            'phone_in_use',
+            `phone ${d.phone} belongs to customer ${owner.id} (${owner.name}), not to ${match.id}; one phone per customer`,
+            'phone',
+          ),
+        );
+        continue;
+      }
     }
     const update: CustomerUpdate = {};
     const changes: FieldChange[] = [];
@@ -217,6 +300,7 @@ export function planCustomers(desired: Iterable<DesiredCustomer>, live: LiveCust
       customerId: match.id,
       changes,
       expectedUpdatedAt: match.updatedAt,
+      before: { name: match.name, phone: match.phone, email: match.email },
     };
     if (matchedBy) entry.matchedBy = matchedBy;
     if (changes.length > 0) entry.update = update;

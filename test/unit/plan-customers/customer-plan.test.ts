@@ -147,3 +147,50 @@ describe('customer plan', () => {
     expect(plan.issues.map((i) => i.code)).toEqual(['missing_required', 'unknown_customer_id']);
   });
 });
+
+describe('customer plan safety', () => {
+  it('refuses to guess between live customers sharing a phone or an email', () => {
+    const live = LiveCustomerIndex.fromCustomers([
+      customer('c1', 'Aina', '60123456789', 'shared@example.com'),
+      customer('c2', 'Aina too', '60123456789', null),
+      customer('c3', 'Ben', '60198765432', 'Shared@example.com'),
+    ]);
+    const { desired } = mapRows(
+      ['name', 'phone', 'email'],
+      [
+        ['A', '012-345 6789', ''],
+        ['B', '', 'shared@example.com'],
+      ],
+    );
+    const plan = planCustomers(desired, live, {
+      columns: resolveCustomerColumns('customers.csv', [
+        { header: 'name', key: 'name', letter: 'A', index: 0 },
+        { header: 'phone', key: 'phone', letter: 'B', index: 1 },
+        { header: 'email', key: 'email', letter: 'C', index: 2 },
+      ]).columns,
+    });
+    expect(plan.entries).toEqual([]);
+    expect(plan.issues.map((i) => [i.rowNumber, i.code, i.column])).toEqual([
+      [2, 'ambiguous_customer', 'B'],
+      [3, 'ambiguous_customer', 'C'],
+    ]);
+    expect(plan.issues[0]?.message).toContain('c1, c2');
+  });
+
+  it('does not move a customer onto the phone of another live customer', () => {
+    const live = LiveCustomerIndex.fromCustomers([
+      customer('c1', 'Aina', '60123456789', null),
+      customer('c2', 'Ben', '60198765432', null),
+    ]);
+    const { desired } = mapRows(['id', 'phone'], [['c1', '019-876 5432']]);
+    const plan = planCustomers(desired, live);
+    expect(plan.issues.map((i) => i.code)).toEqual(['phone_in_use']);
+    expect(plan.counts.invalid).toBe(1);
+  });
+
+  it('keeps the matched live fields as the before-state of updates and noops', () => {
+    const live = LiveCustomerIndex.fromCustomers([customer('c1', 'Aina', '60123456789', 'a@example.com')]);
+    const plan = planCustomers(mapRows(['name', 'phone'], [['Aina B', '0123456789']]).desired, live);
+    expect(plan.entries[0]?.before).toEqual({ name: 'Aina', phone: '60123456789', email: 'a@example.com' });
+  });
+});
