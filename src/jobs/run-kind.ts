@@ -65,6 +65,33 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
         drift: checkCustomerDrift,
       };
     }
+    case 'messages': {
+      const { applyMessageRun, checkMessageDrift } = await import('./message-send.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyMessageRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failedRows.length === 0,
+            status: s.status,
+            summary: { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows },
+          };
+        },
+        drift: checkMessageDrift,
+      };
+    }
+    case 'templates': {
+      const { applyTemplateRun } = await import('./template-import.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyTemplateRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failedRows.length === 0,
+            status: s.status,
+            summary: { created: s.created, failed: s.failed, templates: s.templates, failedRows: s.failedRows },
+          };
+        },
+      };
+    }
     default:
       return undefined;
   }

@@ -9,6 +9,8 @@ export interface DesiredRecipient {
   rowNumber: number;
   to?: string;
   customerId?: string;
+  /** Letter of the customer_id column (an unknown customer is reported in that cell). */
+  customerIdColumn?: string;
   parameters: Record<string, string>;
 }
 
@@ -98,6 +100,7 @@ export function mapRecipientRow(
     else fail(columns.to, phone.code, phone.message, to);
   } else if (!isBlank(customerId)) {
     recipient.customerId = cellText(customerId).trim();
+    if (columns.customerId) recipient.customerIdColumn = columns.customerId.letter;
   } else {
     fail(
       columns.to ?? columns.customerId,
@@ -109,7 +112,8 @@ export function mapRecipientRow(
     const v = row.cells[col.key];
     if (isBlank(v))
       fail(col, 'missing_parameter', `the parameter "${name}" is blank; every parameter needs a value`);
-    else recipient.parameters[name] = cellText(v);
+    // Edges trimmed: a stray space or line break (e.g. mixed line endings) must not reach the customer.
+    else recipient.parameters[name] = cellText(v).trim();
   }
   return issues.length > 0 ? { issues } : { recipient, issues };
 }

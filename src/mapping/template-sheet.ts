@@ -14,6 +14,8 @@ export interface DesiredTemplate {
   sheet: string;
   rowNumber: number;
   body: TemplateCreate;
+  /** Letter of the name column (plan issues about the name point at it). */
+  nameColumn?: string;
 }
 
 export interface TemplateSheetColumns {
@@ -171,14 +173,20 @@ export function mapTemplateRow(
     for (const issue of parsed.error.issues) {
       const col = columnOfPath(columns, issue.path);
       const field = issue.path.join('.');
+      const blank = issue.code === 'invalid_type' && (col === undefined || isBlank(row.cells[col.key]));
       at(
         col,
         `invalid_${String(issue.path[0] ?? 'template')}`,
-        `${field || 'template'}: ${issue.message}`,
+        blank
+          ? `${field || 'template'} is required: the cell is blank`
+          : `${field || 'template'}: ${issue.message}`,
         col ? row.cells[col.key] : undefined,
       );
     }
   }
   if (issues.length > 0 || !parsed.success) return { issues };
-  return { template: { sheet: row.sheet, rowNumber: row.rowNumber, body: parsed.data }, issues };
+  const template: DesiredTemplate = { sheet: row.sheet, rowNumber: row.rowNumber, body: parsed.data };
+  const nameColumn = columns.byKey.get('name')?.letter;
+  if (nameColumn !== undefined) template.nameColumn = nameColumn;
+  return { template, issues };
 }

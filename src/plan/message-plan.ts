@@ -57,7 +57,7 @@ export function planMessages(
     if (to === undefined && r.customerId !== undefined) {
       to = customerPhones.get(r.customerId);
       if (to === undefined || to === '') {
-        issues.push({
+        const issue: RowIssue = {
           severity: 'error',
           code: 'unknown_customer',
           message: `no customer with id "${r.customerId}" (or the customer has no phone)`,
@@ -65,7 +65,9 @@ export function planMessages(
           rowNumber: r.rowNumber,
           header: 'customer_id',
           value: r.customerId,
-        });
+        };
+        if (r.customerIdColumn !== undefined) issue.column = r.customerIdColumn;
+        issues.push(issue);
         continue;
       }
     }

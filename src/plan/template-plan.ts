@@ -1,6 +1,6 @@
 import type { DesiredTemplate } from '../mapping/template-sheet.js';
 import type { RowIssue } from '../mapping/row-issue.js';
-import type { MessageTemplate, TemplateCreate } from '../schema/template.js';
+import type { MessageTemplate, TemplateButton, TemplateCreate } from '../schema/template.js';
 
 export type TemplateAction = 'create' | 'unchanged';
 
@@ -23,9 +23,24 @@ export interface TemplatePlan {
   counts: { create: number; unchanged: number; invalid: number };
 }
 
+/** Buttons compared by their non-empty fields, in order. */
+function buttonsText(buttons: readonly TemplateButton[] | undefined): string {
+  return JSON.stringify(
+    (buttons ?? []).map((b) =>
+      (['type', 'text', 'url', 'phone_number'] as const).map((k) => (b[k] ? b[k] : null)),
+    ),
+  );
+}
+
+/**
+ * Same content as the live template: body, header, footer, image, buttons, and the language when
+ * the sheet gives one. The category is not compared: the reviewer may have changed it.
+ */
 function sameContent(body: TemplateCreate, live: MessageTemplate): boolean {
   return (
     body.body === live.body &&
+    (body.language === undefined || body.language === live.language) &&
+    buttonsText(body.buttons) === buttonsText(live.buttons) &&
     (body.header ?? null) === (live.header || null) &&
     (body.footer ?? null) === (live.footer || null) &&
     (body.header_image_url ?? null) === (live.header_image_url || null)
@@ -49,7 +64,7 @@ export function planTemplates(
   for (const d of desired) {
     const name = d.body.name;
     const issue = (code: string, message: string): void => {
-      issues.push({
+      const i: RowIssue = {
         severity: 'error',
         code,
         message,
@@ -57,7 +72,9 @@ export function planTemplates(
         rowNumber: d.rowNumber,
         header: 'name',
         value: name,
-      });
+      };
+      if (d.nameColumn !== undefined) i.column = d.nameColumn;
+      issues.push(i);
       counts.invalid++;
     };
     const earlier = seen.get(name);

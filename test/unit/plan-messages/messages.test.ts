@@ -87,6 +87,14 @@ describe('message plan', () => {
     expect(new Set(all.sends.map((s) => s.key)).size).toBe(3);
   });
 
+  it('trims parameter values at the edges', () => {
+    const { recipients: rs } = recipients(
+      ['to', 'name', 'order_number'],
+      [['0123456789', ' Aina \n', '1001\r\n']],
+    );
+    expect(rs[0]?.parameters).toEqual({ name: 'Aina', order_number: '1001' });
+  });
+
   it('renders a preview', () => {
     expect(renderTemplate(template.body, { name: 'Aina', order_number: '1001' })).toBe(
       'Hi Aina, order 1001 is on its way',

@@ -131,4 +131,21 @@ describe('template plan', () => {
     expect(plan.issues.map((i) => [i.rowNumber, i.code])).toEqual([[4, 'duplicate_name']]);
     expect(planTemplates(templates.slice(1, 2), [other]).issues[0]?.code).toBe('name_taken');
   });
+
+  it('compares buttons and a given language, not the category (the reviewer may change it)', () => {
+    const withButton = {
+      ...live,
+      buttons: [{ type: 'QUICK_REPLY', text: 'Thanks' }],
+      category: 'MARKETING' as const,
+    };
+    const row = { ...good, button_1_type: 'quick_reply', button_1_text: 'Thanks' };
+    const { templates } = mapSheet(HEADER, [row]);
+    expect(planTemplates(templates, [withButton]).entries[0]?.action).toBe('unchanged');
+    const other = mapSheet(HEADER, [{ ...row, button_1_text: 'Thank you' }]).templates;
+    expect(planTemplates(other, [withButton]).issues.map((i) => [i.code, i.column])).toEqual([
+      ['name_taken', 'A'],
+    ]);
+    const malay = mapSheet(HEADER, [{ ...row, language: 'ms' }]).templates;
+    expect(planTemplates(malay, [withButton]).issues[0]?.code).toBe('name_taken');
+  });
 });

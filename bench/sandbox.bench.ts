@@ -1,0 +1,287 @@
+/**
+ * Sandbox benchmark: how long and how much memory it takes to generate and load a big synthetic
+ * store, and how many list pages of 100 products the sandbox serves per second on loopback.
+ *
+ *   npx tsx bench/sandbox.bench.ts [--products 100000] [--customers 20000] [--orders 100000]
+ *                                  [--readers 4] [--passes 1] [--seed 1] [--skip-generate-only]
+ *
+ * Targets (issue 2): generate + load 100k products (avg 3 variants) + 100k orders in < 60 s and
+ * < 2 GiB; >= 300 pages of 100 products per second.
+ *
+ * Each measured part runs in its own child process so peak RSS figures are not mixed up:
+ * - `generate-only`: generateStore() alone (time, CPU, peak RSS, JSON size of the snapshot parts);
+ * - `serve`: startSandbox({ generate }) (time to listening, peak RSS), then it serves while this
+ *   process reads. Readers live in the parent so they don't share the server's event loop.
+ * Reading: one sequential reader walks every page with the cursor and checks that every product
+ * comes exactly once; then R concurrent readers each walk their own full pass (fast path: no JSON
+ * parse, the cursor is cut out of the body text).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+
+interface Args {
+  products: number;
+  customers: number;
+  orders: number;
+  readers: number;
+  passes: number;
+  seed: number;
+  generateOnly: boolean;
+}
+
+function parseArgs(argv: string[]): Args & { child: string | null } {
+  const get = (name: string, fallback: number): number => {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) return fallback;
+    const v = Number((argv[i + 1] ?? '').replace(/_/g, ''));
+    if (!Number.isSafeInteger(v) || v < 0) throw new Error(`--${name} needs a non-negative integer`);
+    return v;
+  };
+  const childIndex = argv.indexOf('--child');
+  return {
+    products: get('products', 100_000),
+    customers: get('customers', 20_000),
+    orders: get('orders', 100_000),
+    readers: Math.max(1, get('readers', 4)),
+    passes: Math.max(1, get('passes', 1)),
+    seed: get('seed', 1),
+    generateOnly: !argv.includes('--skip-generate-only'),
+    child: childIndex >= 0 ? (argv[childIndex + 1] ?? null) : null,
+  };
+}
+
+const MiB = 1024 * 1024;
+/** Peak resident set size of this process so far, in MiB (ru_maxrss is in KiB on Linux). */
+const peakRssMiB = () => process.resourceUsage().maxRSS / 1024;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+// ------------------------------------------------------------------------------------------------
+// Children: print one JSON line per report on stdout.
+
+async function childGenerateOnly(a: Args): Promise<void> {
+  const { generateStore } = await import('../src/sandbox/generator.js');
+  const t0 = performance.now();
+  const c0 = cpuMs();
+  const s = generateStore({ products: a.products, customers: a.customers, orders: a.orders, seed: a.seed });
+  const ms = performance.now() - t0;
+  const cpu = cpuMs() - c0;
+  const rssAfter = peakRssMiB();
+  const variants = s.products.reduce((n, p) => n + p.variants.length, 0);
+  // Size of the snapshot as JSON, part by part (one string for everything may pass V8's limit).
+  let jsonBytes = 0;
+  for (const part of [s.products, s.customers, s.orders]) {
+    for (let i = 0; i < part.length; i += 10_000)
+      jsonBytes += JSON.stringify(part.slice(i, i + 10_000)).length;
+  }
+  console.log(
+    JSON.stringify({
+      ms,
+      cpu,
+      peakRssMiB: rssAfter,
+      variants,
+      jsonMiB: jsonBytes / MiB,
+      orders: s.orders.length,
+    }),
+  );
+}
+
+async function childServe(a: Args): Promise<void> {
+  const { startSandbox } = await import('../src/sandbox/server.js');
+  const t0 = performance.now();
+  const c0 = cpuMs();
+  const sandbox = await startSandbox({
+    port: 0,
+    generate: { products: a.products, customers: a.customers, orders: a.orders, seed: a.seed },
+  });
+  const ms = performance.now() - t0;
+  console.log(
+    JSON.stringify({
+      url: sandbox.url,
+      token: sandbox.token,
+      ms,
+      cpu: cpuMs() - c0,
+      peakRssMiB: peakRssMiB(),
+    }),
+  );
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line === 'stats') console.log(JSON.stringify({ cpu: cpuMs(), peakRssMiB: peakRssMiB() }));
+    if (line === 'quit') break;
+  }
+  await sandbox.close();
+  process.exit(0);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Parent.
+
+function spawnChild(kind: string, argv: string[]) {
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...process.execArgv, self, ...argv, '--child', kind], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const iterator = lines[Symbol.asyncIterator]();
+  return {
+    child,
+    async next<T>(): Promise<T> {
+      const r = await iterator.next();
+      if (r.done === true) throw new Error(`${kind} child ended without a report`);
+      return JSON.parse(r.value as string) as T;
+    },
+  };
+}
+
+const NEXT_CURSOR = '"next_cursor":';
+
+/** Walks every product page; returns pages read and products seen. `check` parses and verifies ids. */
+async function readPass(
+  agent: Agent,
+  url: string,
+  token: string,
+  check: boolean,
+): Promise<{ pages: number; products: number; bytes: number; ids?: Set<string> }> {
+  let cursor: string | null = null;
+  let pages = 0;
+  let bytes = 0;
+  let products = 0;
+  const ids = check ? new Set<string>() : undefined;
+  do {
+    const q: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const res = await request(`${url}/api/v2/products?limit=100${q}`, {
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+    pages++;
+    bytes += text.length;
+    if (check) {
+      const page = JSON.parse(text) as {
+        data: { id: string }[];
+        next_cursor: string | null;
+        has_more: boolean;
+      };
+      for (const p of page.data) {
+        if (ids?.has(p.id)) throw new Error(`product ${p.id} served twice`);
+        ids?.add(p.id);
+      }
+      products += page.data.length;
+      cursor = page.has_more ? page.next_cursor : null;
+    } else {
+      const at = text.lastIndexOf(NEXT_CURSOR);
+      const rest = text.slice(at + NEXT_CURSOR.length).trimStart();
+      cursor = rest.startsWith('null')
+        ? null
+        : (JSON.parse(rest.slice(0, rest.indexOf('"', 1) + 1)) as string);
+    }
+  } while (cursor !== null);
+  return ids ? { pages, products, bytes, ids } : { pages, products, bytes };
+}
+
+function row(cells: (string | number)[], widths: number[]): string {
+  return cells.map((c, i) => String(c).padEnd(widths[i] ?? 10)).join('  ');
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  if (a.child === 'generate-only') return childGenerateOnly(a);
+  if (a.child === 'serve') return childServe(a);
+
+  const sizeArgs = [
+    '--products',
+    String(a.products),
+    '--customers',
+    String(a.customers),
+    '--orders',
+    String(a.orders),
+    '--seed',
+    String(a.seed),
+  ];
+  console.log(
+    `sandbox bench: ${a.products} products, ${a.customers} customers, ${a.orders} orders, seed ${a.seed}, ` +
+      `${a.readers} concurrent readers (node ${process.version})`,
+  );
+  const figures: [string, string, string][] = [];
+
+  if (a.generateOnly) {
+    const g = spawnChild('generate-only', sizeArgs);
+    const r = await g.next<{
+      ms: number;
+      cpu: number;
+      peakRssMiB: number;
+      variants: number;
+      jsonMiB: number;
+    }>();
+    await new Promise((resolve) => g.child.once('exit', resolve));
+    figures.push(['generateStore() alone: wall', `${(r.ms / 1000).toFixed(1)} s`, '< 30 s']);
+    figures.push(['generateStore() alone: CPU', `${(r.cpu / 1000).toFixed(1)} s`, '']);
+    figures.push(['generateStore() alone: peak RSS', `${r.peakRssMiB.toFixed(0)} MiB`, '< 1536 MiB']);
+    figures.push(['variants per product', (r.variants / Math.max(1, a.products)).toFixed(2), '~3']);
+    figures.push(['snapshot JSON size', `${r.jsonMiB.toFixed(0)} MiB`, '']);
+  }
+
+  const s = spawnChild('serve', sizeArgs);
+  const ready = await s.next<{ url: string; token: string; ms: number; cpu: number; peakRssMiB: number }>();
+  figures.push(['startSandbox(generate): to listening', `${(ready.ms / 1000).toFixed(1)} s`, '< 60 s']);
+  figures.push(['startSandbox(generate): CPU', `${(ready.cpu / 1000).toFixed(1)} s`, '']);
+  figures.push(['startSandbox(generate): peak RSS', `${ready.peakRssMiB.toFixed(0)} MiB`, '< 2048 MiB']);
+
+  const agent = new Agent({ connections: a.readers + 1, pipelining: 1, keepAliveTimeout: 10_000 });
+  try {
+    // Warm-up + correctness: one full sequential pass, parsed.
+    let t = performance.now();
+    const first = await readPass(agent, ready.url, ready.token, true);
+    let secs = (performance.now() - t) / 1000;
+    if (first.products !== a.products)
+      throw new Error(`saw ${first.products} products, expected ${a.products}`);
+    figures.push(['page of 100 products: size', `${(first.bytes / first.pages / 1024).toFixed(0)} KiB`, '']);
+    figures.push(['1 reader, full parse: pages of 100/s', (first.pages / secs).toFixed(0), '>= 300']);
+
+    // Sequential, fast client.
+    t = performance.now();
+    let pages = 0;
+    for (let p = 0; p < a.passes; p++) pages += (await readPass(agent, ready.url, ready.token, false)).pages;
+    secs = (performance.now() - t) / 1000;
+    figures.push(['1 reader: pages of 100/s', (pages / secs).toFixed(0), '>= 300']);
+
+    // Concurrent readers, each its own full pass.
+    s.child.stdin.write('stats\n');
+    const before = await s.next<{ cpu: number }>();
+    t = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: a.readers * a.passes }, () => readPass(agent, ready.url, ready.token, false)),
+    );
+    secs = (performance.now() - t) / 1000;
+    pages = results.reduce((n, r) => n + r.pages, 0);
+    s.child.stdin.write('stats\n');
+    const after = await s.next<{ cpu: number; peakRssMiB: number }>();
+    figures.push([`${a.readers} readers: pages of 100/s`, (pages / secs).toFixed(0), '>= 300']);
+    figures.push([
+      `${a.readers} readers: server CPU per page`,
+      `${((after.cpu - before.cpu) / pages).toFixed(2)} ms`,
+      '',
+    ]);
+    figures.push(['sandbox peak RSS after serving', `${after.peakRssMiB.toFixed(0)} MiB`, '< 2048 MiB']);
+  } finally {
+    await agent.close();
+    s.child.stdin.write('quit\n');
+    await new Promise((resolve) => s.child.once('exit', resolve));
+  }
+
+  const widths = [40, 12, 12];
+  console.log('');
+  console.log(row(['figure', 'value', 'target'], widths));
+  console.log(row(['-'.repeat(40), '-'.repeat(12), '-'.repeat(12)], widths));
+  for (const f of figures) console.log(row(f, widths));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

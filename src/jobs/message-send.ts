@@ -1,0 +1,496 @@
+import { idempotencyKey } from '../api/idempotency-key.js';
+import type { MerchantClient } from '../api/merchant-client.js';
+import { listAll } from '../api/paginate.js';
+import { applyRun } from '../apply/apply-run.js';
+import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
+import { writeReport } from '../apply/report.js';
+import {
+  invalidRowResult,
+  operationRowResult,
+  writeRowFiles,
+  type RowFilesSummary,
+  type RowResult,
+} from '../apply/results-file.js';
+import { RunDirectory } from '../apply/run-directory.js';
+import {
+  mapRecipientRow,
+  resolveRecipientColumns,
+  type DesiredRecipient,
+} from '../mapping/recipient-sheet.js';
+import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
+import {
+  planMessages,
+  renderTemplate,
+  type MessagePlan,
+  type MessageSendEntry,
+} from '../plan/message-plan.js';
+import type { MessageSend, MessageTemplate, Store } from '../schema/index.js';
+import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
+import type { JobCallbacks } from './job-events.js';
+import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { SheetHeaderError } from './sheet-header-error.js';
+import { InvalidRowsError, withExtraCells } from './template-import.js';
+
+/** Most customers read to resolve `customer_id` recipients. */
+const MAX_CUSTOMERS = 1_000_000;
+
+/** One rendered message of the preview. */
+export interface MessagePreview {
+  rowNumber: number;
+  to: string;
+  text: string;
+}
+
+/** plan.json of a messages run. Plain JSON. */
+export interface MessagePlanFile {
+  kind: 'messages';
+  version: 1;
+  store: { id: string; name: string; country: string };
+  input: RunInput;
+  /** The template as it was when planned (APPROVED). */
+  template: MessageTemplate;
+  allowDuplicates: boolean;
+  /** Send the valid rows even when others are invalid (default: nothing is sent then). */
+  skipInvalid: boolean;
+  /** `--max N`: the largest send allowed. */
+  max?: number | undefined;
+  /** Rows of the sheet (data rows). */
+  rows: number;
+  preview: MessagePreview[];
+  plan: MessagePlan;
+}
+
+export interface PlanMessageOptions extends JobCallbacks {
+  client: MerchantClient;
+  file: string;
+  runsRoot: string;
+  /** Where the run writes, for people (never the token). */
+  target: string;
+  /** Name of the template to send. */
+  template: string;
+  read?: ReadSheetOptions;
+  allowDuplicates?: boolean;
+  skipInvalid?: boolean;
+  /** Refuse (exit 3) a send to more recipients than this. */
+  max?: number | undefined;
+  /** Messages rendered in the preview (default 3). */
+  previewCount?: number;
+}
+
+export interface PlannedMessageRun {
+  run: RunDirectory;
+  file: MessagePlanFile;
+  store: Store;
+  /** Set when a guardrail refuses the send (exit 3); nothing may be sent. */
+  refusal?: string;
+}
+
+/** The template is missing or not APPROVED: nothing can be sent (exit 3, refused). */
+export class TemplateNotSendableError extends Error {
+  override readonly name = 'TemplateNotSendableError';
+  readonly exitCode = 3;
+  constructor(
+    message: string,
+    readonly template: string,
+    readonly status?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A refused send (over --max): exit 3. */
+export class SendRefusedError extends Error {
+  override readonly name = 'SendRefusedError';
+  readonly exitCode = 3;
+}
+
+/** Finds a template by its exact name (the list filter is a contains match). */
+export async function findTemplate(
+  client: MerchantClient,
+  name: string,
+  signal?: AbortSignal,
+): Promise<MessageTemplate | undefined> {
+  for await (const t of client.templates.list({ name }, signal ? { signal } : {})) {
+    if (t.name === name) return t;
+  }
+  return undefined;
+}
+
+/** The template's text as a recipient will read it: header, body, footer. */
+export function renderMessage(template: MessageTemplate, parameters: Record<string, string>): string {
+  return [template.header, renderTemplate(template.body, parameters), template.footer]
+    .filter((s): s is string => typeof s === 'string' && s !== '')
+    .join('\n');
+}
+
+export function messageCounts(file: MessagePlanFile): Record<string, number> {
+  const invalid = new Set(
+    file.plan.issues.filter((i) => i.severity === 'error' && i.rowNumber > 1).map((i) => i.rowNumber),
+  );
+  return {
+    rows: file.rows,
+    send: file.plan.sends.length,
+    duplicates: file.plan.duplicates.length,
+    invalid: invalid.size,
+  };
+}
+
+/**
+ * Plans a bulk send (dry run): the template must exist and be APPROVED (else
+ * TemplateNotSendableError, before anything else); every parameter column present and non-empty;
+ * phones normalised with the store's country; `customer_id` resolved to the customer's phone (one
+ * listing of the customers); a recipient listed twice is sent once unless allowDuplicates; the
+ * first messages are rendered as a preview.
+ */
+export async function planMessageSend(options: PlanMessageOptions): Promise<PlannedMessageRun> {
+  const { client } = options;
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (options.max !== undefined && !(Number.isInteger(options.max) && options.max >= 0)) {
+    throw new SheetHeaderError(`--max must be a whole number >= 0, not ${options.max}`, []);
+  }
+  const store = await client.me(signal);
+  const template = await findTemplate(client, options.template, options.signal);
+  if (template === undefined) {
+    throw new TemplateNotSendableError(
+      `no template named "${options.template}" in ${store.name}; nothing was sent (see mbulk templates status)`,
+      options.template,
+    );
+  }
+  if (template.status !== 'APPROVED') {
+    throw new TemplateNotSendableError(
+      `template "${template.name}" is ${template.status}${template.rejected_reason ? ` (${template.rejected_reason})` : ''}; only APPROVED templates can be sent, nothing was sent`,
+      template.name,
+      template.status,
+    );
+  }
+
+  const reader = readSheet(options.file, options.read);
+  const info = await reader.open();
+  const { columns, issues: headerIssues } = resolveRecipientColumns(
+    info.sheet,
+    info.columns,
+    template.parameters,
+  );
+  const fatal = headerIssues.filter((i) => i.severity === 'error');
+  if (fatal.length > 0) {
+    await reader.close();
+    throw new SheetHeaderError(`${options.file}: ${fatal.map((i) => i.message).join('; ')}`, fatal);
+  }
+  const recipients: DesiredRecipient[] = [];
+  const rowIssues: RowIssue[] = [];
+  let rows = 0;
+  for await (const batch of reader.batches()) {
+    for (const row of batch) {
+      const mapped = mapRecipientRow(row, columns, store.country);
+      rowIssues.push(...mapped.issues);
+      if (mapped.recipient) recipients.push(mapped.recipient);
+    }
+    rows += batch.length;
+    options.onProgress?.({ phase: 'read', done: rows });
+  }
+  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+
+  const phones = new Map<string, string>();
+  if (recipients.some((r) => r.customerId !== undefined)) {
+    options.onProgress?.({ phase: 'fetch', done: 0, message: 'customers' });
+    const customers = await listAll(client.customers.list({}, signal), {
+      max: MAX_CUSTOMERS,
+      what: 'GET /api/v2/customers',
+    });
+    for (const c of customers) if (c.phone) phones.set(c.id, c.phone);
+  }
+  const plan = planMessages(recipients, template, phones, {
+    allowDuplicates: options.allowDuplicates ?? false,
+  });
+  plan.issues.unshift(...headerIssues, ...rowIssues);
+  const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
+    rowNumber: s.rowNumber,
+    to: s.to,
+    text: renderMessage(template, s.parameters),
+  }));
+
+  const run = RunDirectory.create(options.runsRoot, {
+    kind: 'messages',
+    input: options.file,
+    target: options.target,
+    storeId: store.id,
+    options: {
+      template: template.name,
+      allowDuplicates: options.allowDuplicates ?? false,
+      skipInvalid: options.skipInvalid ?? false,
+      ...(options.max !== undefined ? { max: options.max } : {}),
+    },
+  });
+  const file: MessagePlanFile = {
+    kind: 'messages',
+    version: 1,
+    store: { id: store.id, name: store.name, country: store.country },
+    input: keepRunInput(run, options.file, 'recipients', info.format === 'xlsx' ? info.sheet : undefined),
+    template,
+    allowDuplicates: options.allowDuplicates ?? false,
+    skipInvalid: options.skipInvalid ?? false,
+    max: options.max,
+    rows,
+    preview,
+    plan,
+  };
+  run.writePlan(file);
+  run.update({ counts: messageCounts(file) });
+  writeMessageReport(run, file);
+  const refusal = sendRefusal(file);
+  return refusal ? { run, file, store, refusal } : { run, file, store };
+}
+
+function sendRefusal(file: MessagePlanFile): string | undefined {
+  if (file.max !== undefined && file.plan.sends.length > file.max) {
+    return `${file.plan.sends.length} messages to send is more than --max ${file.max}; nothing was sent`;
+  }
+  return undefined;
+}
+
+/** "row 5: 60123456789 (customer cus_1)" */
+export function describeSend(s: MessageSendEntry): string {
+  return `row ${s.rowNumber}: ${s.to}${s.customerId ? ` (customer ${s.customerId})` : ''}`;
+}
+
+function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: MessageApplySummary): void {
+  const counts = messageCounts(file);
+  writeReport(run.file('report'), {
+    title: `Send template messages: ${file.template.name}`,
+    runId: run.id,
+    facts: [
+      ['Input', file.input.original],
+      ['Store', `${file.store.name} (${file.store.id})`],
+      ['Target', run.meta.target],
+      ['Template', `${file.template.name} (${file.template.language}, ${file.template.status})`],
+      ['Status', run.refresh().status],
+      ...file.preview.map(
+        (p, n) => [`Preview ${n + 1} (row ${p.rowNumber}, ${p.to})`, p.text.replace(/\n/g, ' / ')] as const,
+      ),
+    ],
+    counts: [
+      ['rows', counts['rows'] ?? 0],
+      ['send', counts['send'] ?? 0],
+      ['duplicates (sent once)', counts['duplicates'] ?? 0],
+      ['invalid rows', counts['invalid'] ?? 0],
+      ...(applied
+        ? ([
+            ['sent', applied.sent],
+            ['failed', applied.failed],
+          ] as const)
+        : []),
+    ],
+    changes: file.plan.sends.slice(0, 200).map(describeSend),
+    totalChanges: file.plan.sends.length,
+    issues: [
+      ...file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...file.plan.duplicates
+        .slice(0, 100)
+        .map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: same recipient as row ${d.firstRow}`),
+    ],
+    totalIssues: file.plan.issues.length + file.plan.duplicates.length,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apply
+
+interface SendOp {
+  kind: 'message-send';
+  key: string;
+  idempotent: true;
+  idempotencyKey: string;
+  send: MessageSendEntry;
+  body: MessageSend;
+}
+
+/** What a send's journal record keeps. */
+interface SendResult {
+  id: string;
+  status: string;
+  to: string;
+}
+
+export interface ApplyMessageOptions extends JobCallbacks {
+  client: MerchantClient;
+  /** Sends in flight at most (default 4); the client's rate controller also paces them. */
+  concurrency?: number;
+}
+
+export interface MessageApplySummary {
+  runId: string;
+  status: ExecuteSummary<unknown, unknown>['status'];
+  sent: number;
+  failed: number;
+  unknown: number;
+  /** Sends already done by an earlier session of this run (not sent again). */
+  reused: number;
+  rows: RowFilesSummary;
+  failedRows: { sheet: string; row: number; code: string; message: string }[];
+}
+
+export function sendBody(template: MessageTemplate, send: MessageSendEntry): MessageSend {
+  return { to: send.to, template: template.name, parameters: send.parameters };
+}
+
+/**
+ * Sends (or resumes sending) a planned run. Every send carries idempotencyKey(run, send, body) and
+ * is journaled before it leaves, so a run killed and resumed never messages anyone twice: a send
+ * that was done is reused from the journal, one whose answer was lost is replayed under the same
+ * key (the service answers from its memory). A send whose outcome stays unknown after 24 hours is
+ * not resent. Refuses (before any request) a plan over --max, or with invalid rows unless planned
+ * with skipInvalid.
+ */
+export async function applyMessageRun(
+  run: RunDirectory,
+  options: ApplyMessageOptions,
+): Promise<MessageApplySummary> {
+  const { client } = options;
+  const file = run.readPlan() as MessagePlanFile;
+  const refusal = sendRefusal(file);
+  if (refusal) throw new SendRefusedError(refusal);
+  const errors = file.plan.issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0 && !file.skipInvalid) {
+    throw new InvalidRowsError(
+      `nothing was sent: ${messageCounts(file)['invalid'] ?? 0} invalid row(s); fix them (see ${run.file('report')}) or plan with --skip-invalid`,
+      errors,
+    );
+  }
+  const ops: SendOp[] = file.plan.sends.map((send) => {
+    const body = sendBody(file.template, send);
+    return {
+      kind: 'message-send',
+      key: send.key,
+      idempotent: true,
+      idempotencyKey: idempotencyKey(run.id, send.key, body),
+      send,
+      body,
+    };
+  });
+  const signal = options.signal ? { signal: options.signal } : {};
+  const execute = (retryFailed: boolean) =>
+    applyRun<SendOp, SendResult>(run, ops, {
+      concurrency: options.concurrency ?? 4,
+      ...signal,
+      retryFailed,
+      keyOf: (op) => op.key,
+      execute: async (op) => {
+        const m = await client.messages.send(op.body, { idempotencyKey: op.idempotencyKey, ...signal });
+        return { id: m.id, status: m.status, to: m.to };
+      },
+      // The template is no longer sendable (paused, rejected…): every other send would fail the same way.
+      isFatal: (error) => {
+        const e = error as { exitCode?: number; param?: string; status?: number };
+        return e.exitCode === 4 || (e.status === 400 && e.param === 'template');
+      },
+      onProgress: (p) =>
+        options.onProgress?.({
+          phase: 'apply',
+          done: p.completed,
+          total: p.total,
+          failed: p.failed,
+          rate: p.rate,
+          etaSeconds: p.etaSeconds,
+        }),
+    });
+  let summary = await execute(true);
+  const reused = summary.counts.reused;
+  // A send whose answer was lost even after the client's retries is replayed once more under the
+  // same key (the service answers from its memory instead of sending again).
+  if (summary.status === 'completed' && summary.counts.unknown > 0) summary = await execute(false);
+
+  const label = inputLabel(file.input);
+  const byRow = new Map<number, RowResult>();
+  const extra = new Map<number, { message_status?: string }>();
+  const failedRows: MessageApplySummary['failedRows'] = [];
+  const issuesByRow = new Map<number, RowIssue[]>();
+  for (const i of file.plan.issues) {
+    if (i.rowNumber <= 1 || i.severity !== 'error') continue;
+    const list = issuesByRow.get(i.rowNumber) ?? [];
+    list.push(i);
+    issuesByRow.set(i.rowNumber, list);
+  }
+  for (const [row, issues] of issuesByRow) {
+    byRow.set(row, invalidRowResult(label, row, issues));
+    for (const i of issues) failedRows.push({ sheet: i.sheet, row, code: i.code, message: i.message });
+  }
+  for (const d of file.plan.duplicates) {
+    byRow.set(d.rowNumber, {
+      sheet: label,
+      row: d.rowNumber,
+      outcome: 'skipped',
+      errorCode: 'duplicate_recipient',
+      errorMessage: `same recipient as row ${d.firstRow}: sent once (use --allow-duplicates to send every row)`,
+    });
+  }
+  let sent = 0;
+  let failed = 0;
+  let unknown = 0;
+  for (const o of summary.outcomes as OperationOutcome<SendOp, SendResult>[]) {
+    const s = o.op.send;
+    const result = o.status === 'done' ? o.result : undefined;
+    const r = operationRowResult(label, s.rowNumber, o, {
+      outcome: 'created',
+      key: s.to,
+      ...(result ? { entityId: result.id } : {}),
+    });
+    byRow.set(s.rowNumber, r);
+    if (result) {
+      sent++;
+      extra.set(s.rowNumber, { message_status: result.status });
+    } else {
+      if (o.status === 'unknown') unknown++;
+      failed++;
+      failedRows.push({
+        sheet: s.sheet,
+        row: s.rowNumber,
+        code: r.errorCode ?? 'failed',
+        message: r.errorMessage ?? '',
+      });
+    }
+  }
+  failedRows.sort((a, b) => a.row - b.row);
+  const reader = readSheet(
+    runInputPath(run, file.input),
+    file.input.sheet ? { sheet: file.input.sheet } : {},
+  );
+  const info = await reader.open();
+  const rows = await writeRowFiles({
+    rows: withExtraCells(reader, extra),
+    resultOf: (row) => byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: 'skipped' },
+    resultsFile: run.file('results'),
+    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
+    extraColumns: ['message_status'],
+  });
+  const result: MessageApplySummary = {
+    runId: run.id,
+    status: summary.status,
+    sent,
+    failed,
+    unknown,
+    reused,
+    rows,
+    failedRows,
+  };
+  run.update({ counts: { ...run.meta.counts, sent, failed } });
+  writeMessageReport(run, file, result);
+  return result;
+}
+
+/**
+ * For `mbulk apply RUN`: the template must still exist and be APPROVED (the service would reject
+ * every send otherwise) and keep the parameters the plan filled.
+ */
+export async function checkMessageDrift(
+  run: RunDirectory,
+  client: MerchantClient,
+): Promise<{ type: string; id: string; label: string; reason: string }[]> {
+  const file = run.readPlan() as MessagePlanFile;
+  const now = await findTemplate(client, file.template.name);
+  const entity = { type: 'message_template', id: file.template.id, label: file.template.name };
+  if (now === undefined) return [{ ...entity, reason: 'the template no longer exists' }];
+  if (now.status !== 'APPROVED') return [{ ...entity, reason: `the template is now ${now.status}` }];
+  const missing = now.parameters.filter((p) => !file.template.parameters.includes(p));
+  if (missing.length > 0) return [{ ...entity, reason: `the template now needs ${missing.join(', ')}` }];
+  return [];
+}

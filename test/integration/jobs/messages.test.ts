@@ -1,0 +1,415 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import Papa from 'papaparse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../../../src/api/merchant-client.js';
+import { RunDirectory } from '../../../src/apply/run-directory.js';
+import { main } from '../../../src/cli/main.js';
+import { applyMessageRun, planMessageSend } from '../../../src/jobs/message-send.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const SAMPLE_STORE = join(ROOT, 'samples/store.json');
+const SAMPLE_RECIPIENTS = join(ROOT, 'samples/recipients.csv');
+const CHILD = join(ROOT, 'test/fixtures/messages/send-child.ts');
+
+function capture() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+async function cli(argv: string[], s: RunningSandbox, cwd: string) {
+  const stdout = capture();
+  const stderr = capture();
+  const code = await main(argv, {
+    env: { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token },
+    cwd,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+function csv(rows: string[][]): string {
+  return `${Papa.unparse(rows)}\r\n`;
+}
+
+function readResults(file: string): Record<string, string>[] {
+  return Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
+}
+
+let sandbox: RunningSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function setup(options: SandboxOptions = {}) {
+  sandbox = await startSandbox({ seed: SAMPLE_STORE, ...options });
+  const client = new MerchantClient({
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    retryDelay: { initialDelayMs: 5, maxDelayMs: 50 },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'mbulk-messages-'));
+  return { s: sandbox, client, dir, runsRoot: join(dir, '.mbulk', 'runs') };
+}
+
+function sends(s: RunningSandbox) {
+  return s.requestLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/v2/messages'));
+}
+
+/** `n` distinct Malaysian mobile numbers, written as people do (national format). */
+function phones(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const digits = String(i).padStart(6, '0');
+    return `012-5${digits.slice(0, 2)} ${digits.slice(2)}`;
+  });
+}
+
+async function approve(s: RunningSandbox, name: string): Promise<void> {
+  const res = await fetch(`${s.url}/__sandbox/templates/${name}/review`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'APPROVED' }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('mbulk messages send', () => {
+  it('refuses a PENDING or unknown template with exit 3 before anything is sent', async () => {
+    const { s, dir } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'name', 'code'],
+        ['012-345 6789', 'Aina', 'BEANS15'],
+      ]),
+    );
+    expect(s.store.getTemplate('weekend_promo')?.status).toBe('PENDING');
+    const r = await cli(
+      ['messages', 'send', file, '--template', 'weekend_promo', '--apply', '--yes'],
+      s,
+      dir,
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('weekend_promo" is PENDING');
+    const j = await cli(
+      ['messages', 'send', file, '--template', 'no_such_template', '--apply', '--yes', '--json'],
+      s,
+      dir,
+    );
+    expect(j.code).toBe(3);
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false });
+    expect(sends(s)).toEqual([]);
+    expect(s.store.messages()).toHaveLength(0);
+    // Refused before planning: no run directory either.
+    expect(existsSync(join(dir, '.mbulk', 'runs'))).toBe(false);
+  });
+
+  it('checks every row, resolves customers, sends a repeated recipient once and previews', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'customer_id', 'name', 'order_number'],
+        ['012-784 1025', '', 'Siti', '1001'], // 2
+        ['', 'cus_0000000t', 'Budi', '1002'], // 3
+        ['+60 12-784 1025', '', 'Siti again', '1001'], // 4: same phone as row 2
+        ['12', '', 'Short', '1003'], // 5: bad phone
+        ['019-046 9679', '', '', '1005'], // 6: blank parameter
+        ['', 'cus_nobody', 'Nobody', '1006'], // 7: unknown customer
+        ['', '', 'Nobody', '1007'], // 8: no recipient
+        ['', 'cus_0000000f', 'Sarah', '1008'], // 9
+      ]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    const { plan, preview } = planned.file;
+    expect(plan.sends.map((x) => [x.rowNumber, x.to])).toEqual([
+      [2, '60127841025'],
+      [3, '6281386721066'],
+      [9, '14154937831'],
+    ]);
+    expect(plan.duplicates).toEqual([{ sheet: 'to.csv', rowNumber: 4, firstRow: 2 }]);
+    expect(
+      plan.issues.filter((i) => i.severity === 'error').map((i) => [i.rowNumber, i.code, i.column]),
+    ).toEqual([
+      [5, 'phone_invalid', 'A'],
+      [6, 'missing_parameter', 'C'],
+      [8, 'missing_recipient', 'A'],
+      [7, 'unknown_customer', 'B'],
+    ]);
+    expect(preview.map((p) => p.text)).toEqual([
+      'Order update\nHi Siti, your order #1001 has been updated. Reply to this message if you have any questions.\nKopi & Kain',
+      'Order update\nHi Budi, your order #1002 has been updated. Reply to this message if you have any questions.\nKopi & Kain',
+      'Order update\nHi Sarah, your order #1008 has been updated. Reply to this message if you have any questions.\nKopi & Kain',
+    ]);
+    // The customers were listed once.
+    expect(s.requestLog().filter((e) => e.path.startsWith('/api/v2/customers'))).toHaveLength(1);
+
+    // Invalid rows: --apply sends nothing unless --skip-invalid.
+    s.clearRequestLog();
+    const refused = await cli(
+      ['messages', 'send', file, '--template', 'order_update', '--apply', '--yes'],
+      s,
+      dir,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('row 5, column A (to)');
+    expect(refused.stderr).toContain('nothing was sent');
+    await expect(applyMessageRun(planned.run, { client })).rejects.toMatchObject({ exitCode: 1 });
+    expect(sends(s)).toEqual([]);
+
+    const r = await cli(
+      [
+        'messages',
+        'send',
+        file,
+        '--template',
+        'order_update',
+        '--apply',
+        '--yes',
+        '--skip-invalid',
+        '--json',
+      ],
+      s,
+      dir,
+    );
+    expect(r.code).toBe(1); // rows failed validation
+    const doc = JSON.parse(r.stdout) as { sent: number; runDir: string };
+    expect(doc.sent).toBe(3);
+    expect(s.store.messages().map((m) => [m.to, m.parameters['name']])).toEqual([
+      ['60127841025', 'Siti'],
+      ['6281386721066', 'Budi'],
+      ['14154937831', 'Sarah'],
+    ]);
+    const results = readResults(join(doc.runDir, 'results.csv'));
+    const ids = new Map(s.store.messages().map((m) => [m.to, m.id]));
+    expect(results.map((x) => [x['row'], x['outcome'], x['entity_id'], x['message_status']])).toEqual([
+      ['2', 'created', ids.get('60127841025'), 'sent'],
+      ['3', 'created', ids.get('6281386721066'), 'sent'],
+      ['4', 'skipped', '', ''],
+      ['5', 'invalid', '', ''],
+      ['6', 'invalid', '', ''],
+      ['7', 'invalid', '', ''],
+      ['8', 'invalid', '', ''],
+      ['9', 'created', ids.get('14154937831'), 'sent'],
+    ]);
+    expect(results[2]?.['error_code']).toBe('duplicate_recipient');
+
+    // --allow-duplicates sends row 4 too.
+    const dup = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+      allowDuplicates: true,
+    });
+    expect(dup.file.plan.sends.map((x) => x.rowNumber)).toEqual([2, 3, 4, 9]);
+  });
+
+  it("the blank templates/recipients.csv fits the sample store's order_update template", async () => {
+    const { client, runsRoot } = await setup();
+    const planned = await planMessageSend({
+      client,
+      file: join(ROOT, 'templates/recipients.csv'),
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    expect(planned.file.plan.issues).toEqual([]);
+    expect(planned.file.rows).toBe(0);
+  });
+
+  it('needs every parameter column (exit 2) and refuses more than --max (exit 3)', async () => {
+    const { s, dir } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'name'],
+        ['012-784 1025', 'Siti'],
+      ]),
+    );
+    const missing = await cli(['messages', 'send', file, '--template', 'order_update'], s, dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('order_number');
+
+    const over = await cli(
+      ['messages', 'send', SAMPLE_RECIPIENTS, '--template', 'order_update', '--apply', '--yes', '--max', '5'],
+      s,
+      dir,
+    );
+    expect(over.code).toBe(3);
+    expect(over.stderr).toContain('more than --max 5');
+    expect(sends(s)).toEqual([]);
+
+    const ok = await cli(
+      ['messages', 'send', SAMPLE_RECIPIENTS, '--template', 'order_update', '--max', '6'],
+      s,
+      dir,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('Hi Siti, your order #1001 has been updated');
+    expect(sends(s)).toEqual([]);
+  });
+
+  it('stops at the first send refused because the template was paused after planning', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([['to', 'name', 'order_number'], ...phones(30).map((p, i) => [p, `C${i}`, `${i}`])]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    s.store.reviewTemplate('order_update', { status: 'PAUSED' });
+    const applied = await applyMessageRun(planned.run, { client, concurrency: 2 });
+    expect(applied).toMatchObject({ status: 'aborted', sent: 0 });
+    expect(sends(s).length).toBeLessThanOrEqual(2);
+    expect(applied.failedRows).toHaveLength(30);
+  });
+
+  it('after approval, delivers exactly 200 messages through 10% failures and 5% dropped connections', async () => {
+    const { s, client, dir } = await setup({ failRate: 0.1, dropRate: 0.05, faultSeed: 42 });
+    await client.templates.create({
+      name: 'spring_sale',
+      category: 'MARKETING',
+      body: 'Hi {{name}}, use code {{code}} for 10% off',
+      parameter_examples: { name: 'Aina', code: 'SPRING10' },
+    });
+    const file = join(dir, 'to.csv');
+    const numbers = phones(200);
+    writeFileSync(
+      file,
+      csv([['to', 'name', 'code'], ...numbers.map((p, i) => [p, `Customer ${i}`, `C${i}`])]),
+    );
+
+    const pending = await cli(
+      ['messages', 'send', file, '--template', 'spring_sale', '--apply', '--yes'],
+      s,
+      dir,
+    );
+    expect(pending.code).toBe(3);
+    expect(sends(s)).toEqual([]);
+
+    await approve(s, 'spring_sale');
+    const r = await cli(
+      [
+        'messages',
+        'send',
+        file,
+        '--template',
+        'spring_sale',
+        '--apply',
+        '--yes',
+        '--json',
+        '--concurrency',
+        '8',
+      ],
+      s,
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, sent: 200, failed: 0 });
+
+    const delivered = s.store.messages().filter((m) => m.template === 'spring_sale');
+    expect(delivered).toHaveLength(200);
+    expect(new Set(delivered.map((m) => m.to)).size).toBe(200);
+    // The faults did happen, and every retry reused its send's key.
+    const log = sends(s);
+    const faults = log.filter((e) => e.outcome !== 'applied' && e.outcome !== 'replayed');
+    expect(faults.length).toBeGreaterThan(10);
+    expect(log.some((e) => e.outcome === 'dropped_after')).toBe(true);
+    const acted = log.filter((e) => e.outcome === 'applied' || e.outcome === 'dropped_after');
+    expect(new Set(acted.map((e) => e.idempotency_key)).size).toBe(200);
+    expect(log.filter((e) => e.status === 400)).toEqual([]);
+  }, 120_000);
+
+  it('a send killed with SIGKILL midway and resumed delivers each recipient exactly once', async () => {
+    const { s, client, dir, runsRoot } = await setup({ latencyMs: 120 });
+    const file = join(dir, 'to.csv');
+    const numbers = phones(60);
+    writeFileSync(
+      file,
+      csv([['to', 'name', 'order_number'], ...numbers.map((p, i) => [p, `C${i}`, `${2000 + i}`])]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    expect(planned.file.plan.sends).toHaveLength(60);
+
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, planned.run.dir, s.url, s.token, '3'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let childErr = '';
+    child.stderr.on('data', (c: Buffer) => (childErr += c.toString()));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    const deadline = Date.now() + 60_000;
+    while (s.store.messages().length < 10) {
+      if (Date.now() > deadline) throw new Error(`the child sent nothing: ${childErr}`);
+      if (child.exitCode !== null) throw new Error(`the child exited early: ${childErr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    // Requests in flight when the child died still land (the sandbox acts after its latency).
+    await new Promise((r) => setTimeout(r, 400));
+    const beforeResume = s.store.messages().length;
+    expect(beforeResume).toBeGreaterThanOrEqual(10);
+    expect(beforeResume).toBeLessThan(60);
+    expect(RunDirectory.load(planned.run.dir).meta.status).toBe('applying');
+
+    s.clearRequestLog();
+    const resumed = await applyMessageRun(RunDirectory.load(planned.run.dir), { client, concurrency: 8 });
+    // Sends in flight at the kill were resent under their keys and answered from the sandbox's memory.
+    const replayed = sends(s).filter((e) => e.outcome === 'replayed').length;
+    expect(replayed).toBeGreaterThanOrEqual(1);
+    expect(resumed).toMatchObject({ status: 'completed', sent: 60, failed: 0 });
+    expect(resumed.reused).toBeGreaterThan(0);
+    const delivered = s.store.messages();
+    expect(delivered).toHaveLength(60);
+    const perPhone = new Map<string, number>();
+    for (const m of delivered) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
+    expect([...perPhone.values()].every((n) => n === 1)).toBe(true);
+    expect(perPhone.size).toBe(60);
+    expect(RunDirectory.load(planned.run.dir).meta.status).toBe('applied');
+    expect(readdirSync(planned.run.dir)).toContain('results.csv');
+    expect(readResults(planned.run.file('results')).filter((x) => x['outcome'] === 'created')).toHaveLength(
+      60,
+    );
+  }, 120_000);
+});
