@@ -217,7 +217,9 @@ export class CsvReader {
           if (rows.length > 0) yield rows;
         }
       }
-      pending += decoder.end();
+      // A last line ending differently from the rest (CRLF file, final LF) must not leave a stray
+      // line break in the last cell: line breaks at the very end of the file end the last row.
+      pending = (pending + decoder.end()).replace(/[\r\n]+$/, '');
       const rows = parse(true);
       if (rows.length > 0) yield rows;
       table.finish();

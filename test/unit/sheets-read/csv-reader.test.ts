@@ -120,6 +120,14 @@ describe('CSV delimiters and line endings', () => {
     expect(Object.keys(rows[0]?.cells ?? {})).toEqual(['a', 'b', 'c']);
   });
 
+  it('ends the last row at a final line break that differs from the rest of the file', async () => {
+    const { rows } = await readAll(files.write('mixed-end.csv', 'a,b\r\n1,x\r\n2,y\n'));
+    expect(rows.map((r) => r.cells)).toEqual([
+      { a: '1', b: 'x' },
+      { a: '2', b: 'y' },
+    ]);
+  });
+
   it('does not count delimiters inside quotes', () => {
     expect(detectDelimiter('"a;b;c;d",e,f\n1,2,3\n')).toBe(',');
     expect(detectDelimiter('single\nx\n')).toBe(',');
