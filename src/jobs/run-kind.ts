@@ -87,7 +87,12 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0,
             status: s.status,
-            summary: { created: s.created, failed: s.failed, templates: s.templates, failedRows: s.failedRows },
+            summary: {
+              created: s.created,
+              failed: s.failed,
+              templates: s.templates,
+              failedRows: s.failedRows,
+            },
           };
         },
       };
