@@ -1,6 +1,7 @@
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { cellText, isBlank } from '../sheets/cell-result.js';
 import { parseEmailCell } from '../sheets/email-cell.js';
+import { restoreFormulaText } from '../sheets/neutralize-formula.js';
 import { normalizePhone } from '../sheets/phone.js';
 import type { RowIssue } from './row-issue.js';
 
@@ -131,7 +132,8 @@ export function mapCustomerRow(
   const id = cell('id');
   if (!isBlank(id)) customer.id = cellText(id).trim();
   const name = cell('name');
-  if (!isBlank(name)) customer.name = cellText(name).trim();
+  // An export neutralised a name like "=x" or "-Aina" as "'=x": read it back as written.
+  if (!isBlank(name)) customer.name = restoreFormulaText(cellText(name).trim());
   const phone = cell('phone');
   if (!isBlank(phone)) {
     const r = normalizePhone(phone, options.country);

@@ -281,7 +281,8 @@ class XlsxSheet implements SheetHandle {
     const cells: OutCell[] = new Array<OutCell>(this.columns.length);
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
-      cells[i] = normalizeCell(row[column.key], column, this.timezone, this.place);
+      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      cells[i] = typeof cell === 'string' ? escapeXlsxText(cell) : cell;
     }
     this.rowsWritten++;
     switch (this.state) {
@@ -401,4 +402,14 @@ class XlsxSheet implements SheetHandle {
     this.endRequested = true;
     if (this.book.isActive(this)) await this.book.finishActive();
   }
+}
+
+/**
+ * XML parsers turn a raw carriage return into a line feed, so OOXML writes it as `_x000D_`; a
+ * literal `_xHHHH_` in the text is protected as `_x005F_xHHHH_` so a reader does not decode it.
+ * Our reader (and Excel) decode both back to the original text.
+ */
+export function escapeXlsxText(text: string): string {
+  if (!text.includes('\r') && !text.includes('_x')) return text;
+  return text.replace(/_x(?=[0-9A-Fa-f]{4}_)/g, '_x005F_x').replace(/\r/g, '_x000D_');
 }

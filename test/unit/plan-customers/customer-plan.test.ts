@@ -57,6 +57,17 @@ describe('customer rows', () => {
     expect(desired[0]?.phone).toBe(expected);
   });
 
+  it('reads back a name an export protected against formula injection', () => {
+    const { desired } = mapRows(
+      ['name', 'phone'],
+      [
+        ["'-Aina", '0123456789'],
+        ["'=cmd", '0198765432'],
+      ],
+    );
+    expect(desired.map((d) => d.name)).toEqual(['-Aina', '=cmd']);
+  });
+
   it('reports an impossible phone and a bad email with their cells and values', () => {
     const { desired, issues } = mapRows(['name', 'phone', 'email'], [['A', '12', 'not-an-email']]);
     expect(desired).toEqual([]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSheet } from '../../../src/sheets/read-sheet.js';
 import { createSheetWriter, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 
 let dir: string;
@@ -117,6 +118,18 @@ describe('XLSX sheet writer', () => {
     const ws = (await load(path)).getWorksheet('m');
     expect(ws?.getCell('A2').value).toBe(1200);
     expect(ws?.getCell('A2').numFmt).toBe('#,##0');
+  });
+
+  it('keeps carriage returns and literal _xHHHH_ text through our reader', async () => {
+    const path = join(dir, 'cr.xlsx');
+    const writer = createSheetWriter(path, { format: 'xlsx', currencyDecimals: 2 });
+    const sheet = await writer.addSheet({ name: 's', columns: [{ key: 't', header: 't', type: 'text' }] });
+    const texts = ['line 1\r\nline 2', 'old mac\rline', 'code _x0041_ stays', 'plain'];
+    for (const t of texts) await sheet.write({ t });
+    await writer.close();
+    const read: unknown[] = [];
+    for await (const row of readSheet(path)) read.push(row.cells['t']);
+    expect(read).toEqual(texts);
   });
 
   it('writes several sheets, interleaved, in order', async () => {
