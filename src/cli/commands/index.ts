@@ -1,9 +1,12 @@
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { registerApply } from './apply.js';
+import { registerExport } from './export.js';
 import { registerImport } from './import.js';
+import { registerMessages } from './messages.js';
 import { registerRuns } from './runs.js';
 import { registerSandbox } from './sandbox.js';
+import { registerTemplates } from './templates.js';
 import { registerWhoami } from './whoami.js';
 
 /**
@@ -19,8 +22,11 @@ export type RegisterCommand = (
 // One line per command module; keep sorted.
 export const commands: RegisterCommand[] = [
   registerApply,
+  registerExport,
   registerImport,
+  registerMessages,
   registerRuns,
   registerSandbox,
+  registerTemplates,
   registerWhoami,
 ];
