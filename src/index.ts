@@ -66,7 +66,28 @@ export { Journal, readJournal } from './apply/journal.js';
 // Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).
 export { planStockImport, applyStockRun } from './jobs/stock-import.js';
 export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock-import.js';
+export { planCustomerImport, applyCustomerRun, checkCustomerDrift } from './jobs/customer-import.js';
+export {
+  planTemplateImport,
+  applyTemplateRun,
+  readTemplateStatus,
+  watchTemplateStatus,
+} from './jobs/template-import.js';
+export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
+export { checkStockDrift } from './jobs/stock-drift.js';
+export { runKind } from './jobs/run-kind.js';
+export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
 export type { JobProgress, JobCallbacks } from './jobs/job-events.js';
+
+// Exports: accounting-grade orders, round-trip catalog and customers, templates, snapshots.
+export { exportOrders } from './export/export-orders.js';
+export { exportOrdersIncremental } from './export/export-orders-incremental.js';
+export { allocateLargestRemainder } from './export/allocate-largest-remainder.js';
+export { orderChecks } from './export/order-checks.js';
+export { exportProducts } from './export/export-products.js';
+export { exportCustomers } from './export/export-customers.js';
+export { exportTemplates } from './export/export-templates.js';
+export { exportSnapshot } from './export/export-snapshot.js';
 
 // Sandbox (the msw handlers live in 'merchant-bulk/dist/sandbox/msw-handlers.js': msw is a dev dependency).
 export * from './sandbox/index.js';
