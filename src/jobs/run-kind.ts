@@ -19,6 +19,11 @@ export interface RunKind {
   ): Promise<{ ok: boolean; status: string; summary: Record<string, unknown> }>;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+  /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
+  replan?(
+    run: RunDirectory,
+    options: JobCallbacks & { client: MerchantClient; target: string },
+  ): Promise<{ run: RunDirectory; refusal?: string | undefined }>;
 }
 
 /** The run kinds, loaded lazily (a kind's module is only imported when its run is applied). */
@@ -43,6 +48,32 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           };
         },
         drift: checkStockDrift,
+      };
+    }
+    case 'products': {
+      const { applyProductRun, checkProductDrift, replanProductRun } = await import('./product-import.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyProductRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failedRows.length === 0 && s.failed === 0,
+            status: s.status,
+            summary: {
+              created: s.created,
+              updated: s.updated,
+              hidden: s.hidden,
+              deleted: s.deleted,
+              failed: s.failed,
+              writeRequests: s.requests,
+              failedRows: s.failedRows,
+            },
+          };
+        },
+        drift: checkProductDrift,
+        replan: async (run, options) => {
+          const planned = await replanProductRun(run, options);
+          return { run: planned.run, refusal: planned.refusal };
+        },
       };
     }
     case 'customers': {

@@ -6,6 +6,7 @@ import type { RegisterCommand } from './index.js';
 export interface ApplyArgs extends GlobalArgs {
   run: string;
   yes: boolean;
+  replan?: boolean;
   'runs-dir'?: string | undefined;
 }
 
@@ -23,7 +24,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
   const out = ctx.out;
-  const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run);
+  let run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run);
   const meta = run.refresh();
   if (meta.status === 'applying' && isRunLive(meta)) {
     throw new CliError(
@@ -59,11 +60,29 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
         );
         for (const d of drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
         if (drifted.length > 20) out.line(`  … and ${drifted.length - 20} more`);
-        out.warn(
-          `mbulk: refused: the live store drifted; plan again with mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`,
+        if (!args.replan || !kind.replan) {
+          const how = kind.replan
+            ? `mbulk apply ${run.id} --replan`
+            : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
+          out.warn(`mbulk: refused: the live store drifted since planning; plan again with ${how}`);
+          out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
+          return ExitCode.Refused;
+        }
+        const replanned = await withProgress(out, 'Plan again', (report) =>
+          kind.replan!(run, {
+            client: target.client,
+            target: target.describe,
+            onProgress: report,
+            signal: ctx.signal,
+          }),
         );
-        out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
-        return ExitCode.Refused;
+        out.line(`Planned again from the run's own copy of the input as run ${replanned.run.id}`);
+        if (replanned.refusal) {
+          out.warn(`mbulk: refused: ${replanned.refusal}`);
+          out.result({ ok: false, refused: replanned.refusal, runId: replanned.run.id, drifted });
+          return ExitCode.Refused;
+        }
+        run = replanned.run;
       }
     }
     await confirmApply(out, `${resume ? 'Resume' : 'Apply'} run ${run.id} on ${store.name}?`, args.yes);
@@ -91,6 +110,11 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
       y
         .positional('run', { type: 'string', demandOption: true, describe: 'Run id, unique prefix, or path' })
         .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+        .option('replan', {
+          type: 'boolean',
+          default: false,
+          describe: "When the store drifted, plan the run's input again and apply the new plan",
+        })
         .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' }),
     async (argv) => {
       setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));

@@ -1,10 +1,16 @@
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../command-context.js';
 import type { RegisterCommand } from './index.js';
+import { registerImportProducts } from './import-products.js';
 import { registerImportStock } from './import-stock.js';
+import { registerImportCustomers } from './import-customers.js';
 
 /** Subcommands of `mbulk import`, one module each. */
-const importCommands: RegisterCommand[] = [registerImportStock];
+const importCommands: RegisterCommand[] = [
+  registerImportProducts,
+  registerImportStock,
+  registerImportCustomers,
+];
 
 /** Options every import takes (plan by default, write only with --apply). */
 export function importOptions<T>(y: Argv<T>) {

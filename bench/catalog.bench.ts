@@ -1,0 +1,342 @@
+/**
+ * Catalog import benchmark: N products × 3 variants (default N = 10,000) planned against a sandbox
+ * store holding those N products, with 10% of them changed on the sheet.
+ *
+ *   npx tsx bench/catalog.bench.ts [products]      (e.g. 2000 for a quick run)
+ *   npx tsx bench/catalog.bench.ts --sheets N DIR   (only write DIR/catalog.csv and DIR/catalog.xlsx)
+ *
+ * The sandbox runs in a child process (this file with `--sandbox N`), and each import (plan +
+ * apply, as `mbulk import products FILE --apply` does it) runs in a fresh child (`--import-once`),
+ * so each peak RSS printed is one import's own.
+ *
+ * Prints: read+validate rows/s (CSV and XLSX), live fetch time, plan time, apply time, write
+ * count (must equal the changed products) and writes on a re-run (must be 0), and peak RSS.
+ */
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import { MerchantClient } from '../src/api/merchant-client.js';
+import { csvField } from '../src/apply/results-file.js';
+import { applyProductRun, planProductImport } from '../src/jobs/product-import.js';
+import { readProductSheets } from '../src/jobs/product-sheets.js';
+import { generateStore } from '../src/sandbox/generator.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import type { ProductCreate } from '../src/schema/index.js';
+
+const args = process.argv.slice(2);
+const mode = args[0]?.startsWith('--') ? args.shift() : undefined;
+const N = Number(args[0] ?? 10_000);
+const CHANGED_EVERY = 10; // 10% of the products change
+const COLUMNS = [
+  'reference_id',
+  'sku',
+  'name',
+  'description',
+  'status',
+  'type',
+  'price',
+  'original_price',
+  'weight',
+  'tags',
+  'category_ids',
+  'images',
+  'inventory_enabled',
+  'variant_sku',
+  'variant_name',
+  'variant_price',
+  'variant_original_price',
+  'variant_weight',
+  'variant_inventory_quantity',
+  'variant_description',
+] as const;
+const VARIANTS = ['Small', 'Medium', 'Large'];
+
+function live(i: number): ProductCreate {
+  const ref = `BN-${String(i).padStart(6, '0')}`;
+  const price = 1000 + (i % 500) * 10;
+  return {
+    reference_id: ref,
+    sku: ref,
+    name: `Bench product ${i}`,
+    description: `Product ${i}, a plain description.`,
+    status: 'VISIBLE',
+    type: 'PHYSICAL',
+    price,
+    original_price: 0,
+    weight: 100 + (i % 50),
+    tags: ['bench', `group-${i % 20}`],
+    category_ids: [`cat_${i % 12}`],
+    images: [`http://bench.local/__sandbox/images/${ref}.png`],
+    inventory_enabled: true,
+    variants: VARIANTS.map((v, n) => ({
+      name: v,
+      sku: `${ref}-${v[0] as string}`,
+      price: price + n * 100,
+      original_price: 0,
+      weight: 100 + n,
+      inventory_quantity: 10 + ((i + n) % 90),
+      description: `${v} size`,
+    })),
+  };
+}
+
+const money = (minor: number) => (minor / 100).toFixed(2);
+
+/** Sheet rows of product i (3 rows); a changed product has a new price on its product and first variant. */
+function sheetRows(i: number): string[][] {
+  const p = live(i);
+  const changed = i % CHANGED_EVERY === 0;
+  const price = changed ? p.price + 55 : p.price;
+  return (p.variants ?? []).map((v, n) => [
+    p.reference_id ?? '',
+    p.sku ?? '',
+    p.name,
+    p.description ?? '',
+    p.status ?? '',
+    p.type ?? '',
+    money(price),
+    money(p.original_price ?? 0),
+    String(p.weight),
+    (p.tags ?? []).join('|'),
+    (p.category_ids ?? []).join('|'),
+    (p.images ?? []).join('|'),
+    'true',
+    v.sku ?? '',
+    v.name,
+    money(changed && n === 0 ? v.price + 55 : v.price),
+    money(v.original_price ?? 0),
+    String(v.weight),
+    String(v.inventory_quantity),
+    v.description ?? '',
+  ]);
+}
+
+async function writeCsv(file: string): Promise<void> {
+  const out = createWriteStream(file);
+  let buf = `${COLUMNS.join(',')}\n`;
+  for (let i = 1; i <= N; i++) {
+    for (const r of sheetRows(i)) buf += `${r.map(csvField).join(',')}\n`;
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(buf);
+  await once(out, 'finish');
+}
+
+async function writeXlsx(file: string): Promise<void> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
+  const ws = wb.addWorksheet('products');
+  ws.addRow([...COLUMNS]).commit();
+  const numeric = new Set([6, 7, 8, 15, 16, 17, 18]);
+  for (let i = 1; i <= N; i++) {
+    for (const r of sheetRows(i)) ws.addRow(r.map((v, c) => (numeric.has(c) ? Number(v) : v))).commit();
+  }
+  ws.commit();
+  await wb.commit();
+}
+
+/** Peak RSS so far, for the phase lines. */
+function peak(): string {
+  return `bench process peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mbulk-catalog-bench-'));
+  const csv = join(dir, 'catalog.csv');
+  const xlsx = join(dir, 'catalog.xlsx');
+  const rows = N * VARIANTS.length;
+  console.log(
+    `catalog bench: ${N} products × ${VARIANTS.length} variants = ${rows} rows, ${N / CHANGED_EVERY} changed`,
+  );
+
+  let t = performance.now();
+  // Written by a child process, so that the RSS below is the importer's alone.
+  const gen = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--sheets', String(N), dir],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (gen.status !== 0) throw new Error('writing the sheets failed');
+  console.log(
+    `  sheets written in ${((performance.now() - t) / 1000).toFixed(1)} s (CSV ${mb(statSync(csv).size)}, XLSX ${mb(statSync(xlsx).size)})`,
+  );
+
+  // Read + validate (the job's reader and mapper), each format on its own.
+  const mapping = { decimals: 2 };
+  for (const [label, file] of [
+    ['CSV', csv],
+    ['XLSX', xlsx],
+  ] as const) {
+    const rates: string[] = [];
+    let r = await readProductSheets({ file, mapping });
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass > 0) r = await readProductSheets({ file, mapping });
+      rates.push(`${Math.round(r.rows / r.seconds)} rows/s (${r.seconds.toFixed(2)} s)`);
+    }
+    const errors = r.mapping.issues.filter((i) => i.severity === 'error').length;
+    console.log(
+      `  read+validate ${label}: ${r.rows} rows: first pass ${rates[0] ?? ''}, second pass ${rates[1] ?? ''} (${r.mapping.products.length} products, ${errors} errors) · ${peak()}`,
+    );
+  }
+
+  // The store: the same N products, unchanged, in a child process.
+  t = performance.now();
+  const sandbox = await startChildSandbox();
+  console.log(
+    `  sandbox (child process) seeded with ${N} products in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+  const runsRoot = join(dir, 'runs');
+  const importOnce = (file: string): ImportFigures => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--import-once',
+        file,
+        sandbox.url,
+        sandbox.token,
+        runsRoot,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+    );
+    if (r.status !== 0) throw new Error(`import child failed (${String(r.status)})`);
+    return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as ImportFigures;
+  };
+  try {
+    // One import as `mbulk import products catalog.csv --apply` does it, in a fresh process.
+    await sandbox.clearRequestLog();
+    const first = importOnce(csv);
+    const log = await sandbox.requestLog();
+    const lists = log.filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products')).length;
+    const writes = log.filter((e) => e.method !== 'GET').length;
+    console.log(
+      `  import CSV: read+validate ${first.read.toFixed(2)} s (${Math.round(first.rows / first.read)} rows/s) · live fetch ${first.fetch.toFixed(2)} s (${first.liveCount} products, ${lists} list requests) · plan ${first.plan.toFixed(2)} s (update ${first.summary.update} · noop ${first.summary.noop} · create ${first.summary.create} · invalid ${first.summary.invalid})`,
+    );
+    console.log(
+      `  apply: ${first.updated} updated, ${first.failed} failed in ${first.apply.toFixed(2)} s (${Math.round(first.updated / first.apply)} products/s, concurrency 8) · write requests ${writes} (changed products ${N / CHANGED_EVERY}) ${writes === N / CHANGED_EVERY ? 'OK' : 'MISMATCH'} · peak RSS ${mb(first.peakRss)}`,
+    );
+
+    await sandbox.clearRequestLog();
+    const again = importOnce(csv);
+    const rerunWrites = (await sandbox.requestLog()).filter((e) => e.method !== 'GET').length;
+    console.log(
+      `  re-run CSV: noop ${again.summary.noop}/${again.summary.total} · write requests ${rerunWrites} ${rerunWrites === 0 ? 'OK' : 'MISMATCH'} · peak RSS ${mb(again.peakRss)}`,
+    );
+
+    await sandbox.clearRequestLog();
+    const x = importOnce(xlsx);
+    const xlsxWrites = (await sandbox.requestLog()).filter((e) => e.method !== 'GET').length;
+    console.log(
+      `  re-run XLSX: read+validate ${x.read.toFixed(2)} s (${Math.round(x.rows / x.read)} rows/s) · noop ${x.summary.noop}/${x.summary.total} · write requests ${xlsxWrites} ${xlsxWrites === 0 ? 'OK' : 'MISMATCH'} · peak RSS ${mb(x.peakRss)}`,
+    );
+  } finally {
+    sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface ImportFigures {
+  rows: number;
+  read: number;
+  fetch: number;
+  plan: number;
+  apply: number;
+  liveCount: number;
+  summary: { total: number; create: number; update: number; noop: number; invalid: number };
+  updated: number;
+  failed: number;
+  peakRss: number;
+}
+
+/** The child: plan + apply one file (what `mbulk import products FILE --apply` does) and print figures. */
+async function importOnceChild(file: string, url: string, token: string, runsRoot: string): Promise<void> {
+  const client = new MerchantClient({ baseUrl: url, token });
+  const planned = await planProductImport({ client, file, runsRoot, target: 'bench' });
+  const applied = await applyProductRun(planned.run, { client, concurrency: 8 });
+  const figures: ImportFigures = {
+    rows: planned.file.rows,
+    ...planned.timings,
+    apply: applied.seconds,
+    liveCount: planned.file.plan.liveCount,
+    summary: planned.file.plan.summary,
+    updated: applied.updated,
+    failed: applied.failed,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+interface LogEntry {
+  method: string;
+  path: string;
+}
+
+/** Starts this file with `--sandbox N` and reads `{url, token}` from its first line. */
+async function startChildSandbox() {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--sandbox', String(N)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => {
+      text += c.toString();
+      const nl = text.indexOf('\n');
+      if (nl >= 0) resolve(text.slice(0, nl));
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox child exited with ${String(code)}`)));
+  });
+  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  return {
+    url,
+    token,
+    async requestLog(): Promise<LogEntry[]> {
+      const res = await fetch(`${url}/__sandbox/requests`, { headers: { connection: 'close' } });
+      const body = (await res.json()) as LogEntry[] | { data: LogEntry[] };
+      return Array.isArray(body) ? body : body.data;
+    },
+    async clearRequestLog(): Promise<void> {
+      await fetch(`${url}/__sandbox/requests`, { method: 'DELETE', headers: { connection: 'close' } });
+    },
+    close(): void {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+/** The child: a sandbox holding the N products; lives until its parent closes stdin or kills it. */
+async function sandboxChild(): Promise<void> {
+  const seed = generateStore({ products: 0, customers: 0, orders: 0, currency: 'MYR' });
+  const sandbox = await startSandbox({ seed });
+  for (let i = 1; i <= N; i++) sandbox.store.createProduct(live(i));
+  process.stdout.write(`${JSON.stringify({ url: sandbox.url, token: sandbox.token })}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+if (mode === '--sandbox') await sandboxChild();
+else if (mode === '--import-once') {
+  const [file, url, token, runsRoot] = args as [string, string, string, string];
+  await importOnceChild(file, url, token, runsRoot);
+} else if (mode === '--sheets') {
+  const dir = args[1] ?? '.';
+  await writeCsv(join(dir, 'catalog.csv'));
+  await writeXlsx(join(dir, 'catalog.xlsx'));
+} else await main();

@@ -1,0 +1,240 @@
+import { resolve } from 'node:path';
+import type { CommandContext } from '../command-context.js';
+import { ExitCode } from '../exit-code.js';
+import type { ImportArgs } from './import.js';
+import type { RegisterCommand } from './index.js';
+
+interface ProductsArgs extends ImportArgs {
+  options?: string | undefined;
+  money: string;
+  'decimal-comma': boolean;
+  blank: string;
+  replace?: string | undefined;
+  missing: string;
+  'allow-deletes': boolean;
+  report?: string | undefined;
+}
+
+const REPLACEABLE = new Set(['variants', 'options']);
+
+/** `--replace variants,options` → flags; anything else is a usage error. */
+function parseReplace(value: string | undefined): { variants: boolean; options: boolean } | string {
+  const out = { variants: false, options: false };
+  if (value === undefined || value.trim() === '') return out;
+  for (const part of value.split(',')) {
+    const p = part.trim().toLowerCase();
+    if (!REPLACEABLE.has(p))
+      return `--replace takes variants, options or variants,options, not "${part.trim()}"`;
+    out[p as 'variants' | 'options'] = true;
+  }
+  return out;
+}
+
+/** Plans a catalog sheet and, with --apply, writes it. */
+export async function importProducts(args: ProductsArgs, ctx: CommandContext): Promise<number> {
+  const { CliError } = await import('../cli-error.js');
+  const replace = parseReplace(args.replace);
+  if (typeof replace === 'string') throw new CliError(replace, ExitCode.Usage);
+  const { resolveTarget } = await import('../target.js');
+  const {
+    planProductImport,
+    applyProductRun,
+    describeProductEntry,
+    productCounts,
+    summarizeCreate,
+    writeFullProductReport,
+  } = await import('../../jobs/product-import.js');
+  const { withProgress } = await import('../progress.js');
+  const { confirmApply } = await import('../confirm.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const out = ctx.out;
+  const target = await resolveTarget(args, ctx);
+  try {
+    const file = resolve(ctx.cwd, args.file);
+    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
+    const planned = await withProgress(out, 'Plan products', (report) =>
+      planProductImport({
+        client: target.client,
+        file,
+        runsRoot,
+        target: target.describe,
+        read: args.sheet ? { sheet: args.sheet } : {},
+        optionsFile: args.options === undefined ? undefined : resolve(ctx.cwd, args.options),
+        money: args.money as 'units' | 'minor',
+        decimalComma: args['decimal-comma'],
+        blank: args.blank as 'keep' | 'clear',
+        replace,
+        missing: args.missing as 'ignore' | 'hide' | 'delete',
+        allowDeletes: args['allow-deletes'],
+        onProgress: report,
+        onWarning: (m) => out.warn(`warning: ${m}`),
+        signal: ctx.signal,
+      }),
+    );
+    const { plan } = planned.file;
+    const counts = productCounts(planned.file);
+    out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+    out.line(`Plan: ${formatCounts(counts)}`);
+    const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
+    let shown = 0;
+    for (const e of writes) {
+      if (shown >= 30) break;
+      const lines =
+        e.action === 'create' ? [summarizeCreate(e, plan.decimals)] : describeProductEntry(e, plan.decimals);
+      for (const line of lines.slice(0, 8)) {
+        out.line(`  ${line}`);
+        shown++;
+      }
+    }
+    if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
+    if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
+    const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
+    printIssues(out, allIssues);
+    if (args.report) {
+      const reportFile = resolve(ctx.cwd, args.report);
+      writeFullProductReport(planned.run, planned.file, reportFile);
+      out.line(`Report: ${reportFile}`);
+    }
+    const invalid = counts['invalid rows'] ?? 0;
+    const base = {
+      runId: planned.run.id,
+      runDir: planned.run.dir,
+      target: target.describe,
+      counts,
+      summary: plan.summary,
+    };
+    const invalidRows = allIssues
+      .filter((i) => i.severity === 'error')
+      .map((i) => ({ sheet: i.sheet, row: i.rowNumber, column: i.column, code: i.code, message: i.message }));
+
+    if (planned.refusal) {
+      out.warn(`mbulk: ${planned.refusal}`);
+      out.result({ ok: false, refused: planned.refusal, applied: false, ...base });
+      return ExitCode.Refused;
+    }
+    if (!args.apply) {
+      out.line(
+        writes.length > 0
+          ? `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply (or mbulk apply ${planned.run.id})`
+          : 'Nothing to write.',
+      );
+      out.result({ ok: invalid === 0, applied: false, ...base, failedRows: invalidRows });
+      return invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    }
+    if (writes.length > 0) {
+      await confirmApply(
+        out,
+        `Write ${writes.length} product changes (${formatCounts({ create: plan.summary.create, update: plan.summary.update, hide: plan.summary.hide, delete: plan.summary.delete })}) to ${planned.store.name}?`,
+        args.yes,
+      );
+    }
+    const applied = await withProgress(out, 'Apply products', (report) =>
+      applyProductRun(planned.run, {
+        client: target.client,
+        concurrency: args.concurrency,
+        onProgress: report,
+        signal: ctx.signal,
+      }),
+    );
+    out.line(
+      `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
+    );
+    for (const f of applied.failedOperations.slice(0, 20)) {
+      out.line(
+        `  failed ${f.label}: ${f.code}: ${f.message}${f.requestId ? ` (request ${f.requestId})` : ''}`,
+      );
+    }
+    out.line(`Results: ${planned.run.file('results')}`);
+    if (applied.failedRows.length > 0)
+      out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
+    if (applied.status !== 'completed') {
+      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
+    }
+    out.result({
+      ok: applied.failedRows.length === 0 && applied.status === 'completed',
+      applied: true,
+      ...base,
+      status: applied.status,
+      created: applied.created,
+      updated: applied.updated,
+      hidden: applied.hidden,
+      deleted: applied.deleted,
+      failed: applied.failed,
+      writeRequests: applied.requests,
+      failedOperations: applied.failedOperations,
+      failedRows: applied.failedRows,
+    });
+    if (applied.status === 'interrupted') return ExitCode.RowsFailed;
+    return applied.failedRows.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+  } finally {
+    await target.close();
+  }
+}
+
+export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
+  parser.command(
+    'products <file>',
+    'Catalog sheet (one row per variant; options in an `options` sheet or --options FILE): plan, then --apply',
+    (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
+        .option('apply', {
+          type: 'boolean',
+          default: false,
+          describe: 'Write the planned changes (default: dry run)',
+        })
+        .option('yes', {
+          type: 'boolean',
+          default: false,
+          describe: 'Do not ask for confirmation before writing',
+        })
+        .option('sheet', { type: 'string', describe: 'XLSX: the products sheet (default: the first)' })
+        .option('options', {
+          type: 'string',
+          describe: 'Options sheet as a separate file (default: the workbook sheet named options)',
+        })
+        .option('money', {
+          type: 'string',
+          choices: ['units', 'minor'],
+          default: 'units',
+          describe: 'Money cells in currency units (12.90) or minor units (1290)',
+        })
+        .option('decimal-comma', {
+          type: 'boolean',
+          default: false,
+          describe: 'Accept 12,90 as a decimal comma',
+        })
+        .option('blank', {
+          type: 'string',
+          choices: ['keep', 'clear'],
+          default: 'keep',
+          describe: 'A blank cell keeps the live value (keep) or clears fields that can be empty (clear)',
+        })
+        .option('replace', {
+          type: 'string',
+          describe:
+            'variants, options or variants,options: lists on the sheet replace the live ones (default: entries absent from the sheet are kept)',
+        })
+        .option('missing', {
+          type: 'string',
+          choices: ['ignore', 'hide', 'delete'],
+          default: 'ignore',
+          describe: 'What happens to live products absent from the sheet',
+        })
+        .option('allow-deletes', {
+          type: 'boolean',
+          default: false,
+          describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
+        })
+        .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
+        .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
+        .example('$0 import products samples/catalog.csv', 'plan only: what would change')
+        .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
+        .example(
+          '$0 import products catalog.csv --options options.csv --missing hide',
+          'hide what the sheet omits',
+        ),
+    async (argv) => {
+      setExit(await importProducts(argv as unknown as ProductsArgs, ctx));
+    },
+  );

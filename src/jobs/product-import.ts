@@ -1,0 +1,598 @@
+import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { idempotencyKey } from '../api/idempotency-key.js';
+import type { MerchantClient } from '../api/merchant-client.js';
+import { applyRun } from '../apply/apply-run.js';
+import { BackupLog, finalizeBackup } from '../apply/backup.js';
+import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
+import { renderReport, writeReport, type ReportInput } from '../apply/report.js';
+import type { RowFilesSummary } from '../apply/results-file.js';
+import { RunDirectory } from '../apply/run-directory.js';
+import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
+import { checkGuardrail } from '../plan/check-guardrail.js';
+import { describeChanges } from '../plan/describe-changes.js';
+import { addLiveProduct, emptyLiveCatalog } from '../plan/live-catalog.js';
+import { planProducts } from '../plan/plan-products.js';
+import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
+import { currencyDecimals, type Product, type ProductCreate, type ProductUpdate } from '../schema/index.js';
+import type { Store } from '../schema/index.js';
+import { formatMoney } from '../sheets/money.js';
+import type { ReadSheetOptions } from '../sheets/read-sheet.js';
+import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
+import type { JobCallbacks } from './job-events.js';
+import { writeProductResults } from './product-results.js';
+export { failedOptionsFile } from './product-results.js';
+import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
+import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
+
+export { checkProductDrift, type DriftedProduct } from './product-drift.js';
+
+/** plan.json of a products run. Plain JSON: a new process can apply or resume it. */
+export interface ProductPlanFile {
+  kind: 'products';
+  version: 1;
+  store: { id: string; name: string; currency: string };
+  /** The products sheet (its copy in the run directory). */
+  input: RunInput;
+  /** The options sheet: the workbook's `options` sheet (same copy) or a separate file's copy. */
+  optionsInput?: RunInput;
+  /** Sheet labels the plan's rows and issues carry. */
+  sheets: { products: string; options?: string };
+  read: { money: 'units' | 'minor'; decimalComma: boolean; blank: 'keep' | 'clear' };
+  /** The store's image memory file (source URL → stored URL). */
+  imageMemoryFile: string;
+  rows: number;
+  plan: ProductPlan;
+  /** Issues that belong to no product (header warnings, rows without a key, orphan option rows). */
+  issues: RowIssue[];
+  /** The live product as read when planning, for every product an update/hide/delete touches (backup). */
+  before: Record<string, Product>;
+  /** Set when the guardrail refused the plan. */
+  refusal?: string;
+}
+
+export interface PlanProductsImportOptions extends JobCallbacks {
+  client: MerchantClient;
+  file: string;
+  runsRoot: string;
+  /** Where the run writes, for people (never the token). */
+  target: string;
+  read?: ReadSheetOptions;
+  /** A separate options file (`--options FILE`); default: the workbook's `options` sheet, if any. */
+  optionsFile?: string | undefined;
+  money?: 'units' | 'minor';
+  decimalComma?: boolean;
+  blank?: 'keep' | 'clear';
+  replace?: { variants?: boolean; options?: boolean };
+  missing?: 'ignore' | 'hide' | 'delete';
+  allowDeletes?: boolean;
+}
+
+export interface PlannedProductRun {
+  run: RunDirectory;
+  file: ProductPlanFile;
+  store: Store;
+  /** Set when the guardrail refuses the plan (exit 3); nothing may be applied. */
+  refusal?: string;
+  /** Seconds per phase: read+validate, live fetch, plan. */
+  timings: { read: number; fetch: number; plan: number };
+}
+
+/** Live products read page by page (limit 100), both status partitions in parallel. */
+async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) {
+  const catalog = emptyLiveCatalog();
+  // The full products are kept as JSON text (compact): only those the plan touches are parsed back.
+  const raw = new Map<string, string>();
+  let n = 0;
+  for await (const p of client.products.listPartitioned(
+    callbacks.signal ? { signal: callbacks.signal } : {},
+  )) {
+    addLiveProduct(catalog, p);
+    raw.set(p.id, JSON.stringify(p));
+    if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
+  }
+  callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
+  return { catalog, raw };
+}
+
+/** Counts per action, plus rows and invalid rows (run.json, terminal). */
+export function productCounts(
+  file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows'>,
+): Record<string, number> {
+  const s = file.plan.summary;
+  const invalidRows = new Set<string>();
+  for (const e of file.plan.entries) {
+    if (e.action === 'invalid') for (const r of e.rows) invalidRows.add(`${r.sheet}\0${r.rowNumber}`);
+  }
+  for (const i of file.issues) if (i.severity === 'error') invalidRows.add(`${i.sheet}\0${i.rowNumber}`);
+  return {
+    rows: file.rows,
+    create: s.create,
+    update: s.update,
+    hide: s.hide,
+    delete: s.delete,
+    noop: s.noop,
+    skip: s.skip,
+    invalid: s.invalid,
+    'invalid rows': invalidRows.size,
+  };
+}
+
+const WRITES = new Set(['create', 'update', 'hide', 'delete']);
+
+/** Entries that write. */
+export function writeEntries(plan: ProductPlan): PlanEntry[] {
+  return plan.entries.filter((e) => WRITES.has(e.action));
+}
+
+/** `update ERP-0000001 (row 2): price: 11.90 → 12.50` lines of an entry. */
+export function describeProductEntry(entry: PlanEntry, decimals: number): string[] {
+  const where = entry.rows[0]
+    ? ` (row ${entry.rows[0].rowNumber})`
+    : entry.reason
+      ? ` (${entry.reason})`
+      : '';
+  const head = `${entry.action} ${entry.label}${where}`;
+  const lines = describeChanges(entry, decimals);
+  if (lines.length === 0) return [head];
+  return lines.map((l) => `${head}: ${l}`);
+}
+
+/** One line for a create (the terminal shows creates compactly): name, price, variants, options, images. */
+export function summarizeCreate(entry: PlanEntry, decimals: number): string {
+  const where = entry.rows[0] ? ` (row ${entry.rows[0].rowNumber})` : '';
+  const body = (entry.body ?? {}) as Partial<ProductCreate>;
+  const parts: string[] = [];
+  if (body.name) parts.push(body.name);
+  if (typeof body.price === 'number') parts.push(`price ${formatMoney(body.price, decimals)}`);
+  const count = (n: number | undefined, what: string) => {
+    if (n) parts.push(`${n} ${what}${n === 1 ? '' : 's'}`);
+  };
+  count(body.variants?.length, 'variant');
+  count(body.options?.length, 'option');
+  count(body.images?.length, 'image');
+  return `create ${entry.label}${where}: ${parts.join(' · ')}`;
+}
+
+function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: ProductApplySummary): ReportInput {
+  const counts = productCounts(file);
+  const changes: string[] = [];
+  for (const e of file.plan.entries) {
+    if (WRITES.has(e.action)) changes.push(...describeProductEntry(e, file.plan.decimals));
+  }
+  const issues: string[] = [];
+  for (const i of file.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
+  for (const e of file.plan.entries)
+    for (const i of e.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
+  if (applied) {
+    for (const f of applied.failedOperations) issues.push(`failed: ${f.label}: ${f.code}: ${f.message}`);
+  }
+  const facts: [string, string][] = [
+    ['Input', file.input.original],
+    ['Store', `${file.store.name} (${file.store.id}, ${file.store.currency})`],
+    ['Target', run.meta.target],
+    ['Missing products', file.plan.options.missing],
+    [
+      'Replace lists',
+      [
+        file.plan.options.replace.variants ? 'variants' : '',
+        file.plan.options.replace.options ? 'options' : '',
+      ]
+        .filter(Boolean)
+        .join(', ') || 'none (lists absent from the sheet are kept)',
+    ],
+    ['Status', run.refresh().status],
+  ];
+  if (file.optionsInput)
+    facts.splice(1, 0, [
+      'Options',
+      `${file.optionsInput.original}${file.optionsInput.sheet ? ` (${file.optionsInput.sheet})` : ''}`,
+    ]);
+  if (file.refusal) facts.push(['Refused', file.refusal]);
+  if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
+  return {
+    title: 'Import products',
+    runId: run.id,
+    facts,
+    counts: [
+      ...Object.entries(counts),
+      ...(applied
+        ? ([
+            ['created', applied.created],
+            ['updated', applied.updated],
+            ['hidden', applied.hidden],
+            ['deleted', applied.deleted],
+            ['failed', applied.failed],
+            ['write requests', applied.requests],
+          ] as const)
+        : []),
+    ],
+    changes,
+    issues,
+  };
+}
+
+function writeProductReport(run: RunDirectory, file: ProductPlanFile, applied?: ProductApplySummary): void {
+  writeReport(run.file('report'), reportInput(run, file, applied));
+}
+
+/**
+ * The whole report (`--report FILE`): `.json` is the plan file itself; anything else is Markdown
+ * with every change and every issue.
+ */
+export function writeFullProductReport(run: RunDirectory, file: ProductPlanFile, target: string): void {
+  if (target.toLowerCase().endsWith('.json')) {
+    writeFileSync(
+      target,
+      `${JSON.stringify({ runId: run.id, counts: productCounts(file), ...file }, null, 2)}\n`,
+    );
+    return;
+  }
+  writeFileSync(
+    target,
+    renderReport({
+      ...reportInput(run, file),
+      maxChanges: Number.MAX_SAFE_INTEGER,
+      maxIssues: Number.MAX_SAFE_INTEGER,
+    }),
+  );
+}
+
+/**
+ * Reads the products sheet (and options), the live catalog and the image memory, and plans (dry
+ * run). Creates the run directory with plan.json, the input copies and report.md.
+ */
+export async function planProductImport(options: PlanProductsImportOptions): Promise<PlannedProductRun> {
+  const { client } = options;
+  const signal = options.signal ? { signal: options.signal } : {};
+  const store = await client.me(signal);
+  const decimals = currencyDecimals(store.currency);
+  const money = options.money ?? 'units';
+  const decimalComma = options.decimalComma ?? false;
+  const blank = options.blank ?? 'keep';
+  const sheets = await readProductSheets({
+    file: options.file,
+    read: options.read,
+    optionsFile: options.optionsFile,
+    mapping: { decimals, money, decimalComma, blank },
+    onProgress: options.onProgress,
+    onWarning: options.onWarning,
+    signal: options.signal,
+  });
+  const fetchStart = performance.now();
+  const { catalog, raw } = await readLiveCatalog(client, options);
+  const fetchSeconds = (performance.now() - fetchStart) / 1000;
+
+  const planStart = performance.now();
+  const memoryFile = imageMemoryFile(options.runsRoot, store.id);
+  const { mapping } = sheets;
+  const plan = planProducts(mapping.products, catalog, {
+    decimals,
+    missing: options.missing ?? 'ignore',
+    replace: options.replace ?? {},
+    imageMemory: readImageMemory(memoryFile),
+    columnRefs: mapping.columnRefs,
+    unkeyedRows: mapping.unkeyedRows,
+  });
+  const before: Record<string, Product> = {};
+  for (const e of plan.entries) {
+    if (WRITES.has(e.action) && e.productId !== null) {
+      const p = raw.get(e.productId);
+      if (p !== undefined) before[e.productId] = JSON.parse(p) as Product;
+    }
+  }
+  raw.clear();
+  const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+  const planSeconds = (performance.now() - planStart) / 1000;
+  options.onProgress?.({ phase: 'plan', done: plan.entries.length });
+
+  const run = RunDirectory.create(options.runsRoot, {
+    kind: 'products',
+    input: options.file,
+    target: options.target,
+    storeId: store.id,
+    options: {
+      ...(options.read?.sheet ? { sheet: options.read.sheet } : {}),
+      ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
+      money,
+      decimalComma,
+      blank,
+      missing: plan.options.missing,
+      replace: plan.options.replace,
+      allowDeletes: options.allowDeletes ?? false,
+    },
+  });
+  const info = sheets.products;
+  const input = keepRunInput(run, options.file, 'products', info.format === 'xlsx' ? info.sheet : undefined);
+  const file: ProductPlanFile = {
+    kind: 'products',
+    version: 1,
+    store: { id: store.id, name: store.name, currency: store.currency },
+    input,
+    sheets: { products: sheets.productsLabel },
+    read: { money, decimalComma, blank },
+    imageMemoryFile: memoryFile,
+    rows: sheets.rows,
+    plan,
+    issues: looseIssues(mapping),
+    before,
+  };
+  const src: OptionsSource = sheets.options;
+  if (src.kind === 'workbook') file.optionsInput = { ...input, sheet: src.sheet };
+  else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
+  if (sheets.optionsLabel !== undefined) file.sheets.options = sheets.optionsLabel;
+  if (!guard.ok) file.refusal = guard.message;
+  run.writePlan(file);
+  run.update({ counts: productCounts(file) });
+  writeProductReport(run, file);
+  const timings = { read: sheets.seconds, fetch: fetchSeconds, plan: planSeconds };
+  return file.refusal ? { run, file, store, refusal: file.refusal, timings } : { run, file, store, timings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apply
+
+interface ProductOp {
+  kind: 'product-create' | 'product-update' | 'product-hide' | 'product-delete';
+  key: string;
+  idempotent: true;
+  idempotencyKey?: string;
+  /** Index of the entry in plan.entries. */
+  index: number;
+}
+
+/** What an operation's journal record keeps. */
+export interface ProductOpResult {
+  id: string;
+  /** Image source URL → stored URL learned from the answer. */
+  images?: [string, string][];
+}
+
+export interface ApplyProductsOptions extends JobCallbacks {
+  client: MerchantClient;
+  concurrency?: number | undefined;
+}
+
+export interface ProductApplySummary {
+  runId: string;
+  status: ExecuteSummary<unknown, unknown>['status'];
+  created: number;
+  updated: number;
+  hidden: number;
+  deleted: number;
+  failed: number;
+  unknown: number;
+  notRun: number;
+  /** Write requests sent by this session (one per operation executed; client retries not counted). */
+  requests: number;
+  rows: RowFilesSummary;
+  /** Failed operations (by product). */
+  failedOperations: { key: string; label: string; code: string; message: string; requestId?: string }[];
+  /** Every failed or invalid input row. */
+  failedRows: { sheet: string; row: number; code: string; message: string }[];
+  /** Seconds spent writing. */
+  seconds: number;
+}
+
+function buildOps(run: RunDirectory, plan: ProductPlan): ProductOp[] {
+  const ops: ProductOp[] = [];
+  plan.entries.forEach((e, index) => {
+    switch (e.action) {
+      case 'create':
+        ops.push({
+          kind: 'product-create',
+          key: e.key,
+          idempotent: true,
+          idempotencyKey: idempotencyKey(run.id, e.key, e.body),
+          index,
+        });
+        break;
+      case 'update':
+      case 'hide':
+      case 'delete':
+        ops.push({ kind: `product-${e.action}`, key: e.key, idempotent: true, index });
+        break;
+      default:
+        break;
+    }
+  });
+  return ops;
+}
+
+function learnedImages(entry: PlanEntry, stored: readonly string[]): [string, string][] | undefined {
+  if (!entry.imageUploads || entry.imageUploads.length === 0) return undefined;
+  const pairs: [string, string][] = [];
+  for (const u of entry.imageUploads) {
+    const s = stored[u.index];
+    if (s !== undefined && s !== u.source) pairs.push([u.source, s]);
+  }
+  return pairs.length > 0 ? pairs : undefined;
+}
+
+/** Reads a run's plan.json as a product plan (throws when the run is not a products run). */
+export function readProductPlan(run: RunDirectory): ProductPlanFile {
+  const file = run.readPlan() as ProductPlanFile;
+  if (file.kind !== 'products' || file.plan?.format !== 'merchant-bulk/product-plan') {
+    throw new Error(`${run.dir} is not a products run (its plan.json is of kind ${String(file.kind)})`);
+  }
+  return file;
+}
+
+/**
+ * Applies (or resumes) a planned products run: one operation per writing entry, journaled. Creates
+ * are keyed POSTs (a replay after a lost answer is answered from the service's memory), updates and
+ * hides are PATCHes of absolute values, deletes are DELETEs: all safe to replay, so a resumed run
+ * never writes anything twice. The before-state of each product is saved first (backup).
+ * Works on a RunDirectory loaded from disk in a new process.
+ */
+export async function applyProductRun(
+  run: RunDirectory,
+  options: ApplyProductsOptions,
+): Promise<ProductApplySummary> {
+  const started = performance.now();
+  const { client } = options;
+  const file = readProductPlan(run);
+  if (file.refusal) throw Object.assign(new Error(file.refusal), { exitCode: 3 });
+  const { plan } = file;
+  const ops = buildOps(run, plan);
+  const signal = options.signal ? { signal: options.signal } : {};
+  let requests = 0;
+  const backup = BackupLog.open(run.file('backupLog'));
+  let summary: ExecuteSummary<ProductOp, ProductOpResult>;
+  try {
+    summary = await applyRun<ProductOp, ProductOpResult>(run, ops, {
+      concurrency: options.concurrency ?? 4,
+      ...signal,
+      keyOf: (op) => op.key,
+      execute: async (op) => {
+        const entry = plan.entries[op.index] as PlanEntry;
+        const id = entry.productId;
+        backup.record([
+          {
+            type: 'product',
+            id: id ?? entry.key,
+            before: id !== null ? (file.before[id] ?? null) : null,
+          },
+        ]);
+        await backup.flush();
+        requests++;
+        switch (op.kind) {
+          case 'product-create': {
+            const p = await client.products.create(entry.body as ProductCreate, {
+              idempotencyKey: op.idempotencyKey,
+              ...signal,
+            });
+            const images = learnedImages(entry, p.images);
+            return images ? { id: p.id, images } : { id: p.id };
+          }
+          case 'product-update':
+          case 'product-hide': {
+            const p = await client.products.update(id as string, entry.body as ProductUpdate, signal);
+            const images = learnedImages(entry, p.images);
+            return images ? { id: p.id, images } : { id: p.id };
+          }
+          case 'product-delete':
+            await client.products.delete(id as string, signal);
+            return { id: id as string };
+        }
+      },
+      onProgress: (p) =>
+        options.onProgress?.({
+          phase: 'apply',
+          done: p.completed,
+          total: p.total,
+          failed: p.failed,
+          rate: p.rate,
+          etaSeconds: p.etaSeconds,
+        }),
+    });
+  } finally {
+    await backup.flush();
+    backup.close();
+  }
+  finalizeBackup(run.file('backupLog'), run.file('backup'), { runId: run.id });
+
+  // Remember what the service made of the uploaded images (also from a previous session's journal).
+  const pairs: [string, string][] = [];
+  for (const o of summary.outcomes)
+    if (o.status === 'done' && o.result?.images) pairs.push(...o.result.images);
+  if (pairs.length > 0) rememberImages(file.imageMemoryFile, pairs);
+
+  const byKey = new Map<string, OperationOutcome<ProductOp, ProductOpResult>>();
+  for (const o of summary.outcomes) byKey.set(o.key, o);
+  const counts = { created: 0, updated: 0, hidden: 0, deleted: 0, failed: 0, unknown: 0, notRun: 0 };
+  const failedOperations: ProductApplySummary['failedOperations'] = [];
+  for (const o of summary.outcomes) {
+    const entry = plan.entries[o.op.index] as PlanEntry;
+    if (o.status === 'done') {
+      if (o.op.kind === 'product-create') counts.created++;
+      else if (o.op.kind === 'product-update') counts.updated++;
+      else if (o.op.kind === 'product-hide') counts.hidden++;
+      else counts.deleted++;
+      continue;
+    }
+    if (o.status === 'not_run') {
+      counts.notRun++;
+      continue;
+    }
+    counts.failed++;
+    if (o.status === 'unknown') counts.unknown++;
+    const f: ProductApplySummary['failedOperations'][number] = {
+      key: o.key,
+      label: entry.label,
+      code: o.status === 'unknown' ? 'outcome_unknown' : (o.error.code ?? o.error.type ?? 'failed'),
+      message: o.error?.message ?? 'no answer',
+    };
+    if (o.error?.requestId) f.requestId = o.error.requestId;
+    failedOperations.push(f);
+  }
+  const rowFiles = await writeProductResults(run, file, byKey);
+  const result: ProductApplySummary = {
+    runId: run.id,
+    status: summary.status,
+    ...counts,
+    requests,
+    rows: rowFiles.summary,
+    failedOperations,
+    failedRows: rowFiles.failedRows,
+    seconds: (performance.now() - started) / 1000,
+  };
+  run.update({
+    counts: {
+      ...run.meta.counts,
+      created: counts.created,
+      updated: counts.updated,
+      hidden: counts.hidden,
+      deleted: counts.deleted,
+      failed: counts.failed,
+      requests,
+    },
+  });
+  writeProductReport(run, file, result);
+  return result;
+}
+
+/** The runs root of a run directory (its parent). */
+export function runsRootOf(run: RunDirectory): string {
+  return dirname(run.dir);
+}
+
+export interface ReplanProductsOptions extends JobCallbacks {
+  client: MerchantClient;
+  /** Where the new run writes, for people (never the token). */
+  target: string;
+}
+
+/**
+ * Plans a saved run again against the store as it is now (`mbulk apply RUN --replan`): the run's
+ * own copy of the input, with the options it was planned with, into a new run beside it.
+ */
+export async function replanProductRun(
+  run: RunDirectory,
+  options: ReplanProductsOptions,
+): Promise<PlannedProductRun> {
+  const file = readProductPlan(run);
+  const o = run.meta.options;
+  const optionsCopy =
+    file.optionsInput && file.optionsInput.copy !== file.input.copy
+      ? runInputPath(run, file.optionsInput)
+      : undefined;
+  const replace = o['replace'] as { variants?: boolean; options?: boolean } | undefined;
+  return planProductImport({
+    client: options.client,
+    file: runInputPath(run, file.input),
+    runsRoot: runsRootOf(run),
+    target: options.target,
+    read: file.input.sheet ? { sheet: file.input.sheet } : {},
+    optionsFile: optionsCopy,
+    money: file.read.money,
+    decimalComma: file.read.decimalComma,
+    blank: file.read.blank,
+    replace: replace ?? file.plan.options.replace,
+    missing: file.plan.options.missing,
+    allowDeletes: o['allowDeletes'] === true,
+    onProgress: options.onProgress,
+    onWarning: options.onWarning,
+    signal: options.signal,
+  });
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+const SAMPLE = resolve('samples/store.json');
+
+let sandbox: RunningSandbox;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  sandbox = await startSandbox({ seed: SAMPLE });
+  dir = mkdtempSync(join(tmpdir(), 'mbulk-apply-cli-'));
+  env = { MERCHANT_API_URL: sandbox.url, MERCHANT_API_TOKEN: sandbox.token };
+});
+afterEach(async () => {
+  await sandbox.close();
+});
+
+const writes = () => sandbox.requestLog().filter((e) => e.method !== 'GET');
+
+describe('mbulk apply RUN', () => {
+  it('applies a saved product plan, refuses it after the live product changed, and --replan applies a fresh plan', async () => {
+    const planned = await runCli(['import', 'products', resolve('samples/catalog.csv'), '--json'], env, dir);
+    expect(planned.code).toBe(0);
+    const { runId } = planned.json<{ runId: string }>();
+    expect(writes()).toEqual([]);
+
+    // Someone edits a product the plan updates.
+    const plan = JSON.parse(readFileSync(join(dir, '.mbulk/runs', runId, 'plan.json'), 'utf8')) as {
+      plan: { entries: { action: string; productId: string | null }[] };
+    };
+    const touched = plan.plan.entries.find((e) => e.action === 'update')?.productId;
+    expect(touched).toBeTruthy();
+    sandbox.store.updateProduct(touched as string, { description: 'edited meanwhile' });
+
+    const refused = await runCli(['apply', runId, '--yes', '--json'], env, dir);
+    expect(refused.code).toBe(3);
+    expect(refused.json<{ drifted: { id: string }[] }>().drifted.map((d) => d.id)).toContain(touched);
+    expect(writes()).toEqual([]);
+
+    const replanned = await runCli(['apply', runId, '--yes', '--replan', '--json'], env, dir);
+    expect(replanned.code).toBe(0);
+    expect(sandbox.store.getProduct(touched as string)?.description).toBe('edited meanwhile');
+    expect(writes().length).toBeGreaterThan(0);
+
+    // The first plan itself stays unapplied and still drifted.
+    const again = await runCli(['apply', runId, '--yes'], env, dir);
+    expect(again.code).toBe(3);
+  });
+
+  it('needs --yes without a terminal, and resume repeats nothing of an applied stock run', async () => {
+    const snapshot = JSON.parse(readFileSync(SAMPLE, 'utf8')) as StoreSnapshot;
+    const item = snapshot.products
+      .filter((p) => p.inventory_enabled)
+      .flatMap((p) => p.variants)
+      .find((v) => v.inventory?.sku)?.inventory;
+    expect(item).toBeTruthy();
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, `sku,quantity\n${item?.sku},${(item?.quantity ?? 0) + 5}\n`);
+    const planned = await runCli(['import', 'stock', file, '--json'], env, dir);
+    const { runId } = planned.json<{ runId: string }>();
+
+    const unconfirmed = await runCli(['apply', runId], env, dir);
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toContain('--yes');
+    expect(writes()).toEqual([]);
+
+    expect((await runCli(['apply', runId.slice(0, 18), '--yes'], env, dir)).code).toBe(0);
+    expect(writes()).toHaveLength(1);
+    expect(sandbox.store.getInventoryItem(item?.item_id as string)?.quantity).toBe((item?.quantity ?? 0) + 5);
+
+    const resumed = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, dir);
+    expect(resumed.code).toBe(0);
+    expect(writes()).toHaveLength(1);
+
+    const list = await runCli(['runs', 'list', '--json'], env, dir);
+    expect(list.json<{ runs: { id: string; status: string }[] }>().runs).toEqual([
+      expect.objectContaining({ id: runId, status: 'applied' }),
+    ]);
+  });
+
+  it('names an unknown run and exits 2', async () => {
+    const r = await runCli(['apply', 'no-such-run', '--yes'], env, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-run/);
+  });
+});
