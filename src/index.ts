@@ -75,6 +75,14 @@ export {
 } from './jobs/template-import.js';
 export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
 export { checkStockDrift } from './jobs/stock-drift.js';
+export {
+  planProductImport,
+  applyProductRun,
+  checkProductDrift,
+  replanProductRun,
+} from './jobs/product-import.js';
+export { rollbackRun, planRollback, applyRollbackRun } from './jobs/rollback-run.js';
+export { checkRollbackDrift } from './jobs/rollback-drift.js';
 export { runKind } from './jobs/run-kind.js';
 export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
 export type { JobProgress, JobCallbacks } from './jobs/job-events.js';

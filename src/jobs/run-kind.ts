@@ -128,6 +128,26 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
         },
       };
     }
+    case 'rollback': {
+      const { applyRollbackRun } = await import('./rollback-run.js');
+      const { checkRollbackDrift } = await import('./rollback-drift.js');
+      return {
+        apply: async (run, options) => {
+          const s = await applyRollbackRun(run, options);
+          return {
+            ok: s.status === 'completed' && s.failed === 0,
+            status: s.status,
+            summary: {
+              restored: s.restored,
+              failed: s.failed,
+              writeRequests: s.requests,
+              failures: s.failures,
+            },
+          };
+        },
+        drift: checkRollbackDrift,
+      };
+    }
     default:
       return undefined;
   }

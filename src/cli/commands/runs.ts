@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { RollbackApplySummary } from '../../jobs/rollback-run.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import { applySavedRun, type ApplyArgs } from './apply.js';
@@ -47,7 +49,178 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   return ExitCode.Ok;
 }
 
-/** `mbulk runs list|show RUN|resume RUN`. */
+interface RollbackArgs extends RunsArgs {
+  run: string;
+  apply: boolean;
+  yes: boolean;
+  force: boolean;
+  'delete-created': boolean;
+}
+
+/**
+ * `mbulk runs rollback RUN`: plans the rollback of an applied or interrupted run as a new run
+ * (dry run: prints what it would restore and what it cannot), and writes it with --apply. Given an
+ * unfinished rollback run, continues it.
+ */
+async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise<number> {
+  const { openRun, isRunLive } = await import('../../apply/run-directory.js');
+  const rollback = await import('../../jobs/rollback-run.js');
+  const { resolveTarget } = await import('../target.js');
+  const { withProgress } = await import('../progress.js');
+  const { confirmApply } = await import('../confirm.js');
+  const { CliError } = await import('../cli-error.js');
+  const out = ctx.out;
+  const source = openRun(root(args, ctx), args.run);
+  const meta = source.refresh();
+  const resuming = meta.kind === 'rollback' && meta.status !== 'applied';
+  if (resuming && meta.status === 'planned') {
+    const from = typeof meta.options['source'] === 'string' ? meta.options['source'] : 'RUN';
+    throw new CliError(
+      `run ${source.id} is a rollback that was only planned; plan it again (the store may have changed): mbulk runs rollback ${from} --apply`,
+      ExitCode.Usage,
+    );
+  }
+  if (resuming && meta.status === 'applying' && isRunLive(meta)) {
+    throw new CliError(
+      `run ${source.id} is being applied by process ${meta.pid}; wait for it to finish`,
+      ExitCode.Refused,
+    );
+  }
+  const target = await resolveTarget(args, ctx);
+  try {
+    const apply = (run: RunDirectory) =>
+      withProgress(out, 'Roll back', (report) =>
+        rollback.applyRollbackRun(run, {
+          client: target.client,
+          concurrency: args.concurrency,
+          onProgress: report,
+          signal: ctx.signal,
+        }),
+      );
+    const finish = (
+      run: RunDirectory,
+      applied: RollbackApplySummary,
+      extra: Record<string, unknown>,
+    ): number => {
+      out.line(
+        `Rolled back: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
+      );
+      for (const f of applied.failures.slice(0, 20))
+        out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
+      out.line(`Results: ${run.file('results')}`);
+      if (applied.status !== 'completed') {
+        out.warn(
+          `mbulk: the rollback was ${applied.status}; continue it with: mbulk runs rollback ${run.id} --apply`,
+        );
+      }
+      const ok = applied.status === 'completed' && applied.failed === 0;
+      out.result({
+        ok,
+        applied: true,
+        runId: run.id,
+        runDir: run.dir,
+        status: applied.status,
+        restored: applied.restored,
+        failed: applied.failed,
+        writeRequests: applied.requests,
+        failures: applied.failures,
+        ...extra,
+      });
+      return ok ? ExitCode.Ok : ExitCode.RowsFailed;
+    };
+
+    if (resuming) {
+      const file = rollback.readRollbackPlan(source);
+      out.line(`Run ${source.id} · rollback of ${file.source.id} · ${meta.status}`);
+      if (!args.apply) {
+        out.line(`Dry run: nothing was written. To continue it: mbulk runs rollback ${source.id} --apply`);
+        out.result({ ok: true, applied: false, runId: source.id, runDir: source.dir, status: meta.status });
+        return ExitCode.Ok;
+      }
+      const store = await target.client.me({ signal: ctx.signal });
+      if (store.id !== file.store.id) {
+        throw new CliError(
+          `run ${source.id} was planned for store ${file.store.id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
+          ExitCode.Refused,
+        );
+      }
+      await confirmApply(out, `Continue rollback ${source.id} on ${store.name}?`, args.yes);
+      return finish(source, await apply(source), { source: file.source.id, resumed: true });
+    }
+
+    const planned = await withProgress(out, 'Plan rollback', (report) =>
+      rollback.planRollback(source, {
+        client: target.client,
+        runsRoot: root(args, ctx),
+        target: target.describe,
+        deleteCreated: args['delete-created'],
+        force: args.force,
+        onProgress: report,
+        signal: ctx.signal,
+      }),
+    );
+    const { file, run } = planned;
+    out.line(
+      `Run ${run.id} · rollback of ${source.id} (${meta.kind}, ${meta.status}) · store ${planned.store.name} (${planned.store.id})`,
+    );
+    const lines = rollback.restoreLines(file);
+    out.line(
+      `Plan: restore ${file.counts['stock_items'] ?? 0} stock items, ${file.counts['customers'] ?? 0} customers, ${file.counts['products'] ?? 0} products; delete ${file.counts['products_deleted'] ?? 0} created products · ${file.notReversible.length} not reversible · ${file.leftAlone.length} left alone`,
+    );
+    for (const l of lines.slice(0, 20)) out.line(`  ${l}`);
+    if (lines.length > 20) out.line(`  … and ${lines.length - 20} more in ${run.file('report')}`);
+    if (file.notReversible.length > 0) {
+      out.line(`Cannot be undone (${file.notReversible.length}):`);
+      for (const n of file.notReversible.slice(0, 20))
+        out.line(`  ${n.type} ${n.id} (${n.label}): ${n.reason}`);
+      if (file.notReversible.length > 20) out.line(`  … and ${file.notReversible.length - 20} more`);
+    }
+    if (file.drifted.length > 0) {
+      out.line(`Changed after the run wrote them (${file.drifted.length}):`);
+      for (const d of file.drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
+      if (file.drifted.length > 20) out.line(`  … and ${file.drifted.length - 20} more`);
+    }
+    const base = {
+      runId: run.id,
+      runDir: run.dir,
+      source: source.id,
+      sourceKind: meta.kind,
+      target: target.describe,
+      counts: file.counts,
+      /** Every restore is listed in report.md; the first 1000 here. */
+      changes: lines.slice(0, 1000),
+      totalChanges: lines.length,
+      /** False when something the run did cannot be undone (listed in notReversible). */
+      complete: file.notReversible.length === 0,
+      notReversible: file.notReversible,
+      drifted: file.drifted,
+    };
+    if (planned.refusal) {
+      out.warn(`mbulk: refused: ${planned.refusal}`);
+      out.result({ ok: false, refused: 'drift', applied: false, ...base });
+      return ExitCode.Refused;
+    }
+    if (!args.apply || file.restores.length === 0) {
+      out.line(
+        file.restores.length > 0
+          ? `Dry run: nothing was written. To write: mbulk runs rollback ${args.run} --apply`
+          : 'Nothing to restore.',
+      );
+      out.result({ ok: true, applied: false, ...base });
+      return ExitCode.Ok;
+    }
+    await confirmApply(
+      out,
+      `Roll back run ${source.id} on ${planned.store.name} (${lines.length} restores)?`,
+      args.yes,
+    );
+    return finish(run, await apply(run), base);
+  } finally {
+    await target.close();
+  }
+}
+
+/** `mbulk runs list|show RUN|resume RUN|rollback RUN`. */
 export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
   parser.command('runs', 'List, show and resume import runs (.mbulk/runs)', (y) =>
     y
@@ -79,5 +252,35 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
           setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
         },
       )
-      .demandCommand(1, 'Name a runs command: list, show or resume.'),
+      .command(
+        'rollback <run>',
+        'Undo an applied or interrupted run from its backup (dry run unless --apply), as a new, resumable run',
+        (s) =>
+          s
+            .positional('run', {
+              type: 'string',
+              demandOption: true,
+              describe: 'Run id, unique prefix, or path',
+            })
+            .option('apply', {
+              type: 'boolean',
+              default: false,
+              describe: 'Write the rollback (default: dry run)',
+            })
+            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+            .option('force', {
+              type: 'boolean',
+              default: false,
+              describe: 'Also restore entities changed after the run wrote them (default: refuse, exit 3)',
+            })
+            .option('delete-created', {
+              type: 'boolean',
+              default: false,
+              describe: 'Delete the products (and variants, options) the run created (default: keep them)',
+            }),
+        async (argv) => {
+          setExit(await rollbackCommand(argv as unknown as RollbackArgs, ctx));
+        },
+      )
+      .demandCommand(1, 'Name a runs command: list, show, resume or rollback.'),
   );
