@@ -5,6 +5,8 @@
  *   templates/catalog.xlsx   (products + options sheets: a note per header cell, dropdowns for enum
  *                             columns, frozen header, text format for ids and SKUs)
  *   samples/catalog.xlsx     (samples/catalog.csv + samples/options.csv as one workbook)
+ *   templates/stock-and-customers.xlsx  (`stock` and `customers` sheets, for `--sheet stock` /
+ *                             `--sheet customers`)
  *
  * Run: npx tsx scripts/make-templates.ts
  */
@@ -81,6 +83,20 @@ const OPTION_NOTES: Record<string, string> = {
   option_enable_quantity: 'Selection: true/false, buyers pick a quantity per choice.',
 };
 
+const STOCK_NOTES: Record<string, string> = {
+  sku: 'SKU of the product (without variants) or variant. Or use an item_id column instead.',
+  quantity:
+    'New stock count (a whole number >= 0). Only items whose quantity changes are written. Or use a delta_quantity column: an adjustment such as 5 or -3, applied at most once.',
+};
+const CUSTOMER_NOTES: Record<string, string> = {
+  id: 'Live customer id (cus_…) to update; blank to match by phone, then email, or to create.',
+  name: 'Customer name. Required for a new customer.',
+  phone:
+    "Phone in any format (012-345 6789, +44 20 7946 0958). National numbers are read in the store's country.",
+  email: 'Email. A blank cell keeps the live email (unless --blank clear).',
+  command: 'Optional. upsert (default), create, update or skip.',
+};
+
 const PRODUCT_LISTS: Record<string, readonly string[]> = {
   command: PRODUCT_COMMANDS,
   status: PRODUCT_STATUSES,
@@ -96,7 +112,15 @@ const OPTION_LISTS: Record<string, readonly string[]> = {
   option_required: BOOL,
   option_enable_quantity: BOOL,
 };
-const TEXT_COLUMNS = new Set(['id', 'reference_id', 'sku', 'variant_id', 'variant_sku', 'option_id']);
+const TEXT_COLUMNS = new Set([
+  'id',
+  'reference_id',
+  'sku',
+  'variant_id',
+  'variant_sku',
+  'option_id',
+  'phone',
+]);
 const MONEY_COLUMNS = new Set([
   'price',
   'original_price',
@@ -186,6 +210,21 @@ async function main(): Promise<void> {
   addSheet(template, 'options', OPTION_SHEET_COLUMNS, OPTION_NOTES, OPTION_LISTS, []);
   await template.xlsx.writeFile(join(root, 'templates', 'catalog.xlsx'));
 
+  const everyday = new ExcelJS.Workbook();
+  everyday.creator = 'merchant-bulk';
+  addSheet(everyday, 'stock', ['sku', 'quantity'], STOCK_NOTES, {}, []);
+  addSheet(
+    everyday,
+    'customers',
+    ['id', 'name', 'phone', 'email', 'command'],
+    CUSTOMER_NOTES,
+    {
+      command: ['upsert', 'create', 'update', 'skip'],
+    },
+    [],
+  );
+  await everyday.xlsx.writeFile(join(root, 'templates', 'stock-and-customers.xlsx'));
+
   // The sample workbook: the sample CSVs' columns and rows, in the same order.
   const products = readCsv(join(root, 'samples', 'catalog.csv'));
   const options = readCsv(join(root, 'samples', 'options.csv'));
@@ -202,7 +241,7 @@ async function main(): Promise<void> {
   addSheet(sample, 'options', options.header, OPTION_NOTES, OPTION_LISTS, align(options.header, options));
   await sample.xlsx.writeFile(join(root, 'samples', 'catalog.xlsx'));
   process.stdout.write(
-    'wrote templates/products.csv, templates/options.csv, templates/catalog.xlsx, samples/catalog.xlsx\n',
+    'wrote templates/products.csv, templates/options.csv, templates/catalog.xlsx, templates/stock-and-customers.xlsx, samples/catalog.xlsx\n',
   );
 }
 
