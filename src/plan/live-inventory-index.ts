@@ -12,7 +12,11 @@ export interface LiveInventoryItem {
   /** False when the product does not track inventory: such rows are reported, not written. */
   enabled: boolean;
   updatedAt: string;
-  /** Row of the sheet that already named this item (duplicate detection without a per-row Set). */
+  /**
+   * Row of the sheet that already named this item, 0 when none yet (duplicate detection without a
+   * per-row Set). The index sets it to 0 when the item is added, so that marking an item as seen
+   * while planning writes an existing field instead of growing a million objects.
+   */
   seenAtRow?: number;
 }
 
@@ -37,6 +41,11 @@ export class LiveInventoryIndex {
     return this.byId.size;
   }
 
+  /** Forgets which items a plan has seen, so that the index can plan another sheet. */
+  resetSeen(): void {
+    for (const item of this.byId.values()) item.seenAtRow = 0;
+  }
+
   addProduct(product: Product): void {
     if (product.inventory) {
       this.add({
@@ -48,6 +57,7 @@ export class LiveInventoryIndex {
         name: product.name,
         enabled: product.inventory_enabled,
         updatedAt: product.inventory.updated_at,
+        seenAtRow: 0,
       });
     } else if (product.variants.length === 0 && product.sku) this.untracked.set(product.sku, product.name);
     for (const v of product.variants) {
@@ -64,11 +74,13 @@ export class LiveInventoryIndex {
         name: `${product.name} / ${v.name}`,
         enabled: product.inventory_enabled,
         updatedAt: v.inventory.updated_at,
+        seenAtRow: 0,
       });
     }
   }
 
   add(item: LiveInventoryItem): void {
+    item.seenAtRow ??= 0;
     this.byId.set(item.itemId, item);
     if (item.sku === null || item.sku === '') return;
     const existing = this.bySku.get(item.sku);

@@ -4,6 +4,8 @@ import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetRow } from '../sheets/sheet-row.js';
 import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
 
+type StockColumn = StockColumns[keyof StockColumns];
+
 export interface StockPlanOptions {
   /**
    * Send every change as a delta relative to the quantity seen when planning, so sales recorded
@@ -71,40 +73,29 @@ export class StockPlanner {
     this.preserveSales = options.preserveSales ?? false;
   }
 
+  /**
+   * Plans one row. Hot path (a million rows): no closure or object is allocated for a row that is
+   * valid and unchanged; the item is marked as seen on the index entry itself (no per-row Set).
+   */
   add(row: SheetRow): void {
     this.rows++;
     const { columns } = this;
-    const issue = (
-      code: string,
-      message: string,
-      col: StockColumns[keyof StockColumns],
-      value?: string,
-    ): void => {
-      const i: RowIssue = { severity: 'error', code, message, sheet: row.sheet, rowNumber: row.rowNumber };
-      if (col) {
-        i.column = col.letter;
-        i.header = col.header;
-      }
-      if (value !== undefined) i.value = value;
-      this.issues.push(i);
-    };
-
-    const itemId = columns.item_id ? stockKey(row.cells[columns.item_id.key]) : '';
-    const sku = columns.sku ? stockKey(row.cells[columns.sku.key]) : '';
-    const qtyCell = columns.quantity ? row.cells[columns.quantity.key] : undefined;
-    const deltaCell = columns.delta_quantity ? row.cells[columns.delta_quantity.key] : undefined;
-    const quantity = stockInteger(qtyCell);
-    const delta = stockInteger(deltaCell);
+    const cells = row.cells;
+    const itemId = columns.item_id ? stockKey(cells[columns.item_id.key]) : '';
+    const sku = columns.sku ? stockKey(cells[columns.sku.key]) : '';
 
     // Find the item.
     let item: LiveInventoryItem | undefined;
-    let keyCol = columns.item_id ?? columns.sku;
+    let keyCol: StockColumn;
     if (itemId !== '') {
       keyCol = columns.item_id;
       item = this.index.byId.get(itemId);
-      if (!item) return issue('unknown_item_id', `no inventory item has id "${itemId}"`, keyCol, itemId);
+      if (item === undefined) {
+        return this.issue(row, 'unknown_item_id', `no inventory item has id "${itemId}"`, keyCol, itemId);
+      }
       if (sku !== '' && item.sku !== sku) {
-        return issue(
+        return this.issue(
+          row,
           'sku_item_mismatch',
           `item ${itemId} has SKU "${item.sku ?? ''}", not "${sku}"; fix one of the two cells`,
           columns.sku,
@@ -114,31 +105,11 @@ export class StockPlanner {
     } else if (sku !== '') {
       keyCol = columns.sku;
       const found = this.index.bySku.get(sku);
-      if (found === undefined) {
-        const untracked = this.index.untracked.get(sku);
-        if (untracked !== undefined) {
-          const first = this.seenUntracked.get(sku);
-          if (first !== undefined) {
-            return issue(
-              'duplicate_sku',
-              `SKU "${sku}" is already listed on row ${first}; keep one row`,
-              keyCol,
-              sku,
-            );
-          }
-          this.seenUntracked.set(sku, row.rowNumber);
-          this.skipped.push({
-            sheet: row.sheet,
-            rowNumber: row.rowNumber,
-            reason: `inventory tracking is off for "${untracked}" (SKU ${sku}); turn on inventory_enabled to set its stock`,
-          });
-          return;
-        }
-        return issue('unknown_sku', `no product or variant in the store has SKU "${sku}"`, keyCol, sku);
-      }
+      if (found === undefined) return this.unknownSku(row, sku, keyCol);
       if (Array.isArray(found)) {
         const names = found.map((f) => `"${f.name}" (item ${f.itemId})`).join(', ');
-        return issue(
+        return this.issue(
+          row,
           'ambiguous_sku',
           `SKU "${sku}" is shared by ${found.length} live items: ${names}; use an item_id column for these rows`,
           keyCol,
@@ -147,13 +118,21 @@ export class StockPlanner {
       }
       item = found;
     } else {
-      return issue('missing_key', 'the row has neither a SKU nor an item_id', keyCol);
+      return this.issue(
+        row,
+        'missing_key',
+        'the row has neither a SKU nor an item_id',
+        columns.item_id ?? columns.sku,
+      );
     }
 
-    if (item.seenAtRow !== undefined) {
-      return issue(
+    // 0 (or absent, for items added by hand) means "not listed yet"; rows are numbered from 1.
+    const seenAt = item.seenAtRow;
+    if (seenAt !== undefined && seenAt !== 0) {
+      return this.issue(
+        row,
         itemId !== '' ? 'duplicate_item' : 'duplicate_sku',
-        `this item is already listed on row ${item.seenAtRow}; keep one row per item`,
+        `this item is already listed on row ${seenAt}; keep one row per item`,
         keyCol,
         itemId || sku,
       );
@@ -161,22 +140,29 @@ export class StockPlanner {
     item.seenAtRow = row.rowNumber;
 
     // Quantity or delta: exactly one.
+    const qtyCell = columns.quantity ? cells[columns.quantity.key] : undefined;
+    const deltaCell = columns.delta_quantity ? cells[columns.delta_quantity.key] : undefined;
+    const quantity = stockInteger(qtyCell);
+    const delta = stockInteger(deltaCell);
     if (quantity !== undefined && delta !== undefined) {
-      return issue(
+      return this.issue(
+        row,
         'both_quantity_and_delta',
         'fill either quantity (the new count) or delta_quantity (an adjustment), not both',
         columns.delta_quantity,
       );
     }
     if (quantity === undefined && delta === undefined) {
-      return issue(
+      return this.issue(
+        row,
         'missing_quantity',
         'the quantity is blank; write the new stock count (a whole number >= 0)',
         columns.quantity ?? columns.delta_quantity,
       );
     }
     if (quantity !== undefined && (Number.isNaN(quantity) || quantity < 0)) {
-      return issue(
+      return this.issue(
+        row,
         'invalid_quantity',
         `quantity must be a whole number >= 0, not "${String(qtyCell)}"`,
         columns.quantity,
@@ -184,7 +170,8 @@ export class StockPlanner {
       );
     }
     if (delta !== undefined && Number.isNaN(delta)) {
-      return issue(
+      return this.issue(
+        row,
         'invalid_delta',
         `delta_quantity must be a whole number (e.g. 5 or -3), not "${String(deltaCell)}"`,
         columns.delta_quantity,
@@ -203,7 +190,8 @@ export class StockPlanner {
     const before = item.quantity;
     const after = quantity !== undefined ? quantity : before + (delta as number);
     if (after < 0) {
-      return issue(
+      return this.issue(
+        row,
         'negative_result',
         `the adjustment ${delta} would take the stock of "${item.name}" from ${before} below 0`,
         columns.delta_quantity,
@@ -229,6 +217,46 @@ export class StockPlanner {
       value: asDelta ? after - before : after,
       expectedUpdatedAt: item.updatedAt,
     });
+  }
+
+  /** A SKU with no inventory item: tracking off (reported once, skipped) or unknown. */
+  private unknownSku(row: SheetRow, sku: string, keyCol: StockColumn): void {
+    const untracked = this.index.untracked.get(sku);
+    if (untracked === undefined) {
+      return this.issue(
+        row,
+        'unknown_sku',
+        `no product or variant in the store has SKU "${sku}"`,
+        keyCol,
+        sku,
+      );
+    }
+    const first = this.seenUntracked.get(sku);
+    if (first !== undefined) {
+      return this.issue(
+        row,
+        'duplicate_sku',
+        `SKU "${sku}" is already listed on row ${first}; keep one row`,
+        keyCol,
+        sku,
+      );
+    }
+    this.seenUntracked.set(sku, row.rowNumber);
+    this.skipped.push({
+      sheet: row.sheet,
+      rowNumber: row.rowNumber,
+      reason: `inventory tracking is off for "${untracked}" (SKU ${sku}); turn on inventory_enabled to set its stock`,
+    });
+  }
+
+  private issue(row: SheetRow, code: string, message: string, col: StockColumn, value?: string): void {
+    const i: RowIssue = { severity: 'error', code, message, sheet: row.sheet, rowNumber: row.rowNumber };
+    if (col) {
+      i.column = col.letter;
+      i.header = col.header;
+    }
+    if (value !== undefined) i.value = value;
+    this.issues.push(i);
   }
 
   finish(): StockPlan {

@@ -1,0 +1,704 @@
+/**
+ * Stock import at scale (issue 5): a stock sheet of 200,000 rows against a sandbox store of
+ * 50,000 products x 4 variants (200,000 inventory items) with 1% of the quantities changed, through
+ * the real job (planStockImport + applyStockRun); then a re-run (must write nothing); then
+ * read+validate+plan alone, best of N; then a 1,000,000-row sheet (read+validate+plan) to show that
+ * memory does not grow with the file.
+ *
+ *   npx tsx bench/stock.bench.ts                       # defaults (about 1-3 minutes)
+ *   npx tsx bench/stock.bench.ts --products 10000 --big 200000          # quick check
+ *   npx tsx bench/stock.bench.ts [--products 50000] [--variants 4] [--rows N] [--changed 0.01]
+ *        [--batch 100] [--big 1000000] [--repeat 3] [--seed 1] [--latency 0] [--skip-big]
+ *
+ * Processes, so that each RSS figure belongs to one thing:
+ * - `sandbox` child: builds the store (generateStore, then every product reshaped to exactly
+ *   --variants variants, all tracking inventory), writes the matching stock sheet, serves it on
+ *   127.0.0.1 and answers `stats` on stdin from its request log (the witness for write requests);
+ * - `import` child: the measured importing process (plan + apply, or the re-run);
+ * - `plan` child: fetches the live index once, then times read+validate+plan on its own;
+ * - `big` children: a 1M-item index built in memory (no HTTP), then a 250k-row and a 1M-row sheet.
+ * Targets: read+validate+plan >= 150,000 rows/s; write requests = ceil(changed / batch); 0 on a
+ * re-run; peak RSS of the importing process < 400 MB; RSS flat from 250k to 1M rows.
+ */
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
+import type { LiveInventoryIndex } from '../src/plan/live-inventory-index.js';
+
+const self = fileURLToPath(import.meta.url);
+const dir = join(tmpdir(), 'mbulk-bench-stock');
+const MiB = 2 ** 20;
+
+interface Args {
+  products: number;
+  variants: number;
+  rows: number;
+  changed: number;
+  batch: number;
+  big: number;
+  repeat: number;
+  seed: number;
+  latency: number;
+  skipBig: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string, fallback: number): number => {
+    const i = argv.indexOf(`--${name}`);
+    if (i < 0) return fallback;
+    const v = Number((argv[i + 1] ?? '').replace(/_/g, ''));
+    if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} needs a non-negative number`);
+    return v;
+  };
+  const products = get('products', 50_000);
+  const variants = Math.max(1, get('variants', 4));
+  return {
+    products,
+    variants,
+    rows: Math.min(get('rows', products * variants), products * variants),
+    changed: get('changed', 0.01),
+    batch: Math.max(1, get('batch', 100)),
+    big: get('big', 1_000_000),
+    repeat: Math.max(1, get('repeat', 3)),
+    seed: get('seed', 1),
+    latency: get('latency', 0),
+    skipBig: argv.includes('--skip-big'),
+  };
+}
+
+const maxRssMB = () => process.resourceUsage().maxRSS / 1024;
+const rssMB = () => process.memoryUsage().rss / MiB;
+const heapMB = () => process.memoryUsage().heapUsed / MiB;
+
+/** Samples RSS every 20 ms (maxRSS from the kernel is the authoritative peak). */
+function rssSampler(): { peak: () => number; stop: () => void } {
+  let peak = rssMB();
+  const timer = setInterval(() => (peak = Math.max(peak, rssMB())), 20);
+  return {
+    peak: () => Math.max(peak, rssMB()),
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Deterministic permutation 0..n-1 (xorshift Fisher-Yates): the sheet's row order. */
+function shuffled(n: number, seed: number): Uint32Array {
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let x = (seed * 2654435761) >>> 0 || 1;
+  for (let i = n - 1; i > 0; i--) {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    const j = x % (i + 1);
+    const t = order[i] as number;
+    order[i] = order[j] as number;
+    order[j] = t;
+  }
+  return order;
+}
+
+/** Row p of a sheet changes when this is true: exactly round(rows * fraction) rows, spread out. */
+function changes(p: number, rows: number, fraction: number): boolean {
+  const c = Math.round(rows * fraction);
+  return Math.floor(((p + 1) * c) / rows) > Math.floor((p * c) / rows);
+}
+
+class LineFile {
+  private readonly fd: number;
+  private buf = '';
+  constructor(readonly path: string) {
+    this.fd = openSync(`${path}.part`, 'w');
+  }
+  line(s: string): void {
+    this.buf += s;
+    if (this.buf.length > MiB) {
+      writeSync(this.fd, this.buf);
+      this.buf = '';
+    }
+  }
+  close(): void {
+    writeSync(this.fd, this.buf);
+    closeSync(this.fd);
+    renameSync(`${this.path}.part`, this.path);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// sandbox child
+
+async function childSandbox(a: Args, sheet: string): Promise<void> {
+  const t0 = performance.now();
+  const { generateStore } = await import('../src/sandbox/generator.js');
+  const { startSandbox } = await import('../src/sandbox/server.js');
+  const snapshot = generateStore({ products: a.products, customers: 0, orders: 0, seed: a.seed });
+  // Reshape: exactly `variants` variants per product, all tracking inventory. Extra variants copy
+  // the product's first variant (or its own inventory) with new ids and SKUs.
+  let extra = 0;
+  const items: { sku: string; quantity: number }[] = [];
+  for (const p of snapshot.products) {
+    p.inventory_enabled = true;
+    const base = p.variants[0];
+    const template = base?.inventory ?? p.inventory;
+    if (template === null || template === undefined) throw new Error(`product ${p.id} has no inventory`);
+    p.variants.length = Math.min(p.variants.length, a.variants);
+    for (let k = p.variants.length; k < a.variants; k++) {
+      const n = ++extra;
+      const id = `var_x${n.toString(36).padStart(7, '0')}`;
+      const sku = `${p.sku ?? p.id}-X${k}`;
+      const name = `Extra ${k}`;
+      p.variants.push({
+        id,
+        object: 'variant',
+        product_id: p.id,
+        name,
+        sku,
+        description: null,
+        price: base?.price ?? p.price,
+        original_price: base?.original_price ?? null,
+        cost: base?.cost ?? p.cost,
+        weight: base?.weight ?? p.weight,
+        inventory: {
+          ...template,
+          item_id: `inv_x${n.toString(36).padStart(7, '0')}`,
+          item_type: 'variant',
+          item_name: `${p.name} - ${name}`,
+          variant_id: id,
+          sku,
+          quantity: (n * 7919) % 500,
+        },
+      });
+    }
+    p.inventory = null;
+    for (const v of p.variants) {
+      if (v.inventory === null) throw new Error(`variant ${v.id} has no inventory`);
+      items.push({ sku: v.inventory.sku ?? (v.sku as string), quantity: v.inventory.quantity });
+    }
+  }
+  const built = performance.now();
+  const sandbox = await startSandbox({ seed: snapshot, ...(a.latency > 0 ? { latencyMs: a.latency } : {}) });
+  const loaded = performance.now();
+
+  // The sheet: `rows` items in a shuffled order, 1% of them with a new quantity.
+  const order = shuffled(items.length, a.seed);
+  const out = new LineFile(sheet);
+  out.line('sku,quantity\n');
+  let changed = 0;
+  for (let p = 0; p < a.rows; p++) {
+    const item = items[order[p] as number] as { sku: string; quantity: number };
+    let q = item.quantity;
+    if (changes(p, a.rows, a.changed)) {
+      q += 1 + (p % 7);
+      changed++;
+    }
+    out.line(`${item.sku},${q}\n`);
+  }
+  out.close();
+  const ready = {
+    ready: true,
+    url: sandbox.url,
+    token: sandbox.token,
+    items: items.length,
+    rows: a.rows,
+    changed,
+    buildSeconds: (built - t0) / 1000,
+    loadSeconds: (loaded - built) / 1000,
+    maxRssMB: maxRssMB(),
+  };
+  items.length = 0;
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === 'stats') {
+      const log = sandbox.requestLog();
+      const writes = log.filter((e) => e.method !== 'GET');
+      process.stdout.write(
+        `${JSON.stringify({
+          gets: log.length - writes.length,
+          productPages: log.filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products?'))
+            .length,
+          writes: writes.length,
+          batchPosts: writes.filter((e) => e.path.startsWith('/api/v2/inventory_items/batch_update')).length,
+          writeStatuses: [...new Set(writes.map((e) => e.status))],
+        })}\n`,
+      );
+    } else if (line === 'exit') break;
+  }
+  await sandbox.close();
+  process.stdin.destroy();
+}
+
+// ------------------------------------------------------------------------------------------------
+// import child: the measured importing process
+
+interface ImportFigures {
+  fetchSeconds: number;
+  products: number;
+  readPlanSeconds: number;
+  rowsPerSecond: number;
+  planSeconds: number;
+  applySeconds: number;
+  totalSeconds: number;
+  rows: number;
+  changes: number;
+  unchanged: number;
+  issues: number;
+  requests: number;
+  applied: number;
+  failed: number;
+  mode: string;
+  maxRssPlanMB: number;
+  maxRssMB: number;
+  sampledPeakMB: number;
+}
+
+async function childImport(url: string, token: string, sheet: string, batch: number): Promise<void> {
+  const { MerchantClient } = await import('../src/api/merchant-client.js');
+  const { applyStockRun, planStockImport } = await import('../src/jobs/stock-import.js');
+  const sampler = rssSampler();
+  const client = new MerchantClient({ baseUrl: url, token });
+  const runsRoot = join(dir, 'runs');
+  const t0 = performance.now();
+  let fetchEnd = t0;
+  let readEnd = t0;
+  let products = 0;
+  let rows = 0;
+  const planned = await planStockImport({
+    client,
+    file: sheet,
+    runsRoot,
+    target: 'bench',
+    batchSize: batch,
+    onProgress: (p) => {
+      if (p.phase === 'fetch') {
+        fetchEnd = performance.now();
+        products = p.done;
+      } else if (p.phase === 'read') {
+        readEnd = performance.now();
+        rows = p.done;
+      }
+    },
+  });
+  const t1 = performance.now();
+  const maxRssPlanMB = maxRssMB();
+  const applied = await applyStockRun(planned.run, { client });
+  const t2 = performance.now();
+  await client.close();
+  sampler.stop();
+  const plan = planned.file.plan;
+  const figures: ImportFigures = {
+    fetchSeconds: (fetchEnd - t0) / 1000,
+    products,
+    readPlanSeconds: (readEnd - fetchEnd) / 1000,
+    rowsPerSecond: rows / ((readEnd - fetchEnd) / 1000),
+    planSeconds: (t1 - t0) / 1000,
+    applySeconds: (t2 - t1) / 1000,
+    totalSeconds: (t2 - t0) / 1000,
+    rows: plan.rows,
+    changes: plan.changes.length,
+    unchanged: plan.unchanged,
+    issues: plan.issues.length + plan.skipped.length,
+    requests: applied.requests,
+    applied: applied.applied,
+    failed: applied.failed,
+    mode: applied.mode,
+    maxRssPlanMB,
+    maxRssMB: maxRssMB(),
+    sampledPeakMB: sampler.peak(),
+  };
+  rmSync(planned.run.dir, { recursive: true, force: true });
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// plan child: read+validate+plan alone, the live index already in memory
+
+interface PlanFigures {
+  fetchSeconds: number;
+  /** CPU of this (client) process while fetching: JSON + zod parsing of the product pages. */
+  fetchCpuSeconds: number;
+  items: number;
+  papaRowsPerSecond: number;
+  runs: { seconds: number; rowsPerSecond: number; changes: number }[];
+  maxRssMB: number;
+}
+
+async function readPlanOnce(
+  file: string,
+  index: LiveInventoryIndex,
+  checkpoints: number[] = [],
+  onCheckpoint: (rows: number) => void = () => {},
+): Promise<{ rows: number; seconds: number; changes: number; issues: number }> {
+  const { readSheet } = await import('../src/sheets/read-sheet.js');
+  const { resolveStockColumns } = await import('../src/mapping/stock-sheet.js');
+  const { StockPlanner } = await import('../src/plan/stock-plan.js');
+  index.resetSeen();
+  const t0 = performance.now();
+  const reader = readSheet(file);
+  const info = await reader.open();
+  const { columns } = resolveStockColumns(info.sheet, info.columns);
+  const planner = new StockPlanner(index, columns);
+  let rows = 0;
+  let next = 0;
+  for await (const batch of reader.batches()) {
+    for (const row of batch) planner.add(row);
+    rows += batch.length;
+    while (next < checkpoints.length && rows >= (checkpoints[next] as number))
+      onCheckpoint(checkpoints[next++] as number);
+  }
+  const plan = planner.finish();
+  const seconds = (performance.now() - t0) / 1000;
+  return { rows, seconds, changes: plan.changes.length, issues: plan.issues.length + plan.skipped.length };
+}
+
+async function papaRows(file: string): Promise<number> {
+  const t0 = performance.now();
+  let rows = 0;
+  await new Promise<void>((resolve, reject) => {
+    Papa.parse(createReadStream(file, { highWaterMark: MiB }), {
+      step: () => {
+        rows++;
+      },
+      complete: () => resolve(),
+      error: (e: Error) => reject(e),
+    });
+  });
+  return (rows - 1) / ((performance.now() - t0) / 1000);
+}
+
+async function childPlan(url: string, token: string, sheet: string, repeat: number): Promise<void> {
+  const { MerchantClient } = await import('../src/api/merchant-client.js');
+  const { readLiveInventory } = await import('../src/jobs/live-inventory.js');
+  const client = new MerchantClient({ baseUrl: url, token });
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const index = await readLiveInventory(client);
+  const fetchSeconds = (performance.now() - t0) / 1000;
+  const c1 = process.cpuUsage(c0);
+  const fetchCpuSeconds = (c1.user + c1.system) / 1e6;
+  await client.close();
+  const papaRowsPerSecond = await papaRows(sheet);
+  const runs: PlanFigures['runs'] = [];
+  for (let r = 0; r < repeat; r++) {
+    const m = await readPlanOnce(sheet, index);
+    runs.push({ seconds: m.seconds, rowsPerSecond: m.rows / m.seconds, changes: m.changes });
+  }
+  const figures: PlanFigures = {
+    fetchSeconds,
+    fetchCpuSeconds,
+    items: index.size,
+    papaRowsPerSecond,
+    runs,
+    maxRssMB: maxRssMB(),
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// big children: a big index in memory, a big sheet
+
+const bigSku = (i: number) => `BIG-${String(i).padStart(7, '0')}`;
+const bigQuantity = (i: number) => (i * 7919) % 1000;
+
+function writeBigSheet(path: string, rows: number, items: number, seed: number, fraction: number): void {
+  if (existsSync(path)) return;
+  const order = shuffled(items, seed);
+  const out = new LineFile(path);
+  out.line('sku,quantity\n');
+  for (let p = 0; p < rows; p++) {
+    const i = order[p] as number;
+    out.line(`${bigSku(i)},${bigQuantity(i) + (changes(p, rows, fraction) ? 1 + (p % 7) : 0)}\n`);
+  }
+  out.close();
+}
+
+interface BigFigures {
+  items: number;
+  indexSeconds: number;
+  rssAfterIndexMB: number;
+  heapAfterIndexMB: number;
+  checkpoints: { rows: number; rssMB: number; heapMB: number; maxRssMB: number }[];
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  changes: number;
+  issues: number;
+  maxRssMB: number;
+}
+
+async function childBig(file: string, items: number, marks: number[]): Promise<void> {
+  const { LiveInventoryIndex } = await import('../src/plan/live-inventory-index.js');
+  const t0 = performance.now();
+  const index = new LiveInventoryIndex();
+  const updatedAt = '2026-10-01T00:00:00.000Z';
+  for (let i = 0; i < items; i++) {
+    const product = i >> 2;
+    index.add({
+      itemId: `inv_${i.toString(36).padStart(8, '0')}`,
+      sku: bigSku(i),
+      quantity: bigQuantity(i),
+      productId: `prod_${product.toString(36).padStart(8, '0')}`,
+      variantId: `var_${i.toString(36).padStart(8, '0')}`,
+      name: `Product ${product} / Variant ${i & 3}`,
+      enabled: true,
+      updatedAt,
+      seenAtRow: 0,
+    });
+  }
+  const indexSeconds = (performance.now() - t0) / 1000;
+  global.gc?.();
+  const rssAfterIndexMB = rssMB();
+  const heapAfterIndexMB = heapMB();
+  const checkpoints: BigFigures['checkpoints'] = [];
+  const m = await readPlanOnce(file, index, marks, (rows) =>
+    checkpoints.push({ rows, rssMB: rssMB(), heapMB: heapMB(), maxRssMB: maxRssMB() }),
+  );
+  const figures: BigFigures = {
+    items,
+    indexSeconds,
+    rssAfterIndexMB,
+    heapAfterIndexMB,
+    checkpoints,
+    rows: m.rows,
+    seconds: m.seconds,
+    rowsPerSecond: m.rows / m.seconds,
+    changes: m.changes,
+    issues: m.issues,
+    maxRssMB: maxRssMB(),
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// parent
+
+function runChild<T>(args: string[], label: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, self, '--child', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !line.startsWith('{'))
+        reject(new Error(`${label} failed (exit ${code}):\n${err}${out}`));
+      else resolve(JSON.parse(line) as T);
+    });
+  });
+}
+
+interface SandboxReady {
+  url: string;
+  token: string;
+  items: number;
+  rows: number;
+  changed: number;
+  buildSeconds: number;
+  loadSeconds: number;
+  maxRssMB: number;
+}
+interface SandboxStats {
+  gets: number;
+  productPages: number;
+  writes: number;
+  batchPosts: number;
+  writeStatuses: number[];
+}
+
+async function startSandboxChild(a: Args, sheet: string) {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, self, '--child', 'sandbox', JSON.stringify(a), sheet],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const nextJson = async <T>(): Promise<T> => {
+    const r = await lines.next();
+    if (r.done) throw new Error('the sandbox child exited');
+    return JSON.parse(r.value as string) as T;
+  };
+  const ready = await nextJson<SandboxReady>();
+  return {
+    ready,
+    stats: async (): Promise<SandboxStats> => {
+      child.stdin.write('stats\n');
+      return nextJson<SandboxStats>();
+    },
+    close: async (): Promise<void> => {
+      child.stdin.write('exit\n');
+      await new Promise((r) => child.once('close', r));
+    },
+  };
+}
+
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--child') {
+    const [kind, ...rest] = argv.slice(1);
+    if (kind === 'sandbox') return childSandbox(JSON.parse(rest[0] as string) as Args, rest[1] as string);
+    if (kind === 'import')
+      return childImport(rest[0] as string, rest[1] as string, rest[2] as string, Number(rest[3]));
+    if (kind === 'plan')
+      return childPlan(rest[0] as string, rest[1] as string, rest[2] as string, Number(rest[3]));
+    if (kind === 'big')
+      return childBig(rest[0] as string, Number(rest[1]), (rest[2] ?? '').split(',').map(Number));
+    throw new Error(`unknown child ${String(kind)}`);
+  }
+  const a = parseArgs(argv);
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  console.log(
+    `stock bench: ${int(a.products)} products x ${a.variants} variants, sheet of ${int(a.rows)} rows, ` +
+      `${a.changed * 100}% changed, batch ${a.batch}, latency ${a.latency} ms; node ${process.version}, ` +
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+
+  const sheet = join(dir, `stock-${a.products}x${a.variants}-${a.rows}-s${a.seed}.csv`);
+  const sandbox = await startSandboxChild(a, sheet);
+  const s = sandbox.ready;
+  console.log(
+    `sandbox child: store built in ${f1(s.buildSeconds)} s, loaded in ${f1(s.loadSeconds)} s, ${int(s.items)} items, ` +
+      `peak RSS ${f1(s.maxRssMB)} MB; sheet ${sheet} (${int(s.rows)} rows, ${int(s.changed)} changed)`,
+  );
+  const expected = Math.ceil(s.changed / a.batch);
+
+  let first: ImportFigures;
+  let again: ImportFigures;
+  let plan: PlanFigures;
+  const log: SandboxStats[] = [];
+  try {
+    log.push(await sandbox.stats());
+    first = await runChild<ImportFigures>(['import', s.url, s.token, sheet, String(a.batch)], 'import');
+    log.push(await sandbox.stats());
+    again = await runChild<ImportFigures>(['import', s.url, s.token, sheet, String(a.batch)], 're-run');
+    log.push(await sandbox.stats());
+    plan = await runChild<PlanFigures>(['plan', s.url, s.token, sheet, String(a.repeat)], 'plan');
+  } finally {
+    await sandbox.close();
+  }
+  /** What the sandbox logged during step k (0: first run, 1: re-run). */
+  const during = (k: number) => {
+    const from = log[k] as SandboxStats;
+    const to = log[k + 1] as SandboxStats;
+    return {
+      writes: to.writes - from.writes,
+      batchPosts: to.batchPosts - from.batchPosts,
+      productPages: to.productPages - from.productPages,
+      writeStatuses: to.writeStatuses,
+    };
+  };
+  const stats1 = during(0);
+  const stats2 = during(1);
+  const writes2 = stats2.writes;
+
+  console.log('\n## Import (planStockImport + applyStockRun), importing process separate from the sandbox\n');
+  console.log(
+    '| run | live fetch | products / pages | read+validate+plan | rows/s | plan total | apply | changes | write requests (client / sandbox log) | peak RSS (plan / whole run) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const [label, f, w, pages] of [
+    ['first', first, stats1.writes, stats1.productPages],
+    ['re-run', again, stats2.writes, stats2.productPages],
+  ] as const) {
+    console.log(
+      `| ${label} | ${f2(f.fetchSeconds)} s | ${int(f.products)} / ${int(pages)} | ${f2(f.readPlanSeconds)} s | ${int(f.rowsPerSecond)} | ` +
+        `${f2(f.planSeconds)} s | ${f2(f.applySeconds)} s | ${int(f.changes)} | ${f.requests} / ${w} | ${f1(f.maxRssPlanMB)} / ${f1(f.maxRssMB)} MB |`,
+    );
+  }
+  const bestPlan = plan.runs.reduce((b, r) => (r.rowsPerSecond > b.rowsPerSecond ? r : b));
+  console.log(
+    `\nread+validate+plan alone (index in memory, ${int(plan.items)} items fetched in ${f2(plan.fetchSeconds)} s, ${f2(plan.fetchCpuSeconds)} s of it client CPU): ` +
+      plan.runs.map((r) => `${int(r.rowsPerSecond)}`).join(', ') +
+      ` rows/s; papaparse alone on the same file: ${int(plan.papaRowsPerSecond)} rows/s; peak RSS ${f1(plan.maxRssMB)} MB`,
+  );
+
+  let big: BigFigures | undefined;
+  let quarter: BigFigures | undefined;
+  if (!a.skipBig && a.big > 0) {
+    const bigFile = join(dir, `big-${a.big}-s${a.seed}.csv`);
+    const quarterFile = join(dir, `big-${a.big}-first-${Math.round(a.big / 4)}-s${a.seed}.csv`);
+    writeBigSheet(bigFile, a.big, a.big, a.seed, a.changed);
+    writeBigSheet(quarterFile, Math.round(a.big / 4), a.big, a.seed, a.changed);
+    const marks = [1, 2, 3, 4].map((k) => Math.round((a.big * k) / 4)).join(',');
+    quarter = await runChild<BigFigures>(['big', quarterFile, String(a.big), marks], 'big (quarter)');
+    big = await runChild<BigFigures>(['big', bigFile, String(a.big), marks], 'big');
+    console.log(
+      `\n## ${int(a.big)}-row sheet, read+validate+plan against a ${int(a.big)}-item index built in memory\n`,
+    );
+    console.log(
+      '| sheet | index built | RSS after index | rows read | RSS now | heap used | peak RSS so far |',
+    );
+    console.log('|---|---|---|---|---|---|---|');
+    for (const [label, b] of [
+      [`${int(quarter.rows)} rows`, quarter],
+      [`${int(big.rows)} rows`, big],
+    ] as const) {
+      for (const c of b.checkpoints) {
+        console.log(
+          `| ${label} | ${f1(b.indexSeconds)} s | ${f1(b.rssAfterIndexMB)} MB | ${int(c.rows)} | ${f1(c.rssMB)} MB | ${f1(c.heapMB)} MB | ${f1(c.maxRssMB)} MB |`,
+        );
+      }
+    }
+    console.log(
+      `\n${int(big.rows)} rows in ${f2(big.seconds)} s = ${int(big.rowsPerSecond)} rows/s (${int(big.changes)} changes, ${big.issues} issues), ` +
+        `peak RSS ${f1(big.maxRssMB)} MB; the ${int(quarter.rows)}-row file: ${int(quarter.rowsPerSecond)} rows/s, peak RSS ${f1(quarter.maxRssMB)} MB`,
+    );
+  }
+
+  console.log('\n## Targets\n');
+  console.log(
+    `- read+validate+plan >= 150,000 rows/s: in the job ${int(first.rowsPerSecond)}, alone best ${int(bestPlan.rowsPerSecond)} -> ${mark(bestPlan.rowsPerSecond >= 150_000)}`,
+  );
+  console.log(
+    `- write requests = ceil(${s.changed} / ${a.batch}) = ${expected}: client ${first.requests}, sandbox log ${stats1.writes} (${stats1.batchPosts} batch POSTs, statuses ${stats1.writeStatuses.join(',')}) -> ${mark(first.requests === expected && stats1.writes === expected && first.applied === s.changed)}`,
+  );
+  console.log(
+    `- re-run writes nothing: ${again.changes} changes, client ${again.requests}, sandbox log ${writes2} -> ${mark(again.changes === 0 && again.requests === 0 && writes2 === 0)}`,
+  );
+  console.log(
+    `- peak RSS of the importing process < 400 MB: ${f1(first.maxRssMB)} MB (re-run ${f1(again.maxRssMB)} MB) -> ${mark(Math.max(first.maxRssMB, again.maxRssMB) < 400)}`,
+  );
+  if (big && quarter) {
+    const at = (b: BigFigures, rows: number) => b.checkpoints.find((c) => c.rows === rows);
+    const q = at(big, Math.round(a.big / 4)) ?? big.checkpoints[0];
+    const last = big.checkpoints.at(-1);
+    const growth = (last?.rssMB ?? 0) - (q?.rssMB ?? 0);
+    const peakGrowth = big.maxRssMB - quarter.maxRssMB;
+    console.log(
+      `- RSS flat with the file (the ${int(a.big)}-item index alone is ${f1(big.rssAfterIndexMB)} MB): ` +
+        `${int(a.big)}-row sheet at ${int(q?.rows ?? 0)} rows ${f1(q?.rssMB ?? 0)} MB, at ${int(last?.rows ?? 0)} rows ${f1(last?.rssMB ?? 0)} MB (${growth >= 0 ? '+' : ''}${f1(growth)} MB); ` +
+        `peak ${f1(quarter.maxRssMB)} MB (${int(quarter.rows)}-row file) vs ${f1(big.maxRssMB)} MB (${int(big.rows)}-row file) -> ` +
+        `${mark(growth < 50 && peakGrowth < 50)}`,
+    );
+  }
+  console.log(`\ntotal ${f1((performance.now() - started) / 1000)} s`);
+}
+
+await main();
