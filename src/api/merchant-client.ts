@@ -121,7 +121,8 @@ export class MerchantClient {
   readonly messages: Messages;
   readonly rate: RateController;
 
-  private readonly token: string;
+  /** An ES private field: never shown by util.inspect / console.log of the client, never enumerable. */
+  readonly #token: string;
   private readonly fetchImpl: FetchLike;
   private readonly agent: Agent;
   private readonly maxRetries: number;
@@ -135,7 +136,14 @@ export class MerchantClient {
 
   constructor(options: MerchantClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.token = options.token;
+    // A malformed base URL is a configuration error: say so now, not after a minute of retries
+    // of a "connection failure" (fetch rejects an unparsable URL like a network error).
+    if (!/^https?:\/\/[^/?#]+/i.test(this.baseUrl) || !URL.canParse(this.baseUrl)) {
+      throw new TypeError(
+        `baseUrl must be an absolute http:// or https:// URL (e.g. https://api.example.com), got ${JSON.stringify(options.baseUrl)}`,
+      );
+    }
+    this.#token = options.token;
     this.paths = { ...DEFAULT_API_PATHS, ...options.paths };
     const maxConcurrency = options.maxConcurrency ?? 4;
     this.clock = options.clock ?? systemClock;
@@ -204,7 +212,7 @@ export class MerchantClient {
     const idempotent = isIdempotentRequest(options.method, options.body, options.idempotencyKey);
     const headers: Record<string, string> = {
       accept: 'application/json',
-      authorization: `Bearer ${this.token}`,
+      authorization: `Bearer ${this.#token}`,
       'user-agent': this.userAgent,
     };
     let body: string | undefined;
@@ -349,7 +357,7 @@ export class MerchantClient {
 
   /** Removes the token from any text that could reach a person (server echoes, error details). */
   private redact(text: string): string {
-    return this.token.length >= 4 ? text.split(this.token).join('[redacted]') : text;
+    return this.#token.length >= 4 ? text.split(this.#token).join('[redacted]') : text;
   }
 
   private log(line: string): void {

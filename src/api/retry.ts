@@ -122,8 +122,10 @@ export function parseRetryAfter(
 
 /**
  * Whether repeating a request cannot apply it twice. GET/HEAD/PUT/DELETE: yes. PATCH: yes unless the
- * body carries a `delta_quantity` (a relative change adds again on every replay). POST: only with an
- * Idempotency-Key (the server replays the first answer).
+ * body carries a `delta_quantity` (a relative change adds again on every replay) or a `variants` /
+ * `options` entry without `id` (each such entry creates a new variant or option, so a replay of a
+ * PATCH that was applied creates it a second time). POST: only with an Idempotency-Key (the server
+ * replays the first answer).
  */
 export function isIdempotentRequest(
   method: string,
@@ -133,8 +135,24 @@ export function isIdempotentRequest(
   const m = method.toUpperCase();
   if (m === 'GET' || m === 'HEAD' || m === 'PUT' || m === 'DELETE' || m === 'OPTIONS') return true;
   if (m === 'POST') return idempotencyKey !== undefined && idempotencyKey !== '';
-  if (m === 'PATCH') return !containsDelta(body);
+  if (m === 'PATCH') return !containsDelta(body) && !createsListEntries(body);
   return false;
+}
+
+/** A product PATCH whose `variants` or `options` list has an entry without `id` (a create). */
+function createsListEntries(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  return [b['variants'], b['options']].some(
+    (list) =>
+      Array.isArray(list) &&
+      list.some(
+        (entry: unknown) =>
+          entry !== null &&
+          typeof entry === 'object' &&
+          typeof (entry as Record<string, unknown>)['id'] !== 'string',
+      ),
+  );
 }
 
 function containsDelta(body: unknown): boolean {

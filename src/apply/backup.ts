@@ -176,8 +176,15 @@ export function finalizeBackup(logFile: string, jsonFile: string, meta: { runId?
 export function readBackup(jsonFile: string, logFile?: string): BackupEntry[] {
   if (logFile !== undefined && fs.existsSync(logFile)) return readBackupLog(logFile);
   if (fs.existsSync(jsonFile)) {
-    const parsed = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as Partial<BackupFile>;
-    if (!Array.isArray(parsed.entities)) throw new Error(`${jsonFile} is not a backup file.`);
+    let parsed: Partial<BackupFile> | null;
+    try {
+      parsed = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as Partial<BackupFile> | null;
+    } catch (error) {
+      throw new Error(`${jsonFile} is damaged: it is not valid JSON (${(error as Error).message}).`, {
+        cause: error,
+      });
+    }
+    if (!Array.isArray(parsed?.entities)) throw new Error(`${jsonFile} is not a backup file.`);
     return parsed.entities.filter(isEntry);
   }
   return [];

@@ -196,9 +196,9 @@ export class RunDirectory {
     writeFileAtomic(this.file('plan'), `${JSON.stringify(plan, null, 2)}\n`);
   }
 
-  /** Reads plan.json; validate it with the plan's own schema. */
+  /** Reads plan.json; validate it with the plan's own schema. A missing or damaged file: RunFileError. */
   readPlan(): unknown {
-    return JSON.parse(fs.readFileSync(this.file('plan'), 'utf8')) as unknown;
+    return readJsonFile(this.file('plan'));
   }
 
   private writeMeta(): void {
@@ -283,8 +283,47 @@ function looksLikePath(value: string): boolean {
   return value.includes('/') || value.includes(path.sep) || value.endsWith('.json') || value.startsWith('.');
 }
 
+/** A run file that is missing or not valid JSON (edited by hand, truncated): a usage error, not a crash. */
+export class RunFileError extends Error {
+  /** Usage error (DESIGN.md exit codes). */
+  readonly exitCode = 2;
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RunFileError';
+  }
+}
+
+function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RunFileError(
+      file,
+      code === 'ENOENT' ? `${file} does not exist.` : `${file} cannot be read (${code ?? 'error'}).`,
+      { cause: error },
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new RunFileError(
+      file,
+      `${file} is damaged: it is not valid JSON (${(error as Error).message}). Plan the run again.`,
+      { cause: error },
+    );
+  }
+}
+
 function readMeta(file: string): RunMeta {
-  const parsed = RunMetaSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file} is not a valid run.json: ${parsed.error.message}`);
+  const parsed = RunMetaSchema.safeParse(readJsonFile(file));
+  if (!parsed.success) {
+    throw new RunFileError(file, `${file} is not a valid run.json: ${parsed.error.message}`);
+  }
   return parsed.data;
 }

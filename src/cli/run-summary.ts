@@ -1,4 +1,6 @@
+import type { AbortCause } from '../jobs/job-events.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
+import { ExitCode } from './exit-code.js';
 import type { Output } from './output.js';
 
 /** Prints row issues, the first `max` of them, then how many more are in the report. */
@@ -21,4 +23,19 @@ export function formatCounts(counts: Readonly<Record<string, number>>): string {
   return Object.entries(counts)
     .map(([k, v]) => `${k} ${v}`)
     .join(' · ');
+}
+
+/**
+ * The exit code of an apply that returned (its results are written): 4 when a fatal error stopped
+ * it because the API could not be reached or rejected the token (the cause is printed), 1 when
+ * rows failed or it did not complete, else 0.
+ */
+export function applyExitCode(
+  out: Output,
+  applied: { status: string; abortedBy?: AbortCause | undefined },
+  rowsFailed: boolean,
+): ExitCode {
+  if (applied.abortedBy !== undefined) out.warn(`mbulk: stopped: ${applied.abortedBy.message}`);
+  if (applied.abortedBy?.exitCode === ExitCode.Unreachable) return ExitCode.Unreachable;
+  return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;
 }

@@ -23,7 +23,7 @@ import {
 } from '../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import type { JobCallbacks } from './job-events.js';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
@@ -254,6 +254,8 @@ export interface ApplyCustomersOptions extends JobCallbacks {
 export interface CustomerApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   created: number;
   updated: number;
   /** Planned writes that failed or whose outcome is unknown. */
@@ -397,6 +399,7 @@ export async function applyCustomerRun(
   const result: CustomerApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     created,
     updated,
     failed,

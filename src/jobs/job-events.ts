@@ -17,3 +17,24 @@ export interface JobCallbacks {
   onWarning?: ((message: string) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
+
+/** Why an apply stopped early: the error that aborted it and the exit code it calls for. */
+export interface AbortCause {
+  message: string;
+  /** 4 when the API could not be reached or rejected the token (DESIGN.md exit codes), else 1. */
+  exitCode: number;
+}
+
+/** The abort cause of an apply that stopped on a fatal error (undefined when it did not). */
+export function abortCauseOf(summary: { status: string; fatalError?: unknown }): AbortCause | undefined {
+  if (summary.status !== 'aborted') return undefined;
+  const e = summary.fatalError as { message?: unknown; exitCode?: unknown } | undefined;
+  const message = typeof e?.message === 'string' ? e.message : String(summary.fatalError);
+  return { message, exitCode: e?.exitCode === 4 ? 4 : 1 };
+}
+
+/** `{ abortedBy }` when the apply was aborted by a fatal error, else `{}` (to spread into a summary). */
+export function abortFields(summary: { status: string; fatalError?: unknown }): { abortedBy?: AbortCause } {
+  const cause = abortCauseOf(summary);
+  return cause === undefined ? {} : { abortedBy: cause };
+}

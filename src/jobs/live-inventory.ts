@@ -1,4 +1,6 @@
+import { NotFoundError } from '../api/errors.js';
 import type { MerchantClient } from '../api/merchant-client.js';
+import type { Product } from '../schema/product.js';
 import { LiveInventoryIndex } from '../plan/live-inventory-index.js';
 import type { JobCallbacks } from './job-events.js';
 
@@ -24,16 +26,26 @@ export async function readLiveInventory(
   return index;
 }
 
-/** Current quantities of some items (used to settle deltas whose outcome is unknown). */
-export async function readItemQuantities(
+/**
+ * The current quantity of one inventory item (used to settle a delta whose outcome is unknown):
+ * one GET of its product where the service has it, else a read of the whole product list (a
+ * service without get-one, or the sandbox in strict mode). Undefined when the item is gone.
+ */
+export async function readItemQuantity(
   client: MerchantClient,
-  itemIds: ReadonlySet<string>,
-): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  const index = await readLiveInventory(client);
-  for (const id of itemIds) {
-    const item = index.byId.get(id);
-    if (item) found.set(id, item.quantity);
+  item: { itemId: string; productId: string },
+): Promise<number | undefined> {
+  let product: Product | undefined;
+  try {
+    product = await client.products.get(item.productId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
   }
-  return found;
+  if (product) {
+    const single = new LiveInventoryIndex();
+    single.addProduct(product);
+    const found = single.byId.get(item.itemId);
+    if (found) return found.quantity;
+  }
+  return (await readLiveInventory(client)).byId.get(item.itemId)?.quantity;
 }

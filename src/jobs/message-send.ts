@@ -11,7 +11,8 @@ import {
   type RowFilesSummary,
   type RowResult,
 } from '../apply/results-file.js';
-import { RunDirectory } from '../apply/run-directory.js';
+import { readJournal } from '../apply/journal.js';
+import { RUN_FILES, RunDirectory, listRuns } from '../apply/run-directory.js';
 import {
   mapRecipientRow,
   resolveRecipientColumns,
@@ -21,12 +22,15 @@ import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import {
   planMessages,
   renderTemplate,
+  type AlreadySent,
+  type EarlierSend,
   type MessagePlan,
   type MessageSendEntry,
 } from '../plan/message-plan.js';
 import type { MessageSend, MessageTemplate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import type { JobCallbacks } from './job-events.js';
+import { dirname, join } from 'node:path';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { InvalidRowsError, withExtraCells } from './template-import.js';
@@ -50,6 +54,8 @@ export interface MessagePlanFile {
   /** The template as it was when planned (APPROVED). */
   template: MessageTemplate;
   allowDuplicates: boolean;
+  /** Send again what earlier runs already sent (default false: such rows are skipped). */
+  resend?: boolean;
   /** Send the valid rows even when others are invalid (default: nothing is sent then). */
   skipInvalid: boolean;
   /** `--max N`: the largest send allowed. */
@@ -70,6 +76,11 @@ export interface PlanMessageOptions extends JobCallbacks {
   template: string;
   read?: ReadSheetOptions;
   allowDuplicates?: boolean;
+  /**
+   * Send again to recipients that earlier runs in `runsRoot` already sent the same message (same
+   * store, template, recipient and parameters). Default false: those rows are skipped.
+   */
+  resend?: boolean;
   skipInvalid?: boolean;
   /** Refuse (exit 3) a send to more recipients than this. */
   max?: number | undefined;
@@ -131,8 +142,44 @@ export function messageCounts(file: MessagePlanFile): Record<string, number> {
     rows: file.rows,
     send: file.plan.sends.length,
     duplicates: file.plan.duplicates.length,
+    already_sent: file.plan.alreadySent?.length ?? 0,
     invalid: invalid.size,
   };
+}
+
+/**
+ * Sends that other message runs under `runsRoot` made for this store and template, by send key,
+ * read from their journals: answered sends (`sent`) and sends whose answer was lost (`unknown`: they
+ * may have been delivered; resuming that run settles them). Failed sends are not listed.
+ */
+export function earlierMessageSends(
+  runsRoot: string,
+  storeId: string,
+  template: string,
+  excludeRunId?: string,
+): Map<string, EarlierSend> {
+  const earlier = new Map<string, EarlierSend>();
+  for (const meta of listRuns(runsRoot)) {
+    if (meta.kind !== 'messages' || meta.id === excludeRunId) continue;
+    if (meta.store_id !== storeId || meta.options['template'] !== template) continue;
+    const journal = readJournal(join(runsRoot, meta.id, RUN_FILES.journal));
+    for (const [key, state] of journal.states) {
+      const status = state.status === 'done' ? 'sent' : state.status === 'unknown' ? 'unknown' : undefined;
+      if (status === undefined) continue;
+      // A run with --allow-duplicates keys its sends by row too; its identity is the key without it.
+      for (const k of new Set([key, key.replace(/:row\d+$/, '')])) {
+        if (earlier.get(k)?.status !== 'sent') earlier.set(k, { runId: meta.id, status });
+      }
+    }
+  }
+  return earlier;
+}
+
+/** Why a row was not sent because an earlier run sent it. */
+function alreadySentMessage(a: AlreadySent): string {
+  return a.status === 'sent'
+    ? `already sent to this recipient with the same parameters by run ${a.runId}; not sent again (use --resend to send it again)`
+    : `run ${a.runId} may have sent this message (its answer was lost): resume it with mbulk runs resume ${a.runId}; not sent again (use --resend to send it anyway)`;
 }
 
 /**
@@ -201,6 +248,9 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   }
   const plan = planMessages(recipients, template, phones, {
     allowDuplicates: options.allowDuplicates ?? false,
+    ...(options.resend === true
+      ? {}
+      : { earlier: earlierMessageSends(options.runsRoot, store.id, template.name) }),
   });
   plan.issues.unshift(...headerIssues, ...rowIssues);
   const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
@@ -217,6 +267,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
     options: {
       template: template.name,
       allowDuplicates: options.allowDuplicates ?? false,
+      resend: options.resend ?? false,
       skipInvalid: options.skipInvalid ?? false,
       ...(options.max !== undefined ? { max: options.max } : {}),
     },
@@ -228,6 +279,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
     input: keepRunInput(run, options.file, 'recipients', info.format === 'xlsx' ? info.sheet : undefined),
     template,
     allowDuplicates: options.allowDuplicates ?? false,
+    resend: options.resend ?? false,
     skipInvalid: options.skipInvalid ?? false,
     max: options.max,
     rows,
@@ -272,6 +324,7 @@ function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: 
       ['rows', counts['rows'] ?? 0],
       ['send', counts['send'] ?? 0],
       ['duplicates (sent once)', counts['duplicates'] ?? 0],
+      ['already sent by an earlier run', applied?.alreadySent ?? counts['already_sent'] ?? 0],
       ['invalid rows', counts['invalid'] ?? 0],
       ...(applied
         ? ([
@@ -287,8 +340,11 @@ function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: 
       ...file.plan.duplicates
         .slice(0, 100)
         .map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: same recipient as row ${d.firstRow}`),
+      ...(file.plan.alreadySent ?? [])
+        .slice(0, 100)
+        .map((a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`),
     ],
-    totalIssues: file.plan.issues.length + file.plan.duplicates.length,
+    totalIssues: file.plan.issues.length + file.plan.duplicates.length + (file.plan.alreadySent?.length ?? 0),
   });
 }
 
@@ -320,11 +376,15 @@ export interface ApplyMessageOptions extends JobCallbacks {
 export interface MessageApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   sent: number;
   failed: number;
   unknown: number;
   /** Sends already done by an earlier session of this run (not sent again). */
   reused: number;
+  /** Rows not sent because another run already sent (or may have sent) the same message. */
+  alreadySent: number;
   rows: RowFilesSummary;
   failedRows: { sheet: string; row: number; code: string; message: string }[];
 }
@@ -356,7 +416,24 @@ export async function applyMessageRun(
       errors,
     );
   }
-  const ops: SendOp[] = file.plan.sends.map((send) => {
+  // Another run may have sent some of these since this one was planned (two plans of one sheet,
+  // or a re-run instead of a resume): those are not sent again, unless planned with resend.
+  const alreadySent: AlreadySent[] = [...(file.plan.alreadySent ?? [])];
+  let sends = file.plan.sends;
+  if (file.resend !== true) {
+    const earlier = earlierMessageSends(dirname(run.dir), file.store.id, file.template.name, run.id);
+    if (earlier.size > 0) {
+      const own = readJournal(run.file('journal'));
+      sends = sends.filter((send) => {
+        const mine = own.states.get(send.key)?.status;
+        const other = earlier.get(send.key);
+        if (other === undefined || mine === 'done' || mine === 'unknown') return true;
+        alreadySent.push({ sheet: send.sheet, rowNumber: send.rowNumber, ...other });
+        return false;
+      });
+    }
+  }
+  const ops: SendOp[] = sends.map((send) => {
     const body = sendBody(file.template, send);
     return {
       kind: 'message-send',
@@ -423,6 +500,15 @@ export async function applyMessageRun(
       errorMessage: `same recipient as row ${d.firstRow}: sent once (use --allow-duplicates to send every row)`,
     });
   }
+  for (const a of alreadySent) {
+    byRow.set(a.rowNumber, {
+      sheet: label,
+      row: a.rowNumber,
+      outcome: 'skipped',
+      errorCode: 'already_sent',
+      errorMessage: alreadySentMessage(a),
+    });
+  }
   let sent = 0;
   let failed = 0;
   let unknown = 0;
@@ -465,14 +551,16 @@ export async function applyMessageRun(
   const result: MessageApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     sent,
     failed,
     unknown,
     reused,
+    alreadySent: alreadySent.length,
     rows,
     failedRows,
   };
-  run.update({ counts: { ...run.meta.counts, sent, failed } });
+  run.update({ counts: { ...run.meta.counts, sent, failed, already_sent: alreadySent.length } });
   writeMessageReport(run, file, result);
   return result;
 }

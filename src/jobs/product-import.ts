@@ -19,7 +19,7 @@ import type { Store } from '../schema/index.js';
 import { formatMoney } from '../sheets/money.js';
 import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
-import type { JobCallbacks } from './job-events.js';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
@@ -190,6 +190,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
     ]);
   if (file.refusal) facts.push(['Refused', file.refusal]);
   if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
+  if (file.plan.replaceSkipped) facts.push(['Note', file.plan.replaceSkipped]);
   return {
     title: 'Import products',
     runId: run.id,
@@ -273,6 +274,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     imageMemory: readImageMemory(memoryFile),
     columnRefs: mapping.columnRefs,
     unkeyedRows: mapping.unkeyedRows,
+    unkeyedOptionRows: mapping.unkeyedOptionRows,
   });
   const before: Record<string, Product> = {};
   for (const e of plan.entries) {
@@ -356,6 +358,8 @@ export interface ApplyProductsOptions extends JobCallbacks {
 export interface ProductApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   created: number;
   updated: number;
   hidden: number;
@@ -530,6 +534,7 @@ export async function applyProductRun(
   const result: ProductApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     ...counts,
     requests,
     rows: rowFiles.summary,

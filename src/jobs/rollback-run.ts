@@ -18,7 +18,7 @@ import {
 } from '../schema/index.js';
 import { formatMoney } from '../sheets/money.js';
 import { neutralizeFormula } from '../sheets/neutralize-formula.js';
-import type { JobCallbacks } from './job-events.js';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import {
   decideRollback,
   type LeftAlone,
@@ -286,6 +286,8 @@ export interface RollbackFailure {
 export interface RollbackApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   /** Entities restored (stock items count one each; deleted products included). */
   restored: number;
   failed: number;
@@ -439,6 +441,7 @@ export async function applyRollbackRun(
   const result: RollbackApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     restored,
     failed: failures.length,
     requests,

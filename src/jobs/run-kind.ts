@@ -1,6 +1,6 @@
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
-import type { JobCallbacks } from './job-events.js';
+import type { AbortCause, JobCallbacks } from './job-events.js';
 
 /** An entity a saved plan touches that changed in the live store since planning. */
 export interface DriftedEntity {
@@ -16,7 +16,13 @@ export interface RunKind {
   apply(
     run: RunDirectory,
     options: JobCallbacks & { client: MerchantClient; concurrency?: number },
-  ): Promise<{ ok: boolean; status: string; summary: Record<string, unknown> }>;
+  ): Promise<{
+    ok: boolean;
+    status: string;
+    summary: Record<string, unknown>;
+    /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached). */
+    abortedBy?: AbortCause | undefined;
+  }>;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
   /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
@@ -38,6 +44,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: {
               mode: s.mode,
               updated: s.applied,
@@ -58,6 +65,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0 && s.failed === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: {
               created: s.created,
               updated: s.updated,
@@ -84,6 +92,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: {
               created: s.created,
               updated: s.updated,
@@ -104,6 +113,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows },
           };
         },
@@ -118,6 +128,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failedRows.length === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: {
               created: s.created,
               failed: s.failed,
@@ -137,6 +148,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           return {
             ok: s.status === 'completed' && s.failed === 0,
             status: s.status,
+            abortedBy: s.abortedBy,
             summary: {
               restored: s.restored,
               failed: s.failed,

@@ -20,9 +20,9 @@ import {
 } from '../plan/stock-plan.js';
 import { InventoryItem, type InventoryBatchEntry, type Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import type { JobCallbacks } from './job-events.js';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
-import { readItemQuantities, readLiveInventory } from './live-inventory.js';
+import { readItemQuantity, readLiveInventory } from './live-inventory.js';
 import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
 
 /** plan.json of a stock run. Plain JSON. */
@@ -34,6 +34,8 @@ export interface StockPlanFile {
   batchSize: number;
   liveItems: number;
   plan: StockPlan;
+  /** Set when a guardrail (--max-changes) refused the plan: it is never applied, not even by `mbulk apply`. */
+  refusal?: string;
 }
 
 export interface PlanStockOptions extends JobCallbacks {
@@ -110,9 +112,10 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
     liveItems: index.size,
     plan,
   };
+  const refusal = limit ? checkMaxChanges(plan.changes.length, index.size, limit) : undefined;
+  if (refusal) file.refusal = refusal;
   run.writePlan(file);
   writeStockReport(run, file);
-  const refusal = limit ? checkMaxChanges(plan.changes.length, index.size, limit) : undefined;
   return refusal ? { run, file, store, refusal } : { run, file, store };
 }
 
@@ -149,6 +152,7 @@ function writeStockReport(run: RunDirectory, file: StockPlanFile, applied?: Stoc
           : 'absolute quantities',
       ],
       ['Status', run.refresh().status],
+      ...(file.refusal ? ([['Refused', file.refusal]] as const) : []),
     ],
     counts: [
       ['rows', counts['rows'] ?? 0],
@@ -200,6 +204,8 @@ export interface ApplyStockOptions extends JobCallbacks {
 export interface StockApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   mode: 'batch' | 'per-item';
   applied: number;
   failed: number;
@@ -268,6 +274,8 @@ export async function applyStockRun(
 ): Promise<StockApplySummary> {
   const { client } = options;
   const file = run.readPlan() as StockPlanFile;
+  // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
+  if (file.refusal) throw Object.assign(new Error(`refused: ${file.refusal}`), { exitCode: 3 });
   const changes = file.plan.changes;
   const knownMode = run.meta.options['inventoryMode'];
   let mode: 'batch' | 'per-item' = knownMode === 'per-item' ? 'per-item' : 'batch';
@@ -334,11 +342,26 @@ export async function applyStockRun(
         await backup.flush();
         return op.kind === 'stock-batch' ? sendBatch(op) : sendItem(op);
       },
-      // Only per-item deltas are not idempotent: re-read the item and decide.
+      // Called for per-item deltas (not idempotent), and for a keyed batch whose key the service
+      // may have forgotten (started more than 24 h ago): re-read the items and decide.
       reconcile: async (op: StockOp, _state: OperationState) => {
-        if (op.kind !== 'stock-item') return 'not_applied';
+        if (op.kind === 'stock-batch') {
+          // Absolute quantities are harmless to send again; deltas are never resent blindly.
+          if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
+          const index = await readLiveInventory(client, options.signal ? { signal: options.signal } : {});
+          const now = op.changes.map((c) => index.byId.get(c.itemId)?.quantity);
+          if (op.changes.every((c, i) => now[i] === c.after)) {
+            return {
+              done: { applied: Object.fromEntries(op.changes.map((c) => [c.itemId, c.after])), failed: {} },
+            };
+          }
+          if (op.changes.every((c, i) => now[i] === c.before)) return 'not_applied';
+          throw new Error(
+            `could not tell whether the batch of ${op.changes.length} deltas (${op.key}) reached the store: its items are neither all at their planned quantities nor all at the quantities seen when planning; check them and fix by hand, it will not be resent`,
+          );
+        }
         const { change } = op;
-        const now = (await readItemQuantities(client, new Set([change.itemId]))).get(change.itemId);
+        const now = await readItemQuantity(client, change);
         if (now === change.after) return { done: { applied: { [change.itemId]: now }, failed: {} } };
         if (now === change.before) return 'not_applied';
         throw new Error(
@@ -438,6 +461,7 @@ export async function applyStockRun(
   const result: StockApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     mode,
     applied,
     failed,

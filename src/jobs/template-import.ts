@@ -22,7 +22,7 @@ import { planTemplates, type TemplatePlan, type TemplatePlanEntry } from '../pla
 import type { MessageTemplate, Store, TemplateCreate } from '../schema/index.js';
 import type { SheetRow } from '../sheets/sheet-row.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import type { JobCallbacks } from './job-events.js';
+import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
@@ -277,6 +277,8 @@ export interface TemplateRowOutcome {
 export interface TemplateApplySummary {
   runId: string;
   status: ExecuteSummary<unknown, unknown>['status'];
+  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
+  abortedBy?: AbortCause;
   created: number;
   failed: number;
   unknown: number;
@@ -447,6 +449,7 @@ export async function applyTemplateRun(
   const result: TemplateApplySummary = {
     runId: run.id,
     status: summary.status,
+    ...abortFields(summary),
     created,
     failed,
     unknown,

@@ -145,6 +145,12 @@ export interface ProductMapping {
    * row meant would look absent.
    */
   unkeyedRows: number;
+  /**
+   * Options-sheet rows that belong to no product: no id / reference_id / sku, or one that no
+   * products row has (errors). With such rows, `replace.options` is not planned: the option such a
+   * row lists (for a mistyped key, perhaps) would look left out and be deleted.
+   */
+  unkeyedOptionRows: number;
   /** Canonical product columns present in the sheet. */
   columns: string[];
   /**

@@ -101,6 +101,7 @@ export class ProductSheetMapper {
   private variantIdCol: BoundColumn | undefined;
   private variantSkuCol: BoundColumn | undefined;
   private unkeyedRows = 0;
+  private unkeyedOptionRows = 0;
   private readonly clearMode: boolean;
   private readonly groups: Group[] = [];
   private readonly byId = new Map<string, Group>();
@@ -547,6 +548,7 @@ export class ProductSheetMapper {
     const ref = this.decodeKey(row, cols.ref);
     const sku = this.decodeKey(row, cols.sku);
     if (id === undefined && ref === undefined && sku === undefined) {
+      this.unkeyedOptionRows++;
       this.looseIssues.push(
         this.issue(
           row,
@@ -559,6 +561,7 @@ export class ProductSheetMapper {
     }
     const group = this.groupOf(row, id, ref, sku, cols, false);
     if (group === undefined) {
+      this.unkeyedOptionRows++;
       this.looseIssues.push(
         this.issue(
           row,
@@ -676,6 +679,7 @@ export class ProductSheetMapper {
       issues,
       rowCount: this.rowCount,
       unkeyedRows: this.unkeyedRows,
+      unkeyedOptionRows: this.unkeyedOptionRows,
       columns: this.presentColumns,
       columnRefs: this.columnRefs,
     };

@@ -18,11 +18,32 @@ export interface MessagePlan {
   sends: MessageSendEntry[];
   /** Rows not sent because the same recipient (phone) appears on an earlier row. */
   duplicates: { sheet: string; rowNumber: number; firstRow: number }[];
+  /**
+   * Rows not sent because an earlier run already sent (or may have sent) the same message: same
+   * template, recipient and parameters. Absent in plans written before this field existed.
+   */
+  alreadySent?: AlreadySent[];
   issues: RowIssue[];
+}
+
+/** A send an earlier run of the run store made: `sent` (answered) or `unknown` (outcome lost). */
+export interface EarlierSend {
+  runId: string;
+  status: 'sent' | 'unknown';
+}
+
+export interface AlreadySent extends EarlierSend {
+  sheet: string;
+  rowNumber: number;
 }
 
 export interface MessagePlanOptions {
   allowDuplicates?: boolean;
+  /**
+   * Sends made by earlier runs, by send key (see MessageSendEntry.key). A send found here is not
+   * planned again (it goes to `alreadySent`): re-running a sheet never messages anyone twice.
+   */
+  earlier?: ReadonlyMap<string, EarlierSend>;
 }
 
 /** Fills a template body's `{{variables}}` with a recipient's parameters (for the preview). */
@@ -51,6 +72,7 @@ export function planMessages(
   const sends: MessageSendEntry[] = [];
   const duplicates: MessagePlan['duplicates'] = [];
   const issues: RowIssue[] = [];
+  const alreadySent: AlreadySent[] = [];
   const seen = new Map<string, number>();
   for (const r of recipients) {
     let to = r.to;
@@ -79,12 +101,18 @@ export function planMessages(
       continue;
     }
     if (first === undefined) seen.set(to, r.rowNumber);
+    const key = options.allowDuplicates ? `${identity}:row${r.rowNumber}` : identity;
+    const earlier = options.earlier?.get(key);
+    if (earlier !== undefined) {
+      alreadySent.push({ sheet: r.sheet, rowNumber: r.rowNumber, ...earlier });
+      continue;
+    }
     const entry: MessageSendEntry = {
       sheet: r.sheet,
       rowNumber: r.rowNumber,
       to,
       parameters: r.parameters,
-      key: options.allowDuplicates ? `${identity}:row${r.rowNumber}` : identity,
+      key,
     };
     if (r.customerId !== undefined) entry.customerId = r.customerId;
     sends.push(entry);
@@ -99,6 +127,7 @@ export function planMessages(
     },
     sends,
     duplicates,
+    alreadySent,
     issues,
   };
 }

@@ -30,6 +30,12 @@ export interface PlanProductsOptions {
    * was lost would otherwise make its product look absent and get it hidden or deleted.
    */
   unkeyedRows?: number;
+  /**
+   * `ProductMapping.unkeyedOptionRows` (default 0). When > 0, `replace.options` is not applied;
+   * likewise `replace.variants` when `unkeyedRows` > 0: an entry on a row whose key was lost would
+   * otherwise look left out of the sheet and be deleted.
+   */
+  unkeyedOptionRows?: number;
 }
 
 const EMPTY_MEMORY: ReadonlyMap<string, string> = new Map();
@@ -414,10 +420,21 @@ export function planProducts(
   live: LiveCatalog,
   options: PlanProductsOptions,
 ): ProductPlan {
+  const unkeyedRows = options.unkeyedRows ?? 0;
+  const unkeyedOptionRows = options.unkeyedOptionRows ?? 0;
+  const wantVariants = options.replace?.variants === true;
+  const wantOptions = options.replace?.options === true;
+  const replace = {
+    variants: wantVariants && unkeyedRows === 0,
+    options: wantOptions && unkeyedOptionRows === 0,
+  };
+  const notReplaced: string[] = [];
+  if (wantVariants && !replace.variants) notReplaced.push(`variants (${unkeyedRows} products row(s))`);
+  if (wantOptions && !replace.options) notReplaced.push(`options (${unkeyedOptionRows} options row(s))`);
   const ctx: PlanContext = {
     catalog: live,
     decimals: options.decimals,
-    replace: { variants: options.replace?.variants === true, options: options.replace?.options === true },
+    replace,
     imageMemory: options.imageMemory ?? EMPTY_MEMORY,
     columnRefs: options.columnRefs ?? {},
   };
@@ -465,5 +482,8 @@ export function planProducts(
     summary: summarizePlan({ entries }),
   };
   if (missingSkipped !== undefined) plan.missingSkipped = missingSkipped;
+  if (notReplaced.length > 0) {
+    plan.replaceSkipped = `--replace not applied to ${notReplaced.join(' and ')}: rows without an id, reference_id or sku cannot be told apart from entries the sheet leaves out, which replacing would delete; entries absent from the sheet are kept. Fix those rows first`;
+  }
   return plan;
 }

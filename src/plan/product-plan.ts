@@ -82,4 +82,9 @@ export interface ProductPlan {
   summary: PlanSummary;
   /** Set when `missing` was asked for but not applied (rows without a key), saying why. */
   missingSkipped?: string;
+  /**
+   * Set when `replace` was asked for but not applied (rows without a key: an entry on such a row
+   * would look left out of the sheet and be deleted), saying why. `options.replace` is what applied.
+   */
+  replaceSkipped?: string;
 }

@@ -72,8 +72,17 @@ function json(ctx: Ctx): unknown {
   }
 }
 
+/** A path segment, percent-decoded; a malformed escape (`%E0%A4%A`) names no resource: 404. */
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw notFound(`no resource with id ${raw}`);
+  }
+}
+
 function seg(ctx: Ctx, i: number): string {
-  return decodeURIComponent(ctx.params[i] ?? '');
+  return decodeSegment(ctx.params[i] ?? '');
 }
 
 function isRaw(value: unknown): value is Raw {
@@ -365,7 +374,7 @@ export class SandboxApp {
       if (method === 'GET' && path.startsWith('/__sandbox/images/')) return this.respond(200, PNG, requestId);
       const review = /^\/__sandbox\/templates\/([^/]+)\/review$/.exec(path);
       if (method === 'POST' && review !== null) {
-        return ok(this.store.reviewTemplate(decodeURIComponent(review[1] ?? ''), json(ctx)));
+        return ok(this.store.reviewTemplate(decodeSegment(review[1] ?? ''), json(ctx)));
       }
       if (path === '/__sandbox/requests') {
         if (method === 'GET') return ok(this.log.list());
@@ -382,7 +391,13 @@ export class SandboxApp {
       throw notFound(`no route ${method} ${path}`);
     } catch (error) {
       if (error instanceof SandboxError) return this.errorResponse(error, requestId);
-      throw error;
+      // `handle` never throws: an unexpected error still gets the envelope, not a closed socket.
+      const wrapped = new SandboxError(
+        'api_error',
+        'internal_error',
+        `sandbox bug: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return this.errorResponse(wrapped, requestId);
     }
   }
 

@@ -1,7 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { formatMoney } from './money.js';
 import { neutralizeFormula } from './neutralize-formula.js';
+import { assertNotDirectory, temporaryPath } from './temporary-path.js';
 import {
   assertSheetSpec,
   defaultCsvPath,
@@ -61,6 +63,11 @@ export class CsvSheetWriter implements SheetWriter {
     this.closed = true;
     for (const sheet of this.sheets) await sheet.end();
   }
+
+  async abort(): Promise<void> {
+    this.closed = true;
+    for (const sheet of this.sheets) await sheet.abort();
+  }
 }
 
 class CsvSheet implements SheetHandle {
@@ -73,6 +80,9 @@ class CsvSheet implements SheetHandle {
   private failure: Error | null = null;
   private ended: Promise<void> | null = null;
   private readonly place: CellPlace;
+  /** Rows go here; it replaces `path` when the sheet ends complete (a failed export leaves `path` as it was). */
+  private readonly tmp: string;
+  private aborted = false;
 
   constructor(
     readonly path: string,
@@ -83,7 +93,8 @@ class CsvSheet implements SheetHandle {
     this.place = { sheet: spec.name, unit: 'line', row: 0 };
     this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
-    this.stream = createWriteStream(path);
+    this.tmp = temporaryPath(path);
+    this.stream = createWriteStream(this.tmp);
     this.stream.on('error', (error) => {
       this.failure ??= error;
     });
@@ -91,6 +102,13 @@ class CsvSheet implements SheetHandle {
 
   async open(): Promise<void> {
     await Promise.race([once(this.stream, 'open'), once(this.stream, 'error')]);
+    await assertNotDirectory(this.path).catch((error: unknown) => {
+      this.failure ??= error as Error;
+    });
+    if (this.failure) {
+      this.stream.destroy();
+      await rm(this.tmp, { force: true });
+    }
     this.throwIfFailed();
     const bom = (this.options.csvBom ?? true) ? '\ufeff' : '';
     this.buffer = bom + this.columns.map((c) => csvField(neutralizeFormula(c.header))).join(',') + '\r\n';
@@ -98,7 +116,7 @@ class CsvSheet implements SheetHandle {
 
   write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
     this.throwIfFailed();
-    if (this.ended) throw new Error(`sheet ${this.spec.name}: write after end`);
+    if (this.ended) throw new Error(`sheet ${this.spec.name}: write after ${this.aborted ? 'abort' : 'end'}`);
     this.place.row = this.rowsWritten + 2;
     let text = '';
     for (let i = 0; i < this.columns.length; i++) {
@@ -148,13 +166,38 @@ class CsvSheet implements SheetHandle {
 
   end(): Promise<void> {
     this.ended ??= (async () => {
-      this.throwIfFailed();
-      await this.flush();
-      this.stream.end();
-      await Promise.race([once(this.stream, 'close'), once(this.stream, 'error')]);
-      this.throwIfFailed();
+      try {
+        this.throwIfFailed();
+        await this.flush();
+        this.stream.end();
+        await Promise.race([once(this.stream, 'close'), once(this.stream, 'error')]);
+        this.throwIfFailed();
+        await rename(this.tmp, this.path);
+      } catch (error) {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+        this.stream.destroy();
+        await rm(this.tmp, { force: true });
+        this.throwIfFailed();
+      }
     })();
     return this.ended;
+  }
+
+  /** Drops what was written: the target file is left as it was (unless this sheet already ended). */
+  async abort(): Promise<void> {
+    if (this.ended) {
+      await this.ended.catch(() => undefined);
+      return;
+    }
+    this.aborted = true;
+    this.ended = Promise.reject(new Error(`sheet ${this.spec.name}: aborted`));
+    this.ended.catch(() => undefined);
+    if (!this.stream.closed) {
+      const closed = once(this.stream, 'close').catch(() => undefined);
+      this.stream.destroy();
+      await closed;
+    }
+    await rm(this.tmp, { force: true });
   }
 
   private throwIfFailed(): void {

@@ -70,8 +70,17 @@ export interface SheetHandle {
 export interface SheetWriter {
   /** Add a sheet (XLSX) or open its file (CSV: `path` overrides `csvPathForSheet`; ignored for XLSX). */
   addSheet(spec: SheetSpec, path?: string): Promise<SheetHandle>;
-  /** End every sheet and finish the file(s). The output is complete only when this resolves. */
+  /**
+   * End every sheet and finish the file(s). The output is complete only when this resolves. Each
+   * file is written to a temporary sibling and renamed over its target when complete, so a killed
+   * or failed export never leaves a truncated file in place of the previous one.
+   */
   close(): Promise<void>;
+  /**
+   * Give up (the export failed): discard the temporary files and leave the target files as they
+   * were. Call it instead of `close()` on failure; `close()` would publish the partial rows.
+   */
+  abort(): Promise<void>;
 }
 
 /** A streaming CSV or XLSX writer (see `ColumnType` for how values are written). */

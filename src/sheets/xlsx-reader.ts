@@ -367,7 +367,9 @@ export class XlsxReader {
       default:
         return null;
     }
-    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+    if (value instanceof Date) {
+      return Number.isNaN(value.getTime()) ? this.errorCell('a date out of range', rowNumber, col) : value;
+    }
     const v = value as Record<string, unknown>;
     if (Array.isArray(v.richText)) {
       let text = '';
@@ -389,7 +391,10 @@ export class XlsxReader {
       if (typeof result === 'number') {
         // A formula's result is a number for exceljs, even when the cell shows a date.
         if (!Number.isFinite(result)) return this.errorCell('an error', rowNumber, col);
-        if (isDateFormat(numFmt)) return excelSerialToDate(result, this.options.date1904);
+        if (isDateFormat(numFmt)) {
+          const date = excelSerialToDate(result, this.options.date1904);
+          return Number.isNaN(date.getTime()) ? this.errorCell('a date out of range', rowNumber, col) : date;
+        }
         return result;
       }
       return this.convertCell(result, numFmt, rowNumber, col);

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { columnLetter } from './sheet-row.js';
 import { minorToUnits } from './money.js';
 import { neutralizeFormula } from './neutralize-formula.js';
+import { assertNotDirectory, temporaryPath } from './temporary-path.js';
 import {
   assertSheetSpec,
   normalizeCell,
@@ -79,6 +80,8 @@ function columnWidth(column: ColumnSpec): number {
 export class XlsxSheetWriter implements SheetWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
   private readonly out: WriteStream;
+  /** The workbook is written here and renamed over `path` once complete. */
+  private readonly tmp: string;
   private readonly sheets: XlsxSheet[] = [];
   private active = 0;
   private failure: Error | null = null;
@@ -94,7 +97,8 @@ export class XlsxSheetWriter implements SheetWriter {
     readonly path: string,
     private readonly options: SheetWriterOptions,
   ) {
-    this.out = createWriteStream(path);
+    this.tmp = temporaryPath(path);
+    this.out = createWriteStream(this.tmp);
     this.failedSignal = new Promise<void>((resolve) => {
       this.out.on('error', (error) => {
         this.failure ??= error;
@@ -102,7 +106,14 @@ export class XlsxSheetWriter implements SheetWriter {
       });
     });
     this.opened = new Promise<void>((resolve) => {
-      this.out.once('open', () => resolve());
+      this.out.once('open', () => {
+        // A folder as target fails now, as opening it would, not at the final rename.
+        assertNotDirectory(path).then(resolve, (error: unknown) => {
+          this.failure ??= error as Error;
+          this.out.destroy();
+          rm(this.tmp, { force: true }).then(resolve, resolve);
+        });
+      });
       this.out.once('error', () => resolve());
     });
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -178,13 +189,36 @@ export class XlsxSheetWriter implements SheetWriter {
         this.throwIfFailed();
         await finished;
         this.throwIfFailed();
+        await rename(this.tmp, this.path);
+      } catch (error) {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+        throw error;
       } finally {
-        // On failure the file is incomplete: release it (the caller decides whether to delete it).
-        if (this.failure) this.out.destroy();
+        // On failure the workbook is incomplete: drop it, the target file is left as it was.
+        if (this.failure) {
+          this.out.destroy();
+          await rm(this.tmp, { force: true });
+        }
         if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
       }
     })();
     return this.closing;
+  }
+
+  /** Discards the workbook being written; the target file is left as it was. */
+  abort(): Promise<void> {
+    this.closing ??= (async () => {
+      this.failure ??= new Error('export aborted');
+      await this.opened;
+      if (!this.out.closed) {
+        const closed = once(this.out, 'close').catch(() => undefined);
+        this.out.destroy();
+        await closed;
+      }
+      await rm(this.tmp, { force: true });
+      if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
+    })();
+    return this.closing.catch(() => undefined);
   }
 
   throwIfFailed(): void {

@@ -13,8 +13,8 @@ export interface ApplyArgs extends GlobalArgs {
 /**
  * Applies a saved plan (`mbulk apply RUN`) or continues an interrupted one (`mbulk runs resume
  * RUN`). A saved plan is applied only if the live store still matches it: every entity it touches
- * must be as it was when planned (else exit 3, listing them). A resume skips that check: the
- * journal knows what this run already wrote.
+ * must be as it was when planned (else exit 3, listing them). A resume of a started run skips that
+ * check: the journal knows what this run already wrote.
  */
 export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
@@ -23,6 +23,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
+  const { applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
   let run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run);
   const meta = run.refresh();
@@ -52,7 +53,9 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       );
     }
     out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
-    if (!resume && kind.drift) {
+    // Only a started run has a journal that knows what it wrote; a run that was only planned is
+    // checked for drift whether it is applied or "resumed".
+    if ((!resume || meta.status === 'planned') && kind.drift) {
       const drifted = await withProgress(out, 'Check for drift', () => kind.drift!(run, target.client));
       if (drifted.length > 0) {
         out.line(
@@ -95,8 +98,15 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       }),
     );
     out.line(`Status: ${result.status} · results in ${run.file('results')}`);
-    out.result({ ok: result.ok, runId: run.id, kind: meta.kind, status: result.status, ...result.summary });
-    return result.ok ? ExitCode.Ok : ExitCode.RowsFailed;
+    out.result({
+      ok: result.ok,
+      runId: run.id,
+      kind: meta.kind,
+      status: result.status,
+      ...result.summary,
+      abortedBy: result.abortedBy,
+    });
+    return applyExitCode(out, result, !result.ok);
   } finally {
     await target.close();
   }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { PageIterator } from '../../api/paginate.js';
@@ -57,7 +57,20 @@ async function destination<K extends ExportKind>(
     );
   }
   const path = resolve(ctx.cwd, file);
-  await mkdir(dirname(path), { recursive: true });
+  // An unusable destination is a usage error (exit 2), found before anything is read.
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new CliError(
+      `mbulk export ${kind}: cannot create the folder of ${file} (${code}): check the path`,
+      ExitCode.Usage,
+    );
+  }
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) {
+    throw new CliError(`mbulk export ${kind}: ${file} is a folder; name a file inside it`, ExitCode.Usage);
+  }
   return { path, format, shown: shownPath(path, ctx) };
 }
 

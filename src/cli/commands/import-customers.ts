@@ -15,7 +15,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
     await import('../../jobs/customer-import.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.blank !== 'keep' && args.blank !== 'clear') {
     throw new CliError('--blank must be keep or clear', ExitCode.Usage);
@@ -94,9 +94,9 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
       failed: applied.failed,
       writeRequests: applied.requests,
       failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
     });
-    if (applied.status === 'interrupted') return ExitCode.RowsFailed;
-    return applied.failedRows.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    return applyExitCode(out, applied, applied.failedRows.length > 0);
   } finally {
     await target.close();
   }

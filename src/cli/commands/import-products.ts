@@ -46,7 +46,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   } = await import('../../jobs/product-import.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   try {
@@ -88,6 +88,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     }
     if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
     if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
+    if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
     const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
     printIssues(out, allIssues);
     if (args.report) {
@@ -151,7 +152,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
     }
     out.result({
-      ok: applied.failedRows.length === 0 && applied.status === 'completed',
+      ok: applied.failedRows.length === 0 && applied.failed === 0 && applied.status === 'completed',
       applied: true,
       ...base,
       status: applied.status,
@@ -163,9 +164,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       writeRequests: applied.requests,
       failedOperations: applied.failedOperations,
       failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
     });
-    if (applied.status === 'interrupted') return ExitCode.RowsFailed;
-    return applied.failedRows.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    return applyExitCode(out, applied, applied.failedRows.length > 0 || applied.failed > 0);
   } finally {
     await target.close();
   }

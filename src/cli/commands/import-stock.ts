@@ -17,7 +17,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
     await import('../../jobs/stock-import.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (!Number.isInteger(args['batch-size']) || args['batch-size'] < 1) {
     throw new CliError('--batch-size must be a whole number >= 1', ExitCode.Usage);
@@ -102,9 +102,9 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
       failed: applied.failed,
       writeRequests: applied.requests,
       failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
     });
-    if (applied.status === 'interrupted') return ExitCode.RowsFailed;
-    return applied.failedRows.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    return applyExitCode(out, applied, applied.failedRows.length > 0);
   } finally {
     await target.close();
   }

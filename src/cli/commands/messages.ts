@@ -12,6 +12,7 @@ interface SendArgs extends GlobalArgs {
   sheet?: string | undefined;
   'runs-dir'?: string | undefined;
   'allow-duplicates': boolean;
+  resend: boolean;
   'skip-invalid': boolean;
   max?: number | undefined;
   preview: number;
@@ -26,7 +27,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
   const { planMessageSend, applyMessageRun, messageCounts } = await import('../../jobs/message-send.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.max !== undefined && !(Number.isInteger(args.max) && args.max >= 0)) {
     throw new CliError('--max must be a whole number >= 0', ExitCode.Usage);
@@ -48,6 +49,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
         template: args.template,
         read: args.sheet ? { sheet: args.sheet } : {},
         allowDuplicates: args['allow-duplicates'],
+        resend: args.resend,
         skipInvalid: args['skip-invalid'],
         max: args.max,
         previewCount: args.preview,
@@ -69,6 +71,15 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
       out.line(`  row ${d.rowNumber}: same recipient as row ${d.firstRow}, sent once`);
     }
     if (plan.duplicates.length > 10) out.line(`  … and ${plan.duplicates.length - 10} more duplicates`);
+    const alreadySent = plan.alreadySent ?? [];
+    for (const a of alreadySent.slice(0, 10)) {
+      out.line(
+        a.status === 'sent'
+          ? `  row ${a.rowNumber}: already sent by run ${a.runId}, not sent again (--resend sends it again)`
+          : `  row ${a.rowNumber}: run ${a.runId} may have sent it (answer lost), not sent again: mbulk runs resume ${a.runId}`,
+      );
+    }
+    if (alreadySent.length > 10) out.line(`  … and ${alreadySent.length - 10} more already sent`);
     printIssues(out, plan.issues);
     const errors = plan.issues.filter((i) => i.severity === 'error');
     const base = {
@@ -124,7 +135,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
       }),
     );
     out.line(
-      `Sent: ${applied.sent} · failed ${applied.failed} · duplicates ${plan.duplicates.length} · invalid rows ${counts['invalid'] ?? 0}`,
+      `Sent: ${applied.sent} · failed ${applied.failed} · duplicates ${plan.duplicates.length} · already sent ${applied.alreadySent} · invalid rows ${counts['invalid'] ?? 0}`,
     );
     for (const f of applied.failedRows.slice(0, 10)) out.line(`  row ${f.row}: ${f.code}: ${f.message}`);
     out.line(`Results: ${planned.run.file('results')}`);
@@ -139,9 +150,11 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
       status: applied.status,
       sent: applied.sent,
       failed: applied.failed,
+      alreadySent: applied.alreadySent,
       failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
     });
-    return ok ? ExitCode.Ok : ExitCode.RowsFailed;
+    return applyExitCode(out, applied, !ok);
   } finally {
     await target.close();
   }
@@ -177,6 +190,12 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
               type: 'boolean',
               default: false,
               describe: 'Send every row, even to a recipient listed more than once',
+            })
+            .option('resend', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Send again to recipients an earlier run already sent this template with the same parameters (default: skipped)',
             })
             .option('skip-invalid', {
               type: 'boolean',

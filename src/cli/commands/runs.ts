@@ -69,6 +69,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
+  const { applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
   const source = openRun(root(args, ctx), args.run);
   const meta = source.refresh();
@@ -124,9 +125,10 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
         failed: applied.failed,
         writeRequests: applied.requests,
         failures: applied.failures,
+        abortedBy: applied.abortedBy,
         ...extra,
       });
-      return ok ? ExitCode.Ok : ExitCode.RowsFailed;
+      return applyExitCode(out, applied, !ok);
     };
 
     if (resuming) {

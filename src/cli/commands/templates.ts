@@ -33,7 +33,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
     await import('../../jobs/template-import.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   try {
@@ -125,8 +125,9 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
       failed: applied.failed,
       templates: applied.templates,
       failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
     });
-    return ok ? ExitCode.Ok : ExitCode.RowsFailed;
+    return applyExitCode(out, applied, !ok);
   } finally {
     await target.close();
   }

@@ -5,6 +5,7 @@ import {
   idempotencyKey,
   type MerchantClientOptions,
 } from '../../../src/api/index.js';
+import { FaultInjector } from '../../../src/sandbox/faults.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 
 /** Faults from the acceptance criteria: 20% 500s, 5% dropped connections, a rate limit. */
@@ -173,5 +174,40 @@ describe('batch inventory update under --strict (no batch route)', () => {
     const perItem = new Map<string, number>();
     for (const e of patches) perItem.set(e.path, (perItem.get(e.path) ?? 0) + 1);
     expect([...perItem.values()].every((n) => n === 1)).toBe(true);
+  });
+});
+
+describe('product PATCH that creates list entries, under a lost response', () => {
+  it('is not replayed: outcome unknown is reported and the new variant exists once', async () => {
+    // A fault seed whose first decision drops the connection AFTER acting and whose second acts
+    // normally: a blind retry would then create the variant a second time.
+    let seed = 1;
+    for (; seed < 10_000; seed++) {
+      const f = new FaultInjector({ dropRate: 0.5, faultSeed: seed });
+      if (f.decide().kind === 'drop_after' && f.decide().kind === 'none') break;
+    }
+    const { sandbox, client } = await setup({ dropRate: 0.5, faultSeed: seed });
+    // Made through the store directly: no request consumes a fault decision.
+    const p = sandbox.store.createProduct({
+      name: 'Tee',
+      price: 1000,
+      variants: [{ name: 'S', price: 1000 }],
+    });
+    const kept = p.variants[0];
+    if (kept === undefined) throw new Error('no variant');
+    const error = await client.products
+      .update(p.id, {
+        variants: [
+          { id: kept.id, name: 'S', price: 1000 },
+          { name: 'M', price: 1000 },
+        ],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(sandbox.store.getProduct(p.id).variants.map((v) => v.name)).toEqual(['S', 'M']);
+    expect(sandbox.requestLog().filter((e) => e.method === 'PATCH')).toHaveLength(1);
   });
 });

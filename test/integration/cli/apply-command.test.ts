@@ -42,6 +42,12 @@ describe('mbulk apply RUN', () => {
     expect(refused.json<{ drifted: { id: string }[] }>().drifted.map((d) => d.id)).toContain(touched);
     expect(writes()).toEqual([]);
 
+    // A never-started run is not "resumed" past the drift check either.
+    const resumed = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, dir);
+    expect(resumed.code, resumed.stderr).toBe(3);
+    expect(resumed.json<{ refused: string }>().refused).toBe('drift');
+    expect(writes()).toEqual([]);
+
     const replanned = await runCli(['apply', runId, '--yes', '--replan', '--json'], env, dir);
     expect(replanned.code).toBe(0);
     expect(sandbox.store.getProduct(touched as string)?.description).toBe('edited meanwhile');

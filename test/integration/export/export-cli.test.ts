@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -316,6 +316,23 @@ describe('mbulk export products|customers → mbulk import: nothing to write', (
     const c = await run(s, ['import', 'customers', 'customers.csv'], cwd);
     expect(c.code, c.stderr).toBe(0);
     expect(c.json?.['counts']).toMatchObject({ create: 0, update: 0, unchanged: SAMPLE.customers.length });
+  });
+});
+
+describe('mbulk export to an unusable destination', () => {
+  it('is a usage error (exit 2) naming the file, with nothing read', async () => {
+    const s = await sandboxOf(SAMPLE_PATH);
+    const base = mkdtempSync(join(tmpdir(), 'mbulk-export-dest-'));
+    mkdirSync(join(base, 'folder.csv'));
+    writeFileSync(join(base, 'plain-file'), 'x');
+    s.clearRequestLog();
+    const folder = await run(s, ['export', 'products', 'folder.csv'], base);
+    expect(folder.code, folder.stderr).toBe(2);
+    expect(folder.stderr).toContain('folder.csv is a folder');
+    const under = await run(s, ['export', 'customers', 'plain-file/c.csv'], base);
+    expect(under.code, under.stderr).toBe(2);
+    expect(under.stderr).toContain('cannot create the folder of plain-file/c.csv');
+    expect(s.requestLog().filter((e) => e.path !== '/api/v2/me')).toEqual([]);
   });
 });
 

@@ -229,6 +229,54 @@ describe('mbulk messages send', () => {
     expect(dup.file.plan.sends.map((x) => x.rowNumber)).toEqual([2, 3, 4, 9]);
   });
 
+  it('a re-run (or a second plan of the same sheet) never messages anyone twice; --resend does', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    const rows = [['to', 'name', 'order_number'], ...phones(3).map((p, i) => [p, `C${i}`, `${i}`])];
+    writeFileSync(file, csv(rows));
+    const send = (...extra: string[]) =>
+      cli(
+        ['messages', 'send', file, '--template', 'order_update', '--apply', '--yes', '--json', ...extra],
+        s,
+        dir,
+      );
+
+    const first = await send();
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ sent: 3, alreadySent: 0 });
+    expect(sends(s)).toHaveLength(3);
+
+    // The same command again (instead of mbulk runs resume): nothing is sent, every row says why.
+    const again = await send();
+    expect(again.code, again.stderr).toBe(0);
+    const doc = JSON.parse(again.stdout) as { sent: number; alreadySent: number; runDir: string };
+    expect(doc).toMatchObject({ sent: 0, alreadySent: 3 });
+    expect(sends(s)).toHaveLength(3);
+    const results = readResults(join(doc.runDir, 'results.csv'));
+    expect(results.map((x) => [x['row'], x['outcome'], x['error_code']])).toEqual([
+      ['2', 'skipped', 'already_sent'],
+      ['3', 'skipped', 'already_sent'],
+      ['4', 'skipped', 'already_sent'],
+    ]);
+
+    // Two plans of one grown sheet, both made before either is applied: the recipient they share
+    // is messaged by the first apply only.
+    writeFileSync(file, csv([...rows, ['013-222 3333', 'New', '9']]));
+    const p1 = await planMessageSend({ client, file, runsRoot, target: 'test', template: 'order_update' });
+    const p2 = await planMessageSend({ client, file, runsRoot, target: 'test', template: 'order_update' });
+    expect(p1.file.plan.sends.map((x) => x.rowNumber)).toEqual([5]);
+    expect(p1.file.plan.alreadySent?.map((x) => x.rowNumber)).toEqual([2, 3, 4]);
+    expect(await applyMessageRun(p1.run, { client })).toMatchObject({ sent: 1, alreadySent: 3 });
+    expect(await applyMessageRun(p2.run, { client })).toMatchObject({ sent: 0, alreadySent: 4 });
+    expect(sends(s)).toHaveLength(4);
+    expect(new Set(s.store.messages().map((m) => m.to)).size).toBe(4);
+
+    // Asked for explicitly, the same messages go again.
+    const resent = await send('--resend');
+    expect(JSON.parse(resent.stdout)).toMatchObject({ sent: 4, alreadySent: 0 });
+    expect(s.store.messages()).toHaveLength(8);
+  });
+
   it("the blank templates/recipients.csv fits the sample store's order_update template", async () => {
     const { client, runsRoot } = await setup();
     const planned = await planMessageSend({

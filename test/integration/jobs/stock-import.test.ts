@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { idempotencyKey } from '../../../src/api/idempotency-key.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
@@ -106,6 +108,29 @@ describe('stock import against the sandbox', () => {
     expect(RunDirectory.load(planned.run.dir).meta.options['inventoryMode']).toBe('per-item');
   });
 
+  it('settles per-item deltas whose answer was lost by re-reading the item, applying each exactly once', async () => {
+    const snapshot = generateStore({ products: 30, customers: 0, orders: 0, seed: 7 });
+    sandbox = await startSandbox({ seed: snapshot, strict: true, dropRate: 0.3, faultSeed: 11 });
+    const s = sandbox;
+    const client = new MerchantClient({
+      baseUrl: s.url,
+      token: s.token,
+      retryDelay: { initialDelayMs: 5, maxDelayMs: 20 },
+    });
+    const items = trackedItems(snapshot).slice(0, 8);
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-delta-'));
+    const file = join(dir, 'deltas.csv');
+    writeFileSync(file, csv([['sku', 'delta_quantity'], ...items.map((i, n) => [i.sku, n + 1])]));
+    const planned = await planStockImport({ client, file, runsRoot: join(dir, 'runs'), target: 'test' });
+    let summary = await applyStockRun(planned.run, { client });
+    for (let i = 0; i < 5 && summary.failed > 0; i++) summary = await applyStockRun(planned.run, { client });
+    expect(summary).toMatchObject({ mode: 'per-item', applied: 8, failed: 0 });
+    expect(s.requestLog().some((e) => e.outcome === 'dropped_after' && e.method === 'PATCH')).toBe(true);
+    items.forEach((item, n) => {
+      expect(s.store.getInventoryItem(item.itemId)?.quantity).toBe(item.quantity + n + 1);
+    });
+  });
+
   it('keeps a sale made between planning and applying with --preserve-sales', async () => {
     const { client, dir, items, sandbox: s } = await setup();
     const target = items[0] as Item;
@@ -156,8 +181,43 @@ describe('stock import against the sandbox', () => {
     expect(failed.split('\r\n').filter(Boolean)).toHaveLength(4);
   });
 
+  it('a delta batch started more than 24 h ago (its key forgotten) is settled by reading, never resent', async () => {
+    const { client, dir, items, sandbox: s } = await setup();
+    const file = join(dir, 'deltas.csv');
+    const two = items.slice(0, 2);
+    writeFileSync(file, csv([['sku', 'delta_quantity'], ...two.map((i) => [i.sku, 5])]));
+    const runsRoot = join(dir, 'runs');
+    const planned = await planStockImport({ client, file, runsRoot, target: 'test' });
+    const body = two.map((i) => ({ item_id: i.itemId, delta_quantity: 5 }));
+    // The interrupted session: its batch reached the store, its answer never reached the journal,
+    // and by now the service no longer remembers the key (sent here without one).
+    const res = await fetch(`${s.url}/api/v2/inventory_items/batch_update`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    const started = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    writeFileSync(
+      planned.run.file('journal'),
+      `${JSON.stringify({
+        t: started,
+        op: 'stock-batch',
+        phase: 'start',
+        key: 'stock-batch:0',
+        attempt: 1,
+        idempotencyKey: idempotencyKey(planned.run.id, 'stock-batch:0', body),
+      })}\n`,
+    );
+    s.clearRequestLog();
+    const resumed = await applyStockRun(RunDirectory.load(planned.run.dir), { client });
+    expect(resumed).toMatchObject({ applied: 2, failed: 0 });
+    expect(writes(s)).toEqual([]);
+    for (const i of two) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 5);
+  });
+
   it('refuses a plan that changes more than --max-changes', async () => {
-    const { client, dir, items } = await setup();
+    const { client, dir, items, sandbox: s } = await setup();
     const file = join(dir, 'stock.csv');
     writeFileSync(file, csv([['sku', 'quantity'], ...items.slice(0, 5).map((i) => [i.sku, i.quantity + 1])]));
     const planned = await planStockImport({
@@ -168,5 +228,17 @@ describe('stock import against the sandbox', () => {
       maxChanges: '4',
     });
     expect(planned.refusal).toMatch(/5 items/);
+    // The refused plan stays refused: neither the library nor `mbulk apply RUN` writes it.
+    s.clearRequestLog();
+    await expect(applyStockRun(planned.run, { client })).rejects.toMatchObject({ exitCode: 3 });
+    const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+    const r = await runCli(
+      ['apply', planned.run.id, '--yes', '--runs-dir', join(dir, 'runs'), '--json'],
+      env,
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false });
+    expect(writes(s)).toEqual([]);
   });
 });

@@ -47,6 +47,20 @@ describe('auth, envelope and request ids', () => {
     expect((await api.call('PUT', '/api/v2/me')).status).toBe(404);
   });
 
+  it('answers 404 (not a 500 or a closed socket) for an id with a malformed percent-escape', async () => {
+    for (const r of [
+      await api.get('/api/v2/customers/%E0%A4%A'),
+      await api.patch('/api/v2/products/%E0%A4%A', { name: 'x' }),
+      await api.post('/__sandbox/templates/%E0%A4%A/review', { status: 'APPROVED' }),
+    ]) {
+      expect(r.status).toBe(404);
+      expect(envelope(r)).toMatchObject({
+        type: 'not_found_error',
+        request_id: r.headers.get('x-request-id'),
+      });
+    }
+  });
+
   it('answers 400 on malformed JSON and on a body that is not an object', async () => {
     const r = await api.post('/api/v2/customers', '{"name": ');
     expect(r.status).toBe(400);

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -287,6 +288,28 @@ describe('MerchantClient against real-shaped responses (msw)', () => {
     expect(calls).toBe(1);
   });
 
+  it('dropped connection: a product PATCH that creates a variant is never repeated', async () => {
+    // The variants list is replaced: an entry without id creates a variant, so a replay of an
+    // applied PATCH would create a duplicate.
+    let calls = 0;
+    server.use(
+      http.patch(`${BASE}/api/v2/products/prod_1`, () => {
+        calls++;
+        return HttpResponse.error();
+      }),
+    );
+    const error = await failure(
+      client().products.update('prod_1', {
+        variants: [
+          { id: 'var_1', name: 'S', price: 100 },
+          { name: 'M', price: 100 },
+        ],
+      }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(calls).toBe(1);
+  });
+
   it('DELETE whose answer was lost: a 404 on the retry means it was deleted', async () => {
     let calls = 0;
     server.use(
@@ -386,6 +409,20 @@ describe('MerchantClient against real-shaped responses (msw)', () => {
     expect(logs.join('\n')).toMatch(/GET \/api\/v2\/me/);
     expect(logs.join('\n')).toContain('req_ok');
     expect(logs.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('refuses a malformed base URL at once instead of retrying it as a connection failure', () => {
+    for (const baseUrl of ['localhost:4010', 'api.example.com/api/v2', 'ftp://x.test', '']) {
+      expect(() => client({ baseUrl }), baseUrl).toThrow(/baseUrl must be an absolute http/);
+    }
+    expect(client({ baseUrl: 'http://127.0.0.1:4010/api/v2/' }).baseUrl).toBe('http://127.0.0.1:4010');
+  });
+
+  it('printing the client itself (console.log, util.inspect, a crash dump) never shows the token', () => {
+    const c = client();
+    expect(inspect(c, { depth: 4 })).not.toContain(TOKEN);
+    expect(inspect(c, { depth: 4, showHidden: true })).not.toContain(TOKEN);
+    expect(Object.values(c)).not.toContain(TOKEN);
   });
 });
 

@@ -115,6 +115,19 @@ describe('isIdempotentRequest', () => {
     expect(isIdempotentRequest('PATCH', { delta_quantity: 2 }, undefined)).toBe(false);
   });
 
+  it('a product PATCH that creates variants or options (entries without id) is not safe', () => {
+    // Replace-list rule: an entry without id creates one; a replayed PATCH would create it twice.
+    const kept = { id: 'var_1', name: 'S', price: 100 };
+    expect(isIdempotentRequest('PATCH', { variants: [kept] }, undefined)).toBe(true);
+    expect(isIdempotentRequest('PATCH', { options: [{ id: 'opt_1', text: 'x' }] }, undefined)).toBe(true);
+    expect(isIdempotentRequest('PATCH', { variants: [kept, { name: 'M', price: 100 }] }, undefined)).toBe(
+      false,
+    );
+    expect(
+      isIdempotentRequest('PATCH', { options: [{ type: 'OPTION_TEXT', text: 'Note' }] }, undefined),
+    ).toBe(false);
+  });
+
   it('a POST is safe only with an Idempotency-Key, delta entries included', () => {
     expect(isIdempotentRequest('POST', { name: 'x' }, undefined)).toBe(false);
     expect(isIdempotentRequest('POST', { name: 'x' }, '')).toBe(false);

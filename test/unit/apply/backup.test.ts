@@ -59,4 +59,12 @@ describe('backup', () => {
     finalizeBackup(path.join(dir, 'none.ndjson'), empty);
     expect(JSON.parse(fs.readFileSync(empty, 'utf8')).entities).toEqual([]);
   });
+
+  it('a damaged backup.json (no ndjson log) is a clear error naming the file, not a bare SyntaxError', () => {
+    const json = path.join(dir, 'backup.json');
+    fs.writeFileSync(json, '{"version":1,"entities":[{"type":"product"');
+    expect(() => readBackup(json, path.join(dir, 'absent.ndjson'))).toThrow(/backup\.json is damaged/);
+    fs.writeFileSync(json, 'null');
+    expect(() => readBackup(json)).toThrow(/is not a backup file/);
+  });
 });

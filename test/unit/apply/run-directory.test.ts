@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   RunDirectory,
+  RunFileError,
   RunNotFoundError,
   defaultRunsRoot,
   isRunLive,
@@ -76,6 +77,25 @@ describe('run directory', () => {
     const reloaded = RunDirectory.load(run.dir).meta;
     expect(reloaded).toMatchObject({ status: 'applied', counts: { created: 1 } });
     expect(reloaded.pid).toBeUndefined();
+  });
+
+  it('a damaged plan.json or run.json is a clear usage error naming the file, not a JSON SyntaxError', () => {
+    const run = RunDirectory.create(root, { kind: 'stock', target: 'sandbox' });
+    fs.writeFileSync(run.file('plan'), '{"actions": [');
+    let error: unknown;
+    try {
+      run.readPlan();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RunFileError);
+    expect((error as RunFileError).exitCode).toBe(2);
+    expect((error as Error).message).toContain(run.file('plan'));
+    fs.rmSync(run.file('plan'));
+    expect(() => run.readPlan()).toThrow(/plan\.json does not exist/);
+    fs.writeFileSync(run.file('meta'), '');
+    expect(() => RunDirectory.load(run.dir)).toThrow(RunFileError);
+    expect(listRuns(root)).toEqual([]);
   });
 
   it('a run left "applying" by a dead process is not live', () => {

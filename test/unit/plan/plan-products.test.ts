@@ -42,6 +42,7 @@ function plan(
     decimals: 2,
     columnRefs: m.columnRefs,
     unkeyedRows: m.unkeyedRows,
+    unkeyedOptionRows: m.unkeyedOptionRows,
     ...options,
   });
 }
@@ -241,6 +242,29 @@ describe('variants absent from the sheet are kept', () => {
     expect(describeChanges(e, 2)).toEqual(['variants[S2]: removed']);
   });
 
+  it('replace variants is not applied while a row has lost its key (its variant would look left out)', () => {
+    const p = plan(
+      [threeVariantProduct()],
+      ['reference_id', 'variant_sku', 'variant_price'],
+      [
+        ['REF-p1', 'S1', '10.50'],
+        ['', 'S2', '11.00'], // the key left blank on a later variant row
+      ],
+      { replace: { variants: true } },
+    );
+    const e = p.entries[0]!;
+    expect(describeChanges(e, 2)).not.toContain('variants[S2]: removed');
+    expect(e.body).toEqual({
+      variants: [
+        { id: 'v1', name: 'Small', price: 1050 },
+        { id: 'v2', name: 'Medium', price: 1100 },
+        { id: 'v3', name: 'Large', price: 1200 },
+      ],
+    });
+    expect(p.options.replace).toEqual({ variants: false, options: false });
+    expect(p.replaceSkipped).toContain('variants (1 products row(s))');
+  });
+
   it('reports unknown variant ids, a sku of another product, a new variant without name/price, and double matches', () => {
     const live = [
       threeVariantProduct(),
@@ -361,6 +385,26 @@ describe('options', () => {
       'options[Size]: removed',
       'options[Note]: removed',
     ]);
+  });
+
+  it('replace options is not applied while an options row has lost its key', () => {
+    const p = plan(
+      live(),
+      ['reference_id'],
+      [['REF-p1']],
+      { replace: { options: true } },
+      {},
+      {
+        header: optionHeader,
+        data: [
+          ['REF-p1', 'Size', '', '', 'S|L:2.00'],
+          ['', 'Note', '', '', ''], // the key left blank
+          ['REF-pl', 'Note', '', '', ''], // a mistyped key
+        ],
+      },
+    );
+    expect(p.entries[0]!.action).toBe('noop');
+    expect(p.replaceSkipped).toContain('options (2 options row(s))');
   });
 });
 

@@ -155,6 +155,21 @@ describe('XLSX reader', () => {
     expect(rows[0]?.cells.date).toEqual(new Date(Date.UTC(2021, 0, 1)));
   });
 
+  it('reads a date cell whose serial is out of range as blank with a warning, never an Invalid Date', async () => {
+    const path = await writeWorkbook('bad-date.xlsx', (wb) => {
+      const ws = wb.addWorksheet('S');
+      ws.getCell('A1').value = 'launch';
+      ws.getCell('B1').value = 'sku';
+      ws.getCell('A2').value = { formula: 'B2*1', result: 1e12 };
+      ws.getCell('B2').value = 'SKU-1';
+      ws.getCell('A2').numFmt = 'yyyy-mm-dd';
+    });
+    const { rows, warnings } = await readAll(path);
+    // An Invalid Date would make every codec throw "Invalid time value" (toISOString).
+    expect(rows[0]?.cells).toEqual({ launch: null, sku: 'SKU-1' });
+    expect(warnings.map((w) => w.code)).toContain('cell_error');
+  });
+
   it('refuses files that are not XLSX, saying what they are', async () => {
     const text = files.write('text.xlsx', 'sku,quantity\nA,1\n');
     const textError = await readError(text);
