@@ -24,20 +24,20 @@ export async function writeRow(sheet: SheetHandle, row: Readonly<Record<string, 
 }
 
 /**
- * Runs `body` with the writer and closes it (also on failure, so files and spools are released;
- * the first error wins). The output is complete only when this resolves.
+ * Runs `body` with the writer and closes it. On failure the writer is aborted instead (temporary
+ * files discarded, the previous target files left untouched) and the error is rethrown, so a failed
+ * export never publishes a partial file. The output is complete only when this resolves.
  */
 export async function withWriter<T>(writer: SheetWriter, body: () => Promise<T>): Promise<T> {
-  let ok = false;
+  let result: T;
   try {
-    const result = await body();
-    ok = true;
-    return result;
-  } finally {
-    await writer.close().catch((error: unknown) => {
-      if (ok) throw error;
-    });
+    result = await body();
+  } catch (error) {
+    await writer.abort().catch(() => undefined);
+    throw error;
   }
+  await writer.close();
+  return result;
 }
 
 /** The format of an export file from its extension (`.csv`, `.xlsx`, `.json`), or undefined. */

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
@@ -207,11 +208,11 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
       await checksSheet.end();
       ok = true;
     } finally {
-      // Close on failure too, so file handles and temporary spools are released; the first error wins.
-      await writer.close().catch((error: unknown) => {
-        if (ok) throw error;
-      });
+      // On failure abort (temporary files discarded, the previous target files untouched): closing
+      // would publish the partial rows. The first error wins.
+      if (!ok) await writer.abort().catch(() => undefined);
     }
+    await writer.close();
     paths = csv ? { orders: options.path, lines: linesPath, checks: checksPath } : { orders: options.path };
   }
   progress('done');
@@ -228,8 +229,26 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
   };
 }
 
-/** `[` + one order per line + `]`, streamed with backpressure (never one giant JSON.stringify). */
+/**
+ * `[` + one order per line + `]`, streamed with backpressure (never one giant JSON.stringify). Written
+ * to a temporary sibling renamed over `path` when complete: a failed export leaves `path` as it was.
+ */
 async function writeJsonArray(
+  path: string,
+  orders: AsyncIterable<Order>,
+  onOrder: (order: Order) => void,
+): Promise<void> {
+  const temporary = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    await streamJsonArray(temporary, orders, onOrder);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await rename(temporary, path);
+}
+
+async function streamJsonArray(
   path: string,
   orders: AsyncIterable<Order>,
   onOrder: (order: Order) => void,

@@ -44,7 +44,8 @@ export async function checkProductDrift(
   const live = new Map<string, string>();
   const byRef = new Map<string, { id: string; updated_at: string }>();
   const bySku = new Map<string, { id: string; updated_at: string }>();
-  for await (const p of client.products.listPartitioned(options)) {
+  // One plain read: a product changing status mid-read could be missed by both status partitions.
+  for await (const p of client.products.list({}, options)) {
     live.set(p.id, p.updated_at);
     if (p.reference_id) byRef.set(p.reference_id, p);
     if (p.sku.trim() !== '') bySku.set(p.sku.trim(), p);

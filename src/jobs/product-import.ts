@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { idempotencyKey } from '../api/idempotency-key.js';
+import { isIdempotentRequest } from '../api/retry.js';
 import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
@@ -20,6 +21,7 @@ import { formatMoney } from '../sheets/money.js';
 import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
+import { reconcileProductPatch } from './product-reconcile.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
@@ -63,7 +65,7 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   money?: 'units' | 'minor';
   decimalComma?: boolean;
   blank?: 'keep' | 'clear';
-  replace?: { variants?: boolean; options?: boolean };
+  replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
 }
@@ -78,15 +80,15 @@ export interface PlannedProductRun {
   timings: { read: number; fetch: number; plan: number };
 }
 
-/** Live products read page by page (limit 100), both status partitions in parallel. */
+/** Live products read page by page (limit 100) in one unfiltered listing. */
 async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) {
   const catalog = emptyLiveCatalog();
   // The full products are kept as JSON text (compact): only those the plan touches are parsed back.
   const raw = new Map<string, string>();
   let n = 0;
-  for await (const p of client.products.listPartitioned(
-    callbacks.signal ? { signal: callbacks.signal } : {},
-  )) {
+  // One plain read, not the status partitions: a product whose status changes mid-read could be
+  // missed by both partitions and would then be planned as a duplicate create.
+  for await (const p of client.products.list({}, callbacks.signal ? { signal: callbacks.signal } : {})) {
     addLiveProduct(catalog, p);
     raw.set(p.id, JSON.stringify(p));
     if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
@@ -177,6 +179,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
       [
         file.plan.options.replace.variants ? 'variants' : '',
         file.plan.options.replace.options ? 'options' : '',
+        file.plan.options.replace.images === true ? 'images' : '',
       ]
         .filter(Boolean)
         .join(', ') || 'none (lists absent from the sheet are kept)',
@@ -337,7 +340,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
 interface ProductOp {
   kind: 'product-create' | 'product-update' | 'product-hide' | 'product-delete';
   key: string;
-  idempotent: true;
+  /** False for a PATCH whose variants/options create entries (a replay would create them twice). */
+  idempotent: boolean;
   idempotencyKey?: string;
   /** Index of the entry in plan.entries. */
   index: number;
@@ -393,8 +397,15 @@ function buildOps(run: RunDirectory, plan: ProductPlan): ProductOp[] {
         break;
       case 'update':
       case 'hide':
+        ops.push({
+          kind: `product-${e.action}`,
+          key: e.key,
+          idempotent: isIdempotentRequest('PATCH', e.body, undefined),
+          index,
+        });
+        break;
       case 'delete':
-        ops.push({ kind: `product-${e.action}`, key: e.key, idempotent: true, index });
+        ops.push({ kind: 'product-delete', key: e.key, idempotent: true, index });
         break;
       default:
         break;
@@ -413,6 +424,12 @@ function learnedImages(entry: PlanEntry, stored: readonly string[]): [string, st
   return pairs.length > 0 ? pairs : undefined;
 }
 
+/** The journaled result of an update/hide: the id, and what the service made of uploaded images. */
+function patchResult(entry: PlanEntry, p: Product): ProductOpResult {
+  const images = learnedImages(entry, p.images);
+  return images ? { id: p.id, images } : { id: p.id };
+}
+
 /** Reads a run's plan.json as a product plan (throws when the run is not a products run). */
 export function readProductPlan(run: RunDirectory): ProductPlanFile {
   const file = run.readPlan() as ProductPlanFile;
@@ -425,8 +442,9 @@ export function readProductPlan(run: RunDirectory): ProductPlanFile {
 /**
  * Applies (or resumes) a planned products run: one operation per writing entry, journaled. Creates
  * are keyed POSTs (a replay after a lost answer is answered from the service's memory), updates and
- * hides are PATCHes of absolute values, deletes are DELETEs: all safe to replay, so a resumed run
- * never writes anything twice. The before-state of each product is saved first (backup).
+ * hides are PATCHes of absolute values, deletes are DELETEs: safe to replay. A PATCH whose variants
+ * or options create entries is not: when its answer is lost it is reconciled (the product re-read,
+ * see reconcileProductPatch) and never resent blindly, so a resumed run never writes anything twice. The before-state of each product is saved first (backup).
  * Works on a RunDirectory loaded from disk in a new process.
  */
 export async function applyProductRun(
@@ -472,13 +490,24 @@ export async function applyProductRun(
           case 'product-update':
           case 'product-hide': {
             const p = await client.products.update(id as string, entry.body as ProductUpdate, signal);
-            const images = learnedImages(entry, p.images);
-            return images ? { id: p.id, images } : { id: p.id };
+            return patchResult(entry, p);
           }
           case 'product-delete':
             await client.products.delete(id as string, signal);
             return { id: id as string };
         }
+      },
+      // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
+      // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.
+      reconcile: async (op) => {
+        const entry = plan.entries[op.index] as PlanEntry;
+        if (op.kind !== 'product-update' && op.kind !== 'product-hide') {
+          throw new Error(
+            `could not tell whether the ${op.kind.slice('product-'.length)} of ${entry.label} (${op.key}) reached the store; check it, it will not be resent`,
+          );
+        }
+        const decision = await reconcileProductPatch(client, entry, signal);
+        return decision === 'not_applied' ? decision : { done: patchResult(entry, decision.applied) };
       },
       onProgress: (p) =>
         options.onProgress?.({
@@ -582,7 +611,7 @@ export async function replanProductRun(
     file.optionsInput && file.optionsInput.copy !== file.input.copy
       ? runInputPath(run, file.optionsInput)
       : undefined;
-  const replace = o['replace'] as { variants?: boolean; options?: boolean } | undefined;
+  const replace = o['replace'] as { variants?: boolean; options?: boolean; images?: boolean } | undefined;
   return planProductImport({
     client: options.client,
     file: runInputPath(run, file.input),

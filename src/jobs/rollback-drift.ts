@@ -24,7 +24,7 @@ export async function checkRollbackDrift(
   const products = new Map<string, Product>();
   const items = new LiveInventoryIndex();
   if (needProducts) {
-    for await (const p of client.products.listPartitioned()) {
+    for await (const p of client.products.list()) {
       products.set(p.id, p);
       items.addProduct(p);
     }

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import Papa from 'papaparse';
 import { idempotencyKey } from '../api/idempotency-key.js';
+import { isIdempotentRequest } from '../api/retry.js';
 import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
@@ -27,6 +28,7 @@ import {
   type RestoreEntry,
 } from './rollback-plan.js';
 import type { RestoreChange } from './rollback-product.js';
+import { reconcileProductPatch } from './product-reconcile.js';
 import { readRollbackSource } from './rollback-source.js';
 import type { DriftedEntity } from './run-kind.js';
 
@@ -121,7 +123,8 @@ export async function planRollback(
     const products = new Map<string, Product>();
     const index = new LiveInventoryIndex();
     let n = 0;
-    for await (const p of client.products.listPartitioned(signal)) {
+    // One plain read: a product changing status mid-read could be missed by both status partitions.
+    for await (const p of client.products.list({}, signal)) {
       products.set(p.id, p);
       index.addProduct(p);
       if (++n % 100 === 0) options.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
@@ -258,7 +261,8 @@ function writeRollbackReport(
 interface RollbackOp {
   kind: `restore-${RestoreEntry['type']}`;
   key: string;
-  idempotent: true;
+  /** False for a product PATCH that recreates variants/options (a replay would create them twice). */
+  idempotent: boolean;
   idempotencyKey?: string;
   entry: RestoreEntry;
 }
@@ -297,7 +301,8 @@ export interface RollbackApplySummary {
 }
 
 function toOp(run: RunDirectory, entry: RestoreEntry): RollbackOp {
-  const op: RollbackOp = { kind: `restore-${entry.type}`, key: entry.key, idempotent: true, entry };
+  const idempotent = entry.type === 'product' ? isIdempotentRequest('PATCH', entry.body, undefined) : true;
+  const op: RollbackOp = { kind: `restore-${entry.type}`, key: entry.key, idempotent, entry };
   if (entry.type === 'stock') op.idempotencyKey = idempotencyKey(run.id, entry.key, stockEntries(entry));
   return op;
 }
@@ -399,6 +404,29 @@ export async function applyRollbackRun(
             return { id: entry.productId };
           }
         }
+      },
+      // A product restore that recreates variants/options and lost its answer: re-read the product
+      // and decide. Other kinds are replay-safe; past the idempotency window they stay unknown.
+      reconcile: async (op) => {
+        const { entry } = op;
+        if (entry.type !== 'product') {
+          throw new Error(
+            `could not tell whether ${op.key} reached the store; check it, it will not be resent`,
+          );
+        }
+        const decision = await reconcileProductPatch(
+          client,
+          {
+            key: entry.key,
+            label: entry.label,
+            productId: entry.productId,
+            expectedUpdatedAt: entry.current.updated_at,
+            body: entry.body,
+          },
+          signal,
+        );
+        if (decision === 'not_applied') return decision;
+        return { done: { id: decision.applied.id, updatedAt: decision.applied.updated_at } };
       },
       onProgress: (p) =>
         options.onProgress?.({

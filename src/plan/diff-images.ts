@@ -14,11 +14,16 @@ export interface ImageDiff {
  * to a live stored URL. The lists compare in order; when they differ, the whole list is sent with
  * known images as their stored URLs (the service keeps those without fetching) and only the
  * unknown ones as sheet URLs (listed in `uploads`).
+ *
+ * With `keepLive` (what the plan uses unless `--replace images`), live images the sheet does not
+ * list are kept: they follow the sheet's images in their live order (DESIGN safety rule 1). Without
+ * it the sheet's list is the whole list.
  */
 export function diffImages(
   desired: readonly string[],
   live: readonly string[],
   memory: ReadonlyMap<string, string>,
+  options: { keepLive?: boolean } = {},
 ): ImageDiff {
   const liveSet = new Set(live);
   const images: string[] = [];
@@ -36,6 +41,11 @@ export function diffImages(
     }
     images.push(url);
     uploads.push({ index: i, source: url });
+  }
+  if (options.keepLive === true) {
+    // Safety rule 1: live images the sheet does not list are kept, after the sheet's, in live order.
+    const listed = new Set(images);
+    for (const url of live) if (!listed.has(url)) images.push(url);
   }
   let changed = uploads.length > 0 || images.length !== live.length;
   for (let i = 0; !changed && i < images.length; i++) changed = images[i] !== live[i];

@@ -20,7 +20,7 @@ export interface PlanProductsOptions {
    * Replace lists instead of keeping what the sheet does not list (default: keep both). Applies to
    * products whose rows list variants / options; others keep theirs untouched.
    */
-  replace?: { variants?: boolean; options?: boolean };
+  replace?: { variants?: boolean; options?: boolean; images?: boolean };
   /** Source URL → stored URL remembered from earlier applies to this store (default empty). */
   imageMemory?: ReadonlyMap<string, string>;
   /** `ProductMapping.columnRefs`, so plan-time issues name the cell (default: header names only). */
@@ -236,15 +236,37 @@ function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
   return entry;
 }
 
-function planUpdate(ctx: PlanContext, dp: DesiredProduct, live: LiveProduct): PlanEntry {
+/** At most this many images per product (API-GAPS behaviour rule 2). */
+const MAX_IMAGES = 10;
+
+function planUpdate(
+  ctx: PlanContext,
+  dp: DesiredProduct,
+  live: LiveProduct,
+  replaceImages: boolean,
+): PlanEntry {
   const issues = checkIdentifiers(ctx, dp, live);
   const body: Record<string, unknown> = {};
   const changes: FieldChange[] = [];
   diffProductFields(dp.fields, live, body, changes);
   let imageUploads;
   if (dp.fields.images !== undefined) {
-    const d = diffImages(dp.fields.images, live.images, ctx.imageMemory);
-    if (d.changed) {
+    const d = diffImages(dp.fields.images, live.images, ctx.imageMemory, { keepLive: !replaceImages });
+    if (d.images.length > MAX_IMAGES) {
+      const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+      const kept = d.images.length - dp.fields.images.length;
+      issues.push(
+        planIssue(
+          ctx,
+          row,
+          'images',
+          'too_many_images',
+          replaceImages
+            ? `${d.images.length} images; a product has at most ${MAX_IMAGES}: remove some`
+            : `${d.images.length} images (${dp.fields.images.length} on the sheet + ${kept} live image(s) the sheet does not list, which are kept); a product has at most ${MAX_IMAGES}: remove some or use --replace images`,
+        ),
+      );
+    } else if (d.changed) {
       body['images'] = d.images;
       changes.push({ path: 'images', before: live.images, after: d.images });
       if (d.uploads.length > 0) imageUploads = d.uploads;
@@ -318,7 +340,7 @@ function planDelete(dp: DesiredProduct | undefined, live: LiveProduct, reason?: 
   return e;
 }
 
-function planOne(ctx: PlanContext, dp: DesiredProduct, m: Match): PlanEntry {
+function planOne(ctx: PlanContext, dp: DesiredProduct, m: Match, replaceImages: boolean): PlanEntry {
   const live = m.live;
   const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
   if (dp.invalid || hasErrors(m.issues)) return invalidEntry(dp, live, m.issues);
@@ -380,7 +402,7 @@ function planOne(ctx: PlanContext, dp: DesiredProduct, m: Match): PlanEntry {
       return planCreate(ctx, dp);
     case 'update':
     case 'upsert':
-      if (live !== undefined) return planUpdate(ctx, dp, live);
+      if (live !== undefined) return planUpdate(ctx, dp, live, replaceImages);
       if (m.unknownId) {
         return invalidEntry(dp, undefined, [
           planIssue(
@@ -428,6 +450,7 @@ export function planProducts(
     variants: wantVariants && unkeyedRows === 0,
     options: wantOptions && unkeyedOptionRows === 0,
   };
+  const replaceImages = options.replace?.images === true;
   const notReplaced: string[] = [];
   if (wantVariants && !replace.variants) notReplaced.push(`variants (${unkeyedRows} products row(s))`);
   if (wantOptions && !replace.options) notReplaced.push(`options (${unkeyedOptionRows} options row(s))`);
@@ -458,7 +481,7 @@ export function planProducts(
         );
       } else seen.set(m.live.id, dp);
     }
-    entries.push(planOne(ctx, dp, m));
+    entries.push(planOne(ctx, dp, m, replaceImages));
   }
   let missingSkipped: string | undefined;
   if (missing !== 'ignore' && (options.unkeyedRows ?? 0) > 0) {
@@ -476,7 +499,7 @@ export function planProducts(
     format: 'merchant-bulk/product-plan',
     version: 1,
     decimals: options.decimals,
-    options: { missing, replace: ctx.replace },
+    options: { missing, replace: { ...ctx.replace, images: replaceImages } },
     liveCount: live.products.length,
     entries,
     summary: summarizePlan({ entries }),

@@ -74,7 +74,8 @@ export interface ProductPlan {
   decimals: number;
   options: {
     missing: 'ignore' | 'hide' | 'delete';
-    replace: { variants: boolean; options: boolean };
+    /** `images` absent in plans written before it existed (= false: live images kept). */
+    replace: { variants: boolean; options: boolean; images?: boolean };
   };
   /** Live products when planning (for the guardrail). */
   liveCount: number;

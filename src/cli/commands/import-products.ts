@@ -15,17 +15,19 @@ interface ProductsArgs extends ImportArgs {
   report?: string | undefined;
 }
 
-const REPLACEABLE = new Set(['variants', 'options']);
+const REPLACEABLE = new Set(['variants', 'options', 'images']);
 
-/** `--replace variants,options` → flags; anything else is a usage error. */
-function parseReplace(value: string | undefined): { variants: boolean; options: boolean } | string {
-  const out = { variants: false, options: false };
+/** `--replace variants,options,images` (any of them) → flags; anything else is a usage error. */
+function parseReplace(
+  value: string | undefined,
+): { variants: boolean; options: boolean; images: boolean } | string {
+  const out = { variants: false, options: false, images: false };
   if (value === undefined || value.trim() === '') return out;
   for (const part of value.split(',')) {
     const p = part.trim().toLowerCase();
     if (!REPLACEABLE.has(p))
-      return `--replace takes variants, options or variants,options, not "${part.trim()}"`;
-    out[p as 'variants' | 'options'] = true;
+      return `--replace takes a comma-separated list of variants, options, images, not "${part.trim()}"`;
+    out[p as 'variants' | 'options' | 'images'] = true;
   }
   return out;
 }
@@ -214,7 +216,7 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
         .option('replace', {
           type: 'string',
           describe:
-            'variants, options or variants,options: lists on the sheet replace the live ones (default: entries absent from the sheet are kept)',
+            'Comma-separated: variants, options, images. Those lists on the sheet replace the live ones (default: variants, options and images absent from the sheet are kept)',
         })
         .option('missing', {
           type: 'string',

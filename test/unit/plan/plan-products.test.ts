@@ -261,7 +261,7 @@ describe('variants absent from the sheet are kept', () => {
         { id: 'v3', name: 'Large', price: 1200 },
       ],
     });
-    expect(p.options.replace).toEqual({ variants: false, options: false });
+    expect(p.options.replace).toEqual({ variants: false, options: false, images: false });
     expect(p.replaceSkipped).toContain('variants (1 products row(s))');
   });
 
@@ -479,6 +479,59 @@ describe('images', () => {
     );
     expect(p.entries[0]!.action).toBe('update');
     expect(p.entries[0]!.imageUploads).toHaveLength(2);
+  });
+
+  it('keeps live images the sheet does not list: sheet images first, then the others in live order', () => {
+    const p = plan(live(), ['reference_id', 'images'], [['REF-p1', 'https://shop.old/new.jpg']], {
+      imageMemory: memory,
+    });
+    const e = p.entries[0]!;
+    expect(e.action).toBe('update');
+    expect(e.body).toEqual({
+      images: ['https://shop.old/new.jpg', 'https://cdn.store.test/a.jpg', 'https://cdn.store.test/b.jpg'],
+    });
+    expect(e.imageUploads).toEqual([{ index: 0, source: 'https://shop.old/new.jpg' }]);
+    expect(p.options.replace.images).toBe(false);
+  });
+
+  it('a sheet listing only some live images (remembered or stored) changes nothing', () => {
+    const p = plan(live(), ['reference_id', 'images'], [['REF-p1', 'https://shop.old/a.jpg']], {
+      imageMemory: memory,
+    });
+    expect(p.entries[0]!.action).toBe('noop');
+    const reordered = plan(live(), ['reference_id', 'images'], [['REF-p1', 'https://cdn.store.test/b.jpg']]);
+    expect(reordered.entries[0]!.body).toEqual({
+      images: ['https://cdn.store.test/b.jpg', 'https://cdn.store.test/a.jpg'],
+    });
+  });
+
+  it('with replace images, the sheet list replaces the live one', () => {
+    const p = plan(live(), ['reference_id', 'images'], [['REF-p1', 'https://shop.old/new.jpg']], {
+      imageMemory: memory,
+      replace: { images: true },
+    });
+    expect(p.entries[0]!.body).toEqual({ images: ['https://shop.old/new.jpg'] });
+    expect(p.options.replace.images).toBe(true);
+    const same = plan(live(), ['reference_id', 'images'], [['REF-p1', 'https://shop.old/a.jpg']], {
+      imageMemory: memory,
+      replace: { images: true },
+    });
+    expect(same.entries[0]!.body).toEqual({ images: ['https://cdn.store.test/a.jpg'] });
+  });
+
+  it('more than 10 images once the kept live ones are added is an error on the images cell', () => {
+    const liveTen = [
+      liveProduct('p1', { images: Array.from({ length: 10 }, (_, i) => `https://cdn.store.test/${i}.jpg`) }),
+    ];
+    const p = plan(liveTen, ['reference_id', 'images'], [['REF-p1', 'https://shop.old/new.jpg']]);
+    const e = p.entries[0]!;
+    expect(e.action).toBe('invalid');
+    expect(e.issues.map((i) => [i.code, i.header, i.column])).toEqual([['too_many_images', 'images', 'B']]);
+    expect(e.issues[0]!.message).toMatch(/11 images.*remove some or use --replace images/);
+    const replaced = plan(liveTen, ['reference_id', 'images'], [['REF-p1', 'https://shop.old/new.jpg']], {
+      replace: { images: true },
+    });
+    expect(replaced.entries[0]!.body).toEqual({ images: ['https://shop.old/new.jpg'] });
   });
 });
 
