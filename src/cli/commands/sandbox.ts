@@ -110,13 +110,21 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
     `  store: ${counts.products} products, ${counts.customers} customers, ${counts.orders} orders, ${counts.templates} templates`,
   );
   ctx.out.line('Press Ctrl+C to stop.');
+  // --json: the one document is printed as soon as the sandbox listens, so a script can read the
+  // URL and token while it serves (nothing more goes to stdout).
+  ctx.out.result({
+    ok: true,
+    url: sandbox.url,
+    token: sandbox.token,
+    state: resolve(ctx.cwd, args.data),
+    counts,
+  });
   await new Promise<void>((done) => {
     if (ctx.signal.aborted) return done();
     ctx.signal.addEventListener('abort', () => done(), { once: true });
   });
   await sandbox.close();
   ctx.out.line('Sandbox stopped; state saved.');
-  ctx.out.result({ ok: true, url: sandbox.url, token: sandbox.token, counts: sandbox.store.counts() });
   return ExitCode.Ok;
 }
 

@@ -77,6 +77,35 @@ describe('mbulk sandbox', () => {
     expect(state.customers.map((c: { name: string }) => c.name)).toContain('Via CLI');
   }, 30_000);
 
+  it('--json prints one document with URL and token as soon as it listens, and nothing else on stdout', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', RUNNER, 'sandbox', '--port', '0', '--data', join(dir, 's.json'), '--json'],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    const doc = await new Promise<{ ok: boolean; url: string; token: string }>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        try {
+          resolve(JSON.parse(out) as { ok: boolean; url: string; token: string });
+        } catch {
+          // not complete yet
+        }
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    expect(doc.ok).toBe(true);
+    const me = await fetch(`${doc.url}/api/v2/me`, { headers: { authorization: `Bearer ${doc.token}` } });
+    expect(me.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual(doc);
+  }, 30_000);
+
   it('exits 2 on bad options', async () => {
     for (const args of [
       ['sandbox', '--generate', 'products=lots'],
