@@ -243,10 +243,10 @@ export function listRuns(root: string): RunMeta[] {
 
 /**
  * Finds a run by id, by a unique id prefix, or by a path to a run directory or to a file in it
- * (e.g. its `plan.json`). Throws RunNotFoundError when nothing or several runs match.
+ * (e.g. its `plan.json`, relative to `cwd`). Throws RunNotFoundError when nothing or several runs match.
  */
-export function openRun(root: string, idOrPath: string): RunDirectory {
-  const asPath = path.resolve(idOrPath);
+export function openRun(root: string, idOrPath: string, cwd: string = process.cwd()): RunDirectory {
+  const asPath = path.resolve(cwd, idOrPath);
   if (looksLikePath(idOrPath) || fs.existsSync(asPath)) {
     let stat: fs.Stats | undefined;
     try {
