@@ -25,7 +25,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const { CliError } = await import('../cli-error.js');
   const { applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
-  let run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run);
+  let run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
   const meta = run.refresh();
   if (meta.status === 'applying' && isRunLive(meta)) {
     throw new CliError(

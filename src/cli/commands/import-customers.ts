@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
@@ -10,104 +9,59 @@ interface CustomerArgs extends ImportArgs {
 
 /** Plans a customer sheet and, with --apply, writes it. */
 export async function importCustomers(args: CustomerArgs, ctx: CommandContext): Promise<number> {
-  const { resolveTarget } = await import('../target.js');
   const { planCustomerImport, applyCustomerRun, describeCustomerChange, customerCounts, customerChanges } =
     await import('../../jobs/customer-import.js');
-  const { withProgress } = await import('../progress.js');
-  const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
+  const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.blank !== 'keep' && args.blank !== 'clear') {
     throw new CliError('--blank must be keep or clear', ExitCode.Usage);
   }
   const out = ctx.out;
-  const target = await resolveTarget(args, ctx);
-  try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
-    const planned = await withProgress(out, 'Plan customers', (report) =>
-      planCustomerImport({
-        client: target.client,
-        file,
-        runsRoot,
-        target: target.describe,
-        read: args.sheet ? { sheet: args.sheet } : {},
-        blank: args.blank,
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
-      }),
-    );
-    const { plan } = planned.file;
-    const counts = customerCounts(planned.file);
-    const changes = customerChanges(plan);
-    out.line(
-      `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
-    );
-    out.line(`Plan: ${formatCounts(counts)}`);
-    for (const c of changes.slice(0, 10)) out.line(`  ${describeCustomerChange(c)}`);
-    if (changes.length > 10) out.line(`  … and ${changes.length - 10} more in ${planned.run.file('report')}`);
-    printIssues(out, plan.issues);
-    const invalid = counts['invalid'] ?? 0;
-    const base = { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts };
-
-    if (!args.apply) {
+  let invalid = 0;
+  return runImportFlow(args, ctx, {
+    planLabel: 'Plan customers',
+    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank }),
+    show: (planned, target) => {
+      const { plan } = planned.file;
+      const counts = customerCounts(planned.file);
+      const changes = customerChanges(plan);
       out.line(
-        changes.length > 0
-          ? `Dry run: nothing was written. To write: mbulk import customers ${args.file} --apply (or mbulk apply ${planned.run.id})`
-          : 'Nothing to write.',
+        `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
       );
-      out.result({ ok: invalid === 0, applied: false, ...base, failedRows: invalidRows(plan.issues) });
-      return invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
-    }
-    if (changes.length > 0) {
-      await confirmApply(
-        out,
-        `Write ${counts['create'] ?? 0} new and ${counts['update'] ?? 0} changed customers to ${planned.store.name}?`,
-        args.yes,
+      out.line(`Plan: ${formatCounts(counts)}`);
+      for (const c of changes.slice(0, 10)) out.line(`  ${describeCustomerChange(c)}`);
+      if (changes.length > 10)
+        out.line(`  … and ${changes.length - 10} more in ${planned.run.file('report')}`);
+      printIssues(out, plan.issues);
+      invalid = counts['invalid'] ?? 0;
+      return {
+        base: { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts },
+        invalid,
+        invalidRows: { key: 'failedRows', rows: invalidRows(plan.issues) },
+        writes: changes.length,
+        dryRun: `Dry run: nothing was written. To write: mbulk import customers ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        nothing: 'Nothing to write.',
+        confirm: `Write ${counts['create'] ?? 0} new and ${counts['update'] ?? 0} changed customers to ${planned.store.name}?`,
+      };
+    },
+    applyLabel: 'Apply customers',
+    apply: (run, basics) => applyCustomerRun(run, basics),
+    summarize: (applied) => {
+      out.line(
+        `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );
-    }
-    const applied = await withProgress(out, 'Apply customers', (report) =>
-      applyCustomerRun(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        onProgress: report,
-        signal: ctx.signal,
-      }),
-    );
-    out.line(
-      `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
-    );
-    out.line(`Results: ${planned.run.file('results')}`);
-    if (applied.failedRows.length > 0)
-      out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
-    out.result({
-      ok: applied.failedRows.length === 0 && applied.status === 'completed',
-      applied: true,
-      ...base,
-      status: applied.status,
-      created: applied.created,
-      updated: applied.updated,
-      failed: applied.failed,
-      writeRequests: applied.requests,
-      failedRows: applied.failedRows,
-      abortedBy: applied.abortedBy,
-    });
-    return applyExitCode(out, applied, applied.failedRows.length > 0);
-  } finally {
-    await target.close();
-  }
-}
-
-function invalidRows(
-  issues: readonly { severity: string; sheet: string; rowNumber: number; code: string; message: string }[],
-) {
-  return issues
-    .filter((i) => i.severity === 'error')
-    .map((i) => ({ sheet: i.sheet, row: i.rowNumber, code: i.code, message: i.message }));
+      return {
+        fields: {
+          created: applied.created,
+          updated: applied.updated,
+          failed: applied.failed,
+          writeRequests: applied.requests,
+        },
+      };
+    },
+    failedFile: true,
+  });
 }
 
 export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =>

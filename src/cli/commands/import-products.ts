@@ -37,7 +37,6 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const { CliError } = await import('../cli-error.js');
   const replace = parseReplace(args.replace);
   if (typeof replace === 'string') throw new CliError(replace, ExitCode.Usage);
-  const { resolveTarget } = await import('../target.js');
   const {
     planProductImport,
     applyProductRun,
@@ -46,21 +45,15 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     summarizeCreate,
     writeFullProductReport,
   } = await import('../../jobs/product-import.js');
-  const { withProgress } = await import('../progress.js');
-  const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
+  const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
   const out = ctx.out;
-  const target = await resolveTarget(args, ctx);
-  try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
-    const planned = await withProgress(out, 'Plan products', (report) =>
+  let invalid = 0;
+  return runImportFlow(args, ctx, {
+    planLabel: 'Plan products',
+    plan: (basics) =>
       planProductImport({
-        client: target.client,
-        file,
-        runsRoot,
-        target: target.describe,
-        read: args.sheet ? { sheet: args.sheet } : {},
+        ...basics,
         optionsFile: args.options === undefined ? undefined : resolve(ctx.cwd, args.options),
         money: args.money as 'units' | 'minor',
         decimalComma: args['decimal-comma'],
@@ -68,110 +61,79 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         replace,
         missing: args.missing as 'ignore' | 'hide' | 'delete',
         allowDeletes: args['allow-deletes'],
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
       }),
-    );
-    const { plan } = planned.file;
-    const counts = productCounts(planned.file);
-    out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
-    out.line(`Plan: ${formatCounts(counts)}`);
-    const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
-    let shown = 0;
-    for (const e of writes) {
-      if (shown >= 30) break;
-      const lines =
-        e.action === 'create' ? [summarizeCreate(e, plan.decimals)] : describeProductEntry(e, plan.decimals);
-      for (const line of lines.slice(0, 8)) {
-        out.line(`  ${line}`);
-        shown++;
+    show: (planned, target) => {
+      const { plan } = planned.file;
+      const counts = productCounts(planned.file);
+      out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Plan: ${formatCounts(counts)}`);
+      const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
+      let shown = 0;
+      for (const e of writes) {
+        if (shown >= 30) break;
+        const lines =
+          e.action === 'create'
+            ? [summarizeCreate(e, plan.decimals)]
+            : describeProductEntry(e, plan.decimals);
+        for (const line of lines.slice(0, 8)) {
+          out.line(`  ${line}`);
+          shown++;
+        }
       }
-    }
-    if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
-    if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
-    if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
-    const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
-    printIssues(out, allIssues);
-    if (args.report) {
-      const reportFile = resolve(ctx.cwd, args.report);
-      writeFullProductReport(planned.run, planned.file, reportFile);
-      out.line(`Report: ${reportFile}`);
-    }
-    const invalid = counts['invalid rows'] ?? 0;
-    const base = {
-      runId: planned.run.id,
-      runDir: planned.run.dir,
-      target: target.describe,
-      counts,
-      summary: plan.summary,
-    };
-    const invalidRows = allIssues
-      .filter((i) => i.severity === 'error')
-      .map((i) => ({ sheet: i.sheet, row: i.rowNumber, column: i.column, code: i.code, message: i.message }));
-
-    if (planned.refusal) {
-      out.warn(`mbulk: ${planned.refusal}`);
-      out.result({ ok: false, refused: planned.refusal, applied: false, ...base });
-      return ExitCode.Refused;
-    }
-    if (!args.apply) {
+      if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
+      if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
+      if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
+      const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
+      printIssues(out, allIssues);
+      if (args.report) {
+        const reportFile = resolve(ctx.cwd, args.report);
+        writeFullProductReport(planned.run, planned.file, reportFile);
+        out.line(`Report: ${reportFile}`);
+      }
+      invalid = counts['invalid rows'] ?? 0;
+      return {
+        base: {
+          runId: planned.run.id,
+          runDir: planned.run.dir,
+          target: target.describe,
+          counts,
+          summary: plan.summary,
+        },
+        invalid,
+        invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
+        writes: writes.length,
+        dryRun: `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        nothing: 'Nothing to write.',
+        confirm: `Write ${writes.length} product changes (${formatCounts({ create: plan.summary.create, update: plan.summary.update, hide: plan.summary.hide, delete: plan.summary.delete })}) to ${planned.store.name}?`,
+        refused: (refusal) => refusal,
+      };
+    },
+    applyLabel: 'Apply products',
+    apply: (run, basics) => applyProductRun(run, basics),
+    summarize: (applied) => {
       out.line(
-        writes.length > 0
-          ? `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply (or mbulk apply ${planned.run.id})`
-          : 'Nothing to write.',
+        `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );
-      out.result({ ok: invalid === 0, applied: false, ...base, failedRows: invalidRows });
-      return invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
-    }
-    if (writes.length > 0) {
-      await confirmApply(
-        out,
-        `Write ${writes.length} product changes (${formatCounts({ create: plan.summary.create, update: plan.summary.update, hide: plan.summary.hide, delete: plan.summary.delete })}) to ${planned.store.name}?`,
-        args.yes,
-      );
-    }
-    const applied = await withProgress(out, 'Apply products', (report) =>
-      applyProductRun(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        onProgress: report,
-        signal: ctx.signal,
-      }),
-    );
-    out.line(
-      `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
-    );
-    for (const f of applied.failedOperations.slice(0, 20)) {
-      out.line(
-        `  failed ${f.label}: ${f.code}: ${f.message}${f.requestId ? ` (request ${f.requestId})` : ''}`,
-      );
-    }
-    out.line(`Results: ${planned.run.file('results')}`);
-    if (applied.failedRows.length > 0)
-      out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
-    out.result({
-      ok: applied.failedRows.length === 0 && applied.failed === 0 && applied.status === 'completed',
-      applied: true,
-      ...base,
-      status: applied.status,
-      created: applied.created,
-      updated: applied.updated,
-      hidden: applied.hidden,
-      deleted: applied.deleted,
-      failed: applied.failed,
-      writeRequests: applied.requests,
-      failedOperations: applied.failedOperations,
-      failedRows: applied.failedRows,
-      abortedBy: applied.abortedBy,
-    });
-    return applyExitCode(out, applied, applied.failedRows.length > 0 || applied.failed > 0);
-  } finally {
-    await target.close();
-  }
+      for (const f of applied.failedOperations.slice(0, 20)) {
+        out.line(
+          `  failed ${f.label}: ${f.code}: ${f.message}${f.requestId ? ` (request ${f.requestId})` : ''}`,
+        );
+      }
+      return {
+        fields: {
+          created: applied.created,
+          updated: applied.updated,
+          hidden: applied.hidden,
+          deleted: applied.deleted,
+          failed: applied.failed,
+          writeRequests: applied.requests,
+          failedOperations: applied.failedOperations,
+        },
+        alsoFailed: applied.failed > 0,
+      };
+    },
+    failedFile: true,
+  });
 }
 
 export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
@@ -12,110 +11,63 @@ interface StockArgs extends ImportArgs {
 
 /** Plans a stock sheet and, with --apply, writes it: the nightly ERP upload. */
 export async function importStock(args: StockArgs, ctx: CommandContext): Promise<number> {
-  const { resolveTarget } = await import('../target.js');
   const { planStockImport, applyStockRun, describeStockChange, stockCounts } =
     await import('../../jobs/stock-import.js');
-  const { withProgress } = await import('../progress.js');
-  const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
+  const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (!Number.isInteger(args['batch-size']) || args['batch-size'] < 1) {
     throw new CliError('--batch-size must be a whole number >= 1', ExitCode.Usage);
   }
   const out = ctx.out;
-  const target = await resolveTarget(args, ctx);
-  try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
-    const planned = await withProgress(out, 'Plan stock', (report) =>
+  let invalid = 0;
+  return runImportFlow(args, ctx, {
+    planLabel: 'Plan stock',
+    plan: (basics) =>
       planStockImport({
-        client: target.client,
-        file,
-        runsRoot,
-        target: target.describe,
-        read: args.sheet ? { sheet: args.sheet } : {},
+        ...basics,
         preserveSales: args['preserve-sales'],
         batchSize: args['batch-size'],
         maxChanges: args['max-changes'],
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
       }),
-    );
-    const { plan } = planned.file;
-    const counts = stockCounts(plan);
-    out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
-    out.line(`Plan: ${formatCounts(counts)}`);
-    for (const c of plan.changes.slice(0, 10)) out.line(`  ${describeStockChange(c)}`);
-    if (plan.changes.length > 10)
-      out.line(`  … and ${plan.changes.length - 10} more in ${planned.run.file('report')}`);
-    for (const s of plan.skipped.slice(0, 10)) out.line(`  skipped row ${s.rowNumber}: ${s.reason}`);
-    printIssues(out, plan.issues);
-    const invalid = counts['invalid'] ?? 0;
-    const base = { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts };
-
-    if (planned.refusal) {
-      out.warn(`mbulk: refused: ${planned.refusal}`);
-      out.result({ ok: false, refused: planned.refusal, applied: false, ...base });
-      return ExitCode.Refused;
-    }
-    if (!args.apply) {
+    show: (planned, target) => {
+      const { plan } = planned.file;
+      const counts = stockCounts(plan);
+      out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Plan: ${formatCounts(counts)}`);
+      for (const c of plan.changes.slice(0, 10)) out.line(`  ${describeStockChange(c)}`);
+      if (plan.changes.length > 10)
+        out.line(`  … and ${plan.changes.length - 10} more in ${planned.run.file('report')}`);
+      for (const s of plan.skipped.slice(0, 10)) out.line(`  skipped row ${s.rowNumber}: ${s.reason}`);
+      printIssues(out, plan.issues);
+      invalid = counts['invalid'] ?? 0;
+      return {
+        base: { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts },
+        invalid,
+        invalidRows: { key: 'failedRows', rows: invalidRows(plan.issues) },
+        writes: plan.changes.length,
+        dryRun: `Dry run: nothing was written. To write: mbulk import stock ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        nothing: 'Nothing to write.',
+        confirm: `Write ${plan.changes.length} stock changes to ${planned.store.name}?`,
+      };
+    },
+    applyLabel: 'Apply stock',
+    apply: (run, basics) => applyStockRun(run, basics),
+    summarize: (applied) => {
       out.line(
-        plan.changes.length > 0
-          ? `Dry run: nothing was written. To write: mbulk import stock ${args.file} --apply (or mbulk apply ${planned.run.id})`
-          : 'Nothing to write.',
+        `Applied: ${applied.applied} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests (${applied.mode})`,
       );
-      out.result({ ok: invalid === 0, applied: false, ...base, failedRows: invalidRows(plan.issues) });
-      return invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
-    }
-    if (plan.changes.length > 0) {
-      await confirmApply(
-        out,
-        `Write ${plan.changes.length} stock changes to ${planned.store.name}?`,
-        args.yes,
-      );
-    }
-    const applied = await withProgress(out, 'Apply stock', (report) =>
-      applyStockRun(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        onProgress: report,
-        signal: ctx.signal,
-      }),
-    );
-    out.line(
-      `Applied: ${applied.applied} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests (${applied.mode})`,
-    );
-    out.line(`Results: ${planned.run.file('results')}`);
-    if (applied.failedRows.length > 0)
-      out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
-    out.result({
-      ok: applied.failedRows.length === 0 && applied.status === 'completed',
-      applied: true,
-      ...base,
-      status: applied.status,
-      mode: applied.mode,
-      updated: applied.applied,
-      failed: applied.failed,
-      writeRequests: applied.requests,
-      failedRows: applied.failedRows,
-      abortedBy: applied.abortedBy,
-    });
-    return applyExitCode(out, applied, applied.failedRows.length > 0);
-  } finally {
-    await target.close();
-  }
-}
-
-function invalidRows(
-  issues: readonly { severity: string; sheet: string; rowNumber: number; code: string; message: string }[],
-) {
-  return issues
-    .filter((i) => i.severity === 'error')
-    .map((i) => ({ sheet: i.sheet, row: i.rowNumber, code: i.code, message: i.message }));
+      return {
+        fields: {
+          mode: applied.mode,
+          updated: applied.applied,
+          failed: applied.failed,
+          writeRequests: applied.requests,
+        },
+      };
+    },
+    failedFile: true,
+  });
 }
 
 export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>

@@ -12,23 +12,6 @@ const importCommands: RegisterCommand[] = [
   registerImportCustomers,
 ];
 
-/** Options every import takes (plan by default, write only with --apply). */
-export function importOptions<T>(y: Argv<T>) {
-  return y
-    .option('apply', {
-      type: 'boolean',
-      default: false,
-      describe: 'Write the planned changes (default: dry run, plan only)',
-    })
-    .option('yes', {
-      type: 'boolean',
-      default: false,
-      describe: 'Do not ask for confirmation before writing',
-    })
-    .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
-    .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' });
-}
-
 export interface ImportArgs extends GlobalArgs {
   file: string;
   apply: boolean;

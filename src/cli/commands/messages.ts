@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
@@ -23,11 +22,9 @@ interface SendArgs extends GlobalArgs {
  * row, previews the first messages, and with --apply sends each one exactly once.
  */
 export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise<number> {
-  const { resolveTarget } = await import('../target.js');
   const { planMessageSend, applyMessageRun, messageCounts } = await import('../../jobs/message-send.js');
-  const { withProgress } = await import('../progress.js');
-  const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
+  const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.max !== undefined && !(Number.isInteger(args.max) && args.max >= 0)) {
     throw new CliError('--max must be a whole number >= 0', ExitCode.Usage);
@@ -36,128 +33,82 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
     throw new CliError('--preview must be a whole number >= 0', ExitCode.Usage);
   }
   const out = ctx.out;
-  const target = await resolveTarget(args, ctx);
-  try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
-    const planned = await withProgress(out, 'Plan messages', (report) =>
+  let duplicates = 0;
+  let invalid = 0;
+  return runImportFlow(args, ctx, {
+    planLabel: 'Plan messages',
+    plan: (basics) =>
       planMessageSend({
-        client: target.client,
-        file,
-        runsRoot,
-        target: target.describe,
+        ...basics,
         template: args.template,
-        read: args.sheet ? { sheet: args.sheet } : {},
         allowDuplicates: args['allow-duplicates'],
         resend: args.resend,
         skipInvalid: args['skip-invalid'],
         max: args.max,
         previewCount: args.preview,
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
       }),
-    );
-    const { plan, template, preview } = planned.file;
-    const counts = messageCounts(planned.file);
-    out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
-    out.line(`Template ${template.name} (${template.language}, ${template.status}, ${template.category})`);
-    out.line(`Plan: ${formatCounts(counts)}`);
-    for (const p of preview) {
-      out.line(`  Preview, row ${p.rowNumber}, to ${p.to}:`);
-      for (const l of p.text.split('\n')) out.line(`    │ ${l}`);
-    }
-    for (const d of plan.duplicates.slice(0, 10)) {
-      out.line(`  row ${d.rowNumber}: same recipient as row ${d.firstRow}, sent once`);
-    }
-    if (plan.duplicates.length > 10) out.line(`  … and ${plan.duplicates.length - 10} more duplicates`);
-    const alreadySent = plan.alreadySent ?? [];
-    for (const a of alreadySent.slice(0, 10)) {
+    show: (planned, target) => {
+      const { plan, template, preview } = planned.file;
+      const counts = messageCounts(planned.file);
+      out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Template ${template.name} (${template.language}, ${template.status}, ${template.category})`);
+      out.line(`Plan: ${formatCounts(counts)}`);
+      for (const p of preview) {
+        out.line(`  Preview, row ${p.rowNumber}, to ${p.to}:`);
+        for (const l of p.text.split('\n')) out.line(`    │ ${l}`);
+      }
+      for (const d of plan.duplicates.slice(0, 10)) {
+        out.line(`  row ${d.rowNumber}: same recipient as row ${d.firstRow}, sent once`);
+      }
+      if (plan.duplicates.length > 10) out.line(`  … and ${plan.duplicates.length - 10} more duplicates`);
+      const alreadySent = plan.alreadySent ?? [];
+      for (const a of alreadySent.slice(0, 10)) {
+        out.line(
+          a.status === 'sent'
+            ? `  row ${a.rowNumber}: already sent by run ${a.runId}, not sent again (--resend sends it again)`
+            : `  row ${a.rowNumber}: run ${a.runId} may have sent it (answer lost), not sent again: mbulk runs resume ${a.runId}`,
+        );
+      }
+      if (alreadySent.length > 10) out.line(`  … and ${alreadySent.length - 10} more already sent`);
+      printIssues(out, plan.issues);
+      const errors = plan.issues.filter((i) => i.severity === 'error');
+      duplicates = plan.duplicates.length;
+      invalid = counts['invalid'] ?? 0;
+      return {
+        base: {
+          runId: planned.run.id,
+          runDir: planned.run.dir,
+          target: target.describe,
+          template: template.name,
+          counts,
+          preview,
+        },
+        invalid: errors.length,
+        invalidRows: {
+          key: 'invalidRows',
+          rows: invalidRows(plan.issues, true),
+        },
+        writes: plan.sends.length,
+        dryRun: `Dry run: nothing was sent. To send: mbulk messages send ${args.file} --template ${template.name} --apply`,
+        nothing: 'Nothing to send.',
+        confirm: `Send ${plan.sends.length} message${plan.sends.length === 1 ? '' : 's'} with template ${template.name} from ${planned.store.name}?`,
+        blockInvalid:
+          errors.length > 0 && !args['skip-invalid']
+            ? `mbulk: nothing was sent: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to send to the valid rows)`
+            : undefined,
+      };
+    },
+    applyLabel: 'Send messages',
+    apply: (run, basics) => applyMessageRun(run, basics),
+    summarize: (applied) => {
       out.line(
-        a.status === 'sent'
-          ? `  row ${a.rowNumber}: already sent by run ${a.runId}, not sent again (--resend sends it again)`
-          : `  row ${a.rowNumber}: run ${a.runId} may have sent it (answer lost), not sent again: mbulk runs resume ${a.runId}`,
+        `Sent: ${applied.sent} · failed ${applied.failed} · duplicates ${duplicates} · already sent ${applied.alreadySent} · invalid rows ${invalid}`,
       );
-    }
-    if (alreadySent.length > 10) out.line(`  … and ${alreadySent.length - 10} more already sent`);
-    printIssues(out, plan.issues);
-    const errors = plan.issues.filter((i) => i.severity === 'error');
-    const base = {
-      runId: planned.run.id,
-      runDir: planned.run.dir,
-      target: target.describe,
-      template: template.name,
-      counts,
-      preview,
-    };
-    const invalidRows = errors.map((i) => ({
-      sheet: i.sheet,
-      row: i.rowNumber,
-      column: i.column,
-      code: i.code,
-      message: i.message,
-    }));
-
-    if (planned.refusal) {
-      out.warn(`mbulk: refused: ${planned.refusal}`);
-      out.result({ ok: false, refused: planned.refusal, applied: false, ...base });
-      return ExitCode.Refused;
-    }
-    if (!args.apply) {
-      out.line(
-        plan.sends.length > 0
-          ? `Dry run: nothing was sent. To send: mbulk messages send ${args.file} --template ${template.name} --apply`
-          : 'Nothing to send.',
-      );
-      out.result({ ok: errors.length === 0, applied: false, ...base, invalidRows });
-      return errors.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
-    }
-    if (errors.length > 0 && !args['skip-invalid']) {
-      out.warn(
-        `mbulk: nothing was sent: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to send to the valid rows)`,
-      );
-      out.result({ ok: false, applied: false, ...base, invalidRows });
-      return ExitCode.RowsFailed;
-    }
-    if (plan.sends.length > 0) {
-      await confirmApply(
-        out,
-        `Send ${plan.sends.length} message${plan.sends.length === 1 ? '' : 's'} with template ${template.name} from ${planned.store.name}?`,
-        args.yes,
-      );
-    }
-    const applied = await withProgress(out, 'Send messages', (report) =>
-      applyMessageRun(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        onProgress: report,
-        signal: ctx.signal,
-      }),
-    );
-    out.line(
-      `Sent: ${applied.sent} · failed ${applied.failed} · duplicates ${plan.duplicates.length} · already sent ${applied.alreadySent} · invalid rows ${counts['invalid'] ?? 0}`,
-    );
-    for (const f of applied.failedRows.slice(0, 10)) out.line(`  row ${f.row}: ${f.code}: ${f.message}`);
-    out.line(`Results: ${planned.run.file('results')}`);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
-    const ok = applied.failedRows.length === 0 && applied.status === 'completed';
-    out.result({
-      ok,
-      applied: true,
-      ...base,
-      status: applied.status,
-      sent: applied.sent,
-      failed: applied.failed,
-      alreadySent: applied.alreadySent,
-      failedRows: applied.failedRows,
-      abortedBy: applied.abortedBy,
-    });
-    return applyExitCode(out, applied, !ok);
-  } finally {
-    await target.close();
-  }
+      for (const f of applied.failedRows.slice(0, 10)) out.line(`  row ${f.row}: ${f.code}: ${f.message}`);
+      return { fields: { sent: applied.sent, failed: applied.failed, alreadySent: applied.alreadySent } };
+    },
+    failedFile: false,
+  });
 }
 
 /** `mbulk messages send`. */

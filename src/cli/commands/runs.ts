@@ -23,7 +23,9 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   }));
   if (runs.length === 0) ctx.out.line('No runs yet.');
   for (const r of runs) {
+    // The plan's counts; the executor's ops_* bookkeeping stays in --json.
     const counts = Object.entries(r.counts)
+      .filter(([k]) => !k.startsWith('ops_'))
       .map(([k, v]) => `${k} ${v}`)
       .join(' · ');
     ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${counts}`);
@@ -35,7 +37,7 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const run = openRun(root(args, ctx), args.run ?? '');
+  const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
   const report = run.file('report');
@@ -71,7 +73,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
   const { CliError } = await import('../cli-error.js');
   const { applyExitCode } = await import('../run-summary.js');
   const out = ctx.out;
-  const source = openRun(root(args, ctx), args.run);
+  const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
   const resuming = meta.kind === 'rollback' && meta.status !== 'applied';
   if (resuming && meta.status === 'planned') {

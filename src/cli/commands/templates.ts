@@ -28,109 +28,63 @@ function stateDirOf(args: { 'state-dir'?: string | undefined }, ctx: CommandCont
 
 /** `mbulk templates create FILE`: checks every row, then (with --apply) submits them for review. */
 export async function createTemplates(args: CreateArgs, ctx: CommandContext): Promise<number> {
-  const { resolveTarget } = await import('../target.js');
   const { planTemplateImport, applyTemplateRun, describeTemplateEntry, templateCounts } =
     await import('../../jobs/template-import.js');
-  const { withProgress } = await import('../progress.js');
-  const { confirmApply } = await import('../confirm.js');
-  const { printIssues, formatCounts, applyExitCode } = await import('../run-summary.js');
+  const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { printIssues, formatCounts } = await import('../run-summary.js');
   const out = ctx.out;
-  const target = await resolveTarget(args, ctx);
-  try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
-    const planned = await withProgress(out, 'Plan templates', (report) =>
+  let invalid = 0;
+  return runImportFlow(args, ctx, {
+    planLabel: 'Plan templates',
+    plan: (basics) =>
       planTemplateImport({
-        client: target.client,
-        file,
-        runsRoot,
-        target: target.describe,
+        ...basics,
         stateDir: stateDirOf(args, ctx),
         skipInvalid: args['skip-invalid'],
-        read: args.sheet ? { sheet: args.sheet } : {},
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
       }),
-    );
-    const { plan } = planned.file;
-    const counts = templateCounts(plan);
-    out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
-    out.line(`Plan: ${formatCounts(counts)}`);
-    for (const e of plan.entries) out.line(`  ${describeTemplateEntry(e)}`);
-    printIssues(out, plan.issues);
-    const errors = plan.issues.filter((i) => i.severity === 'error');
-    const base = { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts };
-    const invalidRows = errors.map((i) => ({
-      sheet: i.sheet,
-      row: i.rowNumber,
-      column: i.column,
-      code: i.code,
-      message: i.message,
-    }));
-
-    if (!args.apply) {
-      out.line(
-        plan.counts.create > 0
-          ? `Dry run: nothing was submitted. To submit: mbulk templates create ${args.file} --apply`
-          : 'Nothing to submit.',
-      );
-      out.result({ ok: errors.length === 0, applied: false, ...base, invalidRows });
-      return errors.length > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
-    }
-    if (errors.length > 0 && !args['skip-invalid']) {
-      out.warn(
-        `mbulk: nothing was submitted: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to submit the valid rows)`,
-      );
-      out.result({ ok: false, applied: false, ...base, invalidRows });
-      return ExitCode.RowsFailed;
-    }
-    if (plan.counts.create > 0) {
-      await confirmApply(
-        out,
-        `Submit ${plan.counts.create} template${plan.counts.create === 1 ? '' : 's'} for review in ${planned.store.name}?`,
-        args.yes,
-      );
-    }
-    const applied = await withProgress(out, 'Create templates', (report) =>
-      applyTemplateRun(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        onProgress: report,
-        signal: ctx.signal,
-      }),
-    );
-    for (const t of applied.templates) {
-      const what =
-        t.outcome === 'created' || t.outcome === 'unchanged'
-          ? `${t.outcome} ${t.id ?? ''} ${t.status ?? ''} (${t.category ?? '?'})`
-          : `${t.outcome}: ${t.error ?? ''}`;
-      out.line(`  row ${t.row}: ${t.name}: ${what.replace(/\s+/g, ' ').trim()}`);
-    }
-    out.line(
-      `Created: ${applied.created} · failed ${applied.failed} · invalid rows ${counts['invalid'] ?? 0}`,
-    );
-    out.line(`Results: ${planned.run.file('results')}`);
-    if (applied.created > 0) out.line('Follow the review with: mbulk templates status --watch');
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
-    const ok = applied.failedRows.length === 0 && applied.status === 'completed';
-    out.result({
-      ok,
-      applied: true,
-      ...base,
-      status: applied.status,
-      created: applied.created,
-      failed: applied.failed,
-      templates: applied.templates,
-      failedRows: applied.failedRows,
-      abortedBy: applied.abortedBy,
-    });
-    return applyExitCode(out, applied, !ok);
-  } finally {
-    await target.close();
-  }
+    show: (planned, target) => {
+      const { plan } = planned.file;
+      const counts = templateCounts(plan);
+      out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Plan: ${formatCounts(counts)}`);
+      for (const e of plan.entries) out.line(`  ${describeTemplateEntry(e)}`);
+      printIssues(out, plan.issues);
+      const errors = plan.issues.filter((i) => i.severity === 'error');
+      invalid = counts['invalid'] ?? 0;
+      return {
+        base: { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts },
+        invalid: errors.length,
+        invalidRows: {
+          key: 'invalidRows',
+          rows: invalidRows(plan.issues, true),
+        },
+        writes: plan.counts.create,
+        dryRun: `Dry run: nothing was submitted. To submit: mbulk templates create ${args.file} --apply`,
+        nothing: 'Nothing to submit.',
+        confirm: `Submit ${plan.counts.create} template${plan.counts.create === 1 ? '' : 's'} for review in ${planned.store.name}?`,
+        blockInvalid:
+          errors.length > 0 && !args['skip-invalid']
+            ? `mbulk: nothing was submitted: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to submit the valid rows)`
+            : undefined,
+      };
+    },
+    applyLabel: 'Create templates',
+    apply: (run, basics) => applyTemplateRun(run, basics),
+    summarize: (applied) => {
+      for (const t of applied.templates) {
+        const what =
+          t.outcome === 'created' || t.outcome === 'unchanged'
+            ? `${t.outcome} ${t.id ?? ''} ${t.status ?? ''} (${t.category ?? '?'})`
+            : `${t.outcome}: ${t.error ?? ''}`;
+        out.line(`  row ${t.row}: ${t.name}: ${what.replace(/\s+/g, ' ').trim()}`);
+      }
+      out.line(`Created: ${applied.created} · failed ${applied.failed} · invalid rows ${invalid}`);
+      return { fields: { created: applied.created, failed: applied.failed, templates: applied.templates } };
+    },
+    failedFile: false,
+    notes: (applied) =>
+      applied.created > 0 ? ['Follow the review with: mbulk templates status --watch'] : [],
+  });
 }
 
 /** "order_ready  APPROVED  UTILITY (re-categorised from MARKETING)  rejected: …" */

@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+import type { MerchantClient } from '../api/merchant-client.js';
+import type { RunDirectory } from '../apply/run-directory.js';
+import type { AbortCause, JobCallbacks } from '../jobs/job-events.js';
+import type { ImportArgs } from './commands/import.js';
+import type { CommandContext } from './command-context.js';
+import { ExitCode } from './exit-code.js';
+import type { ResolvedTarget } from './target.js';
+
+/** The options every planner takes, filled in from the command line. */
+export interface PlanBasics extends JobCallbacks {
+  client: MerchantClient;
+  file: string;
+  runsRoot: string;
+  target: string;
+  read: { sheet?: string };
+}
+
+/** The options every apply takes. */
+export interface ApplyBasics extends JobCallbacks {
+  client: MerchantClient;
+  concurrency: number;
+}
+
+/** What a planner returns: its run, the store it was planned for, and why it refuses (if it does). */
+export interface PlannedImport {
+  run: RunDirectory;
+  store: { id: string; name: string };
+  refusal?: string | undefined;
+}
+
+/** What an apply returns, as far as the flow is concerned. */
+export interface AppliedImport {
+  status: string;
+  failedRows: readonly unknown[];
+  abortedBy?: AbortCause | undefined;
+}
+
+/** What the command printed about its plan, and what the flow needs of it. */
+export interface PlanView {
+  /** Fields of every JSON result (run id, run dir, target, counts…), in order. */
+  base: Record<string, unknown>;
+  /** Invalid rows: a dry run with any exits 1. */
+  invalid: number;
+  /** The invalid rows for a dry run's JSON result, under `key`. */
+  invalidRows: { key: string; rows: unknown };
+  /** Planned writes: none means "Nothing to …" and no confirmation. */
+  writes: number;
+  /** The dry run line when there are writes, and the one when there are none. */
+  dryRun: string;
+  nothing: string;
+  /** The confirmation question before writing. */
+  confirm: string;
+  /** `mbulk: …` printed on a refusal (default `refused: REASON`). */
+  refused?: (refusal: string) => string;
+  /** With invalid rows and without --skip-invalid: this warning, and nothing is written. */
+  blockInvalid?: string | undefined;
+}
+
+/** What the command printed about its apply, and the JSON fields it adds. */
+export interface ApplyView {
+  /** Result fields between `status` and `failedRows`, in order. */
+  fields: Record<string, unknown>;
+  /** A failure besides failed rows that makes the run not ok (exit 1). */
+  alsoFailed?: boolean;
+}
+
+export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
+  planLabel: string;
+  plan(basics: PlanBasics): Promise<P>;
+  /** Prints the plan (run, store, counts, changes, issues) and describes it. */
+  show(planned: P, target: ResolvedTarget): PlanView;
+  applyLabel: string;
+  apply(run: RunDirectory, basics: ApplyBasics): Promise<A>;
+  /** Prints the lines before `Results: …` (the counts, the failures). */
+  summarize(applied: A): ApplyView;
+  /** Print "Failed rows to fix and re-import: FILE" when rows failed. */
+  failedFile: boolean;
+  /** Lines after `Results: …` (and the failed rows file). */
+  notes?: (applied: A) => readonly string[];
+}
+
+/**
+ * The flow every sheet command shares: resolve the target, plan (with progress), show the plan,
+ * refuse (exit 3), stop at a dry run (exit 1 with invalid rows), confirm, apply (with progress),
+ * print where the results are, and exit as the apply calls for. The command supplies its own parts.
+ */
+export async function runImportFlow<P extends PlannedImport, A extends AppliedImport>(
+  args: ImportArgs,
+  ctx: CommandContext,
+  flow: ImportFlow<P, A>,
+): Promise<number> {
+  const { resolveTarget } = await import('./target.js');
+  const { withProgress } = await import('./progress.js');
+  const { confirmApply } = await import('./confirm.js');
+  const { applyExitCode } = await import('./run-summary.js');
+  const out = ctx.out;
+  const target = await resolveTarget(args, ctx);
+  try {
+    const file = resolve(ctx.cwd, args.file);
+    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
+    const planned = await withProgress(out, flow.planLabel, (report) =>
+      flow.plan({
+        client: target.client,
+        file,
+        runsRoot,
+        target: target.describe,
+        read: args.sheet ? { sheet: args.sheet } : {},
+        onProgress: report,
+        onWarning: (m) => out.warn(`warning: ${m}`),
+        signal: ctx.signal,
+      }),
+    );
+    const view = flow.show(planned, target);
+    const { base } = view;
+
+    if (planned.refusal) {
+      out.warn(`mbulk: ${view.refused ? view.refused(planned.refusal) : `refused: ${planned.refusal}`}`);
+      out.result({ ok: false, refused: planned.refusal, applied: false, ...base });
+      return ExitCode.Refused;
+    }
+    if (!args.apply) {
+      out.line(view.writes > 0 ? view.dryRun : view.nothing);
+      out.result({
+        ok: view.invalid === 0,
+        applied: false,
+        ...base,
+        [view.invalidRows.key]: view.invalidRows.rows,
+      });
+      return view.invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    }
+    if (view.blockInvalid !== undefined) {
+      out.warn(view.blockInvalid);
+      out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
+      return ExitCode.RowsFailed;
+    }
+    if (view.writes > 0) await confirmApply(out, view.confirm, args.yes);
+    const applied = await withProgress(out, flow.applyLabel, (report) =>
+      flow.apply(planned.run, {
+        client: target.client,
+        concurrency: args.concurrency,
+        onProgress: report,
+        signal: ctx.signal,
+      }),
+    );
+    const summary = flow.summarize(applied);
+    out.line(`Results: ${planned.run.file('results')}`);
+    if (flow.failedFile && applied.failedRows.length > 0)
+      out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
+    for (const note of flow.notes?.(applied) ?? []) out.line(note);
+    if (applied.status !== 'completed') {
+      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
+    }
+    const ok = applied.failedRows.length === 0 && !summary.alsoFailed && applied.status === 'completed';
+    out.result({
+      ok,
+      applied: true,
+      ...base,
+      status: applied.status,
+      ...summary.fields,
+      failedRows: applied.failedRows,
+      abortedBy: applied.abortedBy,
+    });
+    return applyExitCode(out, applied, !ok);
+  } finally {
+    await target.close();
+  }
+}
+
+/** The error rows of a plan, for a dry run's JSON (`column` too when asked). */
+export function invalidRows(
+  issues: readonly {
+    severity: string;
+    sheet: string;
+    rowNumber: number;
+    column?: string | undefined;
+    code: string;
+    message: string;
+  }[],
+  withColumn = false,
+) {
+  return issues
+    .filter((i) => i.severity === 'error')
+    .map((i) =>
+      withColumn
+        ? { sheet: i.sheet, row: i.rowNumber, column: i.column, code: i.code, message: i.message }
+        : { sheet: i.sheet, row: i.rowNumber, code: i.code, message: i.message },
+    );
+}
