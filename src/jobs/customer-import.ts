@@ -8,7 +8,6 @@ import { writeReport } from '../apply/report.js';
 import {
   invalidRowResult,
   operationRowResult,
-  writeRowFiles,
   type RowFilesSummary,
   type RowResult,
 } from '../apply/results-file.js';
@@ -25,7 +24,7 @@ import type { CustomerCreate, CustomerUpdate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import type { DriftedEntity } from './run-kind.js';
-import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
@@ -463,17 +462,7 @@ async function writeCustomerResults(
     if (r.entityId === undefined && e.customerId !== undefined) r.entityId = e.customerId;
     byRow.set(e.rowNumber, r);
   }
-  const reader = readSheet(
-    runInputPath(run, file.input),
-    file.input.sheet ? { sheet: file.input.sheet } : {},
-  );
-  const info = await reader.open();
-  return writeRowFiles({
-    rows: reader,
-    resultOf: (row) => byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: 'unchanged' },
-    resultsFile: run.file('results'),
-    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
-  });
+  return writeInputResults(run, file.input, byRow, { otherwise: 'unchanged' });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ import { writeReport } from '../apply/report.js';
 import {
   invalidRowResult,
   operationRowResult,
-  writeRowFiles,
   type RowFilesSummary,
   type RowResult,
 } from '../apply/results-file.js';
@@ -31,9 +30,9 @@ import type { MessageSend, MessageTemplate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { dirname, join } from 'node:path';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
-import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
-import { InvalidRowsError, withExtraCells } from './template-import.js';
+import { InvalidRowsError } from './template-import.js';
 
 /** Most customers read to resolve `customer_id` recipients. */
 const MAX_CUSTOMERS = 1_000_000;
@@ -536,16 +535,9 @@ export async function applyMessageRun(
     }
   }
   failedRows.sort((a, b) => a.row - b.row);
-  const reader = readSheet(
-    runInputPath(run, file.input),
-    file.input.sheet ? { sheet: file.input.sheet } : {},
-  );
-  const info = await reader.open();
-  const rows = await writeRowFiles({
-    rows: withExtraCells(reader, extra),
-    resultOf: (row) => byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: 'skipped' },
-    resultsFile: run.file('results'),
-    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
+  const rows = await writeInputResults(run, file.input, byRow, {
+    otherwise: 'skipped',
+    extra,
     extraColumns: ['message_status'],
   });
   const result: MessageApplySummary = {

@@ -7,7 +7,7 @@ import { BackupLog, finalizeBackup } from '../apply/backup.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import type { OperationState } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
-import { writeRowFiles, type RowFilesSummary, type RowResult } from '../apply/results-file.js';
+import { type RowFilesSummary, type RowResult } from '../apply/results-file.js';
 import { RunDirectory } from '../apply/run-directory.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { resolveStockColumns } from '../mapping/stock-sheet.js';
@@ -23,7 +23,7 @@ import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { readItemQuantity, readLiveInventory } from './live-inventory.js';
-import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 
 /** plan.json of a stock run. Plain JSON. */
 export interface StockPlanFile {
@@ -525,15 +525,5 @@ async function writeStockResults(
     }
     byRow.set(c.rowNumber, r);
   }
-  const reader = readSheet(
-    runInputPath(run, file.input),
-    file.input.sheet ? { sheet: file.input.sheet } : {},
-  );
-  const info = await reader.open();
-  return writeRowFiles({
-    rows: reader,
-    resultOf: (row) => byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: 'unchanged' },
-    resultsFile: run.file('results'),
-    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
-  });
+  return writeInputResults(run, file.input, byRow, { otherwise: 'unchanged' });
 }

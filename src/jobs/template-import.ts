@@ -10,7 +10,6 @@ import { writeReport } from '../apply/report.js';
 import {
   invalidRowResult,
   operationRowResult,
-  writeRowFiles,
   type RowFilesSummary,
   type RowResult,
 } from '../apply/results-file.js';
@@ -20,10 +19,9 @@ import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { mapTemplateRow, resolveTemplateColumns, type DesiredTemplate } from '../mapping/template-sheet.js';
 import { planTemplates, type TemplatePlan, type TemplatePlanEntry } from '../plan/template-plan.js';
 import type { MessageTemplate, Store, TemplateCreate } from '../schema/index.js';
-import type { SheetRow } from '../sheets/sheet-row.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
-import { inputLabel, keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
 /** Most templates read from the store at once (a store has tens, not millions). */
@@ -434,16 +432,9 @@ export async function applyTemplateRun(
   templates.sort((a, b) => a.row - b.row);
   failedRows.sort((a, b) => a.row - b.row);
 
-  const reader = readSheet(
-    runInputPath(run, file.input),
-    file.input.sheet ? { sheet: file.input.sheet } : {},
-  );
-  const info = await reader.open();
-  const rows = await writeRowFiles({
-    rows: withExtraCells(reader, extra),
-    resultOf: (row) => byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: 'skipped' },
-    resultsFile: run.file('results'),
-    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
+  const rows = await writeInputResults(run, file.input, byRow, {
+    otherwise: 'skipped',
+    extra,
     extraColumns: ['name', 'template_status', 'template_category'],
   });
   const result: TemplateApplySummary = {
@@ -460,23 +451,6 @@ export async function applyTemplateRun(
   run.update({ counts: { ...run.meta.counts, created, failed } });
   writeTemplateReport(run, file, result);
   return result;
-}
-
-/** Rows with extra results.csv values added to their cells (failed.csv only reads the input's columns). */
-export async function* withExtraCells(
-  rows: AsyncIterable<SheetRow>,
-  extra: ReadonlyMap<number, Readonly<Record<string, string | undefined>>>,
-): AsyncGenerator<SheetRow> {
-  for await (const row of rows) {
-    const add = extra.get(row.rowNumber);
-    if (!add) {
-      yield row;
-      continue;
-    }
-    const cells = { ...row.cells };
-    for (const [k, v] of Object.entries(add)) if (v !== undefined && !(k in row.cells)) cells[k] = v;
-    yield { ...row, cells };
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
