@@ -52,6 +52,14 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
         ExitCode.Refused,
       );
     }
+    // Two services can hold stores with the same id (two sandboxes do): the run also names where it
+    // was planned, and writes go nowhere else.
+    if (meta.target !== target.describe) {
+      throw new CliError(
+        `run ${run.id} was planned against ${meta.target}, but this command targets ${target.describe}; set --base-url (or MERCHANT_API_URL) to ${meta.target}. Nothing was written`,
+        ExitCode.Refused,
+      );
+    }
     out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
     // Only a started run has a journal that knows what it wrote; a run that was only planned is
     // checked for drift whether it is applied or "resumed".

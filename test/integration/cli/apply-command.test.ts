@@ -89,6 +89,27 @@ describe('mbulk apply RUN', () => {
     ]);
   });
 
+  it('refuses to apply or resume a run against another service than the one it was planned on', async () => {
+    const planned = await runCli(['import', 'products', resolve('samples/catalog.csv'), '--json'], env, dir);
+    const { runId } = planned.json<{ runId: string }>();
+    // A second sandbox holds a store with the same id.
+    const other = await startSandbox({ seed: SAMPLE });
+    try {
+      const otherEnv = { MERCHANT_API_URL: other.url, MERCHANT_API_TOKEN: other.token };
+      for (const argv of [
+        ['apply', runId, '--yes'],
+        ['runs', 'resume', runId, '--yes'],
+      ]) {
+        const r = await runCli(argv, otherEnv, dir);
+        expect(r.code).toBe(3);
+        expect(r.stderr).toContain(sandbox.url);
+      }
+      expect(other.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('names an unknown run and exits 2', async () => {
     const r = await runCli(['apply', 'no-such-run', '--yes'], env, dir);
     expect(r.code).toBe(2);

@@ -224,7 +224,7 @@ describe('stock import against the sandbox', () => {
       client,
       file,
       runsRoot: join(dir, 'runs'),
-      target: 'test',
+      target: s.url,
       maxChanges: '4',
     });
     expect(planned.refusal).toMatch(/5 items/);
