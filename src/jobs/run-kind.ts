@@ -49,6 +49,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
               mode: s.mode,
               updated: s.applied,
               failed: s.failed,
+              notRun: s.notRun,
               writeRequests: s.requests,
               failedRows: s.failedRows,
             },

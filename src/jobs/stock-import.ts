@@ -210,6 +210,8 @@ export interface StockApplySummary {
   applied: number;
   failed: number;
   unknown: number;
+  /** Planned changes not tried because the run stopped first (resume the run to apply them). */
+  notRun: number;
   /** Write requests made by this session (batch POSTs or PATCHes). */
   requests: number;
   rows: RowFilesSummary;
@@ -298,7 +300,8 @@ export async function applyStockRun(
           body,
           schema: BatchResponse,
           idempotencyKey: key,
-          ...(options.signal ? { signal: options.signal } : {}),
+          // No abort signal on writes: a stop lets the requests in flight finish (the executor
+          // takes no new ones), so their outcome is known instead of cut off mid-air.
         });
         const byId = new Map(items.map((item) => [item.item_id, item.quantity]));
         for (const c of pending) result.applied[c.itemId] = byId.get(c.itemId) ?? c.after;
@@ -317,11 +320,7 @@ export async function applyStockRun(
     const { change } = op;
     const body = change.mode === 'delta' ? { delta_quantity: change.value } : { quantity: change.value };
     requests++;
-    const item = await client.inventory.update(
-      change.itemId,
-      body,
-      options.signal ? { signal: options.signal } : {},
-    );
+    const item = await client.inventory.update(change.itemId, body);
     return { applied: { [change.itemId]: item.quantity }, failed: {} };
   };
 
@@ -440,9 +439,12 @@ export async function applyStockRun(
   let applied = 0;
   let failed = 0;
   let unknown = 0;
+  let notRun = 0;
   for (const c of changes) {
     const o = outcomeByItem.get(c.itemId);
     if (o?.ok) applied++;
+    // Not tried because the run stopped first: not a failure to fix, a run to resume.
+    else if (o?.failure.code === 'not_run') notRun++;
     else {
       if (o?.failure.code === 'outcome_unknown') unknown++;
       failed++;
@@ -466,6 +468,7 @@ export async function applyStockRun(
     applied,
     failed,
     unknown,
+    notRun,
     requests,
     rows,
     failedRows,
@@ -515,7 +518,7 @@ async function writeStockResults(
     const r: RowResult = {
       sheet: label,
       row: c.rowNumber,
-      outcome: o?.ok ? 'updated' : 'failed',
+      outcome: o?.ok ? 'updated' : o?.failure.code === 'not_run' ? 'skipped' : 'failed',
       entityId: c.itemId,
     };
     if (o && !o.ok) {

@@ -54,14 +54,17 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
     applyLabel: 'Apply stock',
     apply: (run, basics) => applyStockRun(run, basics),
     summarize: (applied) => {
+      const notRun = applied.notRun > 0 ? ` · ${applied.notRun} not yet applied (resume the run)` : '';
+      const requests = `${applied.requests} write request${applied.requests === 1 ? '' : 's'}`;
       out.line(
-        `Applied: ${applied.applied} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests (${applied.mode})`,
+        `Applied: ${applied.applied} updated · ${applied.failed} failed${notRun} · ${invalid} invalid rows · ${requests} (${applied.mode})`,
       );
       return {
         fields: {
           mode: applied.mode,
           updated: applied.applied,
           failed: applied.failed,
+          notRun: applied.notRun,
           writeRequests: applied.requests,
         },
       };

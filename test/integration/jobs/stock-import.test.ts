@@ -131,6 +131,43 @@ describe('stock import against the sandbox', () => {
     });
   });
 
+  it('an interrupted run reports changes it never tried as not yet applied, not as failed rows', async () => {
+    const snapshot = generateStore({ products: 30, customers: 0, orders: 0, seed: 7 });
+    sandbox = await startSandbox({ seed: snapshot, latencyMs: 150 });
+    const s = sandbox;
+    const client = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const items = trackedItems(snapshot).slice(0, 6);
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-stop-'));
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, csv([['sku', 'quantity'], ...items.map((i) => [i.sku, i.quantity + 3])]));
+    const planned = await planStockImport({
+      client,
+      file,
+      runsRoot: join(dir, 'runs'),
+      target: 'test',
+      batchSize: 1,
+    });
+    const stop = new AbortController();
+    const watcher = setInterval(() => {
+      if (s.requestLog().some((e) => e.outcome === 'applied')) stop.abort();
+    }, 10);
+    const first = await applyStockRun(planned.run, { client, concurrency: 1, signal: stop.signal });
+    clearInterval(watcher);
+    expect(first.status).toBe('interrupted');
+    expect(first.notRun).toBeGreaterThan(0);
+    expect(first.failedRows).toEqual([]);
+    const results = Papa.parse<Record<string, string>>(
+      readFileSync(planned.run.file('results'), 'utf8').replace(/^\uFEFF/, ''),
+      { header: true, skipEmptyLines: true },
+    ).data;
+    expect(results.filter((r) => r['outcome'] === 'skipped' && r['error_code'] === 'not_run')).toHaveLength(
+      first.notRun,
+    );
+    expect(results.filter((r) => r['outcome'] === 'failed')).toEqual([]);
+    const resumed = await applyStockRun(RunDirectory.load(planned.run.dir), { client });
+    expect(resumed).toMatchObject({ status: 'completed', applied: 6, notRun: 0, failed: 0 });
+  });
+
   it('keeps a sale made between planning and applying with --preserve-sales', async () => {
     const { client, dir, items, sandbox: s } = await setup();
     const target = items[0] as Item;
