@@ -1,6 +1,8 @@
+import { dirname } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import type { AbortCause, JobCallbacks } from './job-events.js';
+import type { StockPlanFile } from './stock-import.js';
 
 /** An entity a saved plan touches that changed in the live store since planning. */
 export interface DriftedEntity {
@@ -56,6 +58,23 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           };
         },
         drift: checkStockDrift,
+        // Plans the run's own copy of the sheet again, with the run's options, as a new run.
+        replan: async (run, options) => {
+          const { planStockImport } = await import('./stock-import.js');
+          const { runInputPath } = await import('./run-input.js');
+          const file = run.readPlan() as StockPlanFile;
+          const maxChanges = run.meta.options['maxChanges'];
+          const planned = await planStockImport({
+            ...options,
+            file: runInputPath(run, file.input),
+            runsRoot: dirname(run.dir),
+            read: file.input.sheet ? { sheet: file.input.sheet } : {},
+            preserveSales: file.plan.options.preserveSales,
+            batchSize: file.batchSize,
+            maxChanges: typeof maxChanges === 'string' ? maxChanges : undefined,
+          });
+          return { run: planned.run, refusal: planned.refusal };
+        },
       };
     }
     case 'products': {

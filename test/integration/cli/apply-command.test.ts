@@ -110,6 +110,22 @@ describe('mbulk apply RUN', () => {
     }
   });
 
+  it('--replan plans a drifted stock run again from its own copy of the sheet', async () => {
+    const snapshot = JSON.parse(readFileSync(SAMPLE, 'utf8')) as StoreSnapshot;
+    const item = snapshot.products
+      .filter((p) => p.inventory_enabled)
+      .flatMap((p) => p.variants)
+      .find((v) => v.inventory?.sku)?.inventory;
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, `sku,quantity\n${item?.sku},${(item?.quantity ?? 0) + 5}\n`);
+    const { runId } = (await runCli(['import', 'stock', file, '--json'], env, dir)).json<{ runId: string }>();
+    sandbox.store.updateInventoryItem(item?.item_id as string, { quantity: 100 });
+    expect((await runCli(['apply', runId, '--yes'], env, dir)).code).toBe(3);
+    const replanned = await runCli(['apply', runId, '--yes', '--replan'], env, dir);
+    expect(replanned.code, replanned.stderr).toBe(0);
+    expect(sandbox.store.getInventoryItem(item?.item_id as string)?.quantity).toBe((item?.quantity ?? 0) + 5);
+  });
+
   it('names an unknown run and exits 2', async () => {
     const r = await runCli(['apply', 'no-such-run', '--yes'], env, dir);
     expect(r.code).toBe(2);
