@@ -30,6 +30,8 @@ export class LiveInventoryIndex {
   readonly bySku = new Map<string, LiveInventoryItem | LiveInventoryItem[]>();
   /** SKUs of products/variants that have no inventory item (tracking off): sku → display name. */
   readonly untracked = new Map<string, string>();
+  /** SKUs of products that have variants (their stock is kept per variant): sku → product name. */
+  readonly parents = new Map<string, string>();
 
   static fromProducts(products: Iterable<Product>): LiveInventoryIndex {
     const index = new LiveInventoryIndex();
@@ -60,6 +62,7 @@ export class LiveInventoryIndex {
         seenAtRow: 0,
       });
     } else if (product.variants.length === 0 && product.sku) this.untracked.set(product.sku, product.name);
+    else if (product.sku) this.parents.set(product.sku, product.name);
     for (const v of product.variants) {
       if (!v.inventory) {
         if (v.sku) this.untracked.set(v.sku, `${product.name} / ${v.name}`);

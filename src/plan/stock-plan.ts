@@ -223,6 +223,16 @@ export class StockPlanner {
   private unknownSku(row: SheetRow, sku: string, keyCol: StockColumn): void {
     const untracked = this.index.untracked.get(sku);
     if (untracked === undefined) {
+      const parent = this.index.parents.get(sku);
+      if (parent !== undefined) {
+        return this.issue(
+          row,
+          'product_has_variants',
+          `SKU "${sku}" is the product "${parent}", whose stock is kept per variant: write one row per variant SKU`,
+          keyCol,
+          sku,
+        );
+      }
       return this.issue(
         row,
         'unknown_sku',
@@ -277,7 +287,8 @@ export function parseMaxChanges(text: string): { count: number } | { percent: nu
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
   if (!m) return undefined;
   const n = Number(m[1]);
-  return m[2] === '%' ? { percent: n } : Number.isInteger(n) ? { count: n } : undefined;
+  if (m[2] === '%') return n > 0 && n <= 100 ? { percent: n } : undefined;
+  return Number.isInteger(n) ? { count: n } : undefined;
 }
 
 /** The refusal message when a plan changes more items than allowed, else undefined. */
@@ -286,7 +297,8 @@ export function checkMaxChanges(
   liveItems: number,
   limit: { count: number } | { percent: number },
 ): string | undefined {
-  const max = 'count' in limit ? limit.count : Math.floor((limit.percent / 100) * liveItems);
+  // A percentage allows at least one change (1% of 69 items is 1, not 0).
+  const max = 'count' in limit ? limit.count : Math.max(1, Math.ceil((limit.percent / 100) * liveItems));
   if (changes <= max) return undefined;
   const what = 'count' in limit ? `${limit.count}` : `${limit.percent}% of ${liveItems} items = ${max}`;
   return `the sheet would change ${changes} items, more than --max-changes ${what}; check the file, or raise the limit`;

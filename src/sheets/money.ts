@@ -114,7 +114,7 @@ export function parseMoney(
   if (!parsed) {
     const hint = decimalComma
       ? ` (this file uses a decimal comma: write 12,90 or 1.234,50)`
-      : ` (write 12.90 or 1,234.50; for a decimal comma, the file's locale must say so)`;
+      : ` (write 12.90 or 1,234.50; for a decimal comma such as 12,90, run with --decimal-comma)`;
     return cellError(
       'money_invalid',
       `"${text.trim()}" is not an amount: write a number such as ${example}${hint}`,

@@ -152,6 +152,17 @@ describe('stock plan', () => {
     expect(p.skipped[1]?.reason).toMatch(/Gift card/);
   });
 
+  it("points a product-with-variants SKU to its variants' SKUs", () => {
+    const index = new LiveInventoryIndex();
+    index.parents.set('TEE', 'Classic Tee');
+    const { columns } = resolveStockColumns('s', header('sku', 'quantity'));
+    const planner = new StockPlanner(index, columns);
+    planner.add({ sheet: 's', rowNumber: 2, cells: { sku: 'TEE', quantity: '4' } });
+    const [issue] = planner.finish().issues;
+    expect(issue).toMatchObject({ code: 'product_has_variants', column: 'A' });
+    expect(issue?.message).toMatch(/Classic Tee.*per variant/);
+  });
+
   it('finds items by item_id and checks an accompanying sku', () => {
     const p = plan(
       ['item_id', 'sku', 'quantity'],
@@ -179,10 +190,15 @@ describe('--max-changes', () => {
     expect(parseMaxChanges('50')).toEqual({ count: 50 });
     expect(parseMaxChanges('10%')).toEqual({ percent: 10 });
     expect(parseMaxChanges('ten')).toBeUndefined();
+    expect(parseMaxChanges('150%')).toBeUndefined();
+    expect(parseMaxChanges('0%')).toBeUndefined();
   });
   it('refuses plans above the limit', () => {
     expect(checkMaxChanges(5, 100, { count: 5 })).toBeUndefined();
     expect(checkMaxChanges(6, 100, { count: 5 })).toMatch(/6 items/);
     expect(checkMaxChanges(11, 100, { percent: 10 })).toMatch(/10% of 100 items = 10/);
+    // A small percentage of a small store still allows one change.
+    expect(checkMaxChanges(1, 69, { percent: 1 })).toBeUndefined();
+    expect(checkMaxChanges(2, 69, { percent: 1 })).toMatch(/= 1/);
   });
 });

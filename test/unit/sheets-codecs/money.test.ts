@@ -48,7 +48,7 @@ describe('parseMoney', () => {
     expect(code(parseMoney('12,34,567.00', 2))).toBe('money_invalid');
     const comma = parseMoney('19,99', 2);
     expect(comma).toMatchObject({ ok: false, code: 'money_invalid' });
-    if (!comma.ok) expect(comma.message).toMatch(/decimal comma/);
+    if (!comma.ok) expect(comma.message).toMatch(/--decimal-comma/);
   });
 
   it('accepts a decimal comma when the file uses one', () => {
