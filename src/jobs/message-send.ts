@@ -204,7 +204,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   }
   if (template.status !== 'APPROVED') {
     throw new TemplateNotSendableError(
-      `template "${template.name}" is ${template.status}${template.rejected_reason ? ` (${template.rejected_reason})` : ''}; only APPROVED templates can be sent, nothing was sent`,
+      `template "${template.name}" is ${template.status}${template.rejected_reason ? ` (${template.rejected_reason})` : ''}; only APPROVED templates can be sent, nothing was sent${template.status === 'PENDING' ? ` (follow its review with mbulk templates status --watch; on the sandbox, approve it with mbulk sandbox review ${template.name})` : ''}`,
       template.name,
       template.status,
     );

@@ -19,12 +19,12 @@ interface ServeArgs {
   host: string;
 }
 
-interface ReviewArgs {
+interface ReviewArgs extends GlobalArgs {
   name: string;
   status: string;
   category?: string | undefined;
   reason?: string | undefined;
-  url: string;
+  url?: string | undefined;
 }
 
 /** Parses `products=N,customers=N,orders=N[,seed=N]`. */
@@ -129,7 +129,25 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
 }
 
 async function review(args: ReviewArgs, ctx: CommandContext): Promise<number> {
-  const url = `${args.url.replace(/\/+$/, '')}/__sandbox/templates/${encodeURIComponent(args.name)}/review`;
+  // Which sandbox: --url, else the configured API URL, else the embedded one (started here, with
+  // its state saved when done) — so the review works wherever the other commands are pointed.
+  let base = args.url ?? args['base-url'] ?? ctx.env['MERCHANT_API_URL'];
+  let close = async (): Promise<void> => {};
+  if (base === undefined) {
+    const { resolveTarget } = await import('../target.js');
+    const target = await resolveTarget(args, ctx);
+    base = target.baseUrl;
+    close = () => target.close();
+  }
+  try {
+    return await sendReview(base, args, ctx);
+  } finally {
+    await close();
+  }
+}
+
+async function sendReview(base: string, args: ReviewArgs, ctx: CommandContext): Promise<number> {
+  const url = `${base.replace(/\/+$/, '')}/__sandbox/templates/${encodeURIComponent(args.name)}/review`;
   const body: Record<string, unknown> = { status: args.status };
   if (args.category !== undefined) body['category'] = args.category;
   if (args.reason !== undefined) body['rejected_reason'] = args.reason;
@@ -142,7 +160,7 @@ async function review(args: ReviewArgs, ctx: CommandContext): Promise<number> {
     });
   } catch (error) {
     throw new CliError(
-      `cannot reach the sandbox at ${args.url}: ${(error as Error).message}`,
+      `cannot reach the sandbox at ${base}: ${(error as Error).message}`,
       ExitCode.Unreachable,
     );
   }
@@ -213,8 +231,8 @@ export const registerSandbox: RegisterCommand = (parser, ctx, setExit) =>
             .option('reason', { type: 'string', describe: 'rejected_reason' })
             .option('url', {
               type: 'string',
-              default: 'http://127.0.0.1:4010',
-              describe: 'Sandbox base URL',
+              describe:
+                'Sandbox base URL (default: --base-url / $MERCHANT_API_URL, else the embedded sandbox)',
             }),
         async (argv) => {
           setExit(await review(argv as unknown as ReviewArgs, ctx));

@@ -147,3 +147,22 @@ describe('mbulk sandbox', () => {
     }
   });
 });
+
+describe('mbulk sandbox review', () => {
+  it('reviews a template on the embedded sandbox when no URL is configured', async () => {
+    const { runCli } = await import('../../helpers/run-cli.js');
+    const before = await runCli(['templates', 'status', '--json'], {}, dir);
+    const pending = before
+      .json<{ templates: { name: string; status: string }[] }>()
+      .templates.find((t) => t.status === 'PENDING');
+    expect(pending).toBeDefined();
+    const reviewed = await runCli(['sandbox', 'review', pending?.name as string], {}, dir);
+    expect(reviewed.code, reviewed.stderr).toBe(0);
+    const after = await runCli(['templates', 'status', '--json'], {}, dir);
+    expect(
+      after
+        .json<{ templates: { name: string; status: string }[] }>()
+        .templates.find((t) => t.name === pending?.name)?.status,
+    ).toBe('APPROVED');
+  });
+});
