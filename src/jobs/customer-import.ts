@@ -22,7 +22,7 @@ import {
 } from '../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
+import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
@@ -94,7 +94,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
-  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
 
   const live = new LiveCustomerIndex();
   let fetched = 0;

@@ -38,3 +38,8 @@ export function abortFields(summary: { status: string; fatalError?: unknown }): 
   const cause = abortCauseOf(summary);
   return cause === undefined ? {} : { abortedBy: cause };
 }
+
+/** A reader warning as shown to people: prefixed with the file unless the message names it already. */
+export function fileWarning(file: string, message: string): string {
+  return message.includes(file) ? message : `${file}: ${message}`;
+}

@@ -29,7 +29,7 @@ import {
 import type { MessageSend, MessageTemplate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { dirname, join } from 'node:path';
-import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
+import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { InvalidRowsError } from './template-import.js';
@@ -234,7 +234,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
-  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
 
   const phones = new Map<string, string>();
   if (recipients.some((r) => r.customerId !== undefined)) {

@@ -6,7 +6,7 @@ import { RESERVED_COLUMN_PREFIX } from '../apply/results-file.js';
 import { restoreFormulaText } from '../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
-import type { JobCallbacks } from './job-events.js';
+import { fileWarning, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
 /** Where the options of a product import come from. */
@@ -95,7 +95,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
-  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
 
   let source: OptionsSource = { kind: 'none' };
   let optionsInfo: SheetInfo | undefined;
@@ -129,7 +129,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
       rows += batch.length;
       options.onProgress?.({ phase: 'read', done: rows });
     }
-    for (const w of optionsReader.warnings) options.onWarning?.(`${optionsInfo.file}: ${w.message}`);
+    for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
   const mapping = mapper.finish();
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));

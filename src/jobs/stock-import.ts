@@ -20,7 +20,7 @@ import {
 } from '../plan/stock-plan.js';
 import { InventoryItem, type InventoryBatchEntry, type Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
+import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { readItemQuantity, readLiveInventory } from './live-inventory.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
@@ -88,7 +88,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
     options.onProgress?.({ phase: 'read', done: rows });
   }
   const plan = planner.finish();
-  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
   plan.issues.unshift(...headerIssues);
 
   const run = RunDirectory.create(options.runsRoot, {

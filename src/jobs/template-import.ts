@@ -20,7 +20,7 @@ import { mapTemplateRow, resolveTemplateColumns, type DesiredTemplate } from '..
 import { planTemplates, type TemplatePlan, type TemplatePlanEntry } from '../plan/template-plan.js';
 import type { MessageTemplate, Store, TemplateCreate } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
-import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
+import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
@@ -99,7 +99,7 @@ export async function planTemplateImport(options: PlanTemplateOptions): Promise<
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
-  for (const w of reader.warnings) options.onWarning?.(`${options.file}: ${w.message}`);
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
   options.onProgress?.({ phase: 'fetch', done: 0, message: 'existing templates' });
   const live = await listAll(client.templates.list({}, signal), {
     max: MAX_LIVE_TEMPLATES,
