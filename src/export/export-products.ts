@@ -1,3 +1,4 @@
+import { pickProductFields } from '../schema/product.js';
 import { formatOptionChoices } from '../mapping/options-choices.js';
 import { currencyDecimals } from '../schema/currency.js';
 import type { Product, ProductOption, Variant } from '../schema/product.js';
@@ -120,29 +121,7 @@ type Row = Record<string, unknown>;
 export function productCells(p: Product): Row {
   return {
     id: p.id,
-    reference_id: p.reference_id,
-    name: p.name,
-    description: p.description,
-    sku: p.sku,
-    status: p.status,
-    type: p.type,
-    price: p.price,
-    original_price: p.original_price,
-    cost_enabled: p.cost_enabled,
-    cost: p.cost,
-    unit_enabled: p.unit_enabled,
-    unit: p.unit,
-    unit_value: p.unit_value,
-    weight: p.weight,
-    tax_override: p.tax_override,
-    tax_rate: p.tax_rate,
-    tags: p.tags,
-    links: p.links,
-    category_ids: p.category_ids,
-    daily_limit: p.daily_limit,
-    cart_limit: p.cart_limit,
-    cart_minimum: p.cart_minimum,
-    inventory_enabled: p.inventory_enabled,
+    ...pickProductFields(p),
     inventory_quantity: p.inventory?.quantity ?? null,
     images: p.images,
   };

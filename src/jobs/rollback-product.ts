@@ -1,3 +1,4 @@
+import { PRODUCT_FIELDS } from '../schema/product.js';
 import { stableStringify } from '../api/idempotency-key.js';
 import type {
   OptionUpdateEntry,
@@ -28,32 +29,7 @@ export interface ProductRestore {
 }
 
 /** Scalar and string-list fields of ProductUpdate, read back from a Product of the same name. */
-const SIMPLE_FIELDS = [
-  'name',
-  'description',
-  'sku',
-  'reference_id',
-  'status',
-  'type',
-  'price',
-  'original_price',
-  'cost_enabled',
-  'cost',
-  'unit_enabled',
-  'unit',
-  'unit_value',
-  'weight',
-  'tax_override',
-  'tax_rate',
-  'tags',
-  'links',
-  'category_ids',
-  'daily_limit',
-  'cart_limit',
-  'cart_minimum',
-  'inventory_enabled',
-  'images',
-] as const satisfies readonly (keyof ProductUpdate & keyof Product)[];
+const SIMPLE_FIELDS = [...PRODUCT_FIELDS, 'images'] as const;
 type SimpleField = (typeof SIMPLE_FIELDS)[number];
 
 /** Every writable field: what a rollback restores when the run's plan does not say which it wrote. */

@@ -1,3 +1,4 @@
+import { PRODUCT_FIELDS } from '../schema/product.js';
 import type { SheetColumn } from '../sheets/sheet-row.js';
 
 /**
@@ -7,29 +8,7 @@ import type { SheetColumn } from '../sheets/sheet-row.js';
 export const PRODUCT_SHEET_COLUMNS = [
   'command',
   'id',
-  'reference_id',
-  'name',
-  'description',
-  'sku',
-  'status',
-  'type',
-  'price',
-  'original_price',
-  'cost_enabled',
-  'cost',
-  'unit_enabled',
-  'unit',
-  'unit_value',
-  'weight',
-  'tax_override',
-  'tax_rate',
-  'tags',
-  'links',
-  'category_ids',
-  'daily_limit',
-  'cart_limit',
-  'cart_minimum',
-  'inventory_enabled',
+  ...PRODUCT_FIELDS,
   'inventory_quantity',
   'images',
   'variant_id',

@@ -1,3 +1,4 @@
+import { pickProductFields } from '../schema/product.js';
 import type { OptionType, Product, ProductStatus, ProductType, ProductUnit } from '../schema/product.js';
 
 /** The fields of a live variant the diff needs. */
@@ -70,29 +71,7 @@ export function toLiveProduct(p: Product): LiveProduct {
   return {
     id: p.id,
     updated_at: p.updated_at,
-    reference_id: p.reference_id,
-    name: p.name,
-    description: p.description,
-    sku: p.sku,
-    status: p.status,
-    type: p.type,
-    price: p.price,
-    original_price: p.original_price,
-    cost_enabled: p.cost_enabled,
-    cost: p.cost,
-    unit_enabled: p.unit_enabled,
-    unit: p.unit,
-    unit_value: p.unit_value,
-    weight: p.weight,
-    tax_override: p.tax_override,
-    tax_rate: p.tax_rate,
-    tags: p.tags,
-    links: p.links,
-    category_ids: p.category_ids,
-    daily_limit: p.daily_limit,
-    cart_limit: p.cart_limit,
-    cart_minimum: p.cart_minimum,
-    inventory_enabled: p.inventory_enabled,
+    ...pickProductFields(p),
     inventory_quantity: p.inventory?.quantity ?? null,
     images: p.images,
     variants: p.variants.map((v) => ({

@@ -1,3 +1,4 @@
+import { PRODUCT_FIELDS } from '../schema/product.js';
 import { createHash } from 'node:crypto';
 import {
   CustomerCreate,
@@ -71,31 +72,7 @@ export interface SandboxStoreOptions {
   baseUrl?: string;
 }
 
-const PRODUCT_FIELD_KEYS = [
-  'reference_id',
-  'name',
-  'description',
-  'sku',
-  'status',
-  'type',
-  'price',
-  'original_price',
-  'cost_enabled',
-  'cost',
-  'unit_enabled',
-  'unit',
-  'unit_value',
-  'weight',
-  'tax_override',
-  'tax_rate',
-  'tags',
-  'links',
-  'category_ids',
-  'daily_limit',
-  'cart_limit',
-  'cart_minimum',
-  'inventory_enabled',
-] as const;
+const PRODUCT_FIELD_KEYS = PRODUCT_FIELDS;
 type ProductFieldKey = (typeof PRODUCT_FIELD_KEYS)[number];
 type ProductFields = Pick<Product, ProductFieldKey>;
 

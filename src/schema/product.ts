@@ -213,3 +213,41 @@ export const ProductUpdate = z.object({
   options: z.array(OptionUpdateEntry).optional(),
 });
 export type ProductUpdate = z.infer<typeof ProductUpdate>;
+
+/**
+ * The writable product fields that a returned Product carries under the same name, in the order of
+ * the product sheet (DESIGN.md). One list for the sandbox, the plan, exports and rollback.
+ */
+export const PRODUCT_FIELDS = [
+  'reference_id',
+  'name',
+  'description',
+  'sku',
+  'status',
+  'type',
+  'price',
+  'original_price',
+  'cost_enabled',
+  'cost',
+  'unit_enabled',
+  'unit',
+  'unit_value',
+  'weight',
+  'tax_override',
+  'tax_rate',
+  'tags',
+  'links',
+  'category_ids',
+  'daily_limit',
+  'cart_limit',
+  'cart_minimum',
+  'inventory_enabled',
+] as const satisfies readonly (keyof ProductUpdate & keyof Product)[];
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+
+/** The PRODUCT_FIELDS of a product, in that order. */
+export function pickProductFields(p: Product): Pick<Product, ProductField> {
+  const out: Partial<Record<ProductField, unknown>> = {};
+  for (const f of PRODUCT_FIELDS) out[f] = p[f];
+  return out as Pick<Product, ProductField>;
+}
