@@ -34,6 +34,17 @@ export interface RunKind {
   ): Promise<{ run: RunDirectory; refusal?: string | undefined }>;
 }
 
+type AppliedRun = Awaited<ReturnType<RunKind['apply']>>;
+
+/** A job's apply summary as a RunKind result: ok only when it completed with no failed row or write. */
+function applied(
+  s: { status: string; abortedBy?: AbortCause | undefined; failed?: number; failedRows?: readonly unknown[] },
+  summary: Record<string, unknown>,
+): AppliedRun {
+  const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && (s.failed ?? 0) === 0;
+  return { ok, status: s.status, abortedBy: s.abortedBy, summary };
+}
+
 /** The run kinds, loaded lazily (a kind's module is only imported when its run is applied). */
 export async function runKind(kind: string): Promise<RunKind | undefined> {
   switch (kind) {
@@ -43,19 +54,14 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyStockRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failedRows.length === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: {
-              mode: s.mode,
-              updated: s.applied,
-              failed: s.failed,
-              notRun: s.notRun,
-              writeRequests: s.requests,
-              failedRows: s.failedRows,
-            },
-          };
+          return applied(s, {
+            mode: s.mode,
+            updated: s.applied,
+            failed: s.failed,
+            notRun: s.notRun,
+            writeRequests: s.requests,
+            failedRows: s.failedRows,
+          });
         },
         drift: checkStockDrift,
         // Plans the run's own copy of the sheet again, with the run's options, as a new run.
@@ -82,20 +88,15 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyProductRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failedRows.length === 0 && s.failed === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: {
-              created: s.created,
-              updated: s.updated,
-              hidden: s.hidden,
-              deleted: s.deleted,
-              failed: s.failed,
-              writeRequests: s.requests,
-              failedRows: s.failedRows,
-            },
-          };
+          return applied(s, {
+            created: s.created,
+            updated: s.updated,
+            hidden: s.hidden,
+            deleted: s.deleted,
+            failed: s.failed,
+            writeRequests: s.requests,
+            failedRows: s.failedRows,
+          });
         },
         drift: checkProductDrift,
         replan: async (run, options) => {
@@ -109,18 +110,13 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyCustomerRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failedRows.length === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: {
-              created: s.created,
-              updated: s.updated,
-              failed: s.failed,
-              writeRequests: s.requests,
-              failedRows: s.failedRows,
-            },
-          };
+          return applied(s, {
+            created: s.created,
+            updated: s.updated,
+            failed: s.failed,
+            writeRequests: s.requests,
+            failedRows: s.failedRows,
+          });
         },
         drift: checkCustomerDrift,
       };
@@ -130,12 +126,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyMessageRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failedRows.length === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows },
-          };
+          return applied(s, { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows });
         },
         drift: checkMessageDrift,
       };
@@ -145,17 +136,12 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyTemplateRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failedRows.length === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: {
-              created: s.created,
-              failed: s.failed,
-              templates: s.templates,
-              failedRows: s.failedRows,
-            },
-          };
+          return applied(s, {
+            created: s.created,
+            failed: s.failed,
+            templates: s.templates,
+            failedRows: s.failedRows,
+          });
         },
       };
     }
@@ -165,17 +151,12 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
       return {
         apply: async (run, options) => {
           const s = await applyRollbackRun(run, options);
-          return {
-            ok: s.status === 'completed' && s.failed === 0,
-            status: s.status,
-            abortedBy: s.abortedBy,
-            summary: {
-              restored: s.restored,
-              failed: s.failed,
-              writeRequests: s.requests,
-              failures: s.failures,
-            },
-          };
+          return applied(s, {
+            restored: s.restored,
+            failed: s.failed,
+            writeRequests: s.requests,
+            failures: s.failures,
+          });
         },
         drift: checkRollbackDrift,
       };
