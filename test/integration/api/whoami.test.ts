@@ -3,23 +3,12 @@ import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const SECRET = 'sbx_SECRET_4f9a2c71d0e8';
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function run(argv: string[], env: NodeJS.ProcessEnv, cwd: string) {
   const stdout = capture();

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
@@ -12,6 +11,7 @@ import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { StoreSnapshot, type Order } from '../../../src/schema/index.js';
 import { readSheet } from '../../../src/sheets/read-sheet.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SAMPLE_PATH = join(ROOT, 'samples', 'store.json');
@@ -25,17 +25,6 @@ afterEach(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function sandboxOf(seed: StoreSnapshot | string) {
   const s = await startSandbox({ seed });

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import {
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { Customer } from '../../../src/schema/customer.js';
 import { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const SAMPLES = new URL('../../../samples/', import.meta.url);
 const sampleStore = (): StoreSnapshot =>
@@ -396,17 +396,6 @@ describe('customer import against the sandbox', () => {
     expect(readCsv(planned.run.file('failed')).map((r) => r['name'])).toEqual(['Aina B']);
   });
 });
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe('mbulk import customers', () => {
   it('plans, prints changes field by field, exits 1 with an invalid row; --json prints one document', async () => {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
@@ -10,22 +9,12 @@ import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
 import { applyMessageRun, planMessageSend } from '../../../src/jobs/message-send.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const SAMPLE_STORE = join(ROOT, 'samples/store.json');
 const SAMPLE_RECIPIENTS = join(ROOT, 'samples/recipients.csv');
 const CHILD = join(ROOT, 'test/fixtures/messages/send-child.ts');
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function cli(argv: string[], s: RunningSandbox, cwd: string) {
   const stdout = capture();

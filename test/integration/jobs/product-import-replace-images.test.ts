@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import type { ProductPlanFile } from '../../../src/jobs/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const SAMPLES = join(resolve(import.meta.dirname, '../../..'), 'samples');
 const NEW_IMAGE = 'https://images.example.com/new-front.png';
@@ -15,17 +15,6 @@ afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe('import products --replace images (CLI, dry run)', () => {
   it('keeps the live images the sheet does not list unless --replace images; rejects an unknown list', async () => {

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
@@ -16,6 +15,7 @@ import {
   type ProductPlanFile,
 } from '../../../src/jobs/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SAMPLES = join(ROOT, 'samples');
@@ -66,17 +66,6 @@ function comparable(file: ProductPlanFile) {
       key === 'sheet' && typeof value === 'string' ? role(value) : value,
     ),
   ) as unknown;
-}
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
 
 describe('products import against the sandbox (samples/store.json)', () => {

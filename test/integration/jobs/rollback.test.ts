@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
@@ -22,6 +21,7 @@ import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/template
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../../../samples');
 
@@ -58,17 +58,6 @@ function trackedItems(snapshot: StoreSnapshot) {
     }
   }
   return items;
-}
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
 
 function cli(s: RunningSandbox, dir: string) {

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { idempotencyKey } from '../../../src/api/idempotency-key.js';
@@ -16,6 +15,7 @@ import {
   watchTemplateStatus,
 } from '../../../src/jobs/template-import.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
+import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const SAMPLE_STORE = join(import.meta.dirname, '../../../samples/store.json');
 const SAMPLE_TEMPLATES = join(import.meta.dirname, '../../../samples/message-templates.csv');
@@ -40,17 +40,6 @@ function csvText(header: readonly string[], rows: Row[]): string {
     fields: [...header],
     data: rows.map((r) => header.map((h) => r[h as keyof Row] ?? '')),
   });
-}
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
 
 async function cli(argv: string[], s: RunningSandbox, cwd: string) {
