@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Rebuilds dist/ when src/ is newer: tests that run the built binary or import the package by name.
+    globalSetup: ['test/helpers/build-dist.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

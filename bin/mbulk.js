@@ -6,6 +6,14 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code !== 'EPIPE') throw error;
   });
 }
+// `mbulk --version` answers before the CLI's modules load: it is the one command that needs none.
+if (process.argv.length === 3 && process.argv[2] === '--version') {
+  const { readFileSync } = await import('node:fs');
+  const { URL } = await import('node:url');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
 const { main } = await import('../dist/cli/main.js');
 
 process.exitCode = await main(process.argv.slice(2));

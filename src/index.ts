@@ -97,7 +97,5 @@ export { exportCustomers } from './export/export-customers.js';
 export { exportTemplates } from './export/export-templates.js';
 export { exportSnapshot } from './export/export-snapshot.js';
 
-// Sandbox (the msw handlers live in 'merchant-bulk/dist/sandbox/msw-handlers.js': msw is a dev dependency).
+// Sandbox. Its msw handlers are in the 'merchant-bulk/msw' subpath (msw is an optional peer).
 export * from './sandbox/index.js';
-export { loadSandboxHandlers } from './sandbox/load-msw-handlers.js';
-export type { SandboxHandlerOptions } from './sandbox/load-msw-handlers.js';

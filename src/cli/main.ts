@@ -5,6 +5,7 @@ import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
 import { commands } from './commands/index.js';
 import { describeError } from './describe-error.js';
+import { packageVersion } from './package-version.js';
 
 export interface MainOptions {
   env?: NodeJS.ProcessEnv;
@@ -69,7 +70,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .recommendCommands()
       .help()
       .alias('h', 'help')
-      .version(false)
+      .version(packageVersion())
       .wrap(Math.min(110, process.stdout.columns ?? 100))
       .fail((msg, err) => {
         if (err) throw err;
