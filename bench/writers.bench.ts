@@ -8,7 +8,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSheetWriter, type ColumnSpec, type ColumnType } from '../src/sheets/sheet-writer.js';
+import { createSheetWriter } from '../src/sheets/create-sheet-writer.js';
+import { type ColumnSpec, type ColumnType } from '../src/sheets/sheet-writer.js';
 
 const rows = Number(process.argv[2] ?? 100_000);
 const which = process.argv[3] ?? 'both';

@@ -29,7 +29,7 @@ export { parseEnumCell } from './sheets/enum-cell.js';
 export { parseEmailCell } from './sheets/email-cell.js';
 export { normalizePhone } from './sheets/phone.js';
 export { neutralizeFormula, restoreFormulaText } from './sheets/neutralize-formula.js';
-export { createSheetWriter } from './sheets/sheet-writer.js';
+export { createSheetWriter } from './sheets/create-sheet-writer.js';
 export type {
   ColumnSpec,
   ColumnType,

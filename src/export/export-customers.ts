@@ -1,6 +1,7 @@
 import type { Customer } from '../schema/customer.js';
 import type { Store } from '../schema/store.js';
-import { createSheetWriter, type ColumnSpec } from '../sheets/sheet-writer.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import { type ColumnSpec } from '../sheets/sheet-writer.js';
 import { column, withWriter, writeRow } from './catalog-sheet.js';
 
 export const CUSTOMERS_SHEET = 'customers';

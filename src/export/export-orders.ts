@@ -4,7 +4,7 @@ import { rename, rm } from 'node:fs/promises';
 import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
-import { createSheetWriter } from '../sheets/sheet-writer.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import {
   CHECK_COLUMNS,
   CHECKS_SHEET,

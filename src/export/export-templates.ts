@@ -1,6 +1,7 @@
 import { TEMPLATE_LIMITS, type MessageTemplate } from '../schema/template.js';
 import type { Store } from '../schema/store.js';
-import { createSheetWriter, type ColumnSpec } from '../sheets/sheet-writer.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import { type ColumnSpec } from '../sheets/sheet-writer.js';
 import { column, withWriter, writeRow } from './catalog-sheet.js';
 import { writeJsonArrayFile } from './json-array-file.js';
 

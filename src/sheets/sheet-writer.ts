@@ -1,6 +1,3 @@
-import { CsvSheetWriter } from './csv-sheet-writer.js';
-import { XlsxSheetWriter } from './xlsx-sheet-writer.js';
-
 /**
  * How a column's values are given to `SheetHandle.write` and how they are written:
  * - `text`: string (numbers/booleans are turned into text; a string[] is joined with `|`). Always a text cell
@@ -81,18 +78,6 @@ export interface SheetWriter {
    * were. Call it instead of `close()` on failure; `close()` would publish the partial rows.
    */
   abort(): Promise<void>;
-}
-
-/** A streaming CSV or XLSX writer (see `ColumnType` for how values are written). */
-export function createSheetWriter(path: string, options: SheetWriterOptions): SheetWriter {
-  if (!Number.isInteger(options.currencyDecimals) || options.currencyDecimals < 0) {
-    throw new RangeError(`currencyDecimals must be a non-negative integer, got ${options.currencyDecimals}`);
-  }
-  if (options.timezone !== undefined) {
-    // Throws RangeError for an unknown zone now, not at the first date cell.
-    new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
-  }
-  return options.format === 'xlsx' ? new XlsxSheetWriter(path, options) : new CsvSheetWriter(path, options);
 }
 
 /** Throws on a spec no writer can honour: no columns, or two columns with one key. */

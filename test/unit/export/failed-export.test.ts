@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { column, withWriter, writeRow } from '../../../src/export/catalog-sheet.js';
 import { exportOrders } from '../../../src/export/export-orders.js';
 import type { Order } from '../../../src/schema/order.js';
-import { createSheetWriter } from '../../../src/sheets/sheet-writer.js';
+import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
 import { makeOrder, STORE } from './order-factory.js';
 
 /** Yields `good` orders, then fails as a dropped connection would. */

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSheetWriter, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
+import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
+import { type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 
 let dir: string;
 beforeAll(async () => {

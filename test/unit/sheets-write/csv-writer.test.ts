@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../../src/sheets/csv-sheet-writer.js';
-import { createSheetWriter, defaultCsvPath, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
+import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
+import { defaultCsvPath, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 import { parseMoney } from '../../../src/sheets/money.js';
 
 let dir: string;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSheet } from '../../../src/sheets/read-sheet.js';
-import { createSheetWriter, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
+import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
+import { type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 
 let dir: string;
 beforeAll(async () => {
