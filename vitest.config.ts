@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `unit` (test/unit: no network, no child processes; `npm run test:unit`, under a
+// minute) and `integration` (test/integration: real HTTP on loopback port 0, the built binary,
+// child processes). `npm test` runs both.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Rebuilds dist/ when src/ is newer: tests that run the built binary or import the package by name.
     globalSetup: ['test/helpers/build-dist.ts'],
     testTimeout: 30_000,
@@ -10,5 +12,9 @@ export default defineConfig({
     pool: 'forks',
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: '.mbulk/test-results.json' }]],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+    ],
   },
 });
