@@ -49,7 +49,7 @@ function looksLikeHeader(values: ArrayLike<CellValue | undefined>, first: number
     filled++;
     last = i;
   }
-  return filled >= 2 && filled * 2 > last + 1;
+  return filled >= 2 && filled * 2 > Math.max(last + 1, values.length);
 }
 
 type RowBuilder = (values: ArrayLike<CellValue | undefined>, blank: '' | null) => Record<string, CellValue>;
