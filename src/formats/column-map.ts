@@ -9,6 +9,7 @@ export type ColumnMap = Readonly<Record<string, string>>;
 /** A bad `--map` / `--map-file` (a usage error: exit 2). */
 export class ColumnMapError extends Error {
   override readonly name = 'ColumnMapError';
+  readonly exitCode = 2;
 }
 
 const FIELDS = new Set<string>(PRODUCT_SHEET_COLUMNS);
