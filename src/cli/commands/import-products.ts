@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
+import type { ColumnMap } from '../../formats/column-map.js';
 import type { RegisterCommand } from './index.js';
 
 interface ProductsArgs extends ImportArgs {
@@ -60,7 +61,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       `--header-row takes a row number (1 or more), not ${String(headerRow)}`,
       ExitCode.Usage,
     );
-  let columnMap: import('../../formats/column-map.js').ColumnMap | undefined;
+  let columnMap: ColumnMap | undefined;
   try {
     if (args.map !== undefined) columnMap = parseColumnMap(args.map);
     else if (args['map-file'] !== undefined)

@@ -235,18 +235,16 @@ export class WooProductConverter implements ProductConverter {
     c.use('stock', 'inventory_quantity / variant_inventory_quantity');
     c.use('weight', 'weight / variant_weight', 'in grams');
     const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
-    const uses = c
-      .uses(wooNotImported)
-      .map((u) =>
-        this.attributeKeys.some((k) => k === u.header.toLowerCase())
-          ? {
-              header: u.header,
-              letter: u.letter,
-              field: 'variant_name',
-              note: "a variation's values name it",
-            }
-          : u,
-      );
+    const uses = c.uses(wooNotImported).map((u) =>
+      this.attributeKeys.some((k) => k === u.header.toLowerCase())
+        ? {
+            header: u.header,
+            letter: u.letter,
+            field: 'variant_name',
+            note: "a variation's values name it",
+          }
+        : u,
+    );
     return { columns, rows: out, issues: this.issues, skipped: this.skipped, columnUses: uses };
   }
 
