@@ -257,23 +257,32 @@ export class ShopifyProductConverter implements ProductConverter {
       const prices = variants.map((v) => Number(moneyText(v.price))).filter((n) => Number.isFinite(n));
       const lowest = variants.find((v) => Number(moneyText(v.price)) === Math.min(...prices));
       if (lowest !== undefined && lowest.price !== '') cells['price'] = moneyText(lowest.price);
-      const names = new Set<string>();
+      // Two variants with one name: the product is not imported (each of its rows says why).
+      const seen = new Map<string, number>();
+      for (const [index, v] of variants.entries()) {
+        const name = v.options.filter((o) => o !== '').join(' / ') || v.sku || `Variant ${index + 1}`;
+        const first = seen.get(name);
+        if (first === undefined) {
+          seen.set(name, v.rowNumber);
+          continue;
+        }
+        for (const r of p.rows) {
+          this.issues.push({
+            severity: 'error',
+            code: 'duplicate_variant',
+            message: `"${p.handle}" has two variants named "${name}" (rows ${first} and ${v.rowNumber}): each combination of option values must be different`,
+            sheet: this.sheet,
+            rowNumber: r.rowNumber,
+            ...this.cellRef('option1Value'),
+          });
+        }
+        return;
+      }
       variants.forEach((v, index) => {
         const target = byRow.get(v.rowNumber) ?? { reference_id: p.handle };
         byRow.set(v.rowNumber, target);
         let name = v.options.filter((o) => o !== '').join(' / ');
         if (name === '') name = v.sku || `Variant ${index + 1}`;
-        if (names.has(name)) {
-          this.issues.push({
-            severity: 'error',
-            code: 'duplicate_variant',
-            message: `"${p.handle}" has two variants named "${name}": each combination of option values must be different`,
-            sheet: this.sheet,
-            rowNumber: v.rowNumber,
-            ...this.cellRef('option1Value'),
-          });
-        }
-        names.add(name);
         target['variant_name'] = name;
         if (v.sku !== '') target['variant_sku'] = v.sku;
         if (v.price !== '') target['variant_price'] = moneyText(v.price);

@@ -58,17 +58,20 @@ describe('Shopify traps', () => {
     expect(live.get('café-crème-größe')?.description).toBe('Café – crème');
     expect(live.has('gift-card')).toBe(false);
     expect(live.has('many-images')).toBe(false);
+    expect(live.has('dup-variant')).toBe(false); // two variants named "S"
 
     const { runId } = applied.json<{ runId: string }>();
     const results = readFileSync(join(runDir(runId), 'results.csv'), 'utf8');
     expect(results).toMatch(/,11,skipped,.*gift_card/);
     expect(results).toMatch(/,12,skipped,.*gift_card/);
     expect(results).toMatch(/,4,created,/); // the image-only row is accounted for
+    expect(results).toMatch(/,24,invalid,.*duplicate_variant/);
+    expect(results).toMatch(/,25,invalid,.*duplicate_variant/);
     // failed.csv: the source's own columns, ready to fix and import again.
     const failed = readFileSync(join(runDir(runId), 'failed.csv'), 'utf8').replace(/^\uFEFF/, '');
     const source = readFileSync(file, 'utf8');
     expect(failed.split(/\r?\n/)[0]).toBe(`${source.split('\n')[0]},mbulk_error`);
-    expect(failed.trim().split(/\r?\n/)).toHaveLength(1 + 11);
+    expect(failed.trim().split(/\r?\n/)).toHaveLength(1 + 11 + 2); // many-images and dup-variant rows
     expect(failed).toMatch(/^many-images,Many Images,/m);
 
     h.sandbox.clearRequestLog();
