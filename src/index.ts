@@ -99,3 +99,28 @@ export { exportSnapshot } from './export/export-snapshot.js';
 
 // Sandbox. Its msw handlers are in the 'merchant-bulk/msw' subpath (msw is an optional peer).
 export * from './sandbox/index.js';
+
+// Migrations from other platforms (issue 13).
+export { htmlToMarkdown, type HtmlConversion } from './formats/html-to-markdown.js';
+export {
+  detectProductFormat,
+  isShopifyCustomerExport,
+  type DetectedFormat,
+} from './formats/detect-format.js';
+export {
+  parseColumnMap,
+  readColumnMapFile,
+  applyColumnMap,
+  ColumnMapError,
+  type ColumnMap,
+} from './formats/column-map.js';
+export { ShopifyProductConverter } from './formats/shopify/shopify-product-converter.js';
+export { ShopifyCustomerConverter } from './formats/shopify/shopify-customer-converter.js';
+export { WooProductConverter } from './formats/woocommerce/woo-product-converter.js';
+export {
+  PRODUCT_SOURCE_FORMATS,
+  type ProductSourceFormat,
+  type ProductConverter,
+  type ConvertedProducts,
+  type ColumnUse,
+} from './formats/source-format.js';

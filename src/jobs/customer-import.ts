@@ -22,6 +22,9 @@ import {
 } from '../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate, Store } from '../schema/index.js';
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
+import { isShopifyCustomerExport } from '../formats/detect-format.js';
+import { ShopifyCustomerConverter } from '../formats/shopify/shopify-customer-converter.js';
+import { FORMAT_LABELS, type ColumnUse } from '../formats/source-format.js';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
@@ -42,6 +45,8 @@ export interface CustomerPlanFile {
   liveCustomers: number;
   /** Row issues of the mapping and the plan (header issues first), in row order. */
   plan: CustomerPlan;
+  /** Set when the sheet was read as another platform's export: its name and each column's use. */
+  source?: { label: string; columns: ColumnUse[] };
 }
 
 export interface PlanCustomersOptions extends JobCallbacks {
@@ -53,6 +58,8 @@ export interface PlanCustomersOptions extends JobCallbacks {
   read?: ReadSheetOptions;
   /** 'keep' (default): a blank email leaves the live one; 'clear': it erases it. */
   blank?: BlankMode;
+  /** `--from shopify`: read a Shopify customer export (default: recognised from the header). */
+  from?: 'shopify' | 'mbulk' | undefined;
 }
 
 export interface PlannedCustomerRun {
@@ -76,7 +83,14 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   const store = await client.me(signal);
   const reader = readSheet(options.file, options.read);
   const info = await reader.open();
-  const { columns, issues: headerIssues } = resolveCustomerColumns(info.sheet, info.columns);
+  // A Shopify customer export is read through its converter (issue 13); other sheets as they are.
+  const shopify =
+    options.from === 'shopify' || (options.from === undefined && isShopifyCustomerExport(info.columns))
+      ? new ShopifyCustomerConverter(info.columns)
+      : undefined;
+  const { columns, issues: headerIssues } = shopify
+    ? { columns: shopify.columns, issues: [] }
+    : resolveCustomerColumns(info.sheet, info.columns);
   const fatal = headerIssues.filter((i) => i.severity === 'error');
   if (fatal.length > 0) {
     await reader.close();
@@ -87,7 +101,10 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   let rows = 0;
   for await (const batch of reader.batches()) {
     for (const row of batch) {
-      const mapped = mapCustomerRow(row, columns, { country: store.country, blank });
+      const mapped = mapCustomerRow(shopify ? shopify.row(row) : row, columns, {
+        country: store.country,
+        blank,
+      });
       if (mapped.customer) desired.push(mapped.customer);
       rowIssues.push(...mapped.issues);
     }
@@ -128,6 +145,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     liveCustomers: live.size,
     plan,
   };
+  if (shopify) file.source = { label: FORMAT_LABELS['shopify-customers'], columns: shopify.uses() };
   run.writePlan(file);
   writeCustomerReport(run, file);
   return { run, file, store };

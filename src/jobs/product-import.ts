@@ -24,6 +24,9 @@ import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js
 import { reconcileProductPatch } from './product-reconcile.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
+import type { ColumnMap } from '../formats/column-map.js';
+import type { SkippedRow, ProductSourceFormat } from '../formats/source-format.js';
+import { summarizeColumns, type SourceDescription } from '../formats/source-description.js';
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
 import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
 
@@ -47,6 +50,10 @@ export interface ProductPlanFile {
   plan: ProductPlan;
   /** Issues that belong to no product (header warnings, rows without a key, orphan option rows). */
   issues: RowIssue[];
+  /** What the products sheet was read as (format, header row, each source column's use). */
+  source?: SourceDescription;
+  /** Source rows a format conversion left out on purpose (gift cards, grouped products…): skipped in results.csv. */
+  skippedRows?: SkippedRow[];
   /** The live product as read when planning, for every product an update/hide/delete touches (backup). */
   before: Record<string, Product>;
   /** Set when the guardrail refused the plan. */
@@ -68,6 +75,10 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
+  /** The products sheet's format (`--from`); default: detected from its header. */
+  from?: ProductSourceFormat | undefined;
+  /** `--map` / `--map-file`: source headers → canonical fields. */
+  columnMap?: ColumnMap | undefined;
 }
 
 export interface PlannedProductRun {
@@ -156,6 +167,18 @@ export function summarizeCreate(entry: PlanEntry, decimals: number): string {
   return `create ${entry.label}${where}: ${parts.join(' · ')}`;
 }
 
+/** Report lines about the source: its format, header row and what each column became. */
+function sourceFacts(file: ProductPlanFile): [string, string][] {
+  const src = file.source;
+  if (src === undefined) return [];
+  const { imported, notImported } = summarizeColumns(src.columns);
+  const facts: [string, string][] = [['Format', src.label]];
+  if (src.headerRow > 1) facts.push(['Header row', String(src.headerRow)]);
+  facts.push(['Columns imported', imported], ['Columns not imported', notImported]);
+  if (file.skippedRows?.length) facts.push(['Rows skipped', String(file.skippedRows.length)]);
+  return facts;
+}
+
 function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: ProductApplySummary): ReportInput {
   const counts = productCounts(file);
   const changes: string[] = [];
@@ -171,6 +194,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
   }
   const facts: [string, string][] = [
     ['Input', file.input.original],
+    ...sourceFacts(file),
     ['Store', `${file.store.name} (${file.store.id}, ${file.store.currency})`],
     ['Target', run.meta.target],
     ['Missing products', file.plan.options.missing],
@@ -259,6 +283,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     read: options.read,
     optionsFile: options.optionsFile,
     mapping: { decimals, money, decimalComma, blank },
+    from: options.from,
+    columnMap: options.columnMap,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,
@@ -299,6 +325,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     options: {
       ...(options.read?.sheet ? { sheet: options.read.sheet } : {}),
       ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
+      ...(options.from ? { from: options.from } : {}),
+      ...(options.columnMap ? { columnMap: options.columnMap } : {}),
       money,
       decimalComma,
       blank,
@@ -309,6 +337,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   });
   const info = sheets.products;
   const input = keepRunInput(run, options.file, 'products', info.format === 'xlsx' ? info.sheet : undefined);
+  // The run re-reads its copy for results.csv: from the same header row.
+  if (info.headerRow > 1) input.headerRow = info.headerRow;
   const file: ProductPlanFile = {
     kind: 'products',
     version: 1,
@@ -320,8 +350,10 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     rows: sheets.rows,
     plan,
     issues: looseIssues(mapping),
+    source: sheets.source,
     before,
   };
+  if (sheets.skipped.length > 0) file.skippedRows = sheets.skipped;
   const src: OptionsSource = sheets.options;
   if (src.kind === 'workbook') file.optionsInput = { ...input, sheet: src.sheet };
   else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
@@ -617,8 +649,13 @@ export async function replanProductRun(
     file: runInputPath(run, file.input),
     runsRoot: runsRootOf(run),
     target: options.target,
-    read: file.input.sheet ? { sheet: file.input.sheet } : {},
+    read: {
+      ...(file.input.sheet ? { sheet: file.input.sheet } : {}),
+      ...(file.input.headerRow ? { headerRow: file.input.headerRow } : {}),
+    },
     optionsFile: optionsCopy,
+    from: o['from'] as ProductSourceFormat | undefined,
+    columnMap: o['columnMap'] as ColumnMap | undefined,
     money: file.read.money,
     decimalComma: file.read.decimalComma,
     blank: file.read.blank,

@@ -87,7 +87,10 @@ async function* chain(...sources: (AsyncIterable<SheetRow> | undefined)[]): Asyn
 }
 
 async function openCopy(run: RunDirectory, input: RunInput) {
-  const reader = readSheet(runInputPath(run, input), input.sheet ? { sheet: input.sheet } : {});
+  const reader = readSheet(runInputPath(run, input), {
+    ...(input.sheet ? { sheet: input.sheet } : {}),
+    ...(input.headerRow ? { headerRow: input.headerRow } : {}),
+  });
   const info: SheetInfo = await reader.open();
   return { reader, info };
 }
@@ -128,6 +131,19 @@ export async function writeProductResults(
       const role = roleOf(r.sheet);
       const k = rowKey(role, r.rowNumber);
       results.set(k, entryRowResult(e, labels[role], r.rowNumber, issuesByRow.get(k) ?? [], outcome));
+    }
+  }
+  // Rows a format conversion left out on purpose (gift cards, grouped products, repeated rows).
+  for (const r of file.skippedRows ?? []) {
+    const k = rowKey('products', r.rowNumber);
+    if (!results.has(k)) {
+      results.set(k, {
+        sheet: labels.products,
+        row: r.rowNumber,
+        outcome: 'skipped',
+        errorCode: r.code,
+        errorMessage: r.message,
+      });
     }
   }
   // Rows that belong to no product (no key, an option row naming an unknown product).

@@ -6,6 +6,17 @@ import { RESERVED_COLUMN_PREFIX } from '../apply/results-file.js';
 import { restoreFormulaText } from '../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { applyColumnMap, type ColumnMap } from '../formats/column-map.js';
+import { detectProductFormat } from '../formats/detect-format.js';
+import { ShopifyProductConverter } from '../formats/shopify/shopify-product-converter.js';
+import {
+  FORMAT_LABELS,
+  type ProductConverter,
+  type ProductSourceFormat,
+  type SkippedRow,
+} from '../formats/source-format.js';
+import { describeSheetColumns, type SourceDescription } from '../formats/source-description.js';
+import { WooProductConverter } from '../formats/woocommerce/woo-product-converter.js';
 import { fileWarning, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 
@@ -23,6 +34,10 @@ export interface ReadProductSheetsOptions extends JobCallbacks {
   /** `--options FILE`; default: the workbook's `options` sheet, if any. */
   optionsFile?: string | undefined;
   mapping: ProductMappingOptions;
+  /** The format of the products sheet (`--from`); default: detected from its header. */
+  from?: ProductSourceFormat | undefined;
+  /** `--map` / `--map-file`: source headers renamed to canonical fields (merchant-bulk format only). */
+  columnMap?: ColumnMap | undefined;
 }
 
 export interface ProductSheets {
@@ -33,6 +48,10 @@ export interface ProductSheets {
   options: OptionsSource;
   optionsInfo?: SheetInfo;
   optionsLabel?: string;
+  /** What the products sheet was read as: format, header row, what each source column became. */
+  source: SourceDescription;
+  /** Rows the format conversion left out on purpose (results.csv: skipped). */
+  skipped: SkippedRow[];
   /** Data rows read (both sheets). */
   rows: number;
   /** Seconds spent reading and mapping. */
@@ -73,38 +92,73 @@ function cleanRow(row: SheetRow, label: string): SheetRow {
  */
 export async function readProductSheets(options: ReadProductSheetsOptions): Promise<ProductSheets> {
   const started = performance.now();
-  let reader = readSheet(options.file, options.read);
+  // A products sheet's header may sit below a title row or merged headings: found unless given.
+  const read: ReadSheetOptions = { headerRow: 'auto', ...options.read };
+  let reader = readSheet(options.file, read);
   let info = await reader.open();
   // A workbook without --sheet: its `products` sheet when it has one, else the first.
   if (info.format === 'xlsx' && options.read?.sheet === undefined) {
     const named = info.sheetNames.find((n) => n.toLowerCase() === 'products');
     if (named !== undefined && named !== info.sheet) {
       await reader.close();
-      reader = readSheet(options.file, { ...options.read, sheet: named });
+      reader = readSheet(options.file, { ...read, sheet: named });
       info = await reader.open();
     }
   }
   const productsLabel = info.sheet;
-  const mapper = new ProductSheetMapper(importableColumns(info.columns), {
+  const sourceColumns = importableColumns(info.columns);
+  const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
+  const format = detected.format;
+  if (options.columnMap !== undefined && format !== 'mbulk') {
+    throw new SheetHeaderError(
+      `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
+      [],
+    );
+  }
+  let converter: ProductConverter | undefined;
+  if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
+  else if (format === 'woocommerce') converter = new WooProductConverter(sourceColumns, productsLabel);
+  const mapped =
+    options.columnMap === undefined
+      ? sourceColumns
+      : applyColumnMap(sourceColumns, options.columnMap, options.file);
+  const mappingOptions = {
     ...options.mapping,
     sheetName: productsLabel,
-  });
+    headerRowNumber: info.headerRow || 1,
+  };
+  let mapper = converter === undefined ? new ProductSheetMapper(mapped, mappingOptions) : undefined;
   let rows = 0;
   for await (const batch of reader.batches()) {
-    for (const row of batch) mapper.addRow(cleanRow(row, productsLabel));
+    if (converter !== undefined) for (const row of batch) converter.addRow(cleanRow(row, productsLabel));
+    else for (const row of batch) (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
+  const converted = converter?.finish();
+  if (converted !== undefined) {
+    mapper = new ProductSheetMapper(converted.columns, mappingOptions);
+    for (const row of converted.rows) mapper.addRow(row);
+  }
+  const source: SourceDescription = {
+    format: converted === undefined && options.columnMap !== undefined ? 'map' : format,
+    label: FORMAT_LABELS[converted === undefined && options.columnMap !== undefined ? 'map' : format],
+    detected: options.from === undefined,
+    headerRow: info.headerRow || 1,
+    columns: converted?.columnUses ?? describeSheetColumns(sourceColumns, mapped),
+  };
+  if ('hint' in detected && detected.hint !== undefined) source.hint = detected.hint;
+  const productMapper = mapper as ProductSheetMapper;
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
 
-  let source: OptionsSource = { kind: 'none' };
+  let optionsSource: OptionsSource = { kind: 'none' };
   let optionsInfo: SheetInfo | undefined;
   let optionsLabel: string | undefined;
   let optionsReader;
   if (options.optionsFile !== undefined) {
     optionsReader = readSheet(options.optionsFile, {});
     optionsInfo = await optionsReader.open();
-    source = {
+    optionsSource = {
       kind: 'file',
       file: options.optionsFile,
       sheet: optionsInfo.format === 'xlsx' ? optionsInfo.sheet : undefined,
@@ -115,23 +169,25 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     if (!ci.missing && ci.sheet.toLowerCase() !== info.sheet.toLowerCase()) {
       optionsReader = candidate;
       optionsInfo = ci;
-      source = { kind: 'workbook', sheet: ci.sheet };
+      optionsSource = { kind: 'workbook', sheet: ci.sheet };
     } else await candidate.close();
   }
   if (optionsReader !== undefined && optionsInfo !== undefined) {
     optionsLabel = optionsInfo.sheet === productsLabel ? `options:${optionsInfo.sheet}` : optionsInfo.sheet;
-    if (source.kind === 'file' && optionsInfo.format === 'csv' && optionsLabel === productsLabel) {
+    if (optionsSource.kind === 'file' && optionsInfo.format === 'csv' && optionsLabel === productsLabel) {
       optionsLabel = basename(options.optionsFile ?? 'options');
     }
-    mapper.setOptionColumns(importableColumns(optionsInfo.columns), optionsLabel);
+    productMapper.setOptionColumns(importableColumns(optionsInfo.columns), optionsLabel);
     for await (const batch of optionsReader.batches()) {
-      for (const row of batch) mapper.addOptionRow(cleanRow(row, optionsLabel));
+      for (const row of batch) productMapper.addOptionRow(cleanRow(row, optionsLabel));
       rows += batch.length;
       options.onProgress?.({ phase: 'read', done: rows });
     }
     for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
-  const mapping = mapper.finish();
+  const mapping = productMapper.finish();
+  if (converted !== undefined) mapping.issues.push(...converted.issues);
+  pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {
     throw new SheetHeaderError(
@@ -143,13 +199,30 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     mapping,
     products: info,
     productsLabel,
-    options: source,
+    options: optionsSource,
+    source,
+    skipped: converted?.skipped ?? [],
     rows,
     seconds: (performance.now() - started) / 1000,
   };
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
   if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
   return result;
+}
+
+/**
+ * Issues of a converted or mapped sheet name the canonical field (`variant_price`); the user reads
+ * the source sheet, so each issue with a column letter gets that column's own header back.
+ */
+function pointAtSourceHeaders(mapping: ProductMapping, sheet: string, columns: readonly SheetColumn[]): void {
+  const byLetter = new Map(columns.map((c) => [c.letter, c.header]));
+  const fix = (i: RowIssue) => {
+    if (i.sheet !== sheet || i.column === undefined) return;
+    const header = byLetter.get(i.column);
+    if (header !== undefined) i.header = header;
+  };
+  for (const i of mapping.issues) fix(i);
+  for (const p of mapping.products) for (const i of p.issues) fix(i);
 }
 
 /** Issues of a mapping that belong to no product (header warnings, rows without a key…). */

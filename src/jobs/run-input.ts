@@ -18,6 +18,8 @@ export interface RunInput {
   copy: string;
   /** XLSX sheet read, if any. */
   sheet?: string | undefined;
+  /** The header row when it is not the first non-blank row (`--header-row`, or found below a title). */
+  headerRow?: number | undefined;
 }
 
 /**

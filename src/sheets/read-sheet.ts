@@ -33,6 +33,11 @@ export interface ReadSheetOptions {
   delimiter?: string | undefined;
   /** Default: from the extension (.xlsx/.xlsm/.xls → xlsx; .csv/.tsv/.txt → csv), else from the content. */
   format?: SheetFormat | undefined;
+  /**
+   * The header row: its 1-based number (rows above it are not read), or `'auto'` (found below a
+   * title row, blank rows or merged headings). Default: the first non-blank row.
+   */
+  headerRow?: number | 'auto' | undefined;
 }
 
 /** What is known once the header has been read. */
@@ -46,6 +51,8 @@ export interface SheetInfo {
   columns: SheetColumn[];
   /** True when `optionalSheet` was set and the sheet is absent or empty. */
   missing: boolean;
+  /** The row number of the header row (0 when missing). */
+  headerRow: number;
   /** CSV: the encoding and delimiter used. */
   encoding?: SheetEncoding;
   delimiter?: string;
@@ -273,6 +280,7 @@ class SheetReaderImpl implements SheetReader {
       });
     }
     const source = this.source;
+    source.table.headerRow = options.headerRow;
     this.generator = source.batches();
     while (source.table.columns === null) {
       let result: IteratorResult<SheetRow[], void>;
@@ -294,7 +302,15 @@ class SheetReaderImpl implements SheetReader {
   }
 
   private info(format: SheetFormat, sheet: string, columns: SheetColumn[], missing: boolean): SheetInfo {
-    const info: SheetInfo = { file: this.file, format, sheet, sheetNames: this.sheetNames, columns, missing };
+    const info: SheetInfo = {
+      file: this.file,
+      format,
+      sheet,
+      sheetNames: this.sheetNames,
+      columns,
+      missing,
+      headerRow: this.source?.table.headerRowNumber ?? 0,
+    };
     if (this.source instanceof CsvReader) {
       if (this.source.encoding) info.encoding = this.source.encoding;
       if (this.source.delimiter) info.delimiter = this.source.delimiter;

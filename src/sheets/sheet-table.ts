@@ -31,6 +31,27 @@ function headerText(value: CellValue | undefined): string {
   return String(value).trim();
 }
 
+/** How far down `headerRow: 'auto'` looks for the header before taking the next non-blank row. */
+const AUTO_HEADER_ROWS = 30;
+
+/**
+ * A header row names two or more columns, fills more than half of its width (merged headings above
+ * a header fill one cell per group), and holds no number (a data row usually does).
+ */
+function looksLikeHeader(values: ArrayLike<CellValue | undefined>, first: number): boolean {
+  let filled = 0;
+  let last = first;
+  for (let i = first; i < values.length; i++) {
+    const v = values[i];
+    if (isBlankValue(v)) continue;
+    if (typeof v === 'number' || v instanceof Date) return false;
+    if (typeof v === 'string' && /^[-+]?[\d.,]+$/.test(v.trim())) return false;
+    filled++;
+    last = i;
+  }
+  return filled >= 2 && filled * 2 > Math.max(last + 1, values.length);
+}
+
 type RowBuilder = (values: ArrayLike<CellValue | undefined>, blank: '' | null) => Record<string, CellValue>;
 
 /**
@@ -58,6 +79,15 @@ function compileRowBuilder(keys: readonly string[]): RowBuilder {
 export class SheetTable {
   columns: SheetColumn[] | null = null;
   dataRows = 0;
+  /**
+   * Which row is the header: a row number (rows above it are not read), `'auto'` (the first row
+   * that looks like a header: two or more cells filling most of its width, none a number, so a
+   * title row or merged headings above the header are passed over), or the default: the first
+   * non-blank row.
+   */
+  headerRow: number | 'auto' | undefined;
+  /** The row number of the header, once read. */
+  headerRowNumber = 0;
   private keys: string[] = [];
   private hasUnnamed = false;
   /** Builds the cells object of a row: compiled per header (see compileRowBuilder). */
@@ -78,9 +108,16 @@ export class SheetTable {
       const v = values[first];
       if (v !== '' && v !== null && v !== undefined && (typeof v !== 'string' || v.trim() !== '')) break;
     }
-    if (first === n) return null; // blank row
+    if (first === n) {
+      if (this.columns === null && this.headerRow === rowNumber) this.blankHeaderRow(rowNumber);
+      return null; // blank row
+    }
     if (this.columns === null) {
+      if (typeof this.headerRow === 'number' && rowNumber < this.headerRow) return null;
+      if (this.headerRow === 'auto' && rowNumber <= AUTO_HEADER_ROWS && !looksLikeHeader(values, first))
+        return null;
       this.setHeader(values, rowNumber);
+      this.headerRowNumber = rowNumber;
       return null;
     }
     this.dataRows++;
@@ -168,6 +205,14 @@ export class SheetTable {
     this.hasUnnamed = keys.includes('');
     this.build = compileRowBuilder(keys);
     this.columns = columns;
+  }
+
+  private blankHeaderRow(rowNumber: number): never {
+    throw new SheetError(
+      'bad_option',
+      `${this.ctx.file}: row ${rowNumber}, given as the header row, is blank. Give the row that holds the column names.`,
+      { file: this.ctx.file, sheet: this.ctx.sheet, rowNumber },
+    );
   }
 
   private warnUnnamed(index: number, rowNumber: number): void {

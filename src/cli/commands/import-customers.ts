@@ -5,6 +5,7 @@ import type { RegisterCommand } from './index.js';
 
 interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
+  from?: 'shopify' | 'mbulk' | undefined;
 }
 
 /** Plans a customer sheet and, with --apply, writes it. */
@@ -21,11 +22,19 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   let invalid = 0;
   return runImportFlow(args, ctx, {
     planLabel: 'Plan customers',
-    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank }),
+    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank, from: args.from }),
     show: (planned, target) => {
       const { plan } = planned.file;
       const counts = customerCounts(planned.file);
       const changes = customerChanges(plan);
+      const source = planned.file.source;
+      if (source !== undefined) {
+        out.line(`Format: ${source.label}`);
+        const imported = source.columns.filter((c) => c.field !== null);
+        out.line(`Columns imported: ${imported.map((c) => `${c.header} → ${c.field}`).join(', ')}`);
+        const not = source.columns.filter((c) => c.field === null).map((c) => c.header);
+        out.line(`Columns not imported: ${not.join(', ') || 'none'}`);
+      }
       out.line(
         `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
       );
@@ -83,6 +92,11 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
         })
         .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
+        .option('from', {
+          choices: ['shopify', 'mbulk'] as const,
+          describe:
+            'The sheet format: a Shopify customer export or the merchant-bulk sheet (default: recognised from the header)',
+        })
         .option('blank', {
           choices: ['keep', 'clear'] as const,
           default: 'keep' as const,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
+import type { ColumnMap } from '../../formats/column-map.js';
 import type { RegisterCommand } from './index.js';
 
 interface ProductsArgs extends ImportArgs {
@@ -13,6 +14,10 @@ interface ProductsArgs extends ImportArgs {
   missing: string;
   'allow-deletes': boolean;
   report?: string | undefined;
+  from?: string | undefined;
+  map?: string | undefined;
+  'map-file'?: string | undefined;
+  'header-row'?: number | undefined;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -46,6 +51,25 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     writeFullProductReport,
   } = await import('../../jobs/product-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
+  const { summarizeColumns } = await import('../../formats/source-description.js');
+  if (args.map !== undefined && args['map-file'] !== undefined)
+    throw new CliError('Give either --map or --map-file, not both.', ExitCode.Usage);
+  const headerRow = args['header-row'];
+  if (headerRow !== undefined && (!Number.isInteger(headerRow) || headerRow < 1))
+    throw new CliError(
+      `--header-row takes a row number (1 or more), not ${String(headerRow)}`,
+      ExitCode.Usage,
+    );
+  let columnMap: ColumnMap | undefined;
+  try {
+    if (args.map !== undefined) columnMap = parseColumnMap(args.map);
+    else if (args['map-file'] !== undefined)
+      columnMap = readColumnMapFile(resolve(ctx.cwd, args['map-file']));
+  } catch (error) {
+    if (error instanceof ColumnMapError) throw new CliError(error.message, ExitCode.Usage);
+    throw error;
+  }
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
@@ -54,6 +78,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     plan: (basics) =>
       planProductImport({
         ...basics,
+        read: { ...basics.read, ...(headerRow !== undefined ? { headerRow } : {}) },
+        from: args.from as 'shopify' | 'woocommerce' | 'mbulk' | undefined,
+        columnMap,
         optionsFile: args.options === undefined ? undefined : resolve(ctx.cwd, args.options),
         money: args.money as 'units' | 'minor',
         decimalComma: args['decimal-comma'],
@@ -65,6 +92,21 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     show: (planned, target) => {
       const { plan } = planned.file;
       const counts = productCounts(planned.file);
+      const src = planned.file.source;
+      if (src !== undefined) {
+        out.line(
+          `Format: ${src.label}${src.detected ? '' : ' (--from)'}${src.headerRow > 1 ? ` · header on row ${src.headerRow}` : ''}`,
+        );
+        if (src.hint) out.warn(`hint: ${src.hint}`);
+        if (src.format !== 'mbulk' || src.columns.some((c) => c.field === null)) {
+          const { imported, notImported } = summarizeColumns(src.columns);
+          out.line(`Columns imported: ${imported}`);
+          out.line(`Columns not imported: ${notImported}`);
+        }
+        const skipped = planned.file.skippedRows?.length ?? 0;
+        if (skipped > 0)
+          out.line(`Rows skipped: ${skipped} (each noted below; results.csv marks them skipped)`);
+      }
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
       out.line(`Plan: ${formatCounts(counts)}`);
       const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
@@ -96,6 +138,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           runId: planned.run.id,
           runDir: planned.run.dir,
           target: target.describe,
+          ...(src ? { format: src.format, headerRow: src.headerRow, columns: src.columns } : {}),
           counts,
           summary: plan.summary,
         },
@@ -192,9 +235,32 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
         })
         .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
+        .option('from', {
+          type: 'string',
+          choices: ['shopify', 'woocommerce', 'mbulk'],
+          describe:
+            'The sheet format: a Shopify or WooCommerce product export, or the merchant-bulk sheet (default: recognised from the header)',
+        })
+        .option('map', {
+          type: 'string',
+          describe:
+            'Read other columns as product fields: "Header=field,…", e.g. "Title=name,Barcode=variant_sku" (default: headers are field names or their aliases)',
+        })
+        .option('map-file', {
+          type: 'string',
+          describe:
+            'The column map as JSON: {"columns": {"Header": "field"}} (see templates/column-map.json)',
+        })
+        .option('header-row', {
+          type: 'number',
+          describe:
+            'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
+        })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .example('$0 import products samples/catalog.csv', 'plan only: what would change')
         .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
+        .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')
+        .example('$0 import products supplier.xlsx --map "Title=name,Barcode=variant_sku"', 'any other sheet')
         .example(
           '$0 import products catalog.csv --options options.csv --missing hide',
           'hide what the sheet omits',

@@ -1,0 +1,267 @@
+import { Parser } from 'htmlparser2';
+
+/**
+ * HTML product descriptions (Shopify `Body (HTML)`, WooCommerce `Description`) turned into the
+ * small Markdown subset the Merchant API renders (merchant-api-v2.md, products rule 7): `**bold**`,
+ * `_italic_`, `~strike~`, `[text](url)`, `![alt](url)`, bare URLs and line breaks. Headings, lists
+ * and tables are not parsed by the service, so they become a bold line, `• item` lines and
+ * `cell | cell` lines. Parsed with htmlparser2 (entities decoded by the parser), never regexes.
+ */
+export interface HtmlConversion {
+  markdown: string;
+  /** What could not be carried over (`iframe`, `video`, `script`…), each once, in order seen. */
+  lost: string[];
+}
+
+/** Dropped with their content. Scripts and styles are not content, so they are not "lost". */
+const DROPPED_SILENTLY = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+/** Dropped with their content, and reported: the storefront will not show them. */
+const DROPPED_LOST = new Set([
+  'iframe',
+  'video',
+  'audio',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'form',
+  'select',
+]);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'aside',
+  'main',
+  'nav',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+  'address',
+  'dl',
+  'dt',
+  'dd',
+  'ul',
+  'ol',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'caption',
+  'hr',
+  'center',
+]);
+const PARAGRAPHS = new Set([
+  'p',
+  'ul',
+  'ol',
+  'table',
+  'blockquote',
+  'pre',
+  'figure',
+  'dl',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const INLINE_MARKS: Record<string, string> = {
+  b: '**',
+  strong: '**',
+  i: '_',
+  em: '_',
+  cite: '_',
+  s: '~',
+  strike: '~',
+  del: '~',
+};
+const BULLET = '• ';
+const HTTP_URL = /^https?:\/\/\S+$/i;
+
+interface Frame {
+  tag: string;
+  /** Index into `out` where the element's content starts. */
+  start: number;
+  /** Markers around the content (bold, italic, strike, heading) or a link target. */
+  mark?: string;
+  href?: string;
+}
+
+/** Splits leading and trailing whitespace off a piece of text. */
+function edges(text: string): { lead: string; inner: string; trail: string } {
+  const inner = text.trim();
+  if (inner === '') return { lead: text === '' ? '' : ' ', inner: '', trail: '' };
+  const lead = /^\s/.test(text) ? ' ' : '';
+  const trail = /\s$/.test(text) ? ' ' : '';
+  return { lead, inner, trail };
+}
+
+/** Line tidying: trim each line, one space between words, at most one blank line in a row. */
+function tidy(text: string): string {
+  const lines = text.split('\n').map((l) => l.replace(/[ \t\f\v\u00a0]+/g, ' ').trim());
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.join('\n');
+}
+
+function safeUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const url = raw.trim().replace(/\s/g, '%20');
+  return HTTP_URL.test(url) ? url.replace(/\)/g, '%29') : undefined;
+}
+
+/** Converts one HTML fragment. Plain text without tags passes through tidied. */
+export function htmlToMarkdown(html: string): HtmlConversion {
+  const out: string[] = [];
+  const stack: Frame[] = [];
+  const lost: string[] = [];
+  let skipDepth = 0;
+  let preDepth = 0;
+  /** Row cells collected per open `tr`. */
+  const rows: string[][] = [];
+  let cellStart = -1;
+
+  const lose = (what: string) => {
+    if (!lost.includes(what)) lost.push(what);
+  };
+  /** Ends the current line (and leaves a blank line after it when `blank`), never more than that. */
+  const newline = (blank: boolean) => {
+    let have = 0;
+    for (let i = out.length - 1; i >= 0 && have < 2; i--) {
+      const chunk = out[i] as string;
+      let j = chunk.length - 1;
+      while (j >= 0 && chunk[j] === '\n' && have < 2) {
+        have++;
+        j--;
+      }
+      if (j >= 0) break;
+    }
+    if (out.length === 0) return;
+    const want = blank ? 2 : 1;
+    if (have < want) out.push('\n'.repeat(want - have));
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (skipDepth > 0) {
+          skipDepth++;
+          return;
+        }
+        if (DROPPED_SILENTLY.has(name) || DROPPED_LOST.has(name)) {
+          if (DROPPED_LOST.has(name)) lose(name);
+          skipDepth = 1;
+          return;
+        }
+        if (name === 'br') {
+          out.push('\n');
+          return;
+        }
+        if (name === 'img') {
+          const src = safeUrl(attrs['src']);
+          if (src === undefined) lose('image without an http(s) address');
+          else out.push(`![${(attrs['alt'] ?? '').replace(/[[\]\n]/g, ' ').trim()}](${src})`);
+          return;
+        }
+        if (name === 'pre') preDepth++;
+        if (PARAGRAPHS.has(name)) newline(true);
+        else if (BLOCKS.has(name)) newline(false);
+        if (name === 'li') {
+          newline(false);
+          out.push(BULLET);
+        } else if (name === 'tr') {
+          newline(false);
+          rows.push([]);
+        } else if (name === 'td' || name === 'th') {
+          cellStart = out.length;
+        }
+        const frame: Frame = { tag: name, start: out.length };
+        const mark = INLINE_MARKS[name] ?? (HEADINGS.has(name) ? '**' : undefined);
+        if (mark !== undefined) frame.mark = mark;
+        if (name === 'a') {
+          const href = safeUrl(attrs['href']);
+          if (href !== undefined) frame.href = href;
+        }
+        stack.push(frame);
+      },
+      ontext(text) {
+        if (skipDepth > 0) return;
+        if (preDepth > 0) {
+          out.push(text);
+          return;
+        }
+        // Whitespace between blocks is layout, not a line of its own.
+        if (text.trim() === '' && (out.length === 0 || (out[out.length - 1] ?? '').endsWith('\n'))) return;
+        out.push(text.replace(/\s+/g, ' '));
+      },
+      onclosetag(name, implied) {
+        if (skipDepth > 0) {
+          skipDepth--;
+          return;
+        }
+        if (name === 'br' || name === 'img') return;
+        // Close up to the matching frame (htmlparser2 reports implied closes in order).
+        let index = -1;
+        for (let i = stack.length - 1; i >= 0; i--) {
+          if (stack[i]?.tag === name) {
+            index = i;
+            break;
+          }
+        }
+        if (index < 0) return;
+        const frame = stack[index] as Frame;
+        stack.length = index;
+        void implied;
+        if (name === 'pre') preDepth--;
+        if (frame.mark !== undefined || frame.href !== undefined) {
+          const content = out.splice(frame.start).join('');
+          const { lead, inner, trail } = edges(content);
+          if (inner === '') {
+            out.push(lead);
+          } else if (frame.href !== undefined) {
+            const text = inner.replace(/[[\]]/g, '').replace(/\n+/g, ' ');
+            out.push(lead, text === frame.href ? text : `[${text}](${frame.href})`, trail);
+          } else {
+            out.push(lead, `${frame.mark}${inner}${frame.mark}`, trail);
+          }
+        }
+        if (name === 'td' || name === 'th') {
+          const row = rows[rows.length - 1];
+          if (row !== undefined && cellStart >= 0) {
+            row.push(tidy(out.splice(cellStart).join('')).replace(/\n/g, ' '));
+          }
+          cellStart = -1;
+          return;
+        }
+        if (name === 'tr') {
+          const row = rows.pop() ?? [];
+          out.splice(frame.start);
+          out.push(row.filter((c) => c !== '').join(' | '));
+          return;
+        }
+        if (PARAGRAPHS.has(name)) newline(true);
+        else if (BLOCKS.has(name)) newline(false);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true },
+  );
+  parser.write(html);
+  parser.end();
+  return { markdown: tidy(out.join('')), lost };
+}
+
+/** True when a cell looks like HTML (a tag or an entity), so plain text is left as it is. */
+export function looksLikeHtml(text: string): boolean {
+  return /<[a-z!/][^>]*>|&(?:[a-z]+|#\d+|#x[0-9a-f]+);/i.test(text);
+}

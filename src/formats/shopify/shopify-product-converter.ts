@@ -1,0 +1,329 @@
+import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
+import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
+import { commaList, moneyText, SourceColumns } from '../source-format.js';
+import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
+import {
+  SHOPIFY_PRODUCT_HEADERS,
+  shopifyNotImported,
+  type ShopifyProductColumn,
+} from './shopify-product-columns.js';
+
+/** One source row, reduced to what the conversion needs (the full row is not kept). */
+interface ShopifyRow {
+  rowNumber: number;
+  options: string[];
+  sku: string;
+  price: string;
+  compareAt: string;
+  cost: string;
+  grams: string;
+  tracker: string;
+  quantity: string;
+  image?: { src: string; position: number };
+  isVariant: boolean;
+}
+
+interface ShopifyProduct {
+  handle: string;
+  first: SheetRow;
+  rows: ShopifyRow[];
+}
+
+/** Canonical columns this converter writes, each fed by one source column (for cell references). */
+const OUTPUT: readonly [string, ShopifyProductColumn | undefined][] = [
+  ['reference_id', 'handle'],
+  ['name', 'title'],
+  ['description', 'body'],
+  ['status', 'status'],
+  ['tags', 'tags'],
+  ['images', 'imageSrc'],
+  ['sku', 'sku'],
+  ['price', 'price'],
+  ['original_price', 'compareAt'],
+  ['cost_enabled', 'cost'],
+  ['cost', 'cost'],
+  ['weight', 'grams'],
+  ['inventory_enabled', 'tracker'],
+  ['inventory_quantity', 'quantity'],
+  ['variant_name', 'option1Value'],
+  ['variant_sku', 'sku'],
+  ['variant_price', 'price'],
+  ['variant_original_price', 'compareAt'],
+  ['variant_cost', 'cost'],
+  ['variant_weight', 'grams'],
+  ['variant_inventory_quantity', 'quantity'],
+];
+
+const DEFAULT_TITLE = 'default title';
+
+/** `Variant Grams` (`145`, `0.0`) as whole grams; 0 or blank → '' (not stated). */
+function gramsText(text: string): string {
+  if (text === '') return '';
+  const n = Number(text);
+  if (!Number.isFinite(n)) return text;
+  return n > 0 ? String(Math.round(n)) : '';
+}
+
+function isTrue(text: string): boolean {
+  return /^(true|yes|1)$/i.test(text);
+}
+
+function isFalse(text: string): boolean {
+  return /^(false|no|0)$/i.test(text);
+}
+
+/**
+ * A Shopify product export (admin → Products → Export, or the product_template.csv) as canonical
+ * product rows: rows grouped by `Handle` (reference_id = the handle), variants named by their
+ * option values joined with " / ", a lone `Default Title` variant folded into the product, images
+ * from every `Image Src` in `Image Position` order, `Status`/`Published` → VISIBLE/HIDDEN, tags
+ * from the comma list, `Body (HTML)` → the API's Markdown subset. Gift cards are skipped with a note.
+ */
+export class ShopifyProductConverter implements ProductConverter {
+  private readonly cols: SourceColumns<ShopifyProductColumn>;
+  private readonly products = new Map<string, ShopifyProduct>();
+  private readonly issues: RowIssue[] = [];
+  private readonly skipped: SkippedRow[] = [];
+  private readonly sheet: string;
+  private lastHandle: string | undefined;
+
+  constructor(columns: readonly SheetColumn[], sheet: string) {
+    this.cols = new SourceColumns(columns, SHOPIFY_PRODUCT_HEADERS);
+    this.sheet = sheet;
+  }
+
+  addRow(row: SheetRow): void {
+    const c = this.cols;
+    // Continuation rows normally repeat the handle; a blank one continues the product above it.
+    const handle = c.text(row, 'handle') || this.lastHandle;
+    if (handle === undefined) {
+      this.issues.push({
+        severity: 'error',
+        code: 'missing_handle',
+        message: 'no Handle: each Shopify row needs the handle of its product',
+        sheet: row.sheet,
+        rowNumber: row.rowNumber,
+        ...this.cellRef('handle'),
+      });
+      return;
+    }
+    this.lastHandle = handle;
+    const options = [c.text(row, 'option1Value'), c.text(row, 'option2Value'), c.text(row, 'option3Value')];
+    const r: ShopifyRow = {
+      rowNumber: row.rowNumber,
+      options,
+      sku: c.text(row, 'sku'),
+      price: c.text(row, 'price'),
+      compareAt: c.text(row, 'compareAt'),
+      cost: c.text(row, 'cost'),
+      grams: c.text(row, 'grams'),
+      tracker: c.text(row, 'tracker'),
+      quantity: c.text(row, 'quantity'),
+      isVariant: false,
+    };
+    r.isVariant = options.some((o) => o !== '') || r.sku !== '' || r.price !== '';
+    const src = c.text(row, 'imageSrc');
+    if (src !== '') {
+      const position = Number.parseInt(c.text(row, 'imagePosition'), 10);
+      r.image = { src, position: Number.isFinite(position) ? position : Number.MAX_SAFE_INTEGER };
+    }
+    const product = this.products.get(handle);
+    if (product === undefined) this.products.set(handle, { handle, first: row, rows: [r] });
+    else product.rows.push(r);
+  }
+
+  private cellRef(name: ShopifyProductColumn): { column?: string; header?: string } {
+    const col = this.cols.column(name);
+    return col ? { column: col.letter, header: col.header } : {};
+  }
+
+  private note(rowNumber: number, code: string, message: string, name?: ShopifyProductColumn): void {
+    this.issues.push({
+      severity: 'warning',
+      code,
+      message,
+      sheet: this.sheet,
+      rowNumber,
+      ...(name ? this.cellRef(name) : {}),
+    });
+  }
+
+  finish(): ConvertedProducts {
+    const c = this.cols;
+    const rows: SheetRow[] = [];
+    for (const p of this.products.values()) this.convert(p, rows);
+    rows.sort((a, b) => a.rowNumber - b.rowNumber);
+    c.use('handle', 'reference_id');
+    c.use('title', 'name');
+    c.use('body', 'description', 'HTML → the API Markdown subset');
+    c.use('status', 'status');
+    c.use('published', 'status');
+    c.use('tags', 'tags');
+    c.use('imageSrc', 'images');
+    c.use('imagePosition', 'images', 'image order');
+    for (const [n, f] of [
+      ['option1Value', 'variant_name'],
+      ['option2Value', 'variant_name'],
+      ['option3Value', 'variant_name'],
+      ['sku', 'sku / variant_sku'],
+      ['price', 'price / variant_price'],
+      ['compareAt', 'original_price / variant_original_price'],
+      ['cost', 'cost / variant_cost'],
+      ['grams', 'weight / variant_weight'],
+      ['tracker', 'inventory_enabled'],
+      ['quantity', 'inventory_quantity / variant_inventory_quantity'],
+    ] as const) {
+      c.use(n, f);
+    }
+    c.use('option1Name', null, 'option names: variants are named by their values');
+    c.use('option2Name', null, 'option names: variants are named by their values');
+    c.use('option3Name', null, 'option names: variants are named by their values');
+    c.use('giftCard', null, 'gift card products are skipped');
+    const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
+    return {
+      columns,
+      rows,
+      issues: this.issues,
+      skipped: this.skipped,
+      columnUses: c.uses(shopifyNotImported),
+    };
+  }
+
+  private convert(p: ShopifyProduct, out: SheetRow[]): void {
+    const c = this.cols;
+    const first = p.first;
+    const cells: Record<string, CellValue> = { reference_id: p.handle };
+    const firstRow = first.rowNumber;
+    if (isTrue(c.text(first, 'giftCard'))) {
+      const message = `gift card "${p.handle}" skipped: the API has no gift cards`;
+      this.note(firstRow, 'gift_card_skipped', message, 'giftCard');
+      for (const r of p.rows) this.skipped.push({ rowNumber: r.rowNumber, code: 'gift_card', message });
+      return;
+    }
+    const title = c.text(first, 'title');
+    if (title !== '') cells['name'] = title;
+    const body = c.text(first, 'body');
+    if (body !== '') {
+      if (looksLikeHtml(body)) {
+        const { markdown, lost } = htmlToMarkdown(body);
+        cells['description'] = markdown;
+        if (lost.length > 0) {
+          this.note(
+            firstRow,
+            'description_content_lost',
+            `the description of "${p.handle}" lost what the API cannot show: ${lost.join(', ')}`,
+            'body',
+          );
+        }
+      } else cells['description'] = body;
+    }
+    const status = c.text(first, 'status').toLowerCase();
+    const published = c.text(first, 'published');
+    if (status === 'active') cells['status'] = isFalse(published) ? 'HIDDEN' : 'VISIBLE';
+    else if (status === 'draft' || status === 'archived') cells['status'] = 'HIDDEN';
+    else if (status !== '')
+      cells['status'] = status; // the canonical decoder names the bad value
+    else if (isFalse(published)) cells['status'] = 'HIDDEN';
+    else if (c.has('published')) cells['status'] = 'VISIBLE';
+    const tags = commaList(c.text(first, 'tags'));
+    if (tags.length > 0) cells['tags'] = tags.join('|');
+
+    // Images: every Image Src of the product (image-only rows too), in Image Position order.
+    const images = p.rows
+      .filter((r) => r.image !== undefined)
+      .map((r, order) => ({ ...(r.image as { src: string; position: number }), order }))
+      .sort((a, b) => a.position - b.position || a.order - b.order);
+    const urls: string[] = [];
+    for (const i of images) if (!urls.includes(i.src)) urls.push(i.src);
+    if (urls.length > 0) cells['images'] = urls.join('|');
+
+    const variants = p.rows.filter((r) => r.isVariant);
+    const tracked =
+      variants.some((v) => v.tracker.toLowerCase() === 'shopify') || (!c.has('tracker') && c.has('quantity'));
+    const single = variants.length === 1 ? variants[0] : undefined;
+    const defaultTitle =
+      single !== undefined && single.options.every((o) => o === '' || o.toLowerCase() === DEFAULT_TITLE);
+    if (variants.length > 0 && c.has('tracker')) cells['inventory_enabled'] = tracked ? 'true' : 'false';
+    if (variants.some((v) => v.cost !== '')) cells['cost_enabled'] = 'true';
+
+    const byRow = new Map<number, Record<string, CellValue>>();
+    byRow.set(firstRow, cells);
+    if (single !== undefined && defaultTitle) {
+      // One "Default Title" variant: price, sku and stock belong to the product itself.
+      this.productValues(cells, single, tracked);
+    } else if (variants.length > 0) {
+      // The product's own price: the lowest variant price (what "from" shows), required on create.
+      const prices = variants.map((v) => Number(moneyText(v.price))).filter((n) => Number.isFinite(n));
+      const lowest = variants.find((v) => Number(moneyText(v.price)) === Math.min(...prices));
+      if (lowest !== undefined && lowest.price !== '') cells['price'] = moneyText(lowest.price);
+      // Two variants with one name: the product is not imported (each of its rows says why).
+      const seen = new Map<string, number>();
+      for (const [index, v] of variants.entries()) {
+        const name = v.options.filter((o) => o !== '').join(' / ') || v.sku || `Variant ${index + 1}`;
+        const first = seen.get(name);
+        if (first === undefined) {
+          seen.set(name, v.rowNumber);
+          continue;
+        }
+        for (const r of p.rows) {
+          this.issues.push({
+            severity: 'error',
+            code: 'duplicate_variant',
+            message: `"${p.handle}" has two variants named "${name}" (rows ${first} and ${v.rowNumber}): each combination of option values must be different`,
+            sheet: this.sheet,
+            rowNumber: r.rowNumber,
+            ...this.cellRef('option1Value'),
+          });
+        }
+        return;
+      }
+      variants.forEach((v, index) => {
+        const target = byRow.get(v.rowNumber) ?? { reference_id: p.handle };
+        byRow.set(v.rowNumber, target);
+        let name = v.options.filter((o) => o !== '').join(' / ');
+        if (name === '') name = v.sku || `Variant ${index + 1}`;
+        target['variant_name'] = name;
+        if (v.sku !== '') target['variant_sku'] = v.sku;
+        if (v.price !== '') target['variant_price'] = moneyText(v.price);
+        if (v.compareAt !== '') target['variant_original_price'] = moneyText(v.compareAt);
+        if (v.cost !== '') target['variant_cost'] = moneyText(v.cost);
+        const g = gramsText(v.grams);
+        if (g !== '') target['variant_weight'] = g;
+        if (tracked && v.quantity !== '') target['variant_inventory_quantity'] = this.quantity(v, p.handle);
+      });
+    }
+    // Every source row ends up in results.csv: rows with nothing of their own (image-only rows)
+    // join their product by its reference_id.
+    for (const r of p.rows) {
+      const cellsOf = byRow.get(r.rowNumber) ?? { reference_id: p.handle };
+      out.push({ sheet: this.sheet, rowNumber: r.rowNumber, cells: cellsOf });
+    }
+  }
+
+  private productValues(cells: Record<string, CellValue>, v: ShopifyRow, tracked: boolean): void {
+    if (v.sku !== '') cells['sku'] = v.sku;
+    if (v.price !== '') cells['price'] = moneyText(v.price);
+    if (v.compareAt !== '') cells['original_price'] = moneyText(v.compareAt);
+    if (v.cost !== '') cells['cost'] = moneyText(v.cost);
+    const g = gramsText(v.grams);
+    if (g !== '') cells['weight'] = g;
+    if (tracked && v.quantity !== '')
+      cells['inventory_quantity'] = this.quantity(v, String(cells['reference_id']));
+  }
+
+  /** Shopify allows oversold (negative) stock; the API does not: 0, with a note. */
+  private quantity(v: ShopifyRow, handle: string): string {
+    const n = Number(v.quantity);
+    if (Number.isInteger(n) && n < 0) {
+      this.note(
+        v.rowNumber,
+        'negative_stock',
+        `"${handle}" has stock ${n} (oversold); imported as 0`,
+        'quantity',
+      );
+      return '0';
+    }
+    return v.quantity;
+  }
+}

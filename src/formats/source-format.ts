@@ -1,0 +1,133 @@
+import type { RowIssue } from '../mapping/row-issue.js';
+import { cellText } from '../sheets/cell-result.js';
+import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+
+/** The product sheet formats `mbulk import products` reads (`--from`). */
+export const PRODUCT_SOURCE_FORMATS = ['mbulk', 'shopify', 'woocommerce'] as const;
+export type ProductSourceFormat = (typeof PRODUCT_SOURCE_FORMATS)[number];
+
+/** How the plan names each format on its first line (`Format: Shopify product export`). */
+export const FORMAT_LABELS: Readonly<Record<ProductSourceFormat | 'map' | 'shopify-customers', string>> = {
+  mbulk: 'merchant-bulk product sheet',
+  map: 'product sheet read through a column map',
+  shopify: 'Shopify product export',
+  woocommerce: 'WooCommerce product export',
+  'shopify-customers': 'Shopify customer export',
+};
+
+/** What became of one source column: the field it feeds, or why it is not imported. */
+export interface ColumnUse {
+  header: string;
+  letter: string;
+  /** Canonical field(s) it feeds (`reference_id`, `variant_name`…); null: not imported. */
+  field: string | null;
+  /** Why it is not imported, or how it is read. */
+  note?: string;
+}
+
+/** A source row the conversion leaves out on purpose (results.csv: skipped, with the reason). */
+export interface SkippedRow {
+  rowNumber: number;
+  code: string;
+  message: string;
+}
+
+/** A source sheet turned into canonical product rows (DESIGN.md "Sheet formats"). */
+export interface ConvertedProducts {
+  /** Canonical columns: header and key are the field name, letter is the source column's. */
+  columns: SheetColumn[];
+  /** Canonical rows; each keeps the sheet label and row number of its source row. */
+  rows: SheetRow[];
+  /** Notes and errors of the conversion (rows skipped, content lost, orphan rows…). */
+  issues: RowIssue[];
+  /** Rows left out on purpose (gift cards, grouped products, repeated rows): each also has a note. */
+  skipped: SkippedRow[];
+  columnUses: ColumnUse[];
+}
+
+/** Turns the rows of one source format into canonical product rows. */
+export interface ProductConverter {
+  addRow(row: SheetRow): void;
+  finish(): ConvertedProducts;
+}
+
+/**
+ * The source columns a converter reads, found by any of their known headers (case-insensitive;
+ * headers differ between older and current exports). `key(name)` is the row cell key.
+ */
+export class SourceColumns<N extends string> {
+  private readonly byName = new Map<N, SheetColumn>();
+  private readonly used = new Map<string, { field: string | null; note?: string }>();
+  readonly all: readonly SheetColumn[];
+
+  constructor(columns: readonly SheetColumn[], headers: Readonly<Record<N, readonly string[]>>) {
+    this.all = columns;
+    const byKey = new Map(columns.map((c) => [c.key.trim(), c]));
+    for (const name of Object.keys(headers) as N[]) {
+      for (const h of headers[name]) {
+        const c = byKey.get(h);
+        if (c !== undefined) {
+          this.byName.set(name, c);
+          break;
+        }
+      }
+    }
+  }
+
+  has(name: N): boolean {
+    return this.byName.has(name);
+  }
+
+  column(name: N): SheetColumn | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The trimmed text of a cell ('' when blank or when the column is absent). */
+  text(row: SheetRow, name: N): string {
+    const c = this.byName.get(name);
+    if (c === undefined) return '';
+    return cellText(row.cells[c.key] as CellValue | undefined).trim();
+  }
+
+  /** Records that a source column feeds `field` (or is read for a reason given in `note`). */
+  use(name: N, field: string | null, note?: string): void {
+    const c = this.byName.get(name);
+    if (c === undefined) return;
+    const prev = this.used.get(c.key);
+    if (prev?.field && field && !prev.field.split(', ').includes(field)) {
+      this.used.set(c.key, { field: `${prev.field}, ${field}`, ...(note ? { note } : {}) });
+    } else if (!prev?.field) this.used.set(c.key, note ? { field, note } : { field });
+  }
+
+  /** A canonical column fed by a source column: header/key = field, letter = source letter. */
+  canonical(field: string, from: N | undefined, fallbackIndex: number): SheetColumn {
+    const c = from === undefined ? undefined : this.byName.get(from);
+    return { header: field, key: field, letter: c?.letter ?? '', index: c?.index ?? fallbackIndex };
+  }
+
+  /** Every source column once, in sheet order: the field it feeds, or "not imported". */
+  uses(notImported: (header: string) => string | undefined): ColumnUse[] {
+    return this.all.map((c) => {
+      const u = this.used.get(c.key);
+      if (u?.field)
+        return { header: c.header, letter: c.letter, field: u.field, ...(u.note ? { note: u.note } : {}) };
+      const note = u?.note ?? notImported(c.header);
+      return { header: c.header, letter: c.letter, field: null, ...(note ? { note } : {}) };
+    });
+  }
+}
+
+/** A price cell as the canonical money decoder reads it: `1,234.50` loses its thousands commas. */
+export function moneyText(text: string): string {
+  return /^-?[\d,]+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text;
+}
+
+/** A comma-separated list (Shopify and WooCommerce tags, WooCommerce images) as the sheet's `a|b`. */
+export function commaList(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(',')) {
+    const t = part.trim();
+    if (t !== '' && !out.includes(t)) out.push(t);
+  }
+  return out;
+}

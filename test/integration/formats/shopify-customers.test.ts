@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, harness, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+});
+afterEach(async () => {
+  await h.sandbox.close();
+});
+
+describe('Shopify customer export', () => {
+  it('name from first and last name, phone from Phone else Default Address Phone, normalised; re-import writes nothing', async () => {
+    const file = join(FIXTURES, 'shopify-customers.csv');
+    const plan = await h.cli('import', 'customers', file);
+    expect(plan.stdout).toMatch(/^Format: Shopify customer export$/m);
+    expect(plan.stdout).toMatch(/Columns not imported: Customer ID, Accepts Email Marketing,/);
+
+    const applied = await h.cli('import', 'customers', file, '--apply', '--yes', '--json');
+    expect(applied.code).toBe(1); // Chen Wei has no phone: the API needs one to create a customer
+    const customers = h.sandbox.store.toSnapshot().customers;
+    const ayu = customers.find((c) => c.email === 'ayu.lestari@example.com');
+    expect(ayu).toMatchObject({ name: 'Ayu Lestari', phone: '60123456789' });
+    const budi = customers.find((c) => c.email === 'budi@example.com');
+    expect(budi).toMatchObject({ name: 'Budi', phone: '60129876543' });
+    expect(customers.some((c) => c.email === 'chen.wei@example.com')).toBe(false);
+    const runId = applied.json<{ runId: string }>().runId;
+    const failed = readFileSync(join(h.dir, '.mbulk/runs', runId, 'failed.csv'), 'utf8').replace(
+      /^\uFEFF/,
+      '',
+    );
+    expect(failed.split(/\r?\n/)[0]).toMatch(/^Customer ID,First Name,Last Name,Email,/);
+    expect(failed).toMatch(/Chen,Wei/);
+
+    h.sandbox.clearRequestLog();
+    const again = await h.cli('import', 'customers', file, '--apply', '--yes', '--json');
+    expect(again.code).toBe(1);
+    expect(h.writes()).toEqual([]);
+  });
+});
