@@ -14,6 +14,7 @@ import { checkGuardrail } from '../plan/check-guardrail.js';
 import { describeChanges } from '../plan/describe-changes.js';
 import { addLiveProduct, emptyLiveCatalog } from '../plan/live-catalog.js';
 import { planProducts } from '../plan/plan-products.js';
+import { findPriceJumps, medianCatalogPrice, priceJumpRefusal, type PriceJump } from '../plan/price-jumps.js';
 import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import { currencyDecimals, type Product, type ProductCreate, type ProductUpdate } from '../schema/index.js';
 import type { Store } from '../schema/index.js';
@@ -51,6 +52,11 @@ export interface ProductPlanFile {
   before: Record<string, Product>;
   /** Set when the guardrail refused the plan. */
   refusal?: string;
+  /**
+   * Suspicious prices (×10 or more, or over 10× the catalog's median): `--apply` and `mbulk apply`
+   * refuse the plan unless `--allow-price-jumps`.
+   */
+  priceJumps?: PriceJump[];
 }
 
 export interface PlanProductsImportOptions extends JobCallbacks {
@@ -68,6 +74,8 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
+  /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
+  allowPriceJumps?: boolean;
 }
 
 export interface PlannedProductRun {
@@ -76,6 +84,8 @@ export interface PlannedProductRun {
   store: Store;
   /** Set when the guardrail refuses the plan (exit 3); nothing may be applied. */
   refusal?: string;
+  /** Set when the plan has price jumps and `allowPriceJumps` is off: `--apply` refuses (exit 3). */
+  applyRefusal?: string;
   /** Seconds per phase: read+validate, live fetch, plan. */
   timings: { read: number; fetch: number; plan: number };
 }
@@ -163,6 +173,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
     if (WRITES.has(e.action)) changes.push(...describeProductEntry(e, file.plan.decimals));
   }
   const issues: string[] = [];
+  for (const j of file.priceJumps ?? []) issues.push(`warning: suspicious price: ${j.message}`);
   for (const i of file.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
   for (const e of file.plan.entries)
     for (const i of e.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
@@ -192,6 +203,11 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
       `${file.optionsInput.original}${file.optionsInput.sheet ? ` (${file.optionsInput.sheet})` : ''}`,
     ]);
   if (file.refusal) facts.push(['Refused', file.refusal]);
+  if (file.priceJumps)
+    facts.push([
+      'Suspicious prices',
+      `${file.priceJumps.length} (×10 or more, or over 10× the catalog's median): --apply refuses them unless --allow-price-jumps`,
+    ]);
   if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
   if (file.plan.replaceSkipped) facts.push(['Note', file.plan.replaceSkipped]);
   return {
@@ -258,7 +274,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     file: options.file,
     read: options.read,
     optionsFile: options.optionsFile,
-    mapping: { decimals, money, decimalComma, blank },
+    mapping: { decimals, money, decimalComma, blank, currency: store.currency },
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,
@@ -288,6 +304,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   }
   raw.clear();
   const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+  const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
+  const allowPriceJumps = options.allowPriceJumps ?? false;
   const planSeconds = (performance.now() - planStart) / 1000;
   options.onProgress?.({ phase: 'plan', done: plan.entries.length });
 
@@ -305,6 +323,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       missing: plan.options.missing,
       replace: plan.options.replace,
       allowDeletes: options.allowDeletes ?? false,
+      allowPriceJumps,
     },
   });
   const info = sheets.products;
@@ -327,11 +346,15 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
   if (sheets.optionsLabel !== undefined) file.sheets.options = sheets.optionsLabel;
   if (!guard.ok) file.refusal = guard.message;
+  if (priceJumps.length > 0) file.priceJumps = priceJumps;
   run.writePlan(file);
   run.update({ counts: productCounts(file) });
   writeProductReport(run, file);
   const timings = { read: sheets.seconds, fetch: fetchSeconds, plan: planSeconds };
-  return file.refusal ? { run, file, store, refusal: file.refusal, timings } : { run, file, store, timings };
+  const planned: PlannedProductRun = { run, file, store, timings };
+  if (file.refusal) planned.refusal = file.refusal;
+  if (priceJumps.length > 0 && !allowPriceJumps) planned.applyRefusal = priceJumpRefusal(priceJumps);
+  return planned;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,6 +380,11 @@ export interface ProductOpResult {
 export interface ApplyProductsOptions extends JobCallbacks {
   client: MerchantClient;
   concurrency?: number | undefined;
+  /**
+   * Write a plan with suspicious prices (`--allow-price-jumps`). Default false: a run that has not
+   * started refuses (exit 3) unless it was planned with the flag; a started run (resume) goes on.
+   */
+  allowPriceJumps?: boolean | undefined;
 }
 
 export interface ProductApplySummary {
@@ -455,6 +483,10 @@ export async function applyProductRun(
   const { client } = options;
   const file = readProductPlan(run);
   if (file.refusal) throw Object.assign(new Error(file.refusal), { exitCode: 3 });
+  const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;
+  if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
+    throw Object.assign(new Error(priceJumpRefusal(file.priceJumps)), { exitCode: 3 });
+  }
   const { plan } = file;
   const ops = buildOps(run, plan);
   const signal = options.signal ? { signal: options.signal } : {};
@@ -625,6 +657,7 @@ export async function replanProductRun(
     replace: replace ?? file.plan.options.replace,
     missing: file.plan.options.missing,
     allowDeletes: o['allowDeletes'] === true,
+    allowPriceJumps: o['allowPriceJumps'] === true,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

@@ -17,7 +17,12 @@ export interface RunKind {
   /** Applies or resumes the run; `ok` false when rows failed or the run did not complete. */
   apply(
     run: RunDirectory,
-    options: JobCallbacks & { client: MerchantClient; concurrency?: number },
+    options: JobCallbacks & {
+      client: MerchantClient;
+      concurrency?: number;
+      /** `mbulk apply --allow-price-jumps` (products runs; default false). */
+      allowPriceJumps?: boolean;
+    },
   ): Promise<{
     ok: boolean;
     status: string;

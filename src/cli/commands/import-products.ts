@@ -12,6 +12,7 @@ interface ProductsArgs extends ImportArgs {
   replace?: string | undefined;
   missing: string;
   'allow-deletes': boolean;
+  'allow-price-jumps': boolean;
   report?: string | undefined;
 }
 
@@ -61,6 +62,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         replace,
         missing: args.missing as 'ignore' | 'hide' | 'delete',
         allowDeletes: args['allow-deletes'],
+        allowPriceJumps: args['allow-price-jumps'],
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -83,6 +85,14 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
       if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
       if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
+      const jumps = planned.file.priceJumps ?? [];
+      if (jumps.length > 0) {
+        out.warn(
+          `warning: ${jumps.length} suspicious price change${jumps.length === 1 ? '' : 's'} (×10 or more of the live price, or over 10× the catalog's median price)${args['allow-price-jumps'] ? '' : '; --apply refuses them unless --allow-price-jumps'}:`,
+        );
+        for (const j of jumps.slice(0, 20)) out.warn(`  suspicious price: ${j.message}`);
+        if (jumps.length > 20) out.warn(`  … and ${jumps.length - 20} more (${planned.run.file('report')})`);
+      }
       const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
       printIssues(out, allIssues);
       if (args.report) {
@@ -98,6 +108,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           target: target.describe,
           counts,
           summary: plan.summary,
+          ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -190,6 +201,12 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'boolean',
           default: false,
           describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
+        })
+        .option('allow-price-jumps', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
         })
         .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
