@@ -27,6 +27,7 @@ import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
 import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { refuseEmptySheet } from './empty-sheet.js';
 
 export { checkProductDrift, type DriftedProduct } from './product-drift.js';
 
@@ -74,6 +75,8 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
+  /** Plan a products sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
+  allowEmpty?: boolean;
   /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
   allowPriceJumps?: boolean;
 }
@@ -279,6 +282,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     onWarning: options.onWarning,
     signal: options.signal,
   });
+  refuseEmptySheet(options.file, sheets.productRows, options.allowEmpty);
   const fetchStart = performance.now();
   const { catalog, raw } = await readLiveCatalog(client, options);
   const fetchSeconds = (performance.now() - fetchStart) / 1000;
@@ -324,6 +328,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       replace: plan.options.replace,
       allowDeletes: options.allowDeletes ?? false,
       allowPriceJumps,
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
     },
   });
   const info = sheets.products;
@@ -658,6 +663,7 @@ export async function replanProductRun(
     missing: file.plan.options.missing,
     allowDeletes: o['allowDeletes'] === true,
     allowPriceJumps: o['allowPriceJumps'] === true,
+    allowEmpty: o['allowEmpty'] === true,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

@@ -35,6 +35,8 @@ export interface ProductSheets {
   optionsLabel?: string;
   /** Data rows read (both sheets). */
   rows: number;
+  /** Data rows of the products sheet alone. */
+  productRows: number;
   /** Seconds spent reading and mapping. */
   seconds: number;
 }
@@ -96,6 +98,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     options.onProgress?.({ phase: 'read', done: rows });
   }
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  const productRows = rows;
 
   let source: OptionsSource = { kind: 'none' };
   let optionsInfo: SheetInfo | undefined;
@@ -145,6 +148,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     productsLabel,
     options: source,
     rows,
+    productRows,
     seconds: (performance.now() - started) / 1000,
   };
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;

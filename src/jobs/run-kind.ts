@@ -83,6 +83,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
             preserveSales: file.plan.options.preserveSales,
             batchSize: file.batchSize,
             maxChanges: typeof maxChanges === 'string' ? maxChanges : undefined,
+            allowEmpty: run.meta.options['allowEmpty'] === true,
           });
           return { run: planned.run, refusal: planned.refusal };
         },

@@ -1,5 +1,6 @@
 import type { StockColumns } from '../mapping/stock-sheet.js';
 import { stockInteger, stockKey } from '../mapping/stock-sheet.js';
+import { cutShortIssue } from '../mapping/cut-short-row.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetRow } from '../sheets/sheet-row.js';
 import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
@@ -79,6 +80,10 @@ export class StockPlanner {
    */
   add(row: SheetRow): void {
     this.rows++;
+    if (row.cutShort === true) {
+      this.issues.push(cutShortIssue(row));
+      return;
+    }
     const { columns } = this;
     const cells = row.cells;
     const itemId = columns.item_id ? stockKey(cells[columns.item_id.key]) : '';

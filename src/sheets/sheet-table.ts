@@ -58,6 +58,12 @@ function compileRowBuilder(keys: readonly string[]): RowBuilder {
 export class SheetTable {
   columns: SheetColumn[] | null = null;
   dataRows = 0;
+  /** Fields of the last data row accepted (before padding to the header's width). */
+  lastFields = 0;
+  /** Fields of the header row, up to its last non-blank header (0 before the header). */
+  get width(): number {
+    return this.keys.length;
+  }
   private keys: string[] = [];
   private hasUnnamed = false;
   /** Builds the cells object of a row: compiled per header (see compileRowBuilder). */
@@ -84,6 +90,7 @@ export class SheetTable {
       return null;
     }
     this.dataRows++;
+    this.lastFields = n;
     if (this.dataRows > this.ctx.limits.maxRows) {
       throw new SheetError(
         'too_many_rows',

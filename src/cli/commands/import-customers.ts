@@ -5,6 +5,7 @@ import type { RegisterCommand } from './index.js';
 
 interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
+  'allow-empty': boolean;
 }
 
 /** Plans a customer sheet and, with --apply, writes it. */
@@ -21,7 +22,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   let invalid = 0;
   return runImportFlow(args, ctx, {
     planLabel: 'Plan customers',
-    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank }),
+    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank, allowEmpty: args['allow-empty'] }),
     show: (planned, target) => {
       const { plan } = planned.file;
       const counts = customerCounts(planned.file);
@@ -82,6 +83,12 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
           describe: 'Do not ask for confirmation before writing',
         })
         .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
+        .option('allow-empty', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
+        })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .option('blank', {
           choices: ['keep', 'clear'] as const,

@@ -13,6 +13,7 @@ interface ProductsArgs extends ImportArgs {
   missing: string;
   'allow-deletes': boolean;
   'allow-price-jumps': boolean;
+  'allow-empty': boolean;
   report?: string | undefined;
 }
 
@@ -63,6 +64,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         missing: args.missing as 'ignore' | 'hide' | 'delete',
         allowDeletes: args['allow-deletes'],
         allowPriceJumps: args['allow-price-jumps'],
+        allowEmpty: args['allow-empty'],
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -207,6 +209,12 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           default: false,
           describe:
             'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
+        })
+        .option('allow-empty', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
         })
         .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
