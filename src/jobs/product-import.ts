@@ -75,6 +75,12 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
+  /**
+   * `protect` (default): when the sheet is an `mbulk export products` (its `mbulk_exported_at`), an
+   * item whose stock changed in the store after the export keeps its live stock. `overwrite`: the
+   * sheet's quantities are written anyway (`--stock overwrite`).
+   */
+  stock?: 'protect' | 'overwrite';
   /** Plan a products sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
   allowEmpty?: boolean;
   /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
@@ -213,6 +219,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
     ]);
   if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
   if (file.plan.replaceSkipped) facts.push(['Note', file.plan.replaceSkipped]);
+  if (file.plan.stockSpared) facts.push(['Stock spared', file.plan.stockSpared]);
   return {
     title: 'Import products',
     runId: run.id,
@@ -298,6 +305,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     columnRefs: mapping.columnRefs,
     unkeyedRows: mapping.unkeyedRows,
     unkeyedOptionRows: mapping.unkeyedOptionRows,
+    ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
+      ? { stockSince: sheets.exportedAt }
+      : {}),
   });
   const before: Record<string, Product> = {};
   for (const e of plan.entries) {
@@ -329,6 +339,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       allowDeletes: options.allowDeletes ?? false,
       allowPriceJumps,
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      stock: options.stock ?? 'protect',
     },
   });
   const info = sheets.products;
@@ -664,6 +675,7 @@ export async function replanProductRun(
     allowDeletes: o['allowDeletes'] === true,
     allowPriceJumps: o['allowPriceJumps'] === true,
     allowEmpty: o['allowEmpty'] === true,
+    stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { EXPORTED_AT_COLUMN, exportedAtMs } from '../mapping/exported-at.js';
 import { ProductSheetMapper } from '../mapping/product-sheet-mapper.js';
 import type { ProductMapping, ProductMappingOptions } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
@@ -37,6 +38,11 @@ export interface ProductSheets {
   rows: number;
   /** Data rows of the products sheet alone. */
   productRows: number;
+  /**
+   * The earliest `mbulk_exported_at` of the products sheet (ISO 8601): the sheet is an export taken
+   * then. Absent when the sheet has no such column or no readable value in it.
+   */
+  exportedAt?: string;
   /** Seconds spent reading and mapping. */
   seconds: number;
 }
@@ -92,12 +98,30 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     sheetName: productsLabel,
   });
   let rows = 0;
+  const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
+  let exportedAt = Number.POSITIVE_INFINITY;
+  let unreadableAt: number | undefined;
   for await (const batch of reader.batches()) {
-    for (const row of batch) mapper.addRow(cleanRow(row, productsLabel));
+    for (const row of batch) {
+      mapper.addRow(cleanRow(row, productsLabel));
+      if (stamped) {
+        const at = exportedAtMs(row.cells[EXPORTED_AT_COLUMN]);
+        if (at === undefined) unreadableAt ??= row.rowNumber;
+        else if (at < exportedAt) exportedAt = at;
+      }
+    }
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  if (unreadableAt !== undefined) {
+    options.onWarning?.(
+      fileWarning(
+        options.file,
+        `${EXPORTED_AT_COLUMN} on row ${unreadableAt} is not a date-time; the stock of items that changed since the export is only protected by the readable ones`,
+      ),
+    );
+  }
   const productRows = rows;
 
   let source: OptionsSource = { kind: 'none' };
@@ -151,6 +175,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     productRows,
     seconds: (performance.now() - started) / 1000,
   };
+  if (Number.isFinite(exportedAt)) result.exportedAt = new Date(exportedAt).toISOString();
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
   if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
   return result;

@@ -31,6 +31,8 @@ interface OrderExportArgs extends ExportArgs {
 interface CatalogExportArgs extends ExportArgs {
   money: string;
   options?: string | undefined;
+  /** products: false with --no-stock. */
+  stock?: boolean;
 }
 
 const ALLOWED: Record<ExportKind, readonly FileFormat[]> = {
@@ -295,6 +297,7 @@ export async function exportCatalogCommand(
           path: dest.path,
           format: dest.format as 'csv' | 'xlsx',
           money,
+          stock: args.stock !== false,
           ...(optionsPath !== undefined ? { optionsPath } : {}),
           onProgress: (p) => progress(report, p.productsRead, `${p.rowsWritten} rows written`),
         }),
@@ -392,6 +395,12 @@ function catalogCommand(kind: Exclude<ExportKind, 'orders'>, describe: string): 
             .option('options', {
               type: 'string',
               describe: 'CSV: the options file (default: <file>-options.csv)',
+            })
+            .option('stock', {
+              type: 'boolean',
+              default: true,
+              describe:
+                'Write the stock columns inventory_quantity and variant_inventory_quantity (--no-stock leaves them out, so a re-import never touches stock)',
             });
         } else {
           c = c.option('money', { type: 'string', default: 'units', hidden: true });

@@ -14,6 +14,7 @@ interface ProductsArgs extends ImportArgs {
   'allow-deletes': boolean;
   'allow-price-jumps': boolean;
   'allow-empty': boolean;
+  stock: string;
   report?: string | undefined;
 }
 
@@ -65,6 +66,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         allowDeletes: args['allow-deletes'],
         allowPriceJumps: args['allow-price-jumps'],
         allowEmpty: args['allow-empty'],
+        stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -87,6 +89,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
       if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
       if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
+      if (plan.stockSpared) out.warn(`warning: ${plan.stockSpared}`);
       const jumps = planned.file.priceJumps ?? [];
       if (jumps.length > 0) {
         out.warn(
@@ -111,6 +114,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           counts,
           summary: plan.summary,
           ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
+          ...(plan.stockSpared ? { stockSpared: plan.stockSpared } : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -209,6 +213,13 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           default: false,
           describe:
             'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
+        })
+        .option('stock', {
+          type: 'string',
+          choices: ['protect', 'overwrite'],
+          default: 'protect',
+          describe:
+            "Stock of a sheet exported by mbulk (mbulk_exported_at): protect leaves alone items whose stock changed after the export; overwrite writes the sheet's quantities anyway",
         })
         .option('allow-empty', {
           type: 'boolean',
