@@ -105,9 +105,12 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     for (const row of batch) {
       mapper.addRow(cleanRow(row, productsLabel));
       if (stamped) {
-        const at = exportedAtMs(row.cells[EXPORTED_AT_COLUMN]);
-        if (at === undefined) unreadableAt ??= row.rowNumber;
-        else if (at < exportedAt) exportedAt = at;
+        // Rows added to an export leave it blank: only a filled, unreadable cell is worth a warning.
+        const cell = row.cells[EXPORTED_AT_COLUMN];
+        const at = exportedAtMs(cell);
+        if (at !== undefined) exportedAt = Math.min(exportedAt, at);
+        else if (cell !== null && cell !== undefined && String(cell).trim() !== '')
+          unreadableAt ??= row.rowNumber;
       }
     }
     rows += batch.length;
