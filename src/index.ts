@@ -46,6 +46,8 @@ export { ProductSheetMapper, mapProductRows } from './mapping/product-sheet-mapp
 export { indexLiveCatalog } from './plan/live-catalog.js';
 export { planProducts } from './plan/plan-products.js';
 export { checkGuardrail } from './plan/check-guardrail.js';
+export { findPriceJumps, medianCatalogPrice } from './plan/price-jumps.js';
+export type { PriceJump } from './plan/price-jumps.js';
 export { summarizePlan } from './plan/summarize-plan.js';
 export { describeChanges } from './plan/describe-changes.js';
 export { LiveInventoryIndex } from './plan/live-inventory-index.js';
@@ -75,6 +77,7 @@ export {
 } from './jobs/template-import.js';
 export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
 export { checkStockDrift } from './jobs/stock-drift.js';
+export { EmptySheetError } from './jobs/empty-sheet.js';
 export {
   planProductImport,
   applyProductRun,
@@ -94,6 +97,7 @@ export { allocateLargestRemainder } from './export/allocate-largest-remainder.js
 export { orderChecks } from './export/order-checks.js';
 export { exportProducts } from './export/export-products.js';
 export { exportCustomers } from './export/export-customers.js';
+export { exportStock } from './export/export-stock.js';
 export { exportTemplates } from './export/export-templates.js';
 export { exportSnapshot } from './export/export-snapshot.js';
 

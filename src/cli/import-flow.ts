@@ -27,6 +27,8 @@ export interface PlannedImport {
   run: RunDirectory;
   store: { id: string; name: string };
   refusal?: string | undefined;
+  /** A refusal that only stops `--apply` (the dry run shows the plan and exits as usual). */
+  applyRefusal?: string | undefined;
 }
 
 /** What an apply returns, as far as the flow is concerned. */
@@ -128,6 +130,11 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
         [view.invalidRows.key]: view.invalidRows.rows,
       });
       return view.invalid > 0 ? ExitCode.RowsFailed : ExitCode.Ok;
+    }
+    if (planned.applyRefusal) {
+      out.warn(`mbulk: ${planned.applyRefusal}`);
+      out.result({ ok: false, refused: planned.applyRefusal, applied: false, ...base });
+      return ExitCode.Refused;
     }
     if (view.blockInvalid !== undefined) {
       out.warn(view.blockInvalid);

@@ -1,4 +1,5 @@
 import { pickProductFields } from '../schema/product.js';
+import { EXPORTED_AT_COLUMN } from '../mapping/exported-at.js';
 import { formatOptionChoices } from '../mapping/options-choices.js';
 import { currencyDecimals } from '../schema/currency.js';
 import type { Product, ProductOption, Variant } from '../schema/product.js';
@@ -16,11 +17,20 @@ const MAX_WARNINGS = 50;
 export const PRODUCTS_SHEET = 'products';
 export const OPTIONS_SHEET = 'options';
 
+/** The stock columns, left out by `--no-stock`. */
+const STOCK_COLUMNS = new Set(['inventory_quantity', 'variant_inventory_quantity']);
+
 /**
  * Columns of the products sheet, in the import's canonical names (column-aliases.ts,
- * PRODUCT_SHEET_COLUMNS without `command`): one row per variant, product columns repeated.
+ * PRODUCT_SHEET_COLUMNS without `command`): one row per variant, product columns repeated, then
+ * `mbulk_exported_at`. `stock: false` leaves out inventory_quantity and variant_inventory_quantity.
  */
-export function productColumns(money: MoneyMode = 'units'): ColumnSpec[] {
+export function productColumns(money: MoneyMode = 'units', options: { stock?: boolean } = {}): ColumnSpec[] {
+  const columns = allProductColumns(money);
+  return options.stock === false ? columns.filter((c) => !STOCK_COLUMNS.has(c.key)) : columns;
+}
+
+function allProductColumns(money: MoneyMode): ColumnSpec[] {
   const m = moneyType(money);
   return [
     column('id', 'text', 22),
@@ -58,6 +68,7 @@ export function productColumns(money: MoneyMode = 'units'): ColumnSpec[] {
     column('variant_cost', m, 12),
     column('variant_weight', 'integer'),
     column('variant_inventory_quantity', 'integer'),
+    column(EXPORTED_AT_COLUMN, 'text', 24),
   ];
 }
 
@@ -98,6 +109,13 @@ export interface ExportProductsOptions {
   money?: MoneyMode;
   /** Decimals of the money columns. Default: ISO 4217 decimals of `store.currency`. */
   currencyDecimals?: number;
+  /** Write the stock columns (default true); false is `--no-stock`. */
+  stock?: boolean;
+  /**
+   * The `mbulk_exported_at` of every row. Default: the time the export starts, before the first
+   * product is read (so a change made while exporting counts as later than the export).
+   */
+  exportedAt?: Date;
   /** Progress, every 100 products and at the end. */
   onProgress?: (progress: ExportProductsProgress) => void;
 }
@@ -196,6 +214,7 @@ export function optionCells(p: Product, o: ProductOption, decimals: number, mone
  * restores them). Streams: memory holds one product at a time.
  */
 export async function exportProducts(options: ExportProductsOptions): Promise<ExportProductsResult> {
+  const exportedAt = (options.exportedAt ?? new Date()).toISOString();
   const money = options.money ?? 'units';
   const decimals = options.currencyDecimals ?? currencyDecimals(options.store.currency);
   const csv = options.format === 'csv';
@@ -217,7 +236,7 @@ export async function exportProducts(options: ExportProductsOptions): Promise<Ex
   });
   await withWriter(writer, async () => {
     const productsSheet = await writer.addSheet(
-      { name: PRODUCTS_SHEET, columns: productColumns(money) },
+      { name: PRODUCTS_SHEET, columns: productColumns(money, { stock: options.stock !== false }) },
       options.path,
     );
     const optionsSheet = await writer.addSheet(
@@ -230,7 +249,7 @@ export async function exportProducts(options: ExportProductsOptions): Promise<Ex
         if (warnings.length < MAX_WARNINGS) warnings.push(w);
         stats.warnings++;
       }
-      const base = productCells(p);
+      const base = { ...productCells(p), [EXPORTED_AT_COLUMN]: exportedAt };
       if (p.variants.length === 0) {
         await writeRow(productsSheet, base);
         stats.rows++;

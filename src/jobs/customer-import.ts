@@ -29,6 +29,7 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
+import { refuseEmptySheet } from './empty-sheet.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
@@ -60,6 +61,8 @@ export interface PlanCustomersOptions extends JobCallbacks {
   blank?: BlankMode;
   /** `--from shopify`: read a Shopify customer export (default: recognised from the header). */
   from?: 'shopify' | 'mbulk' | undefined;
+  /** Plan a sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
+  allowEmpty?: boolean | undefined;
 }
 
 export interface PlannedCustomerRun {
@@ -112,6 +115,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     options.onProgress?.({ phase: 'read', done: rows });
   }
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  refuseEmptySheet(options.file, rows, options.allowEmpty);
 
   const live = new LiveCustomerIndex();
   let fetched = 0;

@@ -14,6 +14,7 @@ import { checkGuardrail } from '../plan/check-guardrail.js';
 import { describeChanges } from '../plan/describe-changes.js';
 import { addLiveProduct, emptyLiveCatalog } from '../plan/live-catalog.js';
 import { planProducts } from '../plan/plan-products.js';
+import { findPriceJumps, medianCatalogPrice, priceJumpRefusal, type PriceJump } from '../plan/price-jumps.js';
 import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import { currencyDecimals, type Product, type ProductCreate, type ProductUpdate } from '../schema/index.js';
 import type { Store } from '../schema/index.js';
@@ -29,6 +30,7 @@ import type { SkippedRow, ProductSourceFormat } from '../formats/source-format.j
 import { summarizeColumns, type SourceDescription } from '../formats/source-description.js';
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
 import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
+import { refuseEmptySheet } from './empty-sheet.js';
 
 export { checkProductDrift, type DriftedProduct } from './product-drift.js';
 
@@ -58,6 +60,11 @@ export interface ProductPlanFile {
   before: Record<string, Product>;
   /** Set when the guardrail refused the plan. */
   refusal?: string;
+  /**
+   * Suspicious prices (×10 or more, or over 10× the catalog's median): `--apply` and `mbulk apply`
+   * refuse the plan unless `--allow-price-jumps`.
+   */
+  priceJumps?: PriceJump[];
 }
 
 export interface PlanProductsImportOptions extends JobCallbacks {
@@ -79,6 +86,16 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   from?: ProductSourceFormat | undefined;
   /** `--map` / `--map-file`: source headers → canonical fields. */
   columnMap?: ColumnMap | undefined;
+  /**
+   * `protect` (default): when the sheet is an `mbulk export products` (its `mbulk_exported_at`), an
+   * item whose stock changed in the store after the export keeps its live stock. `overwrite`: the
+   * sheet's quantities are written anyway (`--stock overwrite`).
+   */
+  stock?: 'protect' | 'overwrite';
+  /** Plan a products sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
+  allowEmpty?: boolean;
+  /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
+  allowPriceJumps?: boolean;
 }
 
 export interface PlannedProductRun {
@@ -87,6 +104,8 @@ export interface PlannedProductRun {
   store: Store;
   /** Set when the guardrail refuses the plan (exit 3); nothing may be applied. */
   refusal?: string;
+  /** Set when the plan has price jumps and `allowPriceJumps` is off: `--apply` refuses (exit 3). */
+  applyRefusal?: string;
   /** Seconds per phase: read+validate, live fetch, plan. */
   timings: { read: number; fetch: number; plan: number };
 }
@@ -186,6 +205,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
     if (WRITES.has(e.action)) changes.push(...describeProductEntry(e, file.plan.decimals));
   }
   const issues: string[] = [];
+  for (const j of file.priceJumps ?? []) issues.push(`warning: suspicious price: ${j.message}`);
   for (const i of file.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
   for (const e of file.plan.entries)
     for (const i of e.issues) issues.push(`${i.severity}: ${formatRowIssue(i)}`);
@@ -216,8 +236,14 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
       `${file.optionsInput.original}${file.optionsInput.sheet ? ` (${file.optionsInput.sheet})` : ''}`,
     ]);
   if (file.refusal) facts.push(['Refused', file.refusal]);
+  if (file.priceJumps)
+    facts.push([
+      'Suspicious prices',
+      `${file.priceJumps.length} (×10 or more, or over 10× the catalog's median): --apply refuses them unless --allow-price-jumps`,
+    ]);
   if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
   if (file.plan.replaceSkipped) facts.push(['Note', file.plan.replaceSkipped]);
+  if (file.plan.stockSpared) facts.push(['Stock spared', file.plan.stockSpared]);
   return {
     title: 'Import products',
     runId: run.id,
@@ -282,13 +308,14 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     file: options.file,
     read: options.read,
     optionsFile: options.optionsFile,
-    mapping: { decimals, money, decimalComma, blank },
+    mapping: { decimals, money, decimalComma, blank, currency: store.currency },
     from: options.from,
     columnMap: options.columnMap,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,
   });
+  refuseEmptySheet(options.file, sheets.productRows, options.allowEmpty);
   const fetchStart = performance.now();
   const { catalog, raw } = await readLiveCatalog(client, options);
   const fetchSeconds = (performance.now() - fetchStart) / 1000;
@@ -304,6 +331,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     columnRefs: mapping.columnRefs,
     unkeyedRows: mapping.unkeyedRows,
     unkeyedOptionRows: mapping.unkeyedOptionRows,
+    ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
+      ? { stockSince: sheets.exportedAt }
+      : {}),
   });
   const before: Record<string, Product> = {};
   for (const e of plan.entries) {
@@ -314,6 +344,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   }
   raw.clear();
   const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+  const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
+  const allowPriceJumps = options.allowPriceJumps ?? false;
   const planSeconds = (performance.now() - planStart) / 1000;
   options.onProgress?.({ phase: 'plan', done: plan.entries.length });
 
@@ -333,6 +365,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       missing: plan.options.missing,
       replace: plan.options.replace,
       allowDeletes: options.allowDeletes ?? false,
+      allowPriceJumps,
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      stock: options.stock ?? 'protect',
     },
   });
   const info = sheets.products;
@@ -359,11 +394,15 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
   if (sheets.optionsLabel !== undefined) file.sheets.options = sheets.optionsLabel;
   if (!guard.ok) file.refusal = guard.message;
+  if (priceJumps.length > 0) file.priceJumps = priceJumps;
   run.writePlan(file);
   run.update({ counts: productCounts(file) });
   writeProductReport(run, file);
   const timings = { read: sheets.seconds, fetch: fetchSeconds, plan: planSeconds };
-  return file.refusal ? { run, file, store, refusal: file.refusal, timings } : { run, file, store, timings };
+  const planned: PlannedProductRun = { run, file, store, timings };
+  if (file.refusal) planned.refusal = file.refusal;
+  if (priceJumps.length > 0 && !allowPriceJumps) planned.applyRefusal = priceJumpRefusal(priceJumps);
+  return planned;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,6 +428,11 @@ export interface ProductOpResult {
 export interface ApplyProductsOptions extends JobCallbacks {
   client: MerchantClient;
   concurrency?: number | undefined;
+  /**
+   * Write a plan with suspicious prices (`--allow-price-jumps`). Default false: a run that has not
+   * started refuses (exit 3) unless it was planned with the flag; a started run (resume) goes on.
+   */
+  allowPriceJumps?: boolean | undefined;
 }
 
 export interface ProductApplySummary {
@@ -487,6 +531,10 @@ export async function applyProductRun(
   const { client } = options;
   const file = readProductPlan(run);
   if (file.refusal) throw Object.assign(new Error(file.refusal), { exitCode: 3 });
+  const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;
+  if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
+    throw Object.assign(new Error(priceJumpRefusal(file.priceJumps)), { exitCode: 3 });
+  }
   const { plan } = file;
   const ops = buildOps(run, plan);
   const signal = options.signal ? { signal: options.signal } : {};
@@ -662,6 +710,9 @@ export async function replanProductRun(
     replace: replace ?? file.plan.options.replace,
     missing: file.plan.options.missing,
     allowDeletes: o['allowDeletes'] === true,
+    allowPriceJumps: o['allowPriceJumps'] === true,
+    allowEmpty: o['allowEmpty'] === true,
+    stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { EXPORTED_AT_COLUMN, exportedAtMs } from '../mapping/exported-at.js';
 import { ProductSheetMapper } from '../mapping/product-sheet-mapper.js';
 import type { ProductMapping, ProductMappingOptions } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
@@ -54,6 +55,13 @@ export interface ProductSheets {
   skipped: SkippedRow[];
   /** Data rows read (both sheets). */
   rows: number;
+  /** Data rows of the products sheet alone. */
+  productRows: number;
+  /**
+   * The earliest `mbulk_exported_at` of the products sheet (ISO 8601): the sheet is an export taken
+   * then. Absent when the sheet has no such column or no readable value in it.
+   */
+  exportedAt?: string;
   /** Seconds spent reading and mapping. */
   seconds: number;
 }
@@ -129,9 +137,22 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   };
   let mapper = converter === undefined ? new ProductSheetMapper(mapped, mappingOptions) : undefined;
   let rows = 0;
+  const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
+  let exportedAt = Number.POSITIVE_INFINITY;
+  let unreadableAt: number | undefined;
   for await (const batch of reader.batches()) {
-    if (converter !== undefined) for (const row of batch) converter.addRow(cleanRow(row, productsLabel));
-    else for (const row of batch) (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
+    for (const row of batch) {
+      if (converter !== undefined) converter.addRow(cleanRow(row, productsLabel));
+      else (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
+      if (stamped) {
+        // Rows added to an export leave it blank: only a filled, unreadable cell is worth a warning.
+        const cell = row.cells[EXPORTED_AT_COLUMN];
+        const at = exportedAtMs(cell);
+        if (at !== undefined) exportedAt = Math.min(exportedAt, at);
+        else if (cell !== null && cell !== undefined && String(cell).trim() !== '')
+          unreadableAt ??= row.rowNumber;
+      }
+    }
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
@@ -150,6 +171,15 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if ('hint' in detected && detected.hint !== undefined) source.hint = detected.hint;
   const productMapper = mapper as ProductSheetMapper;
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  if (unreadableAt !== undefined) {
+    options.onWarning?.(
+      fileWarning(
+        options.file,
+        `${EXPORTED_AT_COLUMN} on row ${unreadableAt} is not a date-time; the stock of items that changed since the export is only protected by the readable ones`,
+      ),
+    );
+  }
+  const productRows = rows;
 
   let optionsSource: OptionsSource = { kind: 'none' };
   let optionsInfo: SheetInfo | undefined;
@@ -203,8 +233,10 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     source,
     skipped: converted?.skipped ?? [],
     rows,
+    productRows,
     seconds: (performance.now() - started) / 1000,
   };
+  if (Number.isFinite(exportedAt)) result.exportedAt = new Date(exportedAt).toISOString();
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
   if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
   return result;

@@ -17,7 +17,12 @@ export interface RunKind {
   /** Applies or resumes the run; `ok` false when rows failed or the run did not complete. */
   apply(
     run: RunDirectory,
-    options: JobCallbacks & { client: MerchantClient; concurrency?: number },
+    options: JobCallbacks & {
+      client: MerchantClient;
+      concurrency?: number;
+      /** `mbulk apply --allow-price-jumps` (products runs; default false). */
+      allowPriceJumps?: boolean;
+    },
   ): Promise<{
     ok: boolean;
     status: string;
@@ -78,6 +83,7 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
             preserveSales: file.plan.options.preserveSales,
             batchSize: file.batchSize,
             maxChanges: typeof maxChanges === 'string' ? maxChanges : undefined,
+            allowEmpty: run.meta.options['allowEmpty'] === true,
           });
           return { run: planned.run, refusal: planned.refusal };
         },

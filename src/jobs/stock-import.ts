@@ -22,6 +22,7 @@ import { InventoryItem, type InventoryBatchEntry, type Store } from '../schema/i
 import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
+import { refuseEmptySheet } from './empty-sheet.js';
 import { readItemQuantity, readLiveInventory } from './live-inventory.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 
@@ -50,6 +51,8 @@ export interface PlanStockOptions extends JobCallbacks {
   batchSize?: number;
   /** `N` or `P%`: refuse a plan that changes more items. */
   maxChanges?: string | undefined;
+  /** Plan a sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
+  allowEmpty?: boolean | undefined;
 }
 
 export interface PlannedStockRun {
@@ -89,6 +92,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   }
   const plan = planner.finish();
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  refuseEmptySheet(options.file, rows, options.allowEmpty);
   plan.issues.unshift(...headerIssues);
 
   const run = RunDirectory.create(options.runsRoot, {
@@ -100,6 +104,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
       preserveSales: plan.options.preserveSales,
       batchSize: options.batchSize ?? 100,
       ...(options.maxChanges ? { maxChanges: options.maxChanges } : {}),
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
     },
     counts: stockCounts(plan),
   });

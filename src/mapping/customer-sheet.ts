@@ -1,4 +1,5 @@
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { cutShortIssue } from './cut-short-row.js';
 import { cellText, isBlank } from '../sheets/cell-result.js';
 import { parseEmailCell } from '../sheets/email-cell.js';
 import { restoreFormulaText } from '../sheets/neutralize-formula.js';
@@ -107,6 +108,7 @@ export function mapCustomerRow(
   columns: CustomerColumns,
   options: CustomerMappingOptions,
 ): { customer?: DesiredCustomer; issues: RowIssue[] } {
+  if (row.cutShort === true) return { issues: [cutShortIssue(row)] };
   const issues: RowIssue[] = [];
   const cell = (f: CustomerField): CellValue | undefined =>
     columns[f] ? row.cells[columns[f].key] : undefined;

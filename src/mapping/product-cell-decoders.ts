@@ -110,7 +110,11 @@ function enumeration(allowed: readonly string[]): CellDecoder {
 
 function money(options: ProductMappingOptions): CellDecoder {
   const decimals = options.decimals;
-  const codecOptions = { decimalComma: options.decimalComma ?? false, minor: options.money === 'minor' };
+  const codecOptions = {
+    decimalComma: options.decimalComma ?? false,
+    minor: options.money === 'minor',
+    ...(options.currency !== undefined ? { currency: options.currency } : {}),
+  };
   return (value) => {
     if (isBlank(value)) return undefined;
     return unwrap(parseMoney(value, decimals, codecOptions));

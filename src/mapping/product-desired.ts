@@ -117,6 +117,11 @@ export interface ProductMappingOptions {
   /** Accept `12,90` as a decimal comma (default false; set it for locales that write it so). */
   decimalComma?: boolean;
   /**
+   * The store currency (`me.currency`): money cells written in another currency (`$12.90` in a MYR
+   * store) are invalid. Default: currency symbols and codes are not checked.
+   */
+  currency?: string;
+  /**
    * `keep` (default): a blank cell means "not mentioned", the live value stays. `clear`: a blank cell
    * clears the field where the API has an empty value: description → '', tags/links/category_ids/
    * images → [], original_price → 0, variant description → '', variant original_price → 0. Other

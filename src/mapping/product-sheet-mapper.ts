@@ -1,4 +1,5 @@
 import { cellText } from '../sheets/cell-result.js';
+import { cutShortIssue } from './cut-short-row.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import {
   OPTION_COLUMN_ALIASES,
@@ -360,6 +361,23 @@ export class ProductSheetMapper {
     const id = this.decodeKey(row, this.keyCols.id);
     const ref = this.decodeKey(row, this.keyCols.ref);
     const sku = this.decodeKey(row, this.keyCols.sku);
+    if (row.cutShort === true) {
+      // A cut row never contributes values (a cut price is a wrong price); its product, if the key
+      // survived, is invalid as a whole.
+      const issue = cutShortIssue(row);
+      const group =
+        id === undefined && ref === undefined && sku === undefined
+          ? undefined
+          : this.groupOf(row, id, ref, sku, this.keyCols, true);
+      if (group === undefined) {
+        this.unkeyedRows++;
+        this.looseIssues.push(issue);
+      } else {
+        this.fail(group, issue);
+        group.rows.push({ sheet: row.sheet, rowNumber: row.rowNumber });
+      }
+      return;
+    }
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedRows++;
       this.looseIssues.push(
@@ -547,6 +565,11 @@ export class ProductSheetMapper {
     const id = this.decodeKey(row, cols.id);
     const ref = this.decodeKey(row, cols.ref);
     const sku = this.decodeKey(row, cols.sku);
+    if (row.cutShort === true && id === undefined && ref === undefined && sku === undefined) {
+      this.unkeyedOptionRows++;
+      this.looseIssues.push(cutShortIssue(row));
+      return;
+    }
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedOptionRows++;
       this.looseIssues.push(
@@ -560,6 +583,11 @@ export class ProductSheetMapper {
       return;
     }
     const group = this.groupOf(row, id, ref, sku, cols, false);
+    if (group === undefined && row.cutShort === true) {
+      this.unkeyedOptionRows++;
+      this.looseIssues.push(cutShortIssue(row));
+      return;
+    }
     if (group === undefined) {
       this.unkeyedOptionRows++;
       this.looseIssues.push(
@@ -570,6 +598,10 @@ export class ProductSheetMapper {
           `no row of the products sheet has ${id !== undefined ? `id ${id}` : ref !== undefined ? `reference_id ${ref}` : `sku ${sku ?? ''}`}; add the product to the products sheet or fix the key`,
         ),
       );
+      return;
+    }
+    if (row.cutShort === true) {
+      this.fail(group, cutShortIssue(row));
       return;
     }
     const option: DesiredOption = { row: { sheet: row.sheet, rowNumber: row.rowNumber } };

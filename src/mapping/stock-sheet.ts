@@ -5,13 +5,62 @@ import type { RowIssue } from './row-issue.js';
 export const STOCK_COLUMN_ALIASES: Readonly<Record<StockField, readonly string[]>> = {
   sku: ['sku', 'variant_sku', 'variant sku', 'item sku'],
   item_id: ['item_id', 'item id', 'inventory_item_id'],
-  quantity: ['quantity', 'qty', 'stock', 'inventory_quantity', 'on hand', 'available'],
+  quantity: [
+    'quantity',
+    'qty',
+    'stock',
+    'inventory_quantity',
+    'variant_inventory_quantity',
+    'on hand',
+    'available',
+  ],
   delta_quantity: ['delta_quantity', 'delta', 'adjustment', 'change'],
 };
 export type StockField = 'sku' | 'item_id' | 'quantity' | 'delta_quantity';
 
-/** Resolved stock columns: the cell key and the column (for error messages) of each field present. */
-export type StockColumns = Partial<Record<StockField, SheetColumn>>;
+/**
+ * Resolved stock columns: the cell key and the column (for error messages) of each field present.
+ * A product export (`mbulk export products`) has both `sku` and `variant_sku`, and both
+ * `inventory_quantity` and `variant_inventory_quantity`: then `variant_sku` / `variant_quantity`
+ * hold the variant columns, used on rows whose variant_sku is filled (the product columns on the
+ * rows of products without variants).
+ */
+export type StockColumns = Partial<Record<StockField | 'variant_sku' | 'variant_quantity', SheetColumn>>;
+
+/** Columns of a product export (PRODUCT_SHEET_COLUMNS) a stock import ignores without a warning each. */
+const PRODUCT_EXPORT_COLUMNS = new Set([
+  'id',
+  'reference_id',
+  'name',
+  'description',
+  'status',
+  'type',
+  'price',
+  'original_price',
+  'cost_enabled',
+  'cost',
+  'unit_enabled',
+  'unit',
+  'unit_value',
+  'weight',
+  'tax_override',
+  'tax_rate',
+  'tags',
+  'links',
+  'category_ids',
+  'daily_limit',
+  'cart_limit',
+  'cart_minimum',
+  'inventory_enabled',
+  'images',
+  'variant_id',
+  'variant_name',
+  'variant_description',
+  'variant_price',
+  'variant_original_price',
+  'variant_cost',
+  'variant_weight',
+]);
 
 export interface ResolvedStockColumns {
   columns: StockColumns;
@@ -24,12 +73,26 @@ export function resolveStockColumns(sheet: string, header: readonly SheetColumn[
   const columns: StockColumns = {};
   const issues: RowIssue[] = [];
   const headerRow = 1;
+  const keys = new Set(header.map((c) => c.key));
+  // A product export: its variant columns pair with the product ones instead of clashing with them.
+  const pairSku = keys.has('sku') && keys.has('variant_sku');
+  const pairQuantity = keys.has('inventory_quantity') && keys.has('variant_inventory_quantity');
+  const productExport = pairSku || pairQuantity;
   for (const col of header) {
+    if (pairSku && col.key === 'variant_sku') {
+      columns.variant_sku = col;
+      continue;
+    }
+    if (pairQuantity && col.key === 'variant_inventory_quantity') {
+      columns.variant_quantity = col;
+      continue;
+    }
     const field = (Object.keys(STOCK_COLUMN_ALIASES) as StockField[]).find((f) =>
       STOCK_COLUMN_ALIASES[f].includes(col.key),
     );
     if (field === undefined) {
       if (col.key === '' || col.key.startsWith('mbulk_')) continue;
+      if (productExport && PRODUCT_EXPORT_COLUMNS.has(col.key)) continue;
       issues.push({
         severity: 'warning',
         code: 'unknown_column',

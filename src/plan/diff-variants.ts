@@ -2,7 +2,7 @@ import type { DesiredVariant, DesiredVariantFields } from '../mapping/product-de
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { VariantCreate, VariantUpdateEntry } from '../schema/product.js';
 import type { LiveProduct, LiveVariant } from './live-catalog.js';
-import { planIssue } from './plan-context.js';
+import { planIssue, spareStock } from './plan-context.js';
 import type { PlanContext } from './plan-context.js';
 import { planValue, sameValue } from './plan-value.js';
 import type { FieldChange } from './product-plan.js';
@@ -207,6 +207,11 @@ export function diffVariants(
       if (want === undefined) continue;
       const have = lv[spec.field];
       if (sameValue(want, have, spec.nullIsZero === true)) continue;
+      if (
+        spec.field === 'inventory_quantity' &&
+        spareStock(ctx, lv.inventory_updated_at, live.updated_at, want as number, lv.inventory_quantity)
+      )
+        continue;
       writable[spec.field] = want;
       const c: FieldChange = {
         path: `variants[${name}].${spec.field}`,

@@ -13,6 +13,8 @@ export interface LiveVariant {
   weight: number;
   /** `inventory.quantity`, null when the variant has no inventory item. */
   inventory_quantity: number | null;
+  /** `inventory.updated_at`: when its stock last changed (absent: no inventory item). */
+  inventory_updated_at?: string | null;
 }
 
 export interface LiveOption {
@@ -51,6 +53,8 @@ export interface LiveProduct {
   cart_minimum: number;
   inventory_enabled: boolean;
   inventory_quantity: number | null;
+  /** `inventory.updated_at` of the product's own inventory item (absent: none). */
+  inventory_updated_at?: string | null;
   images: string[];
   variants: LiveVariant[];
   options: LiveOption[];
@@ -73,6 +77,7 @@ export function toLiveProduct(p: Product): LiveProduct {
     updated_at: p.updated_at,
     ...pickProductFields(p),
     inventory_quantity: p.inventory?.quantity ?? null,
+    inventory_updated_at: p.inventory?.updated_at ?? null,
     images: p.images,
     variants: p.variants.map((v) => ({
       id: v.id,
@@ -84,6 +89,7 @@ export function toLiveProduct(p: Product): LiveProduct {
       cost: v.cost,
       weight: v.weight,
       inventory_quantity: v.inventory?.quantity ?? null,
+      inventory_updated_at: v.inventory?.updated_at ?? null,
     })),
     options: p.options.map((o) => ({
       id: o.id,

@@ -6,7 +6,7 @@ import { diffImages } from './diff-images.js';
 import { createOptions, diffOptions } from './diff-options.js';
 import { createVariants, diffVariants } from './diff-variants.js';
 import type { LiveCatalog, LiveProduct } from './live-catalog.js';
-import { planIssue } from './plan-context.js';
+import { planIssue, spareStock } from './plan-context.js';
 import type { PlanContext } from './plan-context.js';
 import type { FieldChange, PlanEntry, ProductPlan } from './product-plan.js';
 import { summarizePlan } from './summarize-plan.js';
@@ -36,6 +36,11 @@ export interface PlanProductsOptions {
    * otherwise look left out of the sheet and be deleted.
    */
   unkeyedOptionRows?: number;
+  /**
+   * The sheet's `mbulk_exported_at` (ISO 8601): an item whose stock changed after it keeps its live
+   * stock, and the plan says how many were spared (`stockSpared`). Default: stock as on the sheet.
+   */
+  stockSince?: string;
 }
 
 const EMPTY_MEMORY: ReadonlyMap<string, string> = new Map();
@@ -248,7 +253,21 @@ function planUpdate(
   const issues = checkIdentifiers(ctx, dp, live);
   const body: Record<string, unknown> = {};
   const changes: FieldChange[] = [];
-  diffProductFields(dp.fields, live, body, changes);
+  let fields = dp.fields;
+  if (
+    fields.inventory_quantity !== undefined &&
+    spareStock(
+      ctx,
+      live.inventory_updated_at,
+      live.updated_at,
+      fields.inventory_quantity,
+      live.inventory_quantity,
+    )
+  ) {
+    const { inventory_quantity: _spared, ...rest } = fields;
+    fields = rest;
+  }
+  diffProductFields(fields, live, body, changes);
   let imageUploads;
   if (dp.fields.images !== undefined) {
     const d = diffImages(dp.fields.images, live.images, ctx.imageMemory, { keepLive: !replaceImages });
@@ -460,6 +479,8 @@ export function planProducts(
     replace,
     imageMemory: options.imageMemory ?? EMPTY_MEMORY,
     columnRefs: options.columnRefs ?? {},
+    stockSince: options.stockSince === undefined ? undefined : Date.parse(options.stockSince),
+    spared: 0,
   };
   const missing = options.missing ?? 'ignore';
   const seen = new Map<string, DesiredProduct>();
@@ -505,6 +526,9 @@ export function planProducts(
     summary: summarizePlan({ entries }),
   };
   if (missingSkipped !== undefined) plan.missingSkipped = missingSkipped;
+  if (ctx.spared > 0) {
+    plan.stockSpared = `stock of ${ctx.spared} item${ctx.spared === 1 ? '' : 's'} left unchanged: ${ctx.spared === 1 ? 'it' : 'they'} changed in the store after this sheet was exported (${options.stockSince ?? '?'}), e.g. by sales since; pass --stock overwrite to write the sheet's quantities anyway`;
+  }
   if (notReplaced.length > 0) {
     plan.replaceSkipped = `--replace not applied to ${notReplaced.join(' and ')}: rows without an id, reference_id or sku cannot be told apart from entries the sheet leaves out, which replacing would delete; entries absent from the sheet are kept. Fix those rows first`;
   }

@@ -77,6 +77,8 @@ export interface ProductPlan {
     /** `images` absent in plans written before it existed (= false: live images kept). */
     replace: { variants: boolean; options: boolean; images?: boolean };
   };
+  /** Set when `stockSince` spared items whose stock changed after the export (one plan warning). */
+  stockSpared?: string;
   /** Live products when planning (for the guardrail). */
   liveCount: number;
   entries: PlanEntry[];

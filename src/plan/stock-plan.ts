@@ -1,5 +1,6 @@
 import type { StockColumns } from '../mapping/stock-sheet.js';
 import { stockInteger, stockKey } from '../mapping/stock-sheet.js';
+import { cutShortIssue } from '../mapping/cut-short-row.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetRow } from '../sheets/sheet-row.js';
 import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
@@ -79,10 +80,30 @@ export class StockPlanner {
    */
   add(row: SheetRow): void {
     this.rows++;
+    if (row.cutShort === true) {
+      this.issues.push(cutShortIssue(row));
+      return;
+    }
     const { columns } = this;
     const cells = row.cells;
     const itemId = columns.item_id ? stockKey(cells[columns.item_id.key]) : '';
-    const sku = columns.sku ? stockKey(cells[columns.sku.key]) : '';
+    let sku = columns.sku ? stockKey(cells[columns.sku.key]) : '';
+    let skuCol = columns.sku;
+    let quantityCol = columns.quantity;
+    // A product export's variant row: the variant's SKU and stock (its product's cells are the parent's).
+    if (columns.variant_sku !== undefined) {
+      const variantSku = stockKey(cells[columns.variant_sku.key]);
+      if (variantSku !== '') {
+        sku = variantSku;
+        skuCol = columns.variant_sku;
+        quantityCol = columns.variant_quantity ?? columns.quantity;
+      }
+    } else if (
+      columns.variant_quantity !== undefined &&
+      stockInteger(cells[columns.variant_quantity.key]) !== undefined
+    ) {
+      quantityCol = columns.variant_quantity;
+    }
 
     // Find the item.
     let item: LiveInventoryItem | undefined;
@@ -98,12 +119,12 @@ export class StockPlanner {
           row,
           'sku_item_mismatch',
           `item ${itemId} has SKU "${item.sku ?? ''}", not "${sku}"; fix one of the two cells`,
-          columns.sku,
+          skuCol,
           sku,
         );
       }
     } else if (sku !== '') {
-      keyCol = columns.sku;
+      keyCol = skuCol;
       const found = this.index.bySku.get(sku);
       if (found === undefined) return this.unknownSku(row, sku, keyCol);
       if (Array.isArray(found)) {
@@ -122,7 +143,7 @@ export class StockPlanner {
         row,
         'missing_key',
         'the row has neither a SKU nor an item_id',
-        columns.item_id ?? columns.sku,
+        columns.item_id ?? skuCol,
       );
     }
 
@@ -140,7 +161,7 @@ export class StockPlanner {
     item.seenAtRow = row.rowNumber;
 
     // Quantity or delta: exactly one.
-    const qtyCell = columns.quantity ? cells[columns.quantity.key] : undefined;
+    const qtyCell = quantityCol ? cells[quantityCol.key] : undefined;
     const deltaCell = columns.delta_quantity ? cells[columns.delta_quantity.key] : undefined;
     const quantity = stockInteger(qtyCell);
     const delta = stockInteger(deltaCell);
@@ -157,7 +178,7 @@ export class StockPlanner {
         row,
         'missing_quantity',
         'the quantity is blank; write the new stock count (a whole number >= 0)',
-        columns.quantity ?? columns.delta_quantity,
+        quantityCol ?? columns.delta_quantity,
       );
     }
     if (quantity !== undefined && (Number.isNaN(quantity) || quantity < 0)) {
@@ -165,7 +186,7 @@ export class StockPlanner {
         row,
         'invalid_quantity',
         `quantity must be a whole number >= 0, not "${String(qtyCell)}"`,
-        columns.quantity,
+        quantityCol,
         String(qtyCell),
       );
     }

@@ -219,8 +219,11 @@ export class CsvReader {
       }
       // A last line ending differently from the rest (CRLF file, final LF) must not leave a stray
       // line break in the last cell: line breaks at the very end of the file end the last row.
-      pending = (pending + decoder.end()).replace(/[\r\n]+$/, '');
+      pending += decoder.end();
+      const cut = pending !== '' && !/[\r\n]$/.test(pending);
+      pending = pending.replace(/[\r\n]+$/, '');
       const rows = parse(true);
+      markCutShort(rows, cut, table);
       if (rows.length > 0) yield rows;
       table.finish();
     } finally {
@@ -278,6 +281,15 @@ export class CsvReader {
     });
     return { encoding: 'windows-1252', bomLength: 0 };
   }
+}
+
+/**
+ * A file that ends without a line break, whose last row has fewer fields than the header, was
+ * probably cut mid-line: its last row is marked `cutShort` (the importers refuse to read it).
+ */
+function markCutShort(rows: SheetRow[], endsMidLine: boolean, table: SheetTable): void {
+  const last = rows[rows.length - 1];
+  if (endsMidLine && last !== undefined && table.lastFields < table.width) last.cutShort = true;
 }
 
 function safeSniff(head: Uint8Array, file: string): ReturnType<typeof sniffEncoding> | null {

@@ -8,6 +8,12 @@ export interface ParseMoneyOptions {
   minor?: boolean;
   /** Accept negative amounts (adjustments, refunds). Default false: a negative is `money_negative`. */
   allowNegative?: boolean;
+  /**
+   * The store currency (ISO 4217 code, e.g. `MYR`). When set, a cell written with another currency's
+   * symbol or code (`$12.90`, `12.90 USD` in a MYR store) is `money_currency`; the store's own code and
+   * symbols (`MYR 12.90`, `RM 12.90`) are accepted. Default: any currency affix is stripped unchecked.
+   */
+  currency?: string;
 }
 
 /** Characters accepted as thousands separators in either locale (space, no-break spaces, Swiss apostrophe). */
@@ -37,12 +43,76 @@ const CURRENCY_WORDS = new Set([
  * Strips a currency affix (`$`, `RM`, `USD`, `kr.`) matched by `re`; null when the letters are not a
  * currency (`12 kg`, `30 pcs` must not read as money).
  */
-function stripCurrency(text: string, re: RegExp): string | null {
+function stripCurrency(text: string, re: RegExp, affixes: string[]): string | null {
   const m = re.exec(text);
   if (!m) return text;
   const letters = m[0].replace(/[\p{Sc}.\s]/gu, '').toLowerCase();
   if (letters !== '' && !CURRENCY_WORDS.has(letters)) return null;
+  affixes.push(m[0]);
   return text.replace(re, '').trim();
+}
+
+/**
+ * Local ways of writing a currency that Intl's English symbols miss (`RM` is Intl's narrow symbol for
+ * MYR, but `S$` for SGD or `kr.` for DKK are not).
+ */
+const LOCAL_SYMBOLS: Readonly<Record<string, readonly string[]>> = {
+  USD: ['US$', 'US'],
+  SGD: ['S$'],
+  HKD: ['HK$'],
+  AUD: ['A$', 'AU$'],
+  CAD: ['C$', 'CA$'],
+  NZD: ['NZ$'],
+  MYR: ['RM'],
+  IDR: ['Rp'],
+  ZAR: ['R'],
+  SEK: ['kr'],
+  NOK: ['kr'],
+  DKK: ['kr'],
+  ISK: ['kr'],
+  CHF: ['Fr', 'SFr'],
+  HUF: ['Ft'],
+  PLN: ['zł', 'zl'],
+  CNY: ['¥', 'RMB'],
+  JPY: ['¥', '円'],
+};
+
+const normalizeAffix = (affix: string): string => affix.replace(/[\s.]/g, '').toLowerCase();
+
+const ownSymbolsCache = new Map<string, ReadonlySet<string>>();
+
+/** The affixes that mean the store currency: its ISO code, its English symbols, its local forms. */
+function ownSymbols(currency: string): ReadonlySet<string> {
+  const code = currency.toUpperCase();
+  let set = ownSymbolsCache.get(code);
+  if (set !== undefined) return set;
+  const forms = [code, ...(LOCAL_SYMBOLS[code] ?? [])];
+  for (const display of ['symbol', 'narrowSymbol'] as const) {
+    try {
+      const part = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: code,
+        currencyDisplay: display,
+      })
+        .formatToParts(1)
+        .find((p) => p.type === 'currency');
+      if (part) forms.push(part.value);
+    } catch {
+      // Not an ISO code Intl knows: the code itself is still accepted.
+    }
+  }
+  set = new Set(forms.map(normalizeAffix));
+  ownSymbolsCache.set(code, set);
+  return set;
+}
+
+/** The way to write an amount in the store currency, for messages: `12.90 or RM 12.90`. */
+function ownExample(currency: string, example: string): string {
+  const code = currency.toUpperCase();
+  const local = LOCAL_SYMBOLS[code]?.[0];
+  return local !== undefined && local !== code
+    ? `${example}, ${local} ${example} or ${code} ${example}`
+    : `${example} or ${code} ${example}`;
 }
 
 const GROUPED: ReadonlyMap<string, RegExp> = new Map(
@@ -68,6 +138,10 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  *   trailing zeros (`19.990`, `1200.00` for JPY) are exact and accepted.
  * - Negative: `money_negative` unless `allowNegative`. Beyond 2^53 minor units: `money_too_large`.
  * - `minor: true`: only integers (`1999`, or an integral XLSX number): otherwise `money_not_integer`.
+ * - `currency` given: a symbol or code of another currency is `money_currency` (checked first, so
+ *   `€12,90` names the currency rather than the comma).
+ * - `decimalComma`: a `.` only groups thousands, in groups of exactly three digits (`1.234,50`,
+ *   `12.905` = 12905); `12.9` or `12.90` is `money_invalid`, never 12.90.
  * - Blank (see `isBlank`): `money_blank`. Callers that treat blank as "leave untouched" check `isBlank` first.
  */
 export function parseMoney(
@@ -79,7 +153,9 @@ export function parseMoney(
     throw new RangeError(`parseMoney: decimals must be an integer 0..10, got ${decimals}`);
   }
   if (isBlank(value)) return cellError('money_blank', 'the amount is blank: write an amount such as 12.90');
-  if (!options.minor && !options.allowNegative) {
+  // With a decimal comma, `12.9` is not twelve ninety (a `.` only groups thousands): no fast path.
+  const dotIsGrouping = options.decimalComma === true && typeof value === 'string' && value.includes('.');
+  if (!options.minor && !options.allowNegative && !dotIsGrouping) {
     const fast = fastPath(value, decimals);
     if (fast !== undefined) return cellOk(fast);
   }
@@ -110,7 +186,18 @@ export function parseMoney(
     text = value;
   }
 
-  const parsed = parseDecimalText(text, decimalComma);
+  const affixes: string[] = [];
+  const parsed = parseDecimalText(text, decimalComma, affixes);
+  if (options.currency !== undefined && affixes.length > 0) {
+    const own = ownSymbols(options.currency);
+    const foreign = affixes.find((a) => !own.has(normalizeAffix(a)));
+    if (foreign !== undefined) {
+      return cellError(
+        'money_currency',
+        `"${text.trim()}" is in another currency (${foreign.trim()}): this store's prices are in ${options.currency.toUpperCase()}; convert it and write ${ownExample(options.currency, decimalComma ? example.replace('.', ',') : example)}`,
+      );
+    }
+  }
   if (!parsed) {
     const hint = decimalComma
       ? ` (this file uses a decimal comma: write 12,90 or 1.234,50)`
@@ -208,7 +295,8 @@ interface DecimalParts {
   fracDigits: string;
 }
 
-function parseDecimalText(input: string, decimalComma: boolean): DecimalParts | null {
+/** Parses the text of an amount; the currency affixes it strips are pushed onto `affixes`. */
+function parseDecimalText(input: string, decimalComma: boolean, affixes: string[]): DecimalParts | null {
   let t = input.trim().replace(/\u2212/g, '-');
   let negative = false;
   if (t.startsWith('(') && t.endsWith(')')) {
@@ -221,7 +309,7 @@ function parseDecimalText(input: string, decimalComma: boolean): DecimalParts | 
     negative = sign[0] === '-' ? !negative : negative;
     t = t.slice(1).trim();
   }
-  const noPrefix = stripCurrency(t, CURRENCY_AFFIX);
+  const noPrefix = stripCurrency(t, CURRENCY_AFFIX, affixes);
   if (noPrefix === null) return null;
   t = noPrefix;
   sign = sign ? null : /^[-+]/.exec(t);
@@ -229,7 +317,7 @@ function parseDecimalText(input: string, decimalComma: boolean): DecimalParts | 
     negative = sign[0] === '-' ? !negative : negative;
     t = t.slice(1).trim();
   }
-  const noSuffix = stripCurrency(t, CURRENCY_SUFFIX);
+  const noSuffix = stripCurrency(t, CURRENCY_SUFFIX, affixes);
   if (noSuffix === null || noSuffix === '') return null;
   t = noSuffix;
 

@@ -19,6 +19,12 @@ export interface SheetRow {
   rowNumber: number;
   /** Cells keyed by column key (see SheetColumn.key). Blank cells are '' (CSV) or null (XLSX). */
   cells: Record<string, CellValue>;
+  /**
+   * CSV: set on the last row when the file ends without a line break and that row has fewer fields
+   * than the header: the file was probably cut in the middle of this line (a truncated transfer).
+   * Importers report the row as cut short instead of reading its partial cells.
+   */
+  cutShort?: true;
 }
 
 /** Something the reader noticed that is not fatal (encoding fallback, unknown column…). */

@@ -88,6 +88,12 @@ export class SheetTable {
   headerRow: number | 'auto' | undefined;
   /** The row number of the header, once read. */
   headerRowNumber = 0;
+  /** Fields of the last data row accepted (before padding to the header's width). */
+  lastFields = 0;
+  /** Fields of the header row, up to its last non-blank header (0 before the header). */
+  get width(): number {
+    return this.keys.length;
+  }
   private keys: string[] = [];
   private hasUnnamed = false;
   /** Builds the cells object of a row: compiled per header (see compileRowBuilder). */
@@ -121,6 +127,7 @@ export class SheetTable {
       return null;
     }
     this.dataRows++;
+    this.lastFields = n;
     if (this.dataRows > this.ctx.limits.maxRows) {
       throw new SheetError(
         'too_many_rows',

@@ -7,6 +7,7 @@ export interface ApplyArgs extends GlobalArgs {
   run: string;
   yes: boolean;
   replan?: boolean;
+  'allow-price-jumps'?: boolean;
   'runs-dir'?: string | undefined;
 }
 
@@ -101,6 +102,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       kind.apply(run, {
         client: target.client,
         concurrency: args.concurrency,
+        allowPriceJumps: args['allow-price-jumps'] === true,
         onProgress: report,
         signal: ctx.signal,
       }),
@@ -132,6 +134,12 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
           type: 'boolean',
           default: false,
           describe: "When the store drifted, plan the run's input again and apply the new plan",
+        })
+        .option('allow-price-jumps', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Write a products plan whose prices change ×10 or more, or exceed 10× the catalog median (default: refused, exit 3, unless planned with the flag)',
         })
         .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' }),
     async (argv) => {

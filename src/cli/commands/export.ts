@@ -8,7 +8,7 @@ import { CliError } from '../cli-error.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 
-type ExportKind = 'orders' | 'products' | 'customers' | 'templates' | 'snapshot';
+type ExportKind = 'orders' | 'products' | 'customers' | 'templates' | 'snapshot' | 'stock';
 type FileFormat = 'csv' | 'xlsx' | 'json';
 
 interface ExportArgs extends GlobalArgs {
@@ -31,11 +31,14 @@ interface OrderExportArgs extends ExportArgs {
 interface CatalogExportArgs extends ExportArgs {
   money: string;
   options?: string | undefined;
+  /** products: false with --no-stock. */
+  stock?: boolean;
 }
 
 const ALLOWED: Record<ExportKind, readonly FileFormat[]> = {
   orders: ['xlsx', 'csv', 'json'],
   products: ['csv', 'xlsx'],
+  stock: ['csv', 'xlsx'],
   customers: ['csv', 'xlsx'],
   templates: ['csv', 'xlsx', 'json'],
   snapshot: ['json'],
@@ -295,6 +298,7 @@ export async function exportCatalogCommand(
           path: dest.path,
           format: dest.format as 'csv' | 'xlsx',
           money,
+          stock: args.stock !== false,
           ...(optionsPath !== undefined ? { optionsPath } : {}),
           onProgress: (p) => progress(report, p.productsRead, `${p.rowsWritten} rows written`),
         }),
@@ -312,6 +316,22 @@ export async function exportCatalogCommand(
           `Re-import: mbulk import products ${shownPath(r.paths.products, ctx)} --options ${shownPath(r.paths.options, ctx)}${money === 'minor' ? ' --money minor' : ''}`,
         );
       }
+      out.result({ ...base, ...r, pages });
+    } else if (kind === 'stock') {
+      const { exportStock } = await import('../../export/export-stock.js');
+      const r = await withProgress(out, title, (report) =>
+        exportStock({
+          products: countingPages(client.products.list({}, signal), page),
+          store: me,
+          path: dest.path,
+          format: dest.format as 'csv' | 'xlsx',
+          onProgress: (p) => progress(report, p.productsRead, `${p.rowsWritten} items written`),
+        }),
+      );
+      out.line(
+        `Exported ${r.items} inventory items of ${r.products} products${r.untracked > 0 ? ` (${r.untracked} items with inventory tracking off left out)` : ''} · ${pages} pages read`,
+      );
+      out.line(`Wrote ${shownPath(r.paths.stock, ctx)}`);
       out.result({ ...base, ...r, pages });
     } else if (kind === 'customers') {
       const { exportCustomers } = await import('../../export/export-customers.js');
@@ -392,6 +412,12 @@ function catalogCommand(kind: Exclude<ExportKind, 'orders'>, describe: string): 
             .option('options', {
               type: 'string',
               describe: 'CSV: the options file (default: <file>-options.csv)',
+            })
+            .option('stock', {
+              type: 'boolean',
+              default: true,
+              describe:
+                'Write the stock columns inventory_quantity and variant_inventory_quantity (--no-stock leaves them out, so a re-import never touches stock)',
             });
         } else {
           c = c.option('money', { type: 'string', default: 'units', hidden: true });
@@ -469,19 +495,26 @@ const exportCommands: RegisterCommand[] = [
     'products',
     'The catalog in the product import format (one row per variant, options in a second sheet or file): edit and re-import',
   ),
+  catalogCommand(
+    'stock',
+    'Stock of every tracked inventory item in the nightly stock import format: sku, quantity, item_id',
+  ),
   catalogCommand('customers', 'Customers in the customer import format (plus read-only address columns)'),
   catalogCommand('templates', 'Message templates with their review status'),
   catalogCommand('snapshot', 'The whole store as one JSON file that mbulk sandbox --seed loads'),
 ];
 
-/** `mbulk export orders|products|customers|templates|snapshot FILE`. */
+/** `mbulk export orders|products|stock|customers|templates|snapshot FILE`. */
 export const registerExport: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(
     'export',
-    'Export orders, the catalog, customers, templates or a whole-store snapshot',
+    'Export orders, the catalog, stock, customers, templates or a whole-store snapshot',
     (y) => {
       let sub = y as unknown as Argv<GlobalArgs>;
       for (const register of exportCommands) sub = register(sub, ctx, setExit);
-      return sub.demandCommand(1, 'Name what to export: orders, products, customers, templates or snapshot.');
+      return sub.demandCommand(
+        1,
+        'Name what to export: orders, products, stock, customers, templates or snapshot.',
+      );
     },
   );

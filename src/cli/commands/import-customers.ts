@@ -6,6 +6,7 @@ import type { RegisterCommand } from './index.js';
 interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
   from?: 'shopify' | 'mbulk' | undefined;
+  'allow-empty': boolean;
 }
 
 /** Plans a customer sheet and, with --apply, writes it. */
@@ -22,7 +23,8 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   let invalid = 0;
   return runImportFlow(args, ctx, {
     planLabel: 'Plan customers',
-    plan: (basics) => planCustomerImport({ ...basics, blank: args.blank, from: args.from }),
+    plan: (basics) =>
+      planCustomerImport({ ...basics, blank: args.blank, from: args.from, allowEmpty: args['allow-empty'] }),
     show: (planned, target) => {
       const { plan } = planned.file;
       const counts = customerCounts(planned.file);
@@ -91,6 +93,12 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
           describe: 'Do not ask for confirmation before writing',
         })
         .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
+        .option('allow-empty', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
+        })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .option('from', {
           choices: ['shopify', 'mbulk'] as const,

@@ -13,6 +13,9 @@ interface ProductsArgs extends ImportArgs {
   replace?: string | undefined;
   missing: string;
   'allow-deletes': boolean;
+  'allow-price-jumps': boolean;
+  'allow-empty': boolean;
+  stock: string;
   report?: string | undefined;
   from?: string | undefined;
   map?: string | undefined;
@@ -88,6 +91,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         replace,
         missing: args.missing as 'ignore' | 'hide' | 'delete',
         allowDeletes: args['allow-deletes'],
+        allowPriceJumps: args['allow-price-jumps'],
+        allowEmpty: args['allow-empty'],
+        stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -125,6 +131,15 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
       if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
       if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
+      if (plan.stockSpared) out.warn(`warning: ${plan.stockSpared}`);
+      const jumps = planned.file.priceJumps ?? [];
+      if (jumps.length > 0) {
+        out.warn(
+          `warning: ${jumps.length} suspicious price change${jumps.length === 1 ? '' : 's'} (×10 or more of the live price, or over 10× the catalog's median price)${args['allow-price-jumps'] ? '' : '; --apply refuses them unless --allow-price-jumps'}:`,
+        );
+        for (const j of jumps.slice(0, 20)) out.warn(`  suspicious price: ${j.message}`);
+        if (jumps.length > 20) out.warn(`  … and ${jumps.length - 20} more (${planned.run.file('report')})`);
+      }
       const allIssues = [...planned.file.issues, ...plan.entries.flatMap((e) => e.issues)];
       printIssues(out, allIssues);
       if (args.report) {
@@ -141,6 +156,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           ...(src ? { format: src.format, headerRow: src.headerRow, columns: src.columns } : {}),
           counts,
           summary: plan.summary,
+          ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
+          ...(plan.stockSpared ? { stockSpared: plan.stockSpared } : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -233,6 +250,25 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'boolean',
           default: false,
           describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
+        })
+        .option('allow-price-jumps', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
+        })
+        .option('stock', {
+          type: 'string',
+          choices: ['protect', 'overwrite'],
+          default: 'protect',
+          describe:
+            "Stock of a sheet exported by mbulk (mbulk_exported_at): protect leaves alone items whose stock changed after the export; overwrite writes the sheet's quantities anyway",
+        })
+        .option('allow-empty', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
         })
         .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
         .option('from', {

@@ -7,6 +7,7 @@ interface StockArgs extends ImportArgs {
   'preserve-sales': boolean;
   'batch-size': number;
   'max-changes'?: string | undefined;
+  'allow-empty': boolean;
 }
 
 /** Plans a stock sheet and, with --apply, writes it: the nightly ERP upload. */
@@ -29,6 +30,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
         preserveSales: args['preserve-sales'],
         batchSize: args['batch-size'],
         maxChanges: args['max-changes'],
+        allowEmpty: args['allow-empty'],
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -103,6 +105,12 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
           type: 'string',
           describe:
             'Refuse (exit 3) a sheet that would change more items: a count (500) or a percentage (10%)',
+        })
+        .option('allow-empty', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
         })
         .example('$0 import stock stock.csv', 'plan only: what would change')
         .example('$0 import stock stock.csv --apply --yes --json --max-changes 10%', 'nightly, unattended'),

@@ -74,6 +74,7 @@ describe('indexLiveCatalog', () => {
       cost: null,
       weight: 100,
       inventory_quantity: 9,
+      inventory_updated_at: '2026-11-01T10:00:00.000Z', // when its stock last changed (stale-stock check)
     });
     expect(p1).not.toHaveProperty('created_at');
     expect(p1).not.toHaveProperty('soldout');

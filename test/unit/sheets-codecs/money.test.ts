@@ -146,3 +146,32 @@ describe('parseMoney: letters that are not a currency', () => {
     expect(parseMoney(text, 2)).toEqual({ ok: true, value: minor });
   });
 });
+
+describe('parseMoney in a store currency (issue 10)', () => {
+  const myr = (text: string, decimalComma = false) =>
+    code(parseMoney(text, 2, { currency: 'MYR', decimalComma }));
+  it('refuses another currency and names the store currency', () => {
+    for (const cell of ['$12.90', '€12,90', '12.90 USD', '¥1290', 'US$ 5', '12.90 eur']) {
+      expect({ cell, code: myr(cell) }).toEqual({ cell, code: 'money_currency' });
+    }
+    const r = parseMoney('$12.90', 2, { currency: 'MYR' });
+    if (!r.ok) expect(r.message).toMatch(/in MYR.*RM 12\.90/);
+    expect(myr('RM 12.90')).toBe('ok:1290');
+    expect(myr('MYR 12.90')).toBe('ok:1290');
+    expect(myr('12.90 myr')).toBe('ok:1290');
+    expect(code(parseMoney('$12.90', 2, { currency: 'USD' }))).toBe('ok:1290');
+    expect(code(parseMoney('S$12.90', 2, { currency: 'SGD' }))).toBe('ok:1290');
+    expect(code(parseMoney('¥1290', 0, { currency: 'JPY' }))).toBe('ok:1290');
+  });
+
+  it('with a decimal comma, a dot only groups thousands in threes', () => {
+    expect(myr('12.9', true)).toBe('money_invalid');
+    expect(myr('12.90', true)).toBe('money_invalid');
+    expect(myr('12.905', true)).toBe('ok:1290500');
+    expect(myr('1.234,50', true)).toBe('ok:123450');
+    expect(myr('1,234.50', true)).toBe('money_invalid');
+    expect(myr('1290', true)).toBe('ok:129000');
+    expect(myr('12.9')).toBe('ok:1290');
+    expect(myr('12.905')).toBe('money_too_many_decimals');
+  });
+});
