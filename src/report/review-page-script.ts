@@ -160,5 +160,6 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
     }
   }
   document.documentElement.setAttribute('data-ready', 'true');
+  if (window.performance && performance.mark) performance.mark('review-ready');
 })();
 `;
