@@ -67,7 +67,7 @@ function stockPlan(n: number): StockPlan {
       sheet: 'stock.csv',
       rowNumber: i + 2,
       before,
-      after: before + (i % 2 ? 3 : -1 - (i % 3)),
+      after: Math.max(0, before + (i % 2 ? 3 : -1 - (i % 3))) + (before === 0 ? 1 : 0),
       mode: 'quantity',
       value: 0,
       expectedUpdatedAt: '2026-11-01T00:00:00Z',

@@ -42,7 +42,8 @@ export function reviewPage(input: ReportInput): ReviewPage {
   const page: ReviewPage = {
     title: input.title,
     facts: (input.facts ?? []).map(([label, value]) => [label, value]),
-    counts: input.counts.map(([label, count]) => [label, count]),
+    // The page says `unchanged` where plans say `noop` (its filter buttons do too).
+    counts: input.counts.map(([label, count]) => [label === 'noop' ? 'unchanged' : label, count]),
     ...(input.review ?? reviewFromLines(input.changes ?? [], input.issues ?? [])),
   };
   if (input.runId !== undefined) {
