@@ -101,3 +101,19 @@ describe('customer and template page bodies', () => {
     ]);
   });
 });
+
+describe('pages of runs without their own cards (rollbacks)', () => {
+  it('one card per change and issue line, the action from its first word or prefix', async () => {
+    const { reviewFromLines } = await import('../../../src/report/review-from-lines.js');
+    const body = reviewFromLines(
+      ['product prod_1 (Hat): price: 8.90 → 8.50', 'delete product prod_2'],
+      ['not reversible: product prod_3 (Tote): created by the run', 'error: catalog.csv row 2: bad'],
+    );
+    expect(body.cards.map((c) => [c.action, c.name])).toEqual([
+      ['change', 'product prod_1 (Hat): price: 8.90 → 8.50'],
+      ['delete', 'delete product prod_2'],
+      ['not-reversible', 'product prod_3 (Tote): created by the run'],
+      ['error', 'catalog.csv row 2: bad'],
+    ]);
+  });
+});
