@@ -1,7 +1,7 @@
 import type { CustomerPlan } from '../plan/customer-plan.js';
 import type { ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
-import type { ReviewBody, ReviewCard } from './review-page.js';
+import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
@@ -9,7 +9,7 @@ const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
 /** The review page body of a customers plan: one card per customer row, before → after per field. */
 export function customerReview(file: { plan: CustomerPlan }, options: ReviewOptions = {}): ReviewBody {
   const { plan } = file;
-  const cards = plan.entries.map((e): ReviewCard => {
+  const cards = plan.entries.slice(0, MAX_REVIEW_CARDS).map((e): ReviewCard => {
     const name = e.create?.name ?? e.update?.name ?? e.before?.name ?? `${e.sheet} row ${e.rowNumber}`;
     const phone = e.create?.phone ?? e.before?.phone ?? e.update?.phone ?? '';
     const card: ReviewCard = { action: ACTION_NAMES[e.action] ?? e.action, name, key: phone };
@@ -27,6 +27,7 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
     notes: plan.issues.filter((i) => i.severity === 'warning').map((i) => `warning: ${reviewIssueText(i)}`),
     columns: [{ label: 'Field' }, { label: 'Before', role: 'before' }, { label: 'After', role: 'after' }],
     cards,
+    ...(plan.entries.length > MAX_REVIEW_CARDS ? { totalCards: plan.entries.length } : {}),
     invalid: invalidRows(plan.issues),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };

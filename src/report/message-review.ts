@@ -1,7 +1,7 @@
 import { renderTemplate, type MessagePlan } from '../plan/message-plan.js';
 import type { ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
-import type { ReviewBody, ReviewCard } from './review-page.js';
+import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 
 /** Messages shown with their rendered text (the rest show their parameters only, to keep the page small). */
 export const MESSAGE_PREVIEWS = 500;
@@ -12,7 +12,7 @@ export function messageReview(
   options: ReviewOptions = {},
 ): ReviewBody {
   const { plan } = file;
-  const cards = plan.sends.map((s, n): ReviewCard => {
+  const cards = plan.sends.slice(0, MAX_REVIEW_CARDS).map((s, n): ReviewCard => {
     const card: ReviewCard = {
       action: 'send',
       name: s.to,
@@ -44,6 +44,9 @@ export function messageReview(
     notes,
     columns: [{ label: 'Parameter' }, { label: 'Value', role: 'after' }],
     cards,
+    ...(plan.sends.length > MAX_REVIEW_CARDS
+      ? { totalCards: plan.sends.length + plan.duplicates.length + (plan.alreadySent?.length ?? 0) }
+      : {}),
     invalid: invalidRows(plan.issues),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };

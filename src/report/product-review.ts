@@ -1,7 +1,7 @@
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import type { Product } from '../schema/product.js';
-import type { ReviewBody, ReviewCard, ReviewRow } from './review-page.js';
+import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard, type ReviewRow } from './review-page.js';
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
 import { reviewValue } from './review-value.js';
 
@@ -34,7 +34,9 @@ interface VariantLike {
 /** The review page body of a products plan: one card per product, before → after per field. */
 export function productReview(file: ProductReviewInput, options: ReviewOptions = {}): ReviewBody {
   const money = { decimals: file.plan.decimals, currency: file.store.currency };
-  const cards = file.plan.entries.map((entry) => productCard(entry, file.before, money));
+  const cards = file.plan.entries
+    .slice(0, MAX_REVIEW_CARDS)
+    .map((entry) => productCard(entry, file.before, money));
   const notes: string[] = [];
   if (file.refusal) notes.push(`Refused: ${file.refusal}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
@@ -47,6 +49,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     notes,
     columns: [{ label: 'Field' }, { label: 'Before', role: 'before' }, { label: 'After', role: 'after' }],
     cards,
+    ...(file.plan.entries.length > MAX_REVIEW_CARDS ? { totalCards: file.plan.entries.length } : {}),
     invalid: errors.map(invalidRow),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };

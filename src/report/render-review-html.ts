@@ -14,6 +14,8 @@ import type { ReviewCard, ReviewColumn, ReviewPage } from './review-page.js';
 
 /** Cards rendered into the HTML itself (the rest come from the embedded JSON as the reader scrolls). */
 export const FIRST_CARDS = 100;
+/** Embedded card data at most: past it the page holds the first cards only (and says so), staying under 25 MB. */
+export const MAX_EMBEDDED_BYTES = 20 * 2 ** 20;
 /** Invalid rows listed on the page at most (all of them are in failed.csv). */
 export const MAX_INVALID_ROWS = 2000;
 
@@ -185,10 +187,38 @@ function renderInvalid(page: ReviewPage): string {
   return out.join('\n');
 }
 
+/**
+ * The cards that fit the byte budget: the embedded JSON text (script-safe) and the HTML of the
+ * first ones (both count against the budget).
+ */
+function embed(page: ReviewPage): { json: string; kept: ReviewCard[]; first: string[] } {
+  const parts: string[] = [];
+  const first: string[] = [];
+  let bytes = 0;
+  for (const card of page.cards) {
+    const json = scriptSafeJson(card);
+    const html = parts.length < FIRST_CARDS ? renderCard(card, page.columns) : '';
+    bytes += Buffer.byteLength(json) + Buffer.byteLength(html) + 2;
+    if (bytes > MAX_EMBEDDED_BYTES) break;
+    parts.push(json);
+    if (html) first.push(html);
+  }
+  return {
+    json: `{"columns":${scriptSafeJson(page.columns)},"cards":[${parts.join(',')}]}`,
+    kept: page.cards.slice(0, parts.length),
+    first,
+  };
+}
+
 /** Renders the whole page. */
 export function renderReviewHtml(page: ReviewPage): string {
-  const first = page.cards.slice(0, FIRST_CARDS).map((card) => renderCard(card, page.columns));
-  const data = { columns: page.columns, cards: page.cards };
+  const { json, kept, first } = embed(page);
+  const total = Math.max(page.totalCards ?? 0, page.cards.length);
+  const held = { ...page, cards: kept };
+  const partial =
+    kept.length < total
+      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is listed in report.md and plan.json.</p>`
+      : '';
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -204,14 +234,15 @@ export function renderReviewHtml(page: ReviewPage): string {
     '<main>',
     renderSummary(page),
     renderInvalid(page),
-    `<section class="changes"><h2>Entities (${page.cards.length})</h2>`,
-    renderFilters(page),
-    `<p id="shown" class="shown">Showing ${first.length} of ${page.cards.length}</p>`,
+    `<section class="changes"><h2>Entities (${total})</h2>`,
+    partial,
+    renderFilters(held),
+    `<p id="shown" class="shown">Showing ${first.length} of ${kept.length}</p>`,
     `<div id="cards" class="cards">${first.join('\n')}</div>`,
-    `<button type="button" id="more" class="more"${first.length >= page.cards.length ? ' hidden' : ''}>Show more</button>`,
+    `<button type="button" id="more" class="more"${first.length >= kept.length ? ' hidden' : ''}>Show more</button>`,
     '</section>',
     '</main>',
-    `<script type="application/json" id="review-data">${scriptSafeJson(data)}</script>`,
+    `<script type="application/json" id="review-data">${json}</script>`,
     `<script>${REVIEW_PAGE_SCRIPT}</script>`,
     '</body>',
     '</html>',

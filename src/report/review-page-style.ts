@@ -12,6 +12,7 @@ h2{font-size:17px;margin:24px 0 8px}
 .counts li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:6px 12px}
 .counts .count{font-size:20px;font-weight:600}.counts .label{color:var(--muted)}
 .warnings{background:#fff6db;border:1px solid #f0d37a;border-radius:8px;padding:8px 8px 8px 28px}
+.partial{background:#fff6db;border:1px solid #f0d37a;border-radius:8px;padding:8px 12px}
 .apply code,.key{background:#eef1f6;border-radius:4px;padding:2px 6px;font:13px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
 .filters{display:flex;flex-wrap:wrap;gap:6px;align-items:center;position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:1}
 .filters button{border:1px solid var(--line);background:var(--card);border-radius:16px;padding:4px 12px;cursor:pointer;font:inherit}

@@ -46,6 +46,12 @@ export interface ReviewInvalidRow {
   message: string;
 }
 
+/**
+ * Cards a builder makes at most (a million-row stock plan must not build a million cards); the
+ * renderer also stops embedding cards past a byte budget. The page says how many it holds.
+ */
+export const MAX_REVIEW_CARDS = 200_000;
+
 /** The job-specific part of a page: what each kind of run builds from its plan. */
 export interface ReviewBody {
   /** Guardrail refusals and warnings, shown prominently at the top. */
@@ -55,6 +61,8 @@ export interface ReviewBody {
   /** Card table columns for this kind (products: field, before, after; stock: SKU, before, after, delta). */
   columns: ReviewColumn[];
   cards: ReviewCard[];
+  /** Entities in the plan when `cards` holds only the first of them (default: cards.length). */
+  totalCards?: number;
   invalid: ReviewInvalidRow[];
   /** Where the invalid and failed rows are written, relative to the page (`failed.csv`), and whether it exists yet. */
   failedFile?: { href: string; written: boolean };

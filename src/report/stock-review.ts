@@ -1,7 +1,7 @@
 import type { StockPlan } from '../plan/stock-plan.js';
 import type { ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
-import type { ReviewBody, ReviewCard } from './review-page.js';
+import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 import { signed } from './review-value.js';
 
 /** The review page body of a stock plan: one card per item whose quantity changes (SKU, before, after, delta). */
@@ -10,7 +10,7 @@ export function stockReview(
   options: ReviewOptions = {},
 ): ReviewBody {
   const { plan } = file;
-  const cards: ReviewCard[] = plan.changes.map((c) => {
+  const cards: ReviewCard[] = plan.changes.slice(0, MAX_REVIEW_CARDS).map((c) => {
     const key = c.sku ?? c.itemId;
     const card: ReviewCard = {
       action: 'update',
@@ -35,6 +35,9 @@ export function stockReview(
       { label: 'Delta', role: 'delta' },
     ],
     cards,
+    ...(plan.changes.length > MAX_REVIEW_CARDS
+      ? { totalCards: plan.changes.length + plan.skipped.length }
+      : {}),
     invalid: invalidRows(plan.issues),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };

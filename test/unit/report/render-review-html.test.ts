@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessagePlan } from '../../../src/plan/message-plan.js';
 import type { StockPlan } from '../../../src/plan/stock-plan.js';
 import { messageReview } from '../../../src/report/message-review.js';
-import { FIRST_CARDS, renderReviewHtml } from '../../../src/report/render-review-html.js';
+import { FIRST_CARDS, MAX_EMBEDDED_BYTES, renderReviewHtml } from '../../../src/report/render-review-html.js';
 import type { ReviewPage } from '../../../src/report/review-page.js';
 import { stockReview } from '../../../src/report/stock-review.js';
 import { attr, parseHtml, select, tableRows, text } from '../../helpers/review-dom.js';
@@ -93,6 +93,22 @@ describe('renderReviewHtml', () => {
     const filters = select(doc, 'button').filter((b) => attr(b, 'data-filter') !== undefined);
     expect(filters.map(text)).toEqual([`all ${cards.length}`, 'create 75', 'update 75']);
     expect(JSON.parse(text(select(doc, 'script')[0]!)).cards).toHaveLength(cards.length);
+  });
+  it('stays under 25 MB: past its byte budget it holds the first cards and says how many of all', () => {
+    const big = 'x'.repeat(2 ** 20);
+    const cards = Array.from({ length: 30 }, (_, n) => ({
+      action: 'send',
+      name: `R${n}`,
+      key: '',
+      preview: big,
+    }));
+    const html = renderReviewHtml(page({ cards, totalCards: 40 }));
+    expect(Buffer.byteLength(html)).toBeLessThan(25e6);
+    const doc = parseHtml(html);
+    const kept = (JSON.parse(text(select(doc, 'script')[0]!)) as { cards: unknown[] }).cards.length;
+    // Each card counts twice (its JSON and, among the first cards, its HTML).
+    expect(kept).toBe(Math.floor(MAX_EMBEDDED_BYTES / (2 * 2 ** 20 + 200)));
+    expect(text(select(doc, 'p', 'partial')[0]!)).toContain(`the first ${kept} of 40 entities`);
   });
 });
 
