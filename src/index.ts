@@ -90,6 +90,22 @@ export { runKind } from './jobs/run-kind.js';
 export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
 export type { JobProgress, JobCallbacks } from './jobs/job-events.js';
 
+// Review pages (report.html): a plan as one self-contained HTML page, and the bodies per kind.
+export { renderReviewHtml, escapeHtml } from './report/render-review-html.js';
+export { productReview, type ReviewOptions } from './report/product-review.js';
+export { stockReview } from './report/stock-review.js';
+export { customerReview } from './report/customer-review.js';
+export { templateReview } from './report/template-review.js';
+export { messageReview } from './report/message-review.js';
+export type {
+  ReviewPage,
+  ReviewBody,
+  ReviewCard,
+  ReviewColumn,
+  ReviewRow,
+  ReviewInvalidRow,
+} from './report/review-page.js';
+
 // Exports: accounting-grade orders, round-trip catalog and customers, templates, snapshots.
 export { exportOrders } from './export/export-orders.js';
 export { exportOrdersIncremental } from './export/export-orders-incremental.js';

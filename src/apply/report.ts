@@ -1,3 +1,9 @@
+import { dirname, join } from 'node:path';
+import { renderReviewHtml } from '../report/render-review-html.js';
+import { reviewFromLines } from '../report/review-from-lines.js';
+import type { ReviewBody, ReviewPage } from '../report/review-page.js';
+import { runIdTime } from '../report/run-id-time.js';
+import { RUN_FILES } from './run-directory.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /**
@@ -27,6 +33,25 @@ export interface ReportInput {
   maxIssues?: number;
   /** Free lines at the end (next steps: "fix failed.csv and run mbulk import … again"). */
   notes?: readonly string[];
+  /** The cards of report.html (default: one card per change line). */
+  review?: ReviewBody;
+}
+
+/** The review page (report.html) of a report: its facts and counts, and the job's cards. */
+export function reviewPage(input: ReportInput): ReviewPage {
+  const page: ReviewPage = {
+    title: input.title,
+    facts: (input.facts ?? []).map(([label, value]) => [label, value]),
+    // The page says `unchanged` where plans say `noop` (its filter buttons do too).
+    counts: input.counts.map(([label, count]) => [label === 'noop' ? 'unchanged' : label, count]),
+    ...(input.review ?? reviewFromLines(input.changes ?? [], input.issues ?? [])),
+  };
+  if (input.runId !== undefined) {
+    page.runId = input.runId;
+    const time = runIdTime(input.runId);
+    if (time !== undefined) page.createdAt = time;
+  }
+  return page;
 }
 
 /** Renders report.md. Line content goes into fenced blocks, so sheet text cannot break the Markdown. */
@@ -51,9 +76,10 @@ export function renderReport(input: ReportInput): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/** Renders and writes report.md atomically. */
+/** Renders and writes report.md and, beside it, report.html (the review page), atomically. */
 export function writeReport(file: string, input: ReportInput): void {
   writeFileAtomic(file, renderReport(input));
+  writeFileAtomic(join(dirname(file), RUN_FILES.reportHtml), renderReviewHtml(reviewPage(input)));
 }
 
 function section(

@@ -23,6 +23,8 @@ export const RUN_FILES = {
   backup: 'backup.json',
   backupLog: 'backup.ndjson',
   report: 'report.md',
+  /** The review page of the plan (self-contained HTML), written beside report.md. */
+  reportHtml: 'report.html',
 } as const;
 export type RunFile = keyof typeof RUN_FILES;
 

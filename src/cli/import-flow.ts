@@ -114,7 +114,10 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
       }),
     );
     const view = flow.show(planned, target);
-    const { base } = view;
+    // The review page (report.html) beside report.md: its path is printed and in every JSON result.
+    const reportHtml = planned.run.file('reportHtml');
+    out.line(`Review page: ${reportHtml}`);
+    const base = { ...view.base, reportHtml };
 
     if (planned.refusal) {
       out.warn(`mbulk: ${view.refused ? view.refused(planned.refusal) : `refused: ${planned.refusal}`}`);

@@ -5,6 +5,7 @@ import { BackupLog, finalizeBackup } from '../apply/backup.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { readJournal, stateOf } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
+import { customerReview } from '../report/customer-review.js';
 import {
   invalidRowResult,
   operationRowResult,
@@ -237,6 +238,10 @@ function writeCustomerReport(
     totalChanges: changes.length,
     issues: file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
     totalIssues: file.plan.issues.length,
+    review: customerReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
   });
 }
 

@@ -4,6 +4,7 @@ import { listAll } from '../api/paginate.js';
 import { applyRun } from '../apply/apply-run.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { writeReport } from '../apply/report.js';
+import { messageReview } from '../report/message-review.js';
 import {
   invalidRowResult,
   operationRowResult,
@@ -344,6 +345,10 @@ function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: 
         .map((a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`),
     ],
     totalIssues: file.plan.issues.length + file.plan.duplicates.length + (file.plan.alreadySent?.length ?? 0),
+    review: messageReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
   });
 }
 

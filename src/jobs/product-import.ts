@@ -19,6 +19,7 @@ import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import { currencyDecimals, type Product, type ProductCreate, type ProductUpdate } from '../schema/index.js';
 import type { Store } from '../schema/index.js';
 import { formatMoney } from '../sheets/money.js';
+import { productReview } from '../report/product-review.js';
 import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
@@ -263,6 +264,10 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Product
     ],
     changes,
     issues,
+    review: productReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
   };
 }
 

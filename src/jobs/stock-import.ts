@@ -7,6 +7,7 @@ import { BackupLog, finalizeBackup } from '../apply/backup.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import type { OperationState } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
+import { stockReview } from '../report/stock-review.js';
 import { type RowFilesSummary, type RowResult } from '../apply/results-file.js';
 import { RunDirectory } from '../apply/run-directory.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
@@ -180,6 +181,10 @@ function writeStockReport(run: RunDirectory, file: StockPlanFile, applied?: Stoc
       ...file.plan.skipped.slice(0, 100).map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
     ],
     totalIssues: file.plan.issues.length + file.plan.skipped.length,
+    review: stockReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
   });
 }
 

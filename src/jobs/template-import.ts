@@ -7,6 +7,7 @@ import { listAll } from '../api/paginate.js';
 import { applyRun } from '../apply/apply-run.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { writeReport } from '../apply/report.js';
+import { templateReview } from '../report/template-review.js';
 import {
   invalidRowResult,
   operationRowResult,
@@ -196,6 +197,10 @@ function writeTemplateReport(
     notes: [
       'Templates are reviewed outside the store: follow the review with `mbulk templates status --watch`.',
     ],
+    review: templateReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
   });
 }
 

@@ -9,6 +9,7 @@ import type { RegisterCommand } from './index.js';
 interface RunsArgs extends GlobalArgs {
   run?: string;
   'runs-dir'?: string | undefined;
+  open?: boolean;
 }
 
 function root(args: RunsArgs, ctx: CommandContext): string {
@@ -44,11 +45,38 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   else ctx.out.line(`${run.id}: ${meta.kind}, ${status}`);
   ctx.out.line(`Directory: ${run.dir}`);
-  const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report'] as const).filter((f) =>
-    existsSync(run.file(f)),
+  const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
+    (f) => existsSync(run.file(f)),
   );
-  ctx.out.result({ ok: true, run: { ...meta, status }, dir: run.dir, files: files.map((f) => run.file(f)) });
-  return ExitCode.Ok;
+  const openError = args.open ? await openReviewPage(run, ctx) : undefined;
+  ctx.out.result({
+    ok: openError === undefined,
+    run: { ...meta, status },
+    dir: run.dir,
+    files: files.map((f) => run.file(f)),
+    ...(openError === undefined ? {} : { error: openError }),
+  });
+  return openError === undefined ? ExitCode.Ok : ExitCode.Usage;
+}
+
+/** `--open`: the run's report.html in the default browser; the problem when there is none or it cannot be opened. */
+async function openReviewPage(run: RunDirectory, ctx: CommandContext): Promise<string | undefined> {
+  const { existsSync } = await import('node:fs');
+  const { openInBrowser } = await import('../open-in-browser.js');
+  const page = run.file('reportHtml');
+  let problem: string | undefined;
+  if (!existsSync(page))
+    problem = `${run.id} has no review page (${page}): it was planned before report.html existed`;
+  else {
+    try {
+      await openInBrowser(page, ctx.env);
+      ctx.out.line(`Opened ${page}`);
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+  }
+  if (problem !== undefined) ctx.out.warn(`mbulk: ${problem}`);
+  return problem;
 }
 
 interface RollbackArgs extends RunsArgs {
@@ -240,7 +268,13 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       .command(
         'show <run>',
         "Show a run's report, status and files",
-        (s) => s.positional('run', { type: 'string', demandOption: true }),
+        (s) =>
+          s.positional('run', { type: 'string', demandOption: true }).option('open', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
+          }),
         async (argv) => {
           setExit(await showCommand(argv as unknown as RunsArgs, ctx));
         },

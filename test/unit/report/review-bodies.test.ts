@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomerPlan } from '../../../src/plan/customer-plan.js';
+import type { TemplatePlan } from '../../../src/plan/template-plan.js';
+import { customerReview } from '../../../src/report/customer-review.js';
+import { templateReview } from '../../../src/report/template-review.js';
+
+describe('customer and template page bodies', () => {
+  it('customers: a card per row with the phone as key and before → after per field; invalid rows point at their cell', () => {
+    const plan: CustomerPlan = {
+      kind: 'customers',
+      entries: [
+        {
+          action: 'update',
+          sheet: 'customers.csv',
+          rowNumber: 2,
+          key: 'update:cus_1',
+          customerId: 'cus_1',
+          matchedBy: 'phone',
+          update: { email: 'aina@example.com' },
+          changes: [{ field: 'email', before: null, after: 'aina@example.com' }],
+          before: { name: 'Aina', phone: '+60123456789', email: null },
+        },
+        {
+          action: 'create',
+          sheet: 'customers.csv',
+          rowNumber: 3,
+          key: 'create:phone:+60172223333',
+          create: { name: 'Chen', phone: '+60172223333' },
+          changes: [
+            { field: 'name', before: undefined, after: 'Chen' },
+            { field: 'phone', before: undefined, after: '+60172223333' },
+          ],
+        },
+      ],
+      issues: [
+        {
+          severity: 'error',
+          code: 'phone_invalid',
+          message: 'not a phone number',
+          sheet: 'customers.csv',
+          rowNumber: 4,
+          column: 'B',
+          header: 'phone',
+        },
+      ],
+      counts: { create: 1, update: 1, noop: 0, skip: 0, invalid: 1 },
+    };
+    const body = customerReview({ plan }, { applyCommand: 'mbulk apply R', failedWritten: false });
+    expect(body.cards.map((c) => [c.action, c.name, c.key])).toEqual([
+      ['update', 'Aina', '+60123456789'],
+      ['create', 'Chen', '+60172223333'],
+    ]);
+    expect(body.cards[0]!.rows).toEqual([{ cells: ['email', '—', 'aina@example.com'] }]);
+    expect(body.cards[1]!.rows).toEqual([
+      { cells: ['name', '—', 'Chen'] },
+      { cells: ['phone', '—', '+60172223333'] },
+    ]);
+    expect(body.invalid).toEqual([
+      {
+        file: 'customers.csv',
+        row: 4,
+        column: 'B',
+        header: 'phone',
+        code: 'phone_invalid',
+        message: 'not a phone number',
+      },
+    ]);
+    expect(body.failedFile).toEqual({ href: 'failed.csv', written: false });
+  });
+
+  it('templates: a card per template with its body as the preview', () => {
+    const plan: TemplatePlan = {
+      kind: 'templates',
+      entries: [
+        {
+          action: 'create',
+          sheet: 'templates.csv',
+          rowNumber: 2,
+          name: 'order_ready',
+          key: 'create:order_ready',
+          body: {
+            name: 'order_ready',
+            body: 'Hi {{name}}, <b>ready</b>',
+            category: 'UTILITY',
+            language: 'en',
+          },
+        },
+      ],
+      issues: [],
+      counts: { create: 1, unchanged: 0, invalid: 0 },
+    };
+    const body = templateReview({ plan });
+    expect(body.cards).toEqual([
+      {
+        action: 'create',
+        name: 'order_ready',
+        key: 'templates.csv row 2',
+        preview: 'Hi {{name}}, <b>ready</b>',
+        rows: [{ cells: ['category', 'UTILITY'] }, { cells: ['language', 'en'] }],
+      },
+    ]);
+  });
+});
+
+describe('pages of runs without their own cards (rollbacks)', () => {
+  it('one card per change and issue line, the action from its first word or prefix', async () => {
+    const { reviewFromLines } = await import('../../../src/report/review-from-lines.js');
+    const body = reviewFromLines(
+      ['product prod_1 (Hat): price: 8.90 → 8.50', 'delete product prod_2'],
+      ['not reversible: product prod_3 (Tote): created by the run', 'error: catalog.csv row 2: bad'],
+    );
+    expect(body.cards.map((c) => [c.action, c.name])).toEqual([
+      ['change', 'product prod_1 (Hat): price: 8.90 → 8.50'],
+      ['delete', 'delete product prod_2'],
+      ['not-reversible', 'product prod_3 (Tote): created by the run'],
+      ['error', 'catalog.csv row 2: bad'],
+    ]);
+  });
+});
