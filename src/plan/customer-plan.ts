@@ -159,7 +159,8 @@ export function planCustomers(
     return i;
   };
 
-  for (const d of desired) {
+  for (const row of desired) {
+    const d = preferLivePhone(row, live);
     const base = { sheet: d.sheet, rowNumber: d.rowNumber };
     if (d.command === 'skip') {
       entries.push({ ...base, action: 'skip', key: `skip:${d.sheet}:${d.rowNumber}`, changes: [] });
@@ -388,4 +389,18 @@ function keyConflict(
     value: d.phone,
     message: `conflict: ${by} belongs to ${who}, whose phone is ${match.phone}, not ${d.phone}; ${advice}`,
   };
+}
+
+/**
+ * Bare digits such as 6596956697 are both the API's format of a Singapore number and a valid
+ * national number in some store countries. When the cell as written is exactly the phone of the
+ * customer the row names (its id) or of a live customer, it is that phone: an export re-imported
+ * round-trips whatever the store's country.
+ */
+function preferLivePhone(d: DesiredCustomer, live: LiveCustomerIndex): DesiredCustomer {
+  const digits = d.phoneDigits;
+  if (digits === undefined || digits === d.phone) return d;
+  const named = d.id !== undefined ? live.byId.get(d.id) : undefined;
+  if (named ? named.phone === digits : live.byPhone.has(digits)) return { ...d, phone: digits };
+  return d;
 }
