@@ -6,9 +6,9 @@ import { column, withWriter, writeRow } from './catalog-sheet.js';
 export const CUSTOMERS_SHEET = 'customers';
 
 /**
- * Columns of the customers export: the import's `id, name, phone, email` (phone as text: the
- * API's international digits, as in every export), then read-only columns the import skips without a warning (address
- * fields, timestamps).
+ * Columns of the customers export: the import's `id, name, phone, email` (phone as text: the API's
+ * international digits, as in every export), then read-only columns the import skips without a
+ * warning (address fields, timestamps).
  */
 export const CUSTOMER_COLUMNS: readonly ColumnSpec[] = [
   column('id', 'text', 22),
