@@ -6,6 +6,7 @@
  *   npx tsx bench/readers.bench.ts            # default sizes (about 1-2 minutes)
  *   npx tsx bench/readers.bench.ts 0.2        # scale every size by 0.2 (quick check)
  *   npx tsx bench/readers.bench.ts 1 3        # full size, best of 3 runs each (shared machines are noisy)
+ *   npx tsx bench/readers.bench.ts 1 3 CSV    # only the inputs whose label contains "CSV"
  *
  * Files are generated once into $TMPDIR/mbulk-bench-readers and reused.
  */
@@ -42,6 +43,16 @@ const self = fileURLToPath(import.meta.url);
 
 function skuLine(i: number): string {
   return `SKU-${String(i).padStart(7, '0')},${(i * 7919) % 1000}\n`;
+}
+
+/** Windows line endings (what Excel writes): the reader's line-break normaliser has nothing to do. */
+function skuLineCrlf(i: number): string {
+  return `SKU-${String(i).padStart(7, '0')},${(i * 7919) % 1000}\r\n`;
+}
+
+/** CRLF, with every tenth line ending in LF: the normaliser rewrites those (a file edited twice). */
+function skuLineMixed(i: number): string {
+  return `SKU-${String(i).padStart(7, '0')},${(i * 7919) % 1000}${i % 10 === 9 ? '\n' : '\r\n'}`;
 }
 
 const CATALOG_HEADER = [
@@ -195,11 +206,14 @@ async function main(): Promise<void> {
   }
   const scale = Number(process.argv[2] ?? '1');
   const repeat = Math.max(1, Number(process.argv[3] ?? '1'));
+  const only = process.argv[4];
   const n = (rows: number) => Math.max(1000, Math.round(rows * scale));
   mkdirSync(dir, { recursive: true });
   const files = {
     sku250k: join(dir, `sku-${n(250_000)}.csv`),
     sku1m: join(dir, `sku-${n(1_000_000)}.csv`),
+    sku1mCrlf: join(dir, `sku-crlf-${n(1_000_000)}.csv`),
+    sku1mMixed: join(dir, `sku-mixed-${n(1_000_000)}.csv`),
     catalogCsv: join(dir, `catalog20-${n(200_000)}.csv`),
     skuXlsx: join(dir, `sku-${n(200_000)}.xlsx`),
     catalogXlsx: join(dir, `catalog20-${n(50_000)}.xlsx`),
@@ -207,19 +221,24 @@ async function main(): Promise<void> {
   const g0 = performance.now();
   writeCsv(files.sku250k, 'sku,quantity\n', n(250_000), skuLine);
   writeCsv(files.sku1m, 'sku,quantity\n', n(1_000_000), skuLine);
+  writeCsv(files.sku1mCrlf, 'sku,quantity\r\n', n(1_000_000), skuLineCrlf);
+  writeCsv(files.sku1mMixed, 'sku,quantity\r\n', n(1_000_000), skuLineMixed);
   writeCsv(
     files.catalogCsv,
     CATALOG_HEADER.join(',') + '\n',
     n(200_000),
     (i) => catalogRow(i).map(csvField).join(',') + '\n',
   );
-  await writeXlsx(files.skuXlsx, n(200_000), 2);
-  await writeXlsx(files.catalogXlsx, n(50_000), 20);
+  const wanted = (label: string) => only === undefined || label.includes(only);
+  if (wanted('XLSX sku,quantity')) await writeXlsx(files.skuXlsx, n(200_000), 2);
+  if (wanted('XLSX 20 columns')) await writeXlsx(files.catalogXlsx, n(50_000), 20);
   console.log(`files ready in ${((performance.now() - g0) / 1000).toFixed(1)} s (${dir})`);
 
   const plan: Array<[string, string, Reader[]]> = [
     ['CSV sku,quantity', files.sku250k, ['papaparse-step', 'readSheet-rows', 'readSheet-batches']],
     ['CSV sku,quantity', files.sku1m, ['papaparse-step', 'readSheet-rows', 'readSheet-batches']],
+    ['CSV sku,quantity CRLF', files.sku1mCrlf, ['readSheet-batches']],
+    ['CSV sku,quantity CRLF+10% LF', files.sku1mMixed, ['readSheet-batches']],
     ['CSV 20 columns', files.catalogCsv, ['papaparse-step', 'readSheet-rows', 'readSheet-batches']],
     ['XLSX sku,quantity', files.skuXlsx, ['exceljs-stream', 'readSheet-rows', 'readSheet-batches']],
     ['XLSX 20 columns', files.catalogXlsx, ['exceljs-stream', 'readSheet-rows', 'readSheet-batches']],
@@ -227,6 +246,7 @@ async function main(): Promise<void> {
   console.log('| input | file | reader | rows | seconds | rows/s | peak RSS (sampled) | maxRSS |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const [label, file, readers] of plan) {
+    if (!wanted(label)) continue;
     const size = `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`;
     for (const reader of readers) {
       let m = runChild(reader, file);

@@ -28,7 +28,12 @@ export { parseListCell, formatListCell } from './sheets/list-cell.js';
 export { parseEnumCell } from './sheets/enum-cell.js';
 export { parseEmailCell } from './sheets/email-cell.js';
 export { normalizePhone } from './sheets/phone.js';
-export { neutralizeFormula, restoreFormulaText } from './sheets/neutralize-formula.js';
+export {
+  isFormulaRisk,
+  neutralizeFormula,
+  neutralizeXlsxText,
+  restoreFormulaText,
+} from './sheets/neutralize-formula.js';
 export { createSheetWriter } from './sheets/create-sheet-writer.js';
 export type {
   ColumnSpec,

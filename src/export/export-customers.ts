@@ -7,9 +7,9 @@ import { column, withWriter, writeRow } from './catalog-sheet.js';
 export const CUSTOMERS_SHEET = 'customers';
 
 /**
- * Columns of the customers export: the import's `id, name, phone, email` (phone as text: `+` and the
- * API's international digits), then read-only columns the import skips without a warning (address
- * fields, timestamps).
+ * Columns of the customers export: the import's `id, name, phone, email` (phone as text: the API's
+ * international digits, as in every export), then read-only columns the import skips without a
+ * warning (address fields, timestamps).
  */
 export const CUSTOMER_COLUMNS: readonly ColumnSpec[] = [
   column('id', 'text', 22),
@@ -55,10 +55,9 @@ export function customerCells(c: Customer): Record<string, unknown> {
   return {
     id: c.id,
     name: c.name,
-    // `+` and the international digits: unambiguous on re-import (bare digits such as 16175819884
-    // are also a valid national number in some countries). The writer neutralises the `+` (`'+1…`);
-    // the phone parser reads through the apostrophe.
-    phone: c.phone === '' ? null : `+${c.phone}`,
+    // The API's own digits (country code, no `+`), as every export writes phones: nothing for a
+    // spreadsheet to neutralise, and the importer reads digits that carry a country code back as such.
+    phone: c.phone === '' ? null : c.phone,
     email: c.email,
     address1: a?.address1,
     address2: a?.address2,

@@ -16,8 +16,10 @@ import { RunDirectory } from '../apply/run-directory.js';
 import { mapCustomerRow, resolveCustomerColumns, type DesiredCustomer } from '../mapping/customer-sheet.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import {
+  DEFAULT_CUSTOMER_MATCH,
   LiveCustomerIndex,
   planCustomers,
+  type CustomerMatchKey,
   type CustomerPlan,
   type CustomerPlanEntry,
 } from '../plan/customer-plan.js';
@@ -42,6 +44,8 @@ export interface CustomerPlanFile {
   store: { id: string; name: string; country: string };
   input: RunInput;
   blank: BlankMode;
+  /** The keys rows were matched on, in order (absent in plans made before `--match`: id, phone, email). */
+  match?: CustomerMatchKey[];
   /** Data rows read. */
   rows: number;
   liveCustomers: number;
@@ -64,6 +68,8 @@ export interface PlanCustomersOptions extends JobCallbacks {
   from?: 'shopify' | 'mbulk' | undefined;
   /** Plan a sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
   allowEmpty?: boolean | undefined;
+  /** The keys rows are matched on, in order (default id, phone, email). */
+  match?: readonly CustomerMatchKey[];
 }
 
 export interface PlannedCustomerRun {
@@ -126,7 +132,8 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   }
   options.onProgress?.({ phase: 'fetch', done: fetched, message: `${fetched} customers` });
 
-  const plan = planCustomers(desired, live, { columns });
+  const match = [...(options.match ?? DEFAULT_CUSTOMER_MATCH)];
+  const plan = planCustomers(desired, live, { columns, match });
   // Mapping and plan issues in row order (stable: a row's own issues keep their order).
   const all = [...rowIssues, ...plan.issues].sort((a, b) => a.rowNumber - b.rowNumber);
   plan.issues = [...headerIssues, ...all];
@@ -137,7 +144,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     input: options.file,
     target: options.target,
     storeId: store.id,
-    options: { blank, country: store.country },
+    options: { blank, country: store.country, match: match.join(',') },
     counts: customerCounts({ plan, rows }),
   });
   const file: CustomerPlanFile = {
@@ -146,6 +153,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     store: { id: store.id, name: store.name, country: store.country },
     input: keepRunInput(run, options.file, 'customers', info.format === 'xlsx' ? info.sheet : undefined),
     blank,
+    match,
     rows,
     liveCustomers: live.size,
     plan,
@@ -184,7 +192,7 @@ function show(value: unknown): string {
 
 /**
  * A planned change as people read it:
- * `row 3: update cus_01 Aina (matched by phone): name: Aina → Aina Binti; email: (blank) → a@x.com`
+ * `row 3: update cus_01 Aina (matched by phone): name: Aina → Aina Binti (renaming matched customer); email: (blank) → a@x.com`
  * `row 5: create Chen: name: Chen; phone: 60172223333; email: chen@example.com`
  */
 export function describeCustomerChange(e: CustomerPlanEntry): string {
@@ -194,7 +202,14 @@ export function describeCustomerChange(e: CustomerPlanEntry): string {
   }
   const who = `${e.customerId ?? ''} ${e.before?.name ?? ''}`.trim();
   const how = e.matchedBy ? ` (matched by ${e.matchedBy})` : '';
-  const fields = e.changes.map((c) => `${c.field}: ${show(c.before)} → ${show(c.after)}`).join('; ');
+  const fields = e.changes
+    .map((c) => {
+      const text = `${c.field}: ${show(c.before)} → ${show(c.after)}`;
+      // A new name on a matched customer is the one change people must not miss: it is either a
+      // correction or a row that describes someone else.
+      return c.field === 'name' ? `${text} (renaming matched customer)` : text;
+    })
+    .join('; ');
   return `row ${e.rowNumber}: ${e.action} ${who}${how}: ${fields}`;
 }
 
@@ -216,6 +231,7 @@ function writeCustomerReport(
       ],
       ['Target', run.meta.target],
       ['Blank cells', file.blank === 'clear' ? 'a blank email erases the live one' : 'leave live values'],
+      ['Matched on', (file.match ?? DEFAULT_CUSTOMER_MATCH).join(', then ')],
       ['Status', run.refresh().status],
     ],
     counts: [

@@ -23,6 +23,7 @@ import {
   planMessages,
   renderTemplate,
   type AlreadySent,
+  type DuplicateSend,
   type EarlierSend,
   type MessagePlan,
   type MessageSendEntry,
@@ -182,6 +183,17 @@ function alreadySentMessage(a: AlreadySent): string {
     : `run ${a.runId} may have sent this message (its answer was lost): resume it with mbulk runs resume ${a.runId}; not sent again (use --resend to send it anyway)`;
 }
 
+/** Why a row was not sent because an earlier row of the sheet sends the same message. */
+export function duplicateMessage(d: DuplicateSend): string {
+  return d.sameParameters
+    ? `same recipient and parameters as row ${d.firstRow}: sent once (use --allow-duplicates to send every row)`
+    : // Planned by a version that compared phones only: the parameters may differ.
+      `same recipient as row ${d.firstRow}: not sent (planned by an older mbulk that compared phones only; if this row's parameters differ, plan the sheet again to send it)`;
+}
+
+/** results.csv's `send_result`: what happened to one row, in words. */
+export const SEND_RESULT_COLUMN = 'send_result';
+
 /**
  * Plans a bulk send (dry run): the template must exist and be APPROVED (else
  * TemplateNotSendableError, before anything else); every parameter column present and non-empty;
@@ -300,9 +312,12 @@ function sendRefusal(file: MessagePlanFile): string | undefined {
   return undefined;
 }
 
-/** "row 5: 60123456789 (customer cus_1)" */
+/** "row 5: 60123456789 (customer cus_1): name=Siti, order_number=1009" */
 export function describeSend(s: MessageSendEntry): string {
-  return `row ${s.rowNumber}: ${s.to}${s.customerId ? ` (customer ${s.customerId})` : ''}`;
+  const params = Object.entries(s.parameters)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  return `row ${s.rowNumber}: ${s.to}${s.customerId ? ` (customer ${s.customerId})` : ''}${params ? `: ${params}` : ''}`;
 }
 
 function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: MessageApplySummary): void {
@@ -323,7 +338,7 @@ function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: 
     counts: [
       ['rows', counts['rows'] ?? 0],
       ['send', counts['send'] ?? 0],
-      ['duplicates (sent once)', counts['duplicates'] ?? 0],
+      ['duplicates (same recipient and parameters, sent once)', counts['duplicates'] ?? 0],
       ['already sent by an earlier run', applied?.alreadySent ?? counts['already_sent'] ?? 0],
       ['invalid rows', counts['invalid'] ?? 0],
       ...(applied
@@ -339,7 +354,7 @@ function writeMessageReport(run: RunDirectory, file: MessagePlanFile, applied?: 
       ...file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
       ...file.plan.duplicates
         .slice(0, 100)
-        .map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: same recipient as row ${d.firstRow}`),
+        .map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: ${duplicateMessage(d)}`),
       ...(file.plan.alreadySent ?? [])
         .slice(0, 100)
         .map((a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`),
@@ -432,7 +447,7 @@ export async function applyMessageRun(
         const mine = own.states.get(send.key)?.status;
         const other = earlier.get(send.key);
         if (other === undefined || mine === 'done' || mine === 'unknown') return true;
-        alreadySent.push({ sheet: send.sheet, rowNumber: send.rowNumber, ...other });
+        alreadySent.push({ sheet: send.sheet, rowNumber: send.rowNumber, to: send.to, ...other });
         return false;
       });
     }
@@ -482,7 +497,8 @@ export async function applyMessageRun(
 
   const label = inputLabel(file.input);
   const byRow = new Map<number, RowResult>();
-  const extra = new Map<number, { message_status?: string }>();
+  // results.csv says in words what happened to every row (send_result), next to the outcome.
+  const extra = new Map<number, { message_status?: string; send_result: string }>();
   const failedRows: MessageApplySummary['failedRows'] = [];
   const issuesByRow = new Map<number, RowIssue[]>();
   for (const i of file.plan.issues) {
@@ -493,6 +509,7 @@ export async function applyMessageRun(
   }
   for (const [row, issues] of issuesByRow) {
     byRow.set(row, invalidRowResult(label, row, issues));
+    extra.set(row, { send_result: 'not sent: invalid row' });
     for (const i of issues) failedRows.push({ sheet: i.sheet, row, code: i.code, message: i.message });
   }
   for (const d of file.plan.duplicates) {
@@ -500,17 +517,24 @@ export async function applyMessageRun(
       sheet: label,
       row: d.rowNumber,
       outcome: 'skipped',
+      ...(d.to !== undefined ? { key: d.to } : {}),
       errorCode: 'duplicate_recipient',
-      errorMessage: `same recipient as row ${d.firstRow}: sent once (use --allow-duplicates to send every row)`,
+      errorMessage: duplicateMessage(d),
     });
+    extra.set(d.rowNumber, { send_result: `duplicate of row ${d.firstRow}` });
   }
   for (const a of alreadySent) {
     byRow.set(a.rowNumber, {
       sheet: label,
       row: a.rowNumber,
       outcome: 'skipped',
+      ...(a.to !== undefined ? { key: a.to } : {}),
       errorCode: 'already_sent',
       errorMessage: alreadySentMessage(a),
+    });
+    extra.set(a.rowNumber, {
+      send_result:
+        a.status === 'sent' ? `already sent in run ${a.runId}` : `maybe sent in run ${a.runId} (answer lost)`,
     });
   }
   let sent = 0;
@@ -527,10 +551,18 @@ export async function applyMessageRun(
     byRow.set(s.rowNumber, r);
     if (result) {
       sent++;
-      extra.set(s.rowNumber, { message_status: result.status });
+      extra.set(s.rowNumber, { message_status: result.status, send_result: 'sent' });
     } else {
       if (o.status === 'unknown') unknown++;
       failed++;
+      extra.set(s.rowNumber, {
+        send_result:
+          o.status === 'unknown'
+            ? 'outcome unknown: resume the run to settle it'
+            : o.status === 'not_run'
+              ? 'not sent: the run stopped first'
+              : `failed: ${r.errorCode ?? 'error'}`,
+      });
       failedRows.push({
         sheet: s.sheet,
         row: s.rowNumber,
@@ -543,7 +575,7 @@ export async function applyMessageRun(
   const rows = await writeInputResults(run, file.input, byRow, {
     otherwise: 'skipped',
     extra,
-    extraColumns: ['message_status'],
+    extraColumns: ['message_status', SEND_RESULT_COLUMN],
   });
   const result: MessageApplySummary = {
     runId: run.id,

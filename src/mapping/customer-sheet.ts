@@ -44,6 +44,12 @@ export interface DesiredCustomer {
   name?: string;
   /** International digits, normalised. */
   phone?: string;
+  /**
+   * The cell as written when it is bare digits that also read as a valid number with their country
+   * code (the API's format, which exports write) but were normalised otherwise (a valid national
+   * number of the store's country too). The plan prefers it when a live customer has exactly it.
+   */
+  phoneDigits?: string;
   /** `null` only with blank: 'clear' (erase the live email). */
   email?: string | null;
 }
@@ -139,8 +145,14 @@ export function mapCustomerRow(
   const phone = cell('phone');
   if (!isBlank(phone)) {
     const r = normalizePhone(phone, options.country);
-    if (r.ok) customer.phone = r.value;
-    else fail('phone', r.code, r.message, phone);
+    if (r.ok) {
+      customer.phone = r.value;
+      const digits = typeof phone === 'string' ? phone.trim() : '';
+      if (/^[1-9]\d{6,14}$/.test(digits) && digits !== r.value) {
+        const asApi = normalizePhone(`+${digits}`, '');
+        if (asApi.ok && asApi.value === digits) customer.phoneDigits = digits;
+      }
+    } else fail('phone', r.code, r.message, phone);
   }
   const email = cell('email');
   if (!isBlank(email)) {

@@ -8,6 +8,14 @@ const BASE_FIELDS = ['name', 'category', 'language', 'header', 'header_image_url
 const BUTTON_FIELDS = ['type', 'text', 'url', 'phone_number'] as const;
 const BUTTON_COLUMN = /^button_(\d+)_(type|text|url|phone_number)$/;
 const EXAMPLE_COLUMN = /^example_(.+)$/;
+/**
+ * A language code as template languages are written: ISO 639 language, optionally a region or
+ * script (`en`, `ms`, `en_US`, `pt_BR`, `zh_Hant`; `-` accepted as well as `_`).
+ */
+const LANGUAGE_CODE = /^[a-z]{2,3}(?:[_-](?:[A-Z]{2}|[A-Z][a-z]{3}|\d{3}))?$/;
+/** A body whose first or last thing is a variable (surrounding white space aside). */
+const STARTS_WITH_VARIABLE = /^\s*\{\{[^{}]*\}\}/;
+const ENDS_WITH_VARIABLE = /\{\{[^{}]*\}\}\s*$/;
 
 /** A template as the sheet describes it, ready to POST, with the row it came from. */
 export interface DesiredTemplate {
@@ -95,11 +103,82 @@ function columnOfPath(columns: TemplateSheetColumns, path: readonly PropertyKey[
   return typeof head === 'string' ? columns.byKey.get(head) : undefined;
 }
 
+type IssueAt = (col: SheetColumn | undefined, code: string, message: string, value?: CellValue) => void;
+
+/**
+ * Rules the review applies that the create body's schema does not state, checked before any request
+ * so that a template is not submitted only to be rejected days later:
+ * - the body may not start or end with a variable: WhatsApp (Meta) requires fixed text at both ends
+ *   of a template (see Braze's "WhatsApp template builder: Liquid" page, "templates starting or
+ *   ending with a variable slot: not supported");
+ * - `language` is a language code (`en`, `ms`, `en_US`), the form the spec's default (the store's
+ *   template language) and the sandbox's templates use, not a name such as "English";
+ * - a URL button needs its `url` (http or https), a PHONE_NUMBER button its `phone_number`.
+ */
+function checkReviewRules(
+  body: Record<string, unknown>,
+  buttons: readonly TemplateButton[],
+  buttonNumbers: readonly number[],
+  columns: TemplateSheetColumns,
+  at: IssueAt,
+): void {
+  const text = body['body'];
+  const bodyCol = columns.byKey.get('body');
+  if (typeof text === 'string') {
+    const start = STARTS_WITH_VARIABLE.test(text);
+    const end = ENDS_WITH_VARIABLE.test(text);
+    if (start || end) {
+      const where = start && end ? 'starts and ends' : start ? 'starts' : 'ends';
+      at(
+        bodyCol,
+        'variable_at_edge',
+        `the body ${where} with a variable; the review rejects that: put fixed text before the first and after the last variable`,
+      );
+    }
+  }
+  const language = body['language'];
+  if (typeof language === 'string' && language !== '' && !LANGUAGE_CODE.test(language)) {
+    at(
+      columns.byKey.get('language'),
+      'invalid_language',
+      `language must be a language code such as en, ms or en_US, not "${language}"`,
+      language,
+    );
+  }
+  buttons.forEach((b, i) => {
+    const n = buttonNumbers[i] ?? i + 1;
+    const cols = columns.buttons.get(n);
+    const type = b.type?.trim().toUpperCase();
+    if (type === 'URL') {
+      if (b.url === undefined || b.url.trim() === '') {
+        at(
+          cols?.get('url') ?? cols?.get('type'),
+          'missing_button_url',
+          `button ${n} is a URL button without a URL: fill button_${n}_url (https://…)`,
+        );
+      } else if (!/^https?:\/\/\S+$/i.test(b.url.trim())) {
+        at(
+          cols?.get('url'),
+          'invalid_button_url',
+          `button ${n}'s URL must start with http:// or https://`,
+          b.url,
+        );
+      }
+    } else if (type === 'PHONE_NUMBER' && (b.phone_number === undefined || b.phone_number.trim() === '')) {
+      at(
+        cols?.get('phone_number') ?? cols?.get('type'),
+        'missing_button_phone_number',
+        `button ${n} is a PHONE_NUMBER button without a phone number: fill button_${n}_phone_number`,
+      );
+    }
+  });
+}
+
 /**
  * Decodes and checks one template row against every constraint of the spec before any request:
  * the schema's rules (name pattern and length, body, header/footer length and no variables, header
  * xor image, https JPEG/PNG image, at most 3 buttons) plus an example for every body variable and
- * none for unknown ones.
+ * none for unknown ones, and the review's rules (checkReviewRules).
  */
 export function mapTemplateRow(
   row: SheetRow,
@@ -130,6 +209,8 @@ export function mapTemplateRow(
     body[field] = value;
   }
   const buttons: TemplateButton[] = [];
+  /** Each button's number in the sheet (button_N_…), in the order of `buttons`. */
+  const buttonNumbers: number[] = [];
   for (const n of [...columns.buttons.keys()].sort((a, b) => a - b)) {
     const fields = columns.buttons.get(n) as Map<string, SheetColumn>;
     const button: Record<string, string> = {};
@@ -137,7 +218,10 @@ export function mapTemplateRow(
       const v = text(fields.get(f));
       if (v !== undefined) button[f] = f === 'type' ? v.trim().toUpperCase() : v;
     }
-    if (Object.keys(button).length > 0) buttons.push(button);
+    if (Object.keys(button).length > 0) {
+      buttons.push(button);
+      buttonNumbers.push(n);
+    }
   }
   if (buttons.length > 0) body['buttons'] = buttons;
 
@@ -158,14 +242,17 @@ export function mapTemplateRow(
     }
   }
   for (const name of variables) {
-    if (examples[name] === undefined) {
-      at(
-        columns.examples.get(name) ?? columns.byKey.get('body'),
-        'missing_example',
-        `the body uses {{${name}}}: add a column example_${name} with a sample value for the reviewer`,
-      );
-    }
+    if (examples[name] !== undefined) continue;
+    const col = columns.examples.get(name);
+    at(
+      col ?? columns.byKey.get('body'),
+      'missing_example',
+      col
+        ? `the body uses {{${name}}} but the example cell ${col.letter}${row.rowNumber} (${col.header}) is blank: write a sample value for the reviewer`
+        : `the body uses {{${name}}}: add a column example_${name} with a sample value for the reviewer`,
+    );
   }
+  checkReviewRules(body, buttons, buttonNumbers, columns, at);
   if (variables.length > 0) body['parameter_examples'] = examples;
 
   const parsed = TemplateCreate.safeParse(body);

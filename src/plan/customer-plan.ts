@@ -90,16 +90,45 @@ export interface CustomerPlan {
   counts: Record<CustomerAction | 'invalid', number>;
 }
 
+/** A column a row can be matched on. */
+export type CustomerMatchKey = 'id' | 'phone' | 'email';
+/** The default match order: id, else phone, else email. */
+export const DEFAULT_CUSTOMER_MATCH: readonly CustomerMatchKey[] = ['id', 'phone', 'email'];
+
+/**
+ * Parses `--match`: one key or a comma list (`id,email`), in the order they are tried. Returns an
+ * error message for anything else.
+ */
+export function parseCustomerMatch(text: string): CustomerMatchKey[] | string {
+  const keys = text
+    .split(',')
+    .map((k) => k.trim().toLowerCase())
+    .filter((k) => k !== '');
+  const bad = keys.filter((k) => k !== 'id' && k !== 'phone' && k !== 'email');
+  if (keys.length === 0 || bad.length > 0) {
+    return `--match takes id, phone or email, or a comma list of them (e.g. id,email), not "${text}"`;
+  }
+  return [...new Set(keys as CustomerMatchKey[])];
+}
+
 export interface CustomerPlanOptions {
   /** The sheet's columns: issues then name the cell (column letter and header) they are about. */
   columns?: CustomerColumns;
+  /**
+   * The keys rows are matched on, in order (default id, phone, email). A key column that is
+   * listed must agree with the matched customer (a row matched by phone whose email differs from
+   * the customer's non-empty email is a conflict); a column that is not listed is plain data.
+   */
+  match?: readonly CustomerMatchKey[];
 }
 
 /**
  * Diffs desired customers against the live index: match by id, else normalised phone, else email
- * (case-insensitive); create / update (field-level) / noop. Two rows for one customer are an error
- * on the later row. A phone or email that several live customers share matches none of them
- * (ambiguous: give the id). Pure.
+ * (case-insensitive), or by the keys `options.match` lists; create / update (field-level) / noop.
+ * Two rows for one customer are an error on the later row. A phone or email that several live
+ * customers share matches none of them (ambiguous: give the id). A row matched by phone or email
+ * whose other key column names someone else (another email, another phone) is a conflict, not an
+ * update: it names the customer it collided with. Pure.
  */
 export function planCustomers(
   desired: Iterable<DesiredCustomer>,
@@ -112,6 +141,7 @@ export function planCustomers(
   const seenEmail = new Map<string, number>();
   const seenCustomer = new Map<string, number>();
   const counts: CustomerPlan['counts'] = { create: 0, update: 0, noop: 0, skip: 0, invalid: 0 };
+  const keys = options.match ?? DEFAULT_CUSTOMER_MATCH;
   const rowIssue = (
     d: DesiredCustomer,
     code: string,
@@ -129,7 +159,8 @@ export function planCustomers(
     return i;
   };
 
-  for (const d of desired) {
+  for (const row of desired) {
+    const d = preferLivePhone(row, live);
     const base = { sheet: d.sheet, rowNumber: d.rowNumber };
     if (d.command === 'skip') {
       entries.push({ ...base, action: 'skip', key: `skip:${d.sheet}:${d.rowNumber}`, changes: [] });
@@ -158,51 +189,53 @@ export function planCustomers(
 
     let match: LiveCustomer | undefined;
     let matchedBy: CustomerPlanEntry['matchedBy'];
-    if (d.id !== undefined) {
-      match = live.byId.get(d.id);
-      matchedBy = 'id';
-      if (!match) {
-        invalid(
-          rowIssue(
-            d,
-            'unknown_customer_id',
-            `no customer has id "${d.id}"; leave id blank to create one`,
-            'id',
-            d.id,
-          ),
-        );
-        continue;
+    let stop = false;
+    for (const key of keys) {
+      if (key === 'id') {
+        if (d.id === undefined) continue;
+        match = live.byId.get(d.id);
+        matchedBy = 'id';
+        if (!match) {
+          invalid(
+            rowIssue(
+              d,
+              'unknown_customer_id',
+              `no customer has id "${d.id}"; leave id blank to create one`,
+              'id',
+              d.id,
+            ),
+          );
+          stop = true;
+        }
+        break;
       }
-    } else if (d.phone !== undefined && live.byPhone.has(d.phone)) {
-      const shared = live.sharedPhones.get(d.phone);
+      const value = key === 'phone' ? d.phone : email;
+      const first = key === 'phone' ? live.byPhone : live.byEmail;
+      if (value === undefined || !first.has(value)) continue;
+      const shared = (key === 'phone' ? live.sharedPhones : live.sharedEmails).get(value);
       if (shared) {
         invalid(
           rowIssue(
             d,
             'ambiguous_customer',
-            `phone ${d.phone} belongs to ${shared.length} live customers (${shared.join(', ')}); write the id of the one to update in the id column`,
-            'phone',
+            `${key} ${key === 'phone' ? d.phone : d.email} belongs to ${shared.length} live customers (${shared.join(', ')}); write the id of the one to update in the id column`,
+            key,
           ),
         );
+        stop = true;
+        break;
+      }
+      match = first.get(value);
+      matchedBy = key;
+      break;
+    }
+    if (stop) continue;
+    if (match && matchedBy !== 'id') {
+      const conflict = keyConflict(d, match, matchedBy === 'phone' ? 'email' : 'phone', keys);
+      if (conflict) {
+        invalid(rowIssue(d, 'customer_conflict', conflict.message, conflict.field, conflict.value));
         continue;
       }
-      match = live.byPhone.get(d.phone);
-      matchedBy = 'phone';
-    } else if (email !== undefined && live.byEmail.has(email)) {
-      const shared = live.sharedEmails.get(email);
-      if (shared) {
-        invalid(
-          rowIssue(
-            d,
-            'ambiguous_customer',
-            `email ${d.email} belongs to ${shared.length} live customers (${shared.join(', ')}); write the id of the one to update in the id column`,
-            'email',
-          ),
-        );
-        continue;
-      }
-      match = live.byEmail.get(email);
-      matchedBy = 'email';
     }
     if (match) {
       const earlier = seenCustomer.get(match.id);
@@ -237,6 +270,21 @@ export function planCustomers(
             'missing_required',
             `a new customer needs ${missing.join(' and ')}`,
             d.name === undefined ? 'name' : 'phone',
+          ),
+        );
+        continue;
+      }
+      // Only possible when phone is not a match key (--match id / email): creating a second
+      // customer with a live phone would make both unmatchable by phone.
+      const owner = live.byPhone.get(d.phone);
+      if (owner) {
+        invalid(
+          rowIssue(
+            d,
+            'phone_in_use',
+            `phone ${d.phone} belongs to customer ${owner.name} (${owner.id}); no row matched it by ${keys.join(' or ')}, and creating a second customer with this phone is refused`,
+            'phone',
+            d.phone,
           ),
         );
         continue;
@@ -308,4 +356,51 @@ export function planCustomers(
     counts[entry.action]++;
   }
   return { kind: 'customers', entries, issues, counts };
+}
+
+/**
+ * The row was matched by one key (phone or email); `other` is the other one. When `other` is a
+ * match key too and the row gives a value that differs from the customer's non-empty one, the row
+ * describes another person who shares a phone (or an email) with this customer: updating would
+ * overwrite them.
+ */
+function keyConflict(
+  d: DesiredCustomer,
+  match: LiveCustomer,
+  other: 'phone' | 'email',
+  keys: readonly CustomerMatchKey[],
+): { field: 'phone' | 'email'; value: string; message: string } | undefined {
+  if (!keys.includes(other)) return undefined;
+  const by = other === 'email' ? `phone ${match.phone}` : `email ${match.email ?? ''}`;
+  const who = `${match.name} (${match.id})`;
+  const advice = "write the customer's id in the id column to update them anyway, or fix the row";
+  if (other === 'email') {
+    if (d.email == null || !match.email || d.email.toLowerCase() === match.email.toLowerCase())
+      return undefined;
+    return {
+      field: 'email',
+      value: d.email,
+      message: `conflict: ${by} belongs to ${who}, whose email is ${match.email}, not ${d.email}; ${advice}`,
+    };
+  }
+  if (d.phone === undefined || !match.phone || d.phone === match.phone) return undefined;
+  return {
+    field: 'phone',
+    value: d.phone,
+    message: `conflict: ${by} belongs to ${who}, whose phone is ${match.phone}, not ${d.phone}; ${advice}`,
+  };
+}
+
+/**
+ * Bare digits such as 6596956697 are both the API's format of a Singapore number and a valid
+ * national number in some store countries. When the cell as written is exactly the phone of the
+ * customer the row names (its id) or of a live customer, it is that phone: an export re-imported
+ * round-trips whatever the store's country.
+ */
+function preferLivePhone(d: DesiredCustomer, live: LiveCustomerIndex): DesiredCustomer {
+  const digits = d.phoneDigits;
+  if (digits === undefined || digits === d.phone) return d;
+  const named = d.id !== undefined ? live.byId.get(d.id) : undefined;
+  if (named ? named.phone === digits : live.byPhone.has(digits)) return { ...d, phone: digits };
+  return d;
 }

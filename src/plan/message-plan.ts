@@ -16,8 +16,11 @@ export interface MessagePlan {
   kind: 'messages';
   template: { name: string; status: string; language: string; parameters: string[] };
   sends: MessageSendEntry[];
-  /** Rows not sent because the same recipient (phone) appears on an earlier row. */
-  duplicates: { sheet: string; rowNumber: number; firstRow: number }[];
+  /**
+   * Rows not sent because an earlier row sends the same message: same recipient (phone) and same
+   * parameters. The same phone with other parameters is another message, sent too.
+   */
+  duplicates: DuplicateSend[];
   /**
    * Rows not sent because an earlier run already sent (or may have sent) the same message: same
    * template, recipient and parameters. Absent in plans written before this field existed.
@@ -35,6 +38,22 @@ export interface EarlierSend {
 export interface AlreadySent extends EarlierSend {
   sheet: string;
   rowNumber: number;
+  /** The recipient's phone (absent in older plans). */
+  to?: string;
+}
+
+export interface DuplicateSend {
+  sheet: string;
+  rowNumber: number;
+  /** The earlier row that sends this message. */
+  firstRow: number;
+  /** The recipient's phone (absent in older plans). */
+  to?: string;
+  /**
+   * True when the identity compared was recipient + parameters. Absent in plans written by
+   * versions that de-duplicated on the phone alone: such a row may have had other parameters.
+   */
+  sameParameters?: true;
 }
 
 export interface MessagePlanOptions {
@@ -60,8 +79,10 @@ function stableParams(parameters: Record<string, string>): string {
 }
 
 /**
- * Resolves `customer_id` recipients to phones, drops repeated recipients (a phone already listed is
- * sent once unless allowDuplicates), and gives every send a stable key. Pure.
+ * Resolves `customer_id` recipients to phones, drops repeated messages (the same phone with the
+ * same parameters is sent once unless allowDuplicates; the same phone with other parameters is
+ * another message), and gives every send a stable key: template + recipient + parameters, the
+ * identity "already sent" is checked against too. Pure.
  */
 export function planMessages(
   recipients: Iterable<DesiredRecipient>,
@@ -94,17 +115,18 @@ export function planMessages(
       }
     }
     if (to === undefined) continue;
+    // The identity of a message is who gets it and what it says (the rendered parameters).
     const identity = `send:${template.name}:${to}:${stableParams(r.parameters)}`;
-    const first = seen.get(to);
+    const first = seen.get(identity);
     if (first !== undefined && !options.allowDuplicates) {
-      duplicates.push({ sheet: r.sheet, rowNumber: r.rowNumber, firstRow: first });
+      duplicates.push({ sheet: r.sheet, rowNumber: r.rowNumber, firstRow: first, to, sameParameters: true });
       continue;
     }
-    if (first === undefined) seen.set(to, r.rowNumber);
+    if (first === undefined) seen.set(identity, r.rowNumber);
     const key = options.allowDuplicates ? `${identity}:row${r.rowNumber}` : identity;
     const earlier = options.earlier?.get(key);
     if (earlier !== undefined) {
-      alreadySent.push({ sheet: r.sheet, rowNumber: r.rowNumber, ...earlier });
+      alreadySent.push({ sheet: r.sheet, rowNumber: r.rowNumber, to, ...earlier });
       continue;
     }
     const entry: MessageSendEntry = {

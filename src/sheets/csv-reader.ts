@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { checkUtf8File, sniffEncoding } from './decode-text.js';
+import { LineBreakNormalizer } from './line-break-normalizer.js';
 import type { SheetEncoding } from './decode-text.js';
 import { SheetError } from './sheet-error.js';
 import type { SheetLimits } from './sheet-limits.js';
@@ -152,6 +153,9 @@ export class CsvReader {
     const stream = createReadStream(file, { start: bomLength, highWaterMark: CHUNK_BYTES });
     this.stream = stream;
     let parser: Papa.Parser | null = null;
+    // Line breaks outside quotes are rewritten to the file's first one before papaparse sees them
+    // (it splits on one sequence only): a file whose line endings change midway keeps its rows.
+    let lineBreaks = null as LineBreakNormalizer | null;
     let pending = '';
     let rowNumber = 0;
     // A record longer than a few slices (a long quoted cell) is re-parsed from its start: wait for
@@ -171,8 +175,10 @@ export class CsvReader {
         }
         delimiter ??= detectDelimiter(text);
         this.delimiter = delimiter;
-        pending = text;
-        parser = new Papa.Parser({ delimiter, newline: detectNewline(text), quoteChar: '"' });
+        const newline = detectNewline(text);
+        lineBreaks = new LineBreakNormalizer(delimiter, newline);
+        pending = lineBreaks.push(text) + (final ? lineBreaks.end() : '');
+        parser = new Papa.Parser({ delimiter, newline, quoteChar: '"' });
       }
       const result = parser.parse(pending, 0, !final) as Papa.ParseResult<string[]>;
       const startRow = rowNumber;
@@ -208,7 +214,8 @@ export class CsvReader {
       for await (const chunk of stream) {
         const bytes = chunk as Buffer;
         for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
-          pending += decoder.write(bytes.subarray(offset, offset + SLICE_BYTES));
+          const text = decoder.write(bytes.subarray(offset, offset + SLICE_BYTES));
+          pending += lineBreaks ? lineBreaks.push(text) : text;
           // Wait for a first line break (or 64 KiB) before detecting the delimiter and line endings.
           if (parser === null && pending.length < HEAD_BYTES && !/[\r\n]/.test(pending)) continue;
           if (pending.length < parseAt) continue;
@@ -219,7 +226,9 @@ export class CsvReader {
       }
       // A last line ending differently from the rest (CRLF file, final LF) must not leave a stray
       // line break in the last cell: line breaks at the very end of the file end the last row.
-      pending += decoder.end();
+      const rest = decoder.end();
+      if (lineBreaks) pending += lineBreaks.push(rest) + lineBreaks.end();
+      else pending += rest;
       const cut = pending !== '' && !/[\r\n]$/.test(pending);
       pending = pending.replace(/[\r\n]+$/, '');
       const rows = parse(true);

@@ -12,6 +12,28 @@ export function neutralizeFormula(text: string): string {
 }
 
 /**
+ * Text that a spreadsheet would turn into a live formula once someone edits the cell: it starts with
+ * `=`, or with `+`, `-` or `@` and holds formula syntax (`(`, `!`, `|`, `=`: a function call, a
+ * sheet reference, a DDE payload such as `+cmd|' /C calc'!A0`). `-Aina`, `+60 12-345`, `-5% off` or
+ * `@home` are not.
+ */
+export function isFormulaRisk(text: string): boolean {
+  const first = text[0];
+  if (first === '=') return true;
+  return (first === '+' || first === '-' || first === '@') && /[=(!|]/.test(text);
+}
+
+/**
+ * Neutralise a TEXT cell for XLSX export. An XLSX text cell is stored as a string and never
+ * evaluated when the workbook opens, so text is written as it is, except a formula risk
+ * (`isFormulaRisk`), which gets the leading `'` so that editing the cell does not run it. CSV has
+ * no cell types: use `neutralizeFormula` there. `restoreFormulaText` reads both back.
+ */
+export function neutralizeXlsxText(text: string): string {
+  return isFormulaRisk(text) ? `'${text}` : text;
+}
+
+/**
  * The inverse of `neutralizeFormula` for importers: `'=x` → `=x`; `'` followed by anything else (a
  * deliberate apostrophe, `'quoted'`) is kept as written.
  */

@@ -10,10 +10,16 @@ import { cellError, cellOk, cellText, isBlank, type CellResult } from './cell-re
  *   an XLSX number that lost its leading zero (123456789) is read the same way.
  * - International: `+44 20 7946 0958`, the country's international prefix (`0044…` in MY, `011 44…` in
  *   the US), and digits that already carry the country code (`60123456789`) → '442079460958' / '60123456789'.
+ * - Bare digits of 11 to 15 (text, no leading 0) that are valid with a `+` are read as the API's own
+ *   format (country code included), which exports write, before the national reading: exports
+ *   round-trip in every store country. Shorter bare digits are read as national first.
  * - An unparseable or impossible number, or one with an extension: `phone_invalid`, showing what was read.
  * - `defaultCountry` that is blank or unknown: only international numbers are accepted.
  * Blank: `phone_blank` (callers that treat blank as "leave untouched" check `isBlank` first).
  */
+/** Digits only, no trunk `0`, 11 to 15 long: how the API writes a phone (country code included). */
+const API_DIGITS = /^[1-9]\d{10,14}$/;
+
 export function normalizePhone(value: CellValue, defaultCountry: CountryCode | string): CellResult<string> {
   if (isBlank(value))
     return cellError('phone_blank', 'the cell is blank: write a phone number such as +60 12-345 6789');
@@ -28,6 +34,14 @@ export function normalizePhone(value: CellValue, defaultCountry: CountryCode | s
   const known = country !== '' && isSupportedCountry(country) ? country : undefined;
 
   let parsed = parsePhoneNumberFromString(text, known ? { defaultCountry: known } : {});
+  if (parsed?.isValid() && typeof value === 'string' && API_DIGITS.test(text)) {
+    // Bare digits of 11 or more that are a valid number with their country code: the API's own
+    // format, as every export writes phones. Read that way even when they are also a valid
+    // national number of the store's country (12063895078 is a US number, not a Brazilian one).
+    // A number cell (an XLSX national number that lost its leading zero) keeps the national reading.
+    const international = parsePhoneNumberFromString(`+${text}`);
+    if (international?.isValid()) parsed = international;
+  }
   if ((!parsed || !parsed.isValid()) && /^[\d\s().-]+$/.test(text)) {
     // Digits that already carry a country code but no '+' (e.g. an export of the API's own format).
     const digits = text.replace(/\D/g, '');

@@ -1,7 +1,9 @@
 /**
  * How a column's values are given to `SheetHandle.write` and how they are written:
  * - `text`: string (numbers/booleans are turned into text; a string[] is joined with `|`). Always a text cell
- *   (ids, SKUs, phones keep leading zeros and all digits) and always formula-neutralised (`neutralizeFormula`).
+ *   (ids, SKUs, phones keep leading zeros and all digits). Formula-neutralised: in CSV every text starting
+ *   with `=`, `+`, `-`, `@`, tab or CR (`neutralizeFormula`); in XLSX, where a text cell is never evaluated,
+ *   only a formula risk (`neutralizeXlsxText`).
  * - `integer` / `number`: a finite number (integer for `integer`), written as a number.
  * - `money`: integer MINOR units (1999). XLSX: the number 19.99 with a `#,##0.00` format on the column
  *   (decimals from `currencyDecimals`); CSV: the exact text `19.99` (`formatMoney`, no float).

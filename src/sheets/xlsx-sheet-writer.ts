@@ -8,7 +8,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { columnLetter } from './sheet-row.js';
 import { minorToUnits } from './money.js';
-import { neutralizeFormula } from './neutralize-formula.js';
+import { neutralizeXlsxText } from './neutralize-formula.js';
 import { assertNotDirectory, temporaryPath } from './temporary-path.js';
 import {
   assertSheetSpec,
@@ -346,7 +346,7 @@ class XlsxSheet implements SheetHandle {
       const type = (this.columns[i] as ColumnSpec).type;
       values[i + 1] =
         type === 'text'
-          ? neutralizeFormula(cell as string)
+          ? neutralizeXlsxText(cell as string)
           : type === 'money'
             ? minorToUnits(cell as number, this.decimals)
             : cell;

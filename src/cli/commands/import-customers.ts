@@ -7,6 +7,7 @@ interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
   from?: 'shopify' | 'mbulk' | undefined;
   'allow-empty': boolean;
+  match: string;
 }
 
 /** Plans a customer sheet and, with --apply, writes it. */
@@ -16,15 +17,24 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
+  const { parseCustomerMatch } = await import('../../plan/customer-plan.js');
   if (args.blank !== 'keep' && args.blank !== 'clear') {
     throw new CliError('--blank must be keep or clear', ExitCode.Usage);
   }
+  const match = parseCustomerMatch(String(args.match));
+  if (typeof match === 'string') throw new CliError(match, ExitCode.Usage);
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
     planLabel: 'Plan customers',
     plan: (basics) =>
-      planCustomerImport({ ...basics, blank: args.blank, from: args.from, allowEmpty: args['allow-empty'] }),
+      planCustomerImport({
+        ...basics,
+        blank: args.blank,
+        match,
+        from: args.from,
+        allowEmpty: args['allow-empty'],
+      }),
     show: (planned, target) => {
       const { plan } = planned.file;
       const counts = customerCounts(planned.file);
@@ -78,7 +88,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
 export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(
     'customers <file>',
-    'Customer sheet (id, name, phone, email): matches by id, else phone, else email; creates and updates',
+    'Customer sheet (id, name, phone, email): matches by id, else phone, else email (or --match); creates and updates',
     (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
@@ -110,8 +120,20 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
           default: 'keep' as const,
           describe: 'A blank email cell: keep the live email (default) or clear it',
         })
+        .option('match', {
+          type: 'string',
+          default: 'id,phone,email',
+          describe:
+            'Keys rows are matched on, tried in order: id, phone, email or a comma list (default id,phone,email). ' +
+            "A row matched by phone whose email differs from the customer's (or by email whose phone differs) is a " +
+            'conflict, not an update, when both are keys; a column left out of --match is updated as data',
+        })
         .example('$0 import customers customers.csv', 'plan only: what would change')
-        .example('$0 import customers customers.csv --apply --yes --json', 'write, unattended'),
+        .example('$0 import customers customers.csv --apply --yes --json', 'write, unattended')
+        .example(
+          '$0 import customers customers.csv --match email',
+          'match on email only: phones are updated',
+        ),
     async (argv) => {
       setExit(await importCustomers(argv as unknown as CustomerArgs, ctx));
     },

@@ -58,7 +58,11 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
         for (const l of p.text.split('\n')) out.line(`    │ ${l}`);
       }
       for (const d of plan.duplicates.slice(0, 10)) {
-        out.line(`  row ${d.rowNumber}: same recipient as row ${d.firstRow}, sent once`);
+        out.line(
+          d.sameParameters
+            ? `  row ${d.rowNumber}: same recipient and parameters as row ${d.firstRow}, sent once`
+            : `  row ${d.rowNumber}: same recipient as row ${d.firstRow}, not sent (older plan: parameters not compared)`,
+        );
       }
       if (plan.duplicates.length > 10) out.line(`  … and ${plan.duplicates.length - 10} more duplicates`);
       const alreadySent = plan.alreadySent ?? [];
@@ -117,7 +121,7 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
     (y as unknown as Argv<GlobalArgs>)
       .command(
         'send <file>',
-        'Check a recipients sheet (to or customer_id, one column per template parameter), preview, and with --apply send',
+        'Check a recipients sheet (to or customer_id, one column per template parameter), preview, and with --apply send; results.csv says per row: sent, duplicate of row N, already sent in run X, invalid, failed',
         (c) =>
           c
             .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
@@ -140,7 +144,8 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
             .option('allow-duplicates', {
               type: 'boolean',
               default: false,
-              describe: 'Send every row, even to a recipient listed more than once',
+              describe:
+                'Send every row, even a row with the same recipient and parameters as an earlier one (default: sent once; the same recipient with other parameters is always another message)',
             })
             .option('resend', {
               type: 'boolean',

@@ -286,6 +286,7 @@ describe('mbulk export products|customers → mbulk import: nothing to write', (
       ['export', 'products', 'catalog.csv'],
       ['export', 'products', 'catalog.xlsx'],
       ['export', 'customers', 'customers.csv'],
+      ['export', 'customers', 'customers.xlsx'],
     ]) {
       expect((await run(s, argv, cwd)).code).toBe(0);
     }
@@ -302,9 +303,62 @@ describe('mbulk export products|customers → mbulk import: nothing to write', (
         invalid: 0,
       });
     }
-    const c = await run(s, ['import', 'customers', 'customers.csv'], cwd);
-    expect(c.code, c.stderr).toBe(0);
-    expect(c.json?.['counts']).toMatchObject({ create: 0, update: 0, unchanged: SAMPLE.customers.length });
+    for (const file of ['customers.csv', 'customers.xlsx']) {
+      const c = await run(s, ['import', 'customers', file], cwd);
+      expect(c.code, c.stderr).toBe(0);
+      expect(c.json?.['counts']).toMatchObject({ create: 0, update: 0, unchanged: SAMPLE.customers.length });
+    }
+  });
+});
+
+describe('exported phones and text', () => {
+  it('writes phones as the API digits in every export, CSV and XLSX, and reads them back in any store country', async () => {
+    const seed = structuredClone(SAMPLE);
+    // A Brazilian store: 12063895078 (Olivia, US) is also a valid Brazilian national number.
+    seed.me = { ...seed.me, country: 'BR' };
+    const c0 = seed.customers[0];
+    if (c0) c0.name = '-Aina @home';
+    const s = await sandboxOf(seed);
+    const cwd = mkdtempSync(join(dir, 'phones-'));
+    for (const argv of [
+      ['export', 'customers', 'customers.csv'],
+      ['export', 'customers', 'customers.xlsx'],
+      ['export', 'orders', 'orders.csv'],
+      ['export', 'orders', 'orders.xlsx'],
+    ]) {
+      const r = await run(s, argv, cwd);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const phoneOf = new Map(SAMPLE.customers.map((c) => [c.id, c.phone]));
+    const read = async (file: string) => {
+      const sheet = readSheet(join(cwd, file));
+      await sheet.open();
+      const rows: Record<string, unknown>[] = [];
+      for await (const row of sheet) rows.push(row.cells);
+      return rows;
+    };
+    for (const file of ['customers.csv', 'customers.xlsx']) {
+      const rows = await read(file);
+      expect(rows.map((r) => r['phone'])).toEqual(SAMPLE.customers.map((c) => c.phone));
+      // XLSX text is never evaluated: a name starting with '-' is written as it is; CSV neutralises it.
+      expect(rows[0]?.['name']).toBe(file.endsWith('.xlsx') ? '-Aina @home' : "'-Aina @home");
+    }
+    for (const file of ['orders.csv', 'orders.xlsx']) {
+      const rows = await read(file);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) {
+        expect(r['customer_phone']).toMatch(/^\d+$/);
+      }
+    }
+    const raw = readFileSync(join(cwd, 'customers.csv'), 'utf8');
+    expect(raw).not.toMatch(/,'\+?\d/);
+    expect(phoneOf.size).toBeGreaterThan(0);
+
+    for (const file of ['customers.csv', 'customers.xlsx']) {
+      const c = await run(s, ['import', 'customers', file], cwd);
+      expect(c.code, c.stderr).toBe(0);
+      expect(c.json?.['counts']).toMatchObject({ create: 0, update: 0, unchanged: SAMPLE.customers.length });
+    }
   });
 });
 

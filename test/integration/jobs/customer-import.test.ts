@@ -69,12 +69,12 @@ describe('customer import against the sandbox', () => {
     expect(plan.issues).toEqual([]);
     expect(plan.counts).toMatchObject({ create: 3, update: 6, noop: 3, invalid: 0 });
     const byRow = new Map(plan.entries.map((e) => [e.rowNumber, e]));
-    // Matched by a local phone format, by email (phone blank / phone new), and by id.
+    // Matched by a local phone format, by email (phone blank), and by id (one with a new phone).
     expect(byRow.get(2)).toMatchObject({ action: 'update', customerId: 'cus_00000001', matchedBy: 'phone' });
     expect(byRow.get(2)?.changes).toEqual([
       { field: 'name', before: 'Ganesh a/l Pillai', after: 'Ganesh Pillai' },
     ]);
-    expect(byRow.get(4)).toMatchObject({ customerId: 'cus_00000005', matchedBy: 'email' });
+    expect(byRow.get(4)).toMatchObject({ customerId: 'cus_00000005', matchedBy: 'id' }); // new phone: by id
     expect(byRow.get(4)?.update).toEqual({ phone: '601123456789' });
     expect(byRow.get(5)).toMatchObject({ customerId: 'cus_00000002', matchedBy: 'email' });
     expect(byRow.get(6)).toMatchObject({ customerId: 'cus_0000000b', matchedBy: 'id' });
@@ -423,7 +423,7 @@ describe('mbulk import customers', () => {
     const dry = await run(['import', 'customers', 'c.csv']);
     expect(dry.code).toBe(1);
     expect(dry.stdout).toContain('update 1');
-    expect(dry.stdout).toContain('name: Aina → Aina Binti');
+    expect(dry.stdout).toContain('name: Aina → Aina Binti (renaming matched customer)');
     expect(dry.stdout).toContain('create Chen');
     expect(dry.stdout).toMatch(/row 3, column B \(phone\): "12" is not a valid phone number/);
     expect(writes(s)).toEqual([]);
@@ -454,5 +454,54 @@ describe('mbulk import customers', () => {
     const unusable = await run(['import', 'customers', 'names.csv']);
     expect(unusable.code).toBe(2);
     expect(unusable.stderr).toMatch(/id, phone or email column/);
+  });
+
+  it("refuses a row whose phone is Olivia Nguyen's but whose email is not: Olivia is unchanged after --apply", async () => {
+    const { dir, s } = await setup(sampleStore());
+    const olivia = s.store.getCustomer('cus_00000002');
+    expect(olivia).toMatchObject({ name: 'Olivia Nguyen', phone: '12063895078' });
+    expect(olivia.email).toBeTruthy();
+    writeFileSync(
+      join(dir, 'farah.csv'),
+      'id,name,phone,email\n,Farah,+1 (206) 389-5078,farah@example.com\n',
+    );
+    const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+    const run = async (argv: string[]) => {
+      const stdout = capture();
+      const stderr = capture();
+      const code = await main(argv, { env, cwd: dir, stdout: stdout.stream, stderr: stderr.stream });
+      return { code, stdout: stdout.text(), stderr: stderr.text() };
+    };
+
+    const dry = await run(['import', 'customers', 'farah.csv']);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toMatch(
+      /row 2, column D \(email\): conflict: phone 12063895078 belongs to Olivia Nguyen \(cus_00000002\)/,
+    );
+    expect(dry.stdout).not.toContain('→ Farah');
+
+    const applied = await run(['import', 'customers', 'farah.csv', '--apply', '--yes', '--json']);
+    expect(applied.code).toBe(1);
+    expect(JSON.parse(applied.stdout)).toMatchObject({
+      writeRequests: 0,
+      failedRows: [{ row: 2, code: 'customer_conflict' }],
+    });
+    expect(writes(s)).toEqual([]);
+    expect(s.store.getCustomer('cus_00000002')).toEqual(olivia);
+
+    // Naming her id says the row is about her: the rename is applied, and the plan says it is one.
+    writeFileSync(join(dir, 'olivia.csv'), 'id,name\ncus_00000002,Olivia N. Tran\n');
+    const renamed = await run(['import', 'customers', 'olivia.csv', '--apply', '--yes']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout).toContain('name: Olivia Nguyen → Olivia N. Tran (renaming matched customer)');
+    expect(s.store.getCustomer('cus_00000002').name).toBe('Olivia N. Tran');
+
+    // --match email: the phone is data, so the row matches nobody; a create on Olivia's phone is refused.
+    const byEmail = await run(['import', 'customers', 'farah.csv', '--match', 'email']);
+    expect(byEmail.code).toBe(1);
+    expect(byEmail.stdout).toMatch(/phone 12063895078 belongs to customer Olivia N. Tran \(cus_00000002\)/);
+    const bad = await run(['import', 'customers', 'farah.csv', '--match', 'name']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--match takes id, phone or email/);
   });
 });

@@ -118,7 +118,7 @@ describe('mbulk messages send', () => {
         ['to', 'customer_id', 'name', 'order_number'],
         ['012-784 1025', '', 'Siti', '1001'], // 2
         ['', 'cus_0000000t', 'Budi', '1002'], // 3
-        ['+60 12-784 1025', '', 'Siti again', '1001'], // 4: same phone as row 2
+        ['+60 12-784 1025', '', 'Siti', '1001'], // 4: same phone and parameters as row 2
         ['12', '', 'Short', '1003'], // 5: bad phone
         ['019-046 9679', '', '', '1005'], // 6: blank parameter
         ['', 'cus_nobody', 'Nobody', '1006'], // 7: unknown customer
@@ -139,7 +139,9 @@ describe('mbulk messages send', () => {
       [3, '6281386721066'],
       [9, '14154937831'],
     ]);
-    expect(plan.duplicates).toEqual([{ sheet: 'to.csv', rowNumber: 4, firstRow: 2 }]);
+    expect(plan.duplicates).toEqual([
+      { sheet: 'to.csv', rowNumber: 4, firstRow: 2, to: '60127841025', sameParameters: true },
+    ]);
     expect(
       plan.issues.filter((i) => i.severity === 'error').map((i) => [i.rowNumber, i.code, i.column]),
     ).toEqual([
@@ -194,15 +196,17 @@ describe('mbulk messages send', () => {
     ]);
     const results = readResults(join(doc.runDir, 'results.csv'));
     const ids = new Map(s.store.messages().map((m) => [m.to, m.id]));
-    expect(results.map((x) => [x['row'], x['outcome'], x['entity_id'], x['message_status']])).toEqual([
-      ['2', 'created', ids.get('60127841025'), 'sent'],
-      ['3', 'created', ids.get('6281386721066'), 'sent'],
-      ['4', 'skipped', '', ''],
-      ['5', 'invalid', '', ''],
-      ['6', 'invalid', '', ''],
-      ['7', 'invalid', '', ''],
-      ['8', 'invalid', '', ''],
-      ['9', 'created', ids.get('14154937831'), 'sent'],
+    expect(
+      results.map((x) => [x['row'], x['outcome'], x['entity_id'], x['message_status'], x['send_result']]),
+    ).toEqual([
+      ['2', 'created', ids.get('60127841025'), 'sent', 'sent'],
+      ['3', 'created', ids.get('6281386721066'), 'sent', 'sent'],
+      ['4', 'skipped', '', '', 'duplicate of row 2'],
+      ['5', 'invalid', '', '', 'not sent: invalid row'],
+      ['6', 'invalid', '', '', 'not sent: invalid row'],
+      ['7', 'invalid', '', '', 'not sent: invalid row'],
+      ['8', 'invalid', '', '', 'not sent: invalid row'],
+      ['9', 'created', ids.get('14154937831'), 'sent', 'sent'],
     ]);
     expect(results[2]?.['error_code']).toBe('duplicate_recipient');
 
@@ -216,6 +220,108 @@ describe('mbulk messages send', () => {
       allowDuplicates: true,
     });
     expect(dup.file.plan.sends.map((x) => x.rowNumber)).toEqual([2, 3, 4, 9]);
+  });
+
+  it('two rows for one phone with different orders are two messages; identical rows are one', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'name', 'order_number'],
+        ['012-784 1025', 'Siti', '1001'], // 2
+        ['+60 12-784 1025', 'Siti', '1009'], // 3: same phone, another order: another message
+        ['60127841025', 'Siti', '1001'], // 4: the same message as row 2
+        ['60127841025', ' Siti ', '1009'], // 5: the same message as row 3 (cells are trimmed)
+      ]),
+    );
+    const r = await cli(
+      ['messages', 'send', file, '--template', 'order_update', '--apply', '--yes', '--json'],
+      s,
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { runId: string; runDir: string };
+    expect(doc).toMatchObject({ sent: 2, counts: { send: 2, duplicates: 2 } });
+    // The witness: the sandbox got two sends, with each order, under two idempotency keys.
+    const log = sends(s);
+    expect(log).toHaveLength(2);
+    expect(new Set(log.map((e) => e.idempotency_key)).size).toBe(2);
+    expect(s.store.messages().map((m) => [m.to, m.parameters['order_number']])).toEqual([
+      ['60127841025', '1001'],
+      ['60127841025', '1009'],
+    ]);
+    const results = readResults(join(doc.runDir, 'results.csv'));
+    expect(results.map((x) => [x['row'], x['outcome'], x['key'], x['send_result']])).toEqual([
+      ['2', 'created', '60127841025', 'sent'],
+      ['3', 'created', '60127841025', 'sent'],
+      ['4', 'skipped', '60127841025', 'duplicate of row 2'],
+      ['5', 'skipped', '60127841025', 'duplicate of row 3'],
+    ]);
+
+    // "Already sent" has the same identity: a new order for that phone goes, the old ones do not.
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'name', 'order_number'],
+        ['012-784 1025', 'Siti', '1009'],
+        ['012-784 1025', 'Siti', '1010'],
+      ]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    expect(planned.file.plan.sends.map((x) => [x.rowNumber, x.parameters['order_number']])).toEqual([
+      [3, '1010'],
+    ]);
+    const applied = await applyMessageRun(planned.run, { client });
+    expect(applied).toMatchObject({ sent: 1, alreadySent: 1 });
+    expect(s.store.messages().map((m) => m.parameters['order_number'])).toEqual(['1001', '1009', '1010']);
+    const again = readResults(planned.run.file('results'));
+    expect(again.map((x) => [x['row'], x['send_result']])).toEqual([
+      ['2', `already sent in run ${doc.runId}`],
+      ['3', 'sent'],
+    ]);
+  });
+
+  it('a run planned by an older version (phones compared alone) still applies, and says what it skipped', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['to', 'name', 'order_number'],
+        ['012-784 1025', 'Siti', '1001'],
+        ['012-784 1025', 'Siti', '1001'],
+      ]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    // What an older plan.json holds: a duplicate without `to` or `sameParameters`.
+    const plan = JSON.parse(readFileSync(planned.run.file('plan'), 'utf8')) as {
+      plan: { duplicates: Record<string, unknown>[] };
+    };
+    plan.plan.duplicates = plan.plan.duplicates.map(({ sheet, rowNumber, firstRow }) => ({
+      sheet,
+      rowNumber,
+      firstRow,
+    }));
+    writeFileSync(planned.run.file('plan'), JSON.stringify(plan));
+    const applied = await applyMessageRun(RunDirectory.load(planned.run.dir), { client });
+    expect(applied).toMatchObject({ sent: 1 });
+    expect(sends(s)).toHaveLength(1);
+    const results = readResults(planned.run.file('results'));
+    expect(results[1]).toMatchObject({ outcome: 'skipped', send_result: 'duplicate of row 2' });
+    expect(results[1]?.['error_message']).toContain('plan the sheet again');
   });
 
   it('a re-run (or a second plan of the same sheet) never messages anyone twice; --resend does', async () => {
@@ -247,6 +353,10 @@ describe('mbulk messages send', () => {
       ['3', 'skipped', 'already_sent'],
       ['4', 'skipped', 'already_sent'],
     ]);
+    const firstRun = (JSON.parse(first.stdout) as { runId: string }).runId;
+    expect(results.map((x) => x['send_result'])).toEqual(
+      Array.from({ length: 3 }, () => `already sent in run ${firstRun}`),
+    );
 
     // Two plans of one grown sheet, both made before either is applied: the recipient they share
     // is messaged by the first apply only.

@@ -32,6 +32,7 @@ const HEADER = [
   'button_1_text',
   'example_name',
   'example_code',
+  'button_1_url',
 ] as const;
 type Row = Partial<Record<(typeof HEADER)[number], string>>;
 
@@ -85,7 +86,12 @@ const BAD_ROWS: [rule: string, row: Row, code: string, column: string | undefine
   ['name blank', { ...good, name: '' }, 'invalid_name', 'A'],
   ['category', { ...good, name: 'r_category', category: 'PROMO' }, 'invalid_category', 'B'],
   ['body blank', { ...good, name: 'r_body_blank', body: '', example_name: '' }, 'invalid_body', 'F'],
-  ['body length', { ...good, name: 'r_body_len', body: `{{name}}${'x'.repeat(1020)}` }, 'invalid_body', 'F'],
+  [
+    'body length',
+    { ...good, name: 'r_body_len', body: `Hi {{name}}${'x'.repeat(1020)}` },
+    'invalid_body',
+    'F',
+  ],
   ['header length', { ...good, name: 'r_header_len', header: 'h'.repeat(61) }, 'invalid_header', 'D'],
   ['header variable', { ...good, name: 'r_header_var', header: 'Hi {{name}}' }, 'invalid_header', 'D'],
   ['footer length', { ...good, name: 'r_footer_len', footer: 'f'.repeat(61) }, 'invalid_footer', 'G'],
@@ -110,6 +116,25 @@ const BAD_ROWS: [rule: string, row: Row, code: string, column: string | undefine
   ],
   ['missing example', { ...good, name: 'r_no_example', example_name: '' }, 'missing_example', 'J'],
   ['unknown example', { ...good, name: 'r_extra_example', example_code: 'X1' }, 'unknown_example', 'K'],
+  [
+    'body starts with a variable',
+    { ...good, name: 'r_var_start', body: '{{name}}, your order is ready' },
+    'variable_at_edge',
+    'F',
+  ],
+  [
+    'body ends with a variable',
+    { ...good, name: 'r_var_end', body: 'Your order is ready, {{name}}' },
+    'variable_at_edge',
+    'F',
+  ],
+  ['language not a code', { ...good, name: 'r_language', language: 'English' }, 'invalid_language', 'C'],
+  [
+    'URL button without a URL',
+    { ...good, name: 'r_url_button', button_1_type: 'URL', button_1_text: 'Track' },
+    'missing_button_url',
+    'L',
+  ],
   ['duplicate name in the sheet', { ...good }, 'duplicate_name', 'A'],
   [
     'name of an existing template',
@@ -147,7 +172,12 @@ describe('mbulk templates create', () => {
     expect(r.stdout).toContain('row 3, column A (name)');
     const both = BAD_ROWS.findIndex(([rule]) => rule === 'header and image') + 3;
     expect(r.stdout).toContain(`row ${both}, column E (header_image_url)`);
-    expect(r.stdout).toContain(`row ${BAD_ROWS.length + 2}, column A (name)`);
+    // The terminal lists the first 20 errors; the rest are in report.md.
+    expect(r.stdout).toContain(`… and ${BAD_ROWS.length - 20} more`);
+    // A blank example cell is named as such, not reported as a missing column.
+    const blankExample = BAD_ROWS.findIndex(([rule]) => rule === 'missing example') + 3;
+    expect(r.stdout).toContain(`the example cell J${blankExample} (example_name) is blank`);
+    expect(r.stdout).not.toContain('add a column example_name');
     expect(s.requestLog().filter((e) => e.method === 'POST')).toEqual([]);
     // The library refuses too.
     await expect(applyTemplateRun(planned.run, { client })).rejects.toMatchObject({ exitCode: 1 });
@@ -168,7 +198,7 @@ describe('mbulk templates create', () => {
     const header = [...HEADER, 'button_4_text'];
     writeFileSync(file, csvText(header, [good]));
     const planned = await planTemplateImport({ client, file, runsRoot, target: 'test' });
-    expect(planned.file.plan.issues.map((i) => [i.code, i.column])).toContainEqual(['too_many_buttons', 'L']);
+    expect(planned.file.plan.issues.map((i) => [i.code, i.column])).toContainEqual(['too_many_buttons', 'M']);
     expect(planned.file.plan.counts.create).toBe(0);
     await expect(applyTemplateRun(planned.run, { client })).rejects.toMatchObject({ exitCode: 1 });
     expect(s.requestLog().filter((e) => e.method === 'POST')).toEqual([]);

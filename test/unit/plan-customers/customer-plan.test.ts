@@ -5,7 +5,7 @@ import {
   type DesiredCustomer,
 } from '../../../src/mapping/customer-sheet.js';
 import type { RowIssue } from '../../../src/mapping/row-issue.js';
-import { LiveCustomerIndex, planCustomers } from '../../../src/plan/customer-plan.js';
+import { LiveCustomerIndex, parseCustomerMatch, planCustomers } from '../../../src/plan/customer-plan.js';
 import type { Customer } from '../../../src/schema/customer.js';
 import { columnLetter, type CellValue } from '../../../src/sheets/sheet-row.js';
 
@@ -90,23 +90,85 @@ describe('customer plan', () => {
       ['name', 'phone', 'email'],
       [
         ['Aina Binti', '012-345 6789', ''],
-        ['Ben', '019-999 9999', 'ben@example.com'],
+        ['Ben', '', 'ben@example.com'],
         ['Chen', '017-222 3333', 'chen@example.com'],
       ],
     );
     const plan = planCustomers(desired, live());
+    expect(plan.issues).toEqual([]);
     expect(plan.entries.map((e) => [e.action, e.customerId, e.matchedBy])).toEqual([
       ['update', 'c1', 'phone'],
       ['update', 'c2', 'email'],
       ['create', undefined, undefined],
     ]);
     expect(plan.entries[0]?.update).toEqual({ name: 'Aina Binti' });
-    expect(plan.entries[1]?.update).toEqual({ phone: '60199999999', email: 'ben@example.com' });
+    expect(plan.entries[1]?.update).toEqual({ email: 'ben@example.com' });
     expect(plan.entries[2]?.create).toEqual({
       name: 'Chen',
       phone: '60172223333',
       email: 'chen@example.com',
     });
+  });
+
+  it('refuses a row matched by one key whose other key names someone else, naming the customer', () => {
+    const { desired } = mapRows(
+      ['name', 'phone', 'email'],
+      [
+        ['Farah', '012-345 6789', 'farah@example.com'], // Aina's phone, another email
+        ['Ben', '019-999 9999', 'ben@example.com'], // Ben's email, another phone
+        ['Aina', '012-345 6789', 'AINA@example.com'], // same person (email case differs): an update
+      ],
+    );
+    const plan = planCustomers(desired, live());
+    expect(plan.issues.map((i) => [i.rowNumber, i.code, i.value])).toEqual([
+      [2, 'customer_conflict', 'farah@example.com'],
+      [3, 'customer_conflict', '60199999999'],
+    ]);
+    expect(plan.issues[0]?.message).toContain('Aina (c1)');
+    expect(plan.issues[0]?.message).toContain('aina@example.com');
+    expect(plan.issues[1]?.message).toContain('Ben (c2)');
+    expect(plan.counts).toMatchObject({ invalid: 2, update: 1, create: 0 });
+    expect(plan.entries.map((e) => [e.rowNumber, e.action, e.customerId])).toEqual([[4, 'update', 'c1']]);
+  });
+
+  it('--match chooses the keys: a column left out is updated as data, a listed one must agree', () => {
+    const rows = mapRows(
+      ['id', 'name', 'phone', 'email'],
+      [
+        ['', 'Ben', '019-999 9999', 'Ben@Example.com'],
+        ['c1', 'Aina', '012-345 6789', 'new@example.com'],
+      ],
+    ).desired;
+    // Email only: Ben's new phone is data; the id column is not used, so row 3 matches nobody and
+    // would create a second customer on Aina's phone: refused, naming her.
+    const byEmail = planCustomers(rows, live(), { match: ['email'] });
+    expect(byEmail.entries.map((e) => [e.action, e.customerId, e.matchedBy, e.update])).toEqual([
+      ['update', 'c2', 'email', { phone: '60199999999' }],
+    ]);
+    expect(byEmail.issues.map((i) => [i.rowNumber, i.code, i.value])).toEqual([
+      [3, 'phone_in_use', '60123456789'],
+    ]);
+    expect(byEmail.issues[0]?.message).toContain('Aina (c1)');
+    // id, then email: the id wins and its new email is an update; Ben's new phone is data.
+    const byIdEmail = planCustomers(rows, live(), { match: ['id', 'email'] });
+    expect(byIdEmail.issues).toEqual([]);
+    expect(byIdEmail.entries.map((e) => [e.customerId, e.matchedBy, e.update])).toEqual([
+      ['c2', 'email', { phone: '60199999999' }],
+      ['c1', 'id', { email: 'new@example.com' }],
+    ]);
+    // phone, then email: row 2's phone is nobody's, its email is Ben's, whose phone differs.
+    const byPhoneEmail = planCustomers(rows, live(), { match: ['phone', 'email'] });
+    expect(byPhoneEmail.issues.map((i) => [i.rowNumber, i.code])).toEqual([
+      [2, 'customer_conflict'],
+      [3, 'customer_conflict'],
+    ]);
+  });
+
+  it('parses --match', () => {
+    expect(parseCustomerMatch('id,email')).toEqual(['id', 'email']);
+    expect(parseCustomerMatch(' Phone ')).toEqual(['phone']);
+    expect(parseCustomerMatch('name')).toMatch(/--match takes id, phone or email/);
+    expect(parseCustomerMatch('')).toMatch(/--match/);
   });
 
   it('plans nothing for an unchanged sheet', () => {

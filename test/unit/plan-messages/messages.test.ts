@@ -79,12 +79,37 @@ describe('message plan', () => {
       [2, '60123456789'],
       [3, '60198765432'],
     ]);
-    expect(plan.duplicates).toEqual([{ sheet: 'to.csv', rowNumber: 4, firstRow: 2 }]);
+    expect(plan.duplicates).toEqual([
+      { sheet: 'to.csv', rowNumber: 4, firstRow: 2, to: '60123456789', sameParameters: true },
+    ]);
     expect(plan.issues.map((i) => i.code)).toEqual(['unknown_customer']);
     expect(planMessages(rs, template, phones).sends.map((s) => s.key)).toEqual(plan.sends.map((s) => s.key));
     const all = planMessages(rs, template, phones, { allowDuplicates: true });
     expect(all.sends).toHaveLength(3);
     expect(new Set(all.sends.map((s) => s.key)).size).toBe(3);
+  });
+
+  it('the same phone with other parameters is another message, with its own key', () => {
+    const { recipients: rs } = recipients(
+      ['to', 'name', 'order_number'],
+      [
+        ['012-345 6789', 'Aina', '1001'],
+        ['+60 12-345 6789', 'Aina', '1009'],
+        ['60123456789', 'Aina', '1001'],
+      ],
+    );
+    const plan = planMessages(rs, template, new Map());
+    expect(plan.sends.map((s) => [s.rowNumber, s.to, s.parameters['order_number']])).toEqual([
+      [2, '60123456789', '1001'],
+      [3, '60123456789', '1009'],
+    ]);
+    expect(new Set(plan.sends.map((s) => s.key)).size).toBe(2);
+    expect(plan.duplicates.map((d) => [d.rowNumber, d.firstRow])).toEqual([[4, 2]]);
+    // Already sent is the same identity: only the #1001 message is skipped by an earlier run.
+    const earlier = new Map([[plan.sends[0]?.key ?? '', { runId: 'r1', status: 'sent' as const }]]);
+    const again = planMessages(rs, template, new Map(), { earlier });
+    expect(again.sends.map((s) => s.rowNumber)).toEqual([3]);
+    expect(again.alreadySent?.map((a) => [a.rowNumber, a.runId])).toEqual([[2, 'r1']]);
   });
 
   it('trims parameter values at the edges', () => {

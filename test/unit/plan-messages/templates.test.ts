@@ -81,10 +81,56 @@ describe('template sheet', () => {
     ['image not jpeg/png', { header_image_url: 'https://x.test/a.gif' }, 'invalid_header_image_url', 'E'],
     ['category', { category: 'promo' }, 'invalid_category', 'B'],
     ['missing example', { example_name: '' }, 'missing_example', 'J'],
+    ['body starting with a variable', { body: '{{name}}, your order is ready' }, 'variable_at_edge', 'F'],
+    ['body ending with a variable', { body: 'Your order is ready, {{name}}' }, 'variable_at_edge', 'F'],
+    ['language name', { language: 'English' }, 'invalid_language', 'C'],
+    ['language code with a space', { language: 'en US' }, 'invalid_language', 'C'],
   ])('reports a bad %s with its cell', (_rule, patch, code, column) => {
     const { templates, issues } = mapSheet(HEADER, [{ ...good, ...patch }]);
     expect(templates).toEqual([]);
     expect(issues.map((i) => [i.code, i.column, i.rowNumber])).toContainEqual([code, column, 2]);
+  });
+
+  it('accepts language codes and fixed text around the variables', () => {
+    for (const language of ['en', 'ms', 'en_US', 'pt-BR', 'zh_Hant']) {
+      const { issues } = mapSheet(HEADER, [{ ...good, language, body: 'Hi {{name}}.' }]);
+      expect(issues, language).toEqual([]);
+    }
+  });
+
+  it('names the blank example cell when the column exists, and asks for a column only when it does not', () => {
+    const blank = mapSheet(HEADER, [{ ...good, example_name: '' }]).issues;
+    expect(blank.map((i) => i.message)).toEqual([
+      'the body uses {{name}} but the example cell J2 (example_name) is blank: write a sample value for the reviewer',
+    ]);
+    const absent = mapSheet(
+      HEADER.filter((h) => h !== 'example_name'),
+      [good],
+    ).issues;
+    expect(absent.map((i) => [i.column, i.message])).toEqual([
+      ['F', 'the body uses {{name}}: add a column example_name with a sample value for the reviewer'],
+    ]);
+  });
+
+  it('needs the URL of a URL button and the number of a phone button, in their cells', () => {
+    const header = [...HEADER, 'button_1_url', 'button_2_type', 'button_2_text', 'button_2_phone_number'];
+    const { issues, templates } = mapSheet(header, [
+      {
+        ...good,
+        button_1_type: 'url',
+        button_1_text: 'Track',
+        button_2_type: 'PHONE_NUMBER',
+        button_2_text: 'Call',
+      },
+      { ...good, button_1_type: 'URL', button_1_text: 'Track', button_1_url: 'www.example.com' },
+      { ...good, button_1_type: 'URL', button_1_text: 'Track', button_1_url: 'https://example.com/t' },
+    ]);
+    expect(issues.map((i) => [i.rowNumber, i.code, i.column])).toEqual([
+      [2, 'missing_button_url', 'K'],
+      [2, 'missing_button_phone_number', 'N'],
+      [3, 'invalid_button_url', 'K'],
+    ]);
+    expect(templates.map((t) => t.rowNumber)).toEqual([4]);
   });
 
   it('rejects an example for a variable the body does not use, and a fourth button', () => {

@@ -93,7 +93,8 @@ describe('XLSX sheet writer', () => {
     expect(row.getCell(10).value).toBe('60123456789');
 
     const second = ws.getRow(3);
-    expect(second.getCell(2).value).toBe("'-5"); // text that starts with '-' is neutralised
+    // An XLSX text cell is never evaluated: '-5' is written as it is (CSV neutralises it).
+    expect(second.getCell(2).value).toBe('-5');
     expect(second.getCell(3).value).toBe('plain, "quoted"');
     expect(second.getCell(4).value).toBe(-0.05); // a negative amount stays a number
     expect(second.getCell(7).value).toBe(false);
@@ -171,7 +172,7 @@ describe('XLSX sheet writer', () => {
     expect((lines?.getCell('B2').value as Date).toISOString()).toBe('2026-01-01T00:00:01.000Z');
     expect(lines?.getCell('A1202').value).toBe(9999);
     expect(book.getWorksheet('orders')?.getCell('A601').value).toBe(600);
-    expect(book.getWorksheet('checks')?.getCell('A2').value).toBe("'@risk");
+    expect(book.getWorksheet('checks')?.getCell('A2').value).toBe('@risk'); // XLSX text: not a formula risk
     expect(book.getWorksheet('checks')?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   });
 
