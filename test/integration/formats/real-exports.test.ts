@@ -44,7 +44,23 @@ describe('real platform exports, as they are', () => {
       expect(p.columns.map((c) => c.header)).toHaveLength(header.split(',').length);
       expect(h.writes()).toEqual([]);
 
-      const applied = await h.cli('import', 'products', path, '--apply', '--yes', '--json');
+      // A migration brings the other platform's prices: where one is over 10× the sample store's
+      // median price, --apply refuses (exit 3, nothing written) until --allow-price-jumps.
+      const jumps = (plan.json<{ priceJumps?: unknown[] }>().priceJumps ?? []).length;
+      if (jumps > 0) {
+        const refused = await h.cli('import', 'products', path, '--apply', '--yes', '--json');
+        expect(refused.code, refused.stderr).toBe(3);
+        expect(h.writes()).toEqual([]);
+      }
+      const applied = await h.cli(
+        'import',
+        'products',
+        path,
+        '--apply',
+        '--yes',
+        '--allow-price-jumps',
+        '--json',
+      );
       expect(applied.code, applied.stderr).toBe(0);
       expect(h.writes().filter((w) => w.method === 'POST')).toHaveLength(products);
 
