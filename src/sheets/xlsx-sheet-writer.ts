@@ -288,6 +288,7 @@ class XlsxSheet implements SheetHandle {
       const cell = header.getCell(i + 1);
       cell.value = c.header;
       cell.style = bold as Partial<ExcelJS.Style>;
+      if (c.note !== undefined) cell.note = c.note;
     });
     header.commit();
   }
