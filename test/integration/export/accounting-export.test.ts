@@ -18,7 +18,6 @@ import { runCli } from '../../helpers/run-cli.js';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SAMPLE_PATH = join(ROOT, 'samples', 'store.json');
 const SAMPLE = JSON.parse(readFileSync(SAMPLE_PATH, 'utf8')) as StoreSnapshot;
-const ZONE = SAMPLE.me.timezone; // Asia/Kuala_Lumpur, UTC+8 (no DST)
 const dir = mkdtempSync(join(tmpdir(), 'mbulk-accounting-'));
 
 const sandboxes: RunningSandbox[] = [];
@@ -66,7 +65,7 @@ const parseCsv = (file: string, delimiter = ','): Record<string, string>[] =>
     delimiter,
   }).data;
 
-/** The order's day in the store zone, as `YYYY-MM-DD` (UTC+8, computed independently of the code). */
+/** The order's day in the sample store's zone (Asia/Kuala_Lumpur, UTC+8, no DST), as `YYYY-MM-DD`. */
 const storeDay = (iso: string): string => new Date(Date.parse(iso) + 8 * 3600_000).toISOString().slice(0, 10);
 
 const isRevenue = (o: Order): boolean =>
