@@ -261,11 +261,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   if (!incremental && (args.feed !== undefined || args['dry-run'])) {
     throw new CliError('--feed and --dry-run go with --incremental', ExitCode.Usage);
   }
-  if (!incremental && hasFeedPlaceholders(args.file)) {
-    throw new CliError(
-      `{date}, {from} and {to} in the file name go with --incremental (got ${args.file})`,
-      ExitCode.Usage,
-    );
+  if (!incremental && args.file.includes('{from}')) {
+    throw new CliError(`{from} in the file name goes with --incremental (got ${args.file})`, ExitCode.Usage);
   }
   const feed = (args.feed ?? DEFAULT_FEED).trim();
   if (feed === '') throw new CliError('--feed needs a name', ExitCode.Usage);
@@ -310,6 +307,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         throw new CliError((error as Error).message, ExitCode.Usage);
       });
       since = args.full ? null : (state.exports[stateKey]?.watermark ?? null);
+    }
+    if (incremental || hasFeedPlaceholders(args.file)) {
       try {
         fileName = feedFileName(args.file, { runAt, from: since, timezone: me.timezone });
       } catch (error) {
@@ -437,6 +436,15 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
     }
     for (const f of files) out.line(`Wrote ${shownPath(f, ctx)}`);
     if (result.sheets) out.line(`Sheets: ${result.sheets.join(', ')}`);
+    if (result.paths.parts && !dryRun) {
+      // A part left from an earlier, larger export would be imported twice if taken for this one's.
+      const stale = profiles.partPath(dest.path, result.paths.parts.length + 1);
+      if (await stat(stale).catch(() => undefined)) {
+        out.warn(
+          `warning: ${shownPath(stale, ctx)} is from an earlier export, not this one: delete it before importing`,
+        );
+      }
+    }
     out.result({
       ok: true,
       kind: 'orders',

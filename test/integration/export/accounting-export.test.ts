@@ -344,6 +344,16 @@ describe('accounting profiles', () => {
       }
     }
     expect(seen.size).toBe(1200);
+
+    // A smaller export into the same name: the third file is not its own, and the user is told.
+    const small = await run(
+      s,
+      ['export', 'orders', 'xero.csv', '--profile', 'xero', '--status', 'draft'],
+      sub,
+    );
+    expect(small.code, small.stderr).toBe(0);
+    expect(small.stdout).toContain('1 file');
+    expect(small.stderr).toContain('xero-2.csv is from an earlier export');
   });
 });
 
