@@ -231,14 +231,7 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     let ok = false;
     try {
       const maxRows = csv ? Number.POSITIVE_INFINITY : (options.maxRowsPerSheet ?? XLSX_MAX_DATA_ROWS);
-      // First in the workbook, written last: the XLSX writer spools the other sheets meanwhile.
-      const summarySheet = withSummary
-        ? await writer.addSheet(
-            { name: SUMMARY_SHEET, columns: withHeaders(SUMMARY_COLUMNS, headers, SUMMARY_SHEET) },
-            summaryPath,
-          )
-        : null;
-      if (summarySheet) sheets.push(SUMMARY_SHEET);
+      if (withSummary) sheets.push(SUMMARY_SHEET);
       const ordersSheet = await RollingSheet.open(
         writer,
         { name: ORDERS_SHEET, columns: withHeaders(ORDER_COLUMNS, headers, ORDERS_SHEET) },
@@ -260,6 +253,17 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
         maxRows,
         sheets,
       );
+      // Added last, so the large sheets stream straight into the workbook; shown first (`firstTab`).
+      const summarySheet = withSummary
+        ? await writer.addSheet(
+            {
+              name: SUMMARY_SHEET,
+              columns: withHeaders(SUMMARY_COLUMNS, headers, SUMMARY_SHEET),
+              firstTab: true,
+            },
+            summaryPath,
+          )
+        : null;
       for await (const order of selected()) {
         await ordersSheet.write(orderRow(order, store));
         for (const row of orderLineRows(order, store)) {

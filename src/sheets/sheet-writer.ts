@@ -33,6 +33,12 @@ export interface SheetSpec {
   /** Sheet name (XLSX: at most 31 characters, none of `[]:*?/\`). Also names the extra CSV files. */
   name: string;
   columns: ColumnSpec[];
+  /**
+   * XLSX: show this sheet's tab first, whatever the order sheets were added in. Sheets are still
+   * written in the order added, so a small sheet computed at the end (a summary) can be added last
+   * (no spooling of the large sheets before it) and still open first. CSV: ignored.
+   */
+  firstTab?: boolean;
 }
 
 export interface SheetWriterOptions {

@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { generateStore } from '../../../src/sandbox/generator.js';
+import { ZipDirectory } from '../../../src/sheets/zip-directory.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { Order, StoreSnapshot } from '../../../src/schema/index.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -152,6 +153,25 @@ describe('summary sheet, labels and notes (XLSX)', () => {
     const noteText = (c: ExcelJS.Cell): string => JSON.stringify(c.note);
     expect(noteText(headerOf('Order number'))).toContain('API field: number');
     expect(noteText(headerOf('Total'))).toContain('total_amount');
+    // Notes on several sheets: each VML drawing reserves its own shape-id block and no shape id
+    // repeats across the workbook (shared ids make Excel offer to repair the file).
+    const zip = await ZipDirectory.open(join(dir, 'book.xlsx'));
+    const vmlParts = [...zip.entries.keys()].filter((n) => /vmlDrawing\d+\.vml$/.test(n));
+    expect(vmlParts.length).toBe(4);
+    const blocks: string[] = [];
+    const shapeIds: string[] = [];
+    for (const part of vmlParts) {
+      const xml = (await zip.read(part))?.toString('utf8') ?? '';
+      blocks.push(/<o:idmap v:ext="edit" data="(\d+)"/.exec(xml)?.[1] ?? '?');
+      const ids = [...xml.matchAll(/<v:shape id="_x0000_s(\d+)"/g)].map((m) => Number(m[1]));
+      const block = Number(blocks.at(-1));
+      for (const id of ids) expect(Math.floor(id / 1024), `${part} ${id}`).toBe(block);
+      shapeIds.push(...ids.map(String));
+    }
+    await zip.close();
+    expect(new Set(blocks).size).toBe(vmlParts.length);
+    expect(new Set(shapeIds).size).toBe(shapeIds.length);
+
     const linesSheet = wb.getWorksheet('order_lines') as ExcelJS.Worksheet;
     const labels = (linesSheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
     expect(labels).toContain('Service charge (allocated)');
