@@ -7,7 +7,7 @@ import {
   type SheetHandle,
   type SheetWriter,
 } from '../sheets/sheet-writer.js';
-import { invoiceLines } from './invoice-lines.js';
+import { invoiceLines, type InvoiceLine } from './invoice-lines.js';
 
 /**
  * Invoice import files for accounting programs, one row per invoice line (see invoiceLines).
@@ -127,6 +127,7 @@ export function invoiceRows(
   order: Order,
   store: Pick<Store, 'tax' | 'currency' | 'timezone'>,
   options: AccountingOptions,
+  lines: readonly InvoiceLine[] = invoiceLines(order, store),
 ): Record<string, string | number | null>[] {
   const format = options.dateFormat ?? PROFILE_DATE_FORMAT[options.profile];
   const day = dayInZone(order.created_at, store.timezone);
@@ -135,7 +136,7 @@ export function invoiceRows(
   const invoice = `${options.invoicePrefix ?? ''}${order.number}`;
   const contact = order.customer.name.trim() || order.customer.phone || 'Customer';
   const address = order.customer.address;
-  return invoiceLines(order, store).map((line) =>
+  return lines.map((line) =>
     options.profile === 'xero'
       ? {
           contact,
@@ -193,6 +194,8 @@ export class InvoiceFiles {
   readonly paths: string[] = [];
   invoices = 0;
   rows = 0;
+  /** Invoices that needed a `difference` line (the order's own amounts do not add up). */
+  withDifference = 0;
 
   constructor(
     private readonly path: string,
@@ -231,7 +234,9 @@ export class InvoiceFiles {
       if (this.current) await this.current.end();
       this.current = await this.open();
     }
-    for (const row of invoiceRows(order, this.store, this.options)) {
+    const lines = invoiceLines(order, this.store);
+    if (lines.some((l) => l.kind === 'difference')) this.withDifference++;
+    for (const row of invoiceRows(order, this.store, this.options, lines)) {
       const wait = this.current.write(row);
       if (wait) await wait;
       this.rows++;

@@ -99,7 +99,7 @@ export interface ExportOrdersResult {
   /** The summary figures (also when no summary file is written). */
   summary: SummaryRow[];
   /** Accounting profile: invoices and rows written. */
-  invoices?: { invoices: number; rows: number; files: number };
+  invoices?: { invoices: number; rows: number; files: number; withDifference: number };
   /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
   sheets?: string[];
 }
@@ -212,7 +212,12 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     }
     await files.close();
     paths = { orders: options.path, parts: files.paths };
-    invoices = { invoices: files.invoices, rows: files.rows, files: files.paths.length };
+    invoices = {
+      invoices: files.invoices,
+      rows: files.rows,
+      files: files.paths.length,
+      withDifference: files.withDifference,
+    };
   } else {
     const decimals = options.currencyDecimals ?? currencyDecimals(store.currency);
     const csv = options.format === 'csv';

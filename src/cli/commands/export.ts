@@ -395,9 +395,13 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
             result.paths.checks,
           ]
         ).filter((p): p is string => p !== undefined);
-    const checksNote =
-      result.ordersWithChecks > 0
-        ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${dest.format === 'csv' && !profile ? 'the -checks file' : profile ? 'a sheet export' : 'checks'})`
+    const differences = result.invoices?.withDifference ?? 0;
+    const checksNote = profile
+      ? differences > 0
+        ? ` (${differences} ${differences === 1 ? 'invoice has' : 'invoices have'} a "Difference to the order's stated total" line: the order's own amounts do not add up; an XLSX export lists why in checks)`
+        : ''
+      : result.ordersWithChecks > 0
+        ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${dest.format === 'csv' ? 'the -checks file' : 'checks'})`
         : '';
     if (dryRun) {
       out.line(
