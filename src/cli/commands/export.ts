@@ -650,7 +650,8 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
         .positional('file', {
           type: 'string',
           demandOption: true,
-          describe: 'Output file (.xlsx, .csv, .json); with --incremental it may hold {date}, {from}, {to}',
+          describe:
+            'Output file (.xlsx, .csv, .json); may hold {date} and {to}, and with --incremental {from}',
         })
         .option('status', {
           type: 'string',
