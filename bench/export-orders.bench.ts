@@ -224,7 +224,7 @@ async function child(format: 'xlsx' | 'csv', count: number, url?: string, token?
     const cpu = process.cpuUsage(cpu0);
     clearInterval(sampler);
     let bytes = 0;
-    for (const p of Object.values(result.paths)) bytes += (await stat(p)).size;
+    for (const p of new Set(Object.values(result.paths).flat())) bytes += (await stat(p)).size;
     console.log(
       JSON.stringify({
         format,

@@ -116,6 +116,25 @@ export { exportOrders } from './export/export-orders.js';
 export { exportOrdersIncremental } from './export/export-orders-incremental.js';
 export { allocateLargestRemainder } from './export/allocate-largest-remainder.js';
 export { orderChecks } from './export/order-checks.js';
+export {
+  isRevenue,
+  parseStatusList,
+  REVENUE_DEFINITION,
+  REVENUE_SELECTION,
+  selectionReads,
+  type OrderSelection,
+} from './export/order-selection.js';
+export { OrderSummary, type SummaryRow } from './export/order-summary.js';
+export { invoiceLines, type InvoiceLine } from './export/invoice-lines.js';
+export {
+  invoiceRows,
+  PROFILE_COLUMNS,
+  PROFILE_INVOICES_PER_FILE,
+  type AccountingOptions,
+  type AccountingProfile,
+  type InvoiceDateFormat,
+} from './export/accounting-profile.js';
+export { feedFileName, DEFAULT_FEED } from './export/feed-file-name.js';
 export { exportProducts } from './export/export-products.js';
 export { exportCustomers } from './export/export-customers.js';
 export { exportStock } from './export/export-stock.js';

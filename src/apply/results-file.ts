@@ -67,6 +67,8 @@ export interface CsvWriterOptions {
   bom?: boolean;
   /** Flush to the file when this many characters are buffered (default 256 KiB). */
   flushChars?: number;
+  /** Field delimiter (default ','): failed.csv uses its input sheet's, so it opens in columns where that did. */
+  delimiter?: string;
 }
 
 /** A value as one CSV field: quoted when it holds a comma, quote, CR, LF, or edge spaces. */
@@ -77,6 +79,12 @@ export function csvField(value: string): string {
 }
 
 const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+
+/** csvField for another delimiter: also quoted when it holds that delimiter. */
+function delimitedField(value: string, delimiter: string): string {
+  if (delimiter === ',' || !value.includes(delimiter)) return csvField(value);
+  return `"${value.replace(/"/g, '""')}"`;
+}
 
 /** Prefixes `'` to text a spreadsheet would run as a formula (plain numbers are left as they are). */
 export function neutraliseFormula(text: string): string {
@@ -96,6 +104,7 @@ export class CsvFileWriter {
   private buffer: string[] = [];
   private buffered = 0;
   private readonly flushChars: number;
+  private readonly delimiter: string;
   /** Data rows written so far (the header is not counted). */
   rows = 0;
 
@@ -107,16 +116,17 @@ export class CsvFileWriter {
     this.tmp = temporarySibling(file);
     this.fd = fs.openSync(this.tmp, 'w');
     this.flushChars = options.flushChars ?? 256 * 1024;
+    this.delimiter = options.delimiter ?? ',';
     if (options.bom ?? true) this.push('\uFEFF');
-    this.push(`${header.map(csvField).join(',')}\r\n`);
+    this.push(`${header.map((h) => delimitedField(h, this.delimiter)).join(this.delimiter)}\r\n`);
   }
 
   /** Appends one row; fields are written as given (neutralise before if needed). */
   writeRow(fields: readonly string[]): void {
     let line = '';
     for (let i = 0; i < fields.length; i++) {
-      if (i > 0) line += ',';
-      line += csvField(fields[i] as string);
+      if (i > 0) line += this.delimiter;
+      line += delimitedField(fields[i] as string, this.delimiter);
     }
     this.push(`${line}\r\n`);
     this.rows++;
@@ -312,7 +322,9 @@ export interface WriteRowFilesOptions {
   resultOf: (row: SheetRow) => RowResult;
   resultsFile: string;
   /** failed.csv per sheet name; rows of a sheet without a file get no failed.csv line. */
-  failedFiles: Readonly<Record<string, { file: string; columns: readonly SheetColumn[] }>>;
+  failedFiles: Readonly<
+    Record<string, { file: string; columns: readonly SheetColumn[]; delimiter?: string | undefined }>
+  >;
   /** Extra results.csv columns copied from each row's cells (e.g. `sku`). */
   extraColumns?: readonly string[];
   csv?: CsvWriterOptions;
@@ -335,7 +347,9 @@ export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowF
   const failed = new Map<string, FailedCsvWriter>();
   try {
     for (const [sheet, target] of Object.entries(options.failedFiles)) {
-      failed.set(sheet, new FailedCsvWriter(target.file, target.columns, options.csv));
+      const csv =
+        target.delimiter === undefined ? options.csv : { ...options.csv, delimiter: target.delimiter };
+      failed.set(sheet, new FailedCsvWriter(target.file, target.columns, csv));
     }
     for await (const row of options.rows) {
       const result = options.resultOf(row);

@@ -27,6 +27,10 @@ export interface ExportOrdersIncrementalResult extends ExportOrdersResult {
   watermark: WatermarkEntry;
   /** Whether a previous watermark was used (false on the first run and with `full`). */
   resumed: boolean;
+  /** The watermark this run started from (null on a first or `full` run). */
+  since: string | null;
+  /** `dryRun`: nothing was written and the state was not saved. */
+  dryRun: boolean;
 }
 
 /**
@@ -58,8 +62,12 @@ export async function exportOrdersIncremental(
   });
   const result = await exportOrders({ ...exportOptions, incremental: selector });
   const entry = selector.next();
+  const since = previous?.watermark ?? null;
+  // A dry run shows what the next run would take: the watermark does not move.
+  if (exportOptions.dryRun)
+    return { ...result, watermark: entry, resumed: previous !== null, since, dryRun: true };
   // Re-read the file: another export (to another destination) may have saved meanwhile.
   const latest = await loadExportState(stateFile);
   await saveExportState(stateFile, withWatermarkEntry(latest, key, entry));
-  return { ...result, watermark: entry, resumed: previous !== null };
+  return { ...result, watermark: entry, resumed: previous !== null, since, dryRun: false };
 }

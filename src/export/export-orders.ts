@@ -5,6 +5,8 @@ import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import { InvoiceFiles, type AccountingOptions } from './accounting-profile.js';
+import { withHeaders, type HeaderStyle } from './order-column-labels.js';
 import {
   CHECK_COLUMNS,
   CHECKS_SHEET,
@@ -12,8 +14,11 @@ import {
   ORDER_LINE_COLUMNS,
   ORDER_LINES_SHEET,
   ORDERS_SHEET,
+  SUMMARY_COLUMNS,
 } from './order-columns.js';
 import { checkRow, orderChecks } from './order-checks.js';
+import { matchesSelection, type OrderSelection } from './order-selection.js';
+import { OrderSummary, SUMMARY_SHEET, summarySheetRow, type SummaryRow } from './order-summary.js';
 import { orderLineRows } from './order-line-rows.js';
 import { orderRow } from './order-row.js';
 import { RollingSheet, XLSX_MAX_DATA_ROWS } from './rolling-sheet.js';
@@ -29,6 +34,8 @@ export interface OrderExportFilter {
   until?: Date;
   /** Keep orders updated at or after this instant. */
   updatedSince?: Date;
+  /** Keep orders whose statuses are in these sets (checked on every order, whatever the API was asked). */
+  selection?: OrderSelection;
 }
 
 export interface ExportOrdersProgress {
@@ -58,6 +65,18 @@ export interface ExportOrdersOptions {
   maxRowsPerSheet?: number;
   /** Progress, at most every 500 orders read and at the end. */
   onProgress?: (progress: ExportOrdersProgress) => void;
+  /** Headers: readable labels with a note naming the field, or the API field names. Default: XLSX labels, CSV fields. */
+  headers?: HeaderStyle;
+  /** CSV: the field delimiter. Default ','. */
+  csvDelimiter?: string;
+  /** CSV: decimals with a comma (`12,90`). Default false. */
+  decimalComma?: boolean;
+  /** Write the `summary` sheet (XLSX, first) or `<name>-summary.csv`. Default true. */
+  summary?: boolean;
+  /** Write an accounting program's invoice import CSV instead of the sheets (format must be csv). */
+  accounting?: AccountingOptions;
+  /** Select and count only: no file is written. Default false. */
+  dryRun?: boolean;
 }
 
 export interface ExportOrdersResult {
@@ -75,8 +94,12 @@ export interface ExportOrdersResult {
   duplicates: number;
   /** Orders dropped by `filter` or by `incremental`. */
   skipped: number;
-  /** The files written: `orders` is `path`; CSV adds `lines` and `checks`. */
-  paths: { orders: string; lines?: string; checks?: string };
+  /** The files written: `orders` is `path`; CSV adds `lines`, `checks` and `summary`; a profile lists its `parts`. */
+  paths: { orders: string; lines?: string; checks?: string; summary?: string; parts?: string[] };
+  /** The summary figures (also when no summary file is written). */
+  summary: SummaryRow[];
+  /** Accounting profile: invoices and rows written. */
+  invoices?: { invoices: number; rows: number; files: number; withDifference: number };
   /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
   sheets?: string[];
 }
@@ -102,6 +125,8 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
   const until = filter.until?.getTime();
   const updatedSince = filter.updatedSince?.getTime();
   const seen = dedupe ? new Set<string>() : null;
+  const selection = filter.selection;
+  const summary = new OrderSummary(store.timezone);
   const stats = { ordersRead: 0, ordersWritten: 0, linesWritten: 0, checks: 0, ordersWithChecks: 0 };
   const counts = { duplicates: 0, skipped: 0 };
   const progress = (phase: ExportOrdersProgress['phase']): void => {
@@ -130,6 +155,10 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
         counts.skipped++;
         continue;
       }
+      if (selection && !matchesSelection(order, selection)) {
+        counts.skipped++;
+        continue;
+      }
       if (seen?.has(order.id)) {
         counts.duplicates++;
         continue;
@@ -145,50 +174,101 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     }
   }
 
+  const countOnly = (order: Order): void => {
+    stats.linesWritten += order.line_items.length;
+    const found = orderChecks(order, store);
+    stats.checks += found.length;
+    if (found.length > 0) stats.ordersWithChecks++;
+    summary.add(order, found.length);
+  };
   let paths: ExportOrdersResult['paths'];
+  let invoices: ExportOrdersResult['invoices'];
   const sheets: string[] = [];
-  if (options.format === 'json') {
-    await writeJsonArray(options.path, selected(), (order) => {
-      stats.linesWritten += order.line_items.length;
-      const found = orderChecks(order, store);
-      stats.checks += found.length;
-      if (found.length > 0) stats.ordersWithChecks++;
-    });
+  if (options.dryRun) {
+    for await (const order of selected()) countOnly(order);
     paths = { orders: options.path };
+  } else if (options.format === 'json') {
+    await writeJsonArray(options.path, selected(), countOnly);
+    paths = { orders: options.path };
+  } else if (options.accounting) {
+    if (options.format !== 'csv') throw new RangeError('accounting profiles write CSV files');
+    const files = new InvoiceFiles(
+      options.path,
+      store,
+      options.accounting,
+      options.currencyDecimals ?? currencyDecimals(store.currency),
+    );
+    let ok = false;
+    try {
+      await files.start();
+      for await (const order of selected()) {
+        countOnly(order);
+        await files.write(order);
+      }
+      progress('finishing');
+      ok = true;
+    } finally {
+      if (!ok) await files.abort().catch(() => undefined);
+    }
+    await files.close();
+    paths = { orders: options.path, parts: files.paths };
+    invoices = {
+      invoices: files.invoices,
+      rows: files.rows,
+      files: files.paths.length,
+      withDifference: files.withDifference,
+    };
   } else {
     const decimals = options.currencyDecimals ?? currencyDecimals(store.currency);
     const csv = options.format === 'csv';
     const linesPath = csv ? suffixedPath(options.path, '-lines') : options.path;
     const checksPath = csv ? suffixedPath(options.path, '-checks') : options.path;
+    const summaryPath = csv ? suffixedPath(options.path, '-summary') : options.path;
+    const headers = options.headers ?? (csv ? 'fields' : 'labels');
     const writer = createSheetWriter(options.path, {
       format: options.format,
       currencyDecimals: decimals,
       timezone: store.timezone,
+      ...(options.csvDelimiter === undefined ? {} : { csvDelimiter: options.csvDelimiter }),
+      ...(options.decimalComma === undefined ? {} : { decimalComma: options.decimalComma }),
     });
+    const withSummary = options.summary ?? true;
     let ok = false;
     try {
       const maxRows = csv ? Number.POSITIVE_INFINITY : (options.maxRowsPerSheet ?? XLSX_MAX_DATA_ROWS);
+      if (withSummary) sheets.push(SUMMARY_SHEET);
       const ordersSheet = await RollingSheet.open(
         writer,
-        { name: ORDERS_SHEET, columns: [...ORDER_COLUMNS] },
+        { name: ORDERS_SHEET, columns: withHeaders(ORDER_COLUMNS, headers, ORDERS_SHEET) },
         options.path,
         maxRows,
         sheets,
       );
       const linesSheet = await RollingSheet.open(
         writer,
-        { name: ORDER_LINES_SHEET, columns: [...ORDER_LINE_COLUMNS] },
+        { name: ORDER_LINES_SHEET, columns: withHeaders(ORDER_LINE_COLUMNS, headers, ORDER_LINES_SHEET) },
         linesPath,
         maxRows,
         sheets,
       );
       const checksSheet = await RollingSheet.open(
         writer,
-        { name: CHECKS_SHEET, columns: [...CHECK_COLUMNS] },
+        { name: CHECKS_SHEET, columns: withHeaders(CHECK_COLUMNS, headers, CHECKS_SHEET) },
         checksPath,
         maxRows,
         sheets,
       );
+      // Added last, so the large sheets stream straight into the workbook; shown first (`firstTab`).
+      const summarySheet = withSummary
+        ? await writer.addSheet(
+            {
+              name: SUMMARY_SHEET,
+              columns: withHeaders(SUMMARY_COLUMNS, headers, SUMMARY_SHEET),
+              firstTab: true,
+            },
+            summaryPath,
+          )
+        : null;
       for await (const order of selected()) {
         await ordersSheet.write(orderRow(order, store));
         for (const row of orderLineRows(order, store)) {
@@ -197,12 +277,20 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
         }
         const found = orderChecks(order, store);
         if (found.length > 0) stats.ordersWithChecks++;
+        summary.add(order, found.length);
         for (const check of found) {
           await checksSheet.write(checkRow(order, check));
           stats.checks++;
         }
       }
       progress('finishing');
+      if (summarySheet) {
+        for (const row of summary.rows()) {
+          const wait = summarySheet.write(summarySheetRow(row));
+          if (wait) await wait;
+        }
+        await summarySheet.end();
+      }
       await ordersSheet.end();
       await linesSheet.end();
       await checksSheet.end();
@@ -213,7 +301,14 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
       if (!ok) await writer.abort().catch(() => undefined);
     }
     await writer.close();
-    paths = csv ? { orders: options.path, lines: linesPath, checks: checksPath } : { orders: options.path };
+    paths = csv
+      ? {
+          orders: options.path,
+          lines: linesPath,
+          checks: checksPath,
+          ...(withSummary ? { summary: summaryPath } : {}),
+        }
+      : { orders: options.path };
   }
   progress('done');
   return {
@@ -225,6 +320,8 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     duplicates: counts.duplicates,
     skipped: counts.skipped,
     paths,
+    summary: summary.rows(),
+    ...(invoices ? { invoices } : {}),
     ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
   };
 }

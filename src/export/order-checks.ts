@@ -1,4 +1,6 @@
+import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
+import { formatMoney } from '../sheets/money.js';
 import type { Store } from '../schema/store.js';
 import type { CheckSheetRow } from './order-columns.js';
 
@@ -69,6 +71,10 @@ const MONEY_FIELDS = [
  */
 export function orderChecks(order: Order, store?: Pick<Store, 'tax' | 'currency'>): OrderCheck[] {
   const out: OrderCheck[] = [];
+  // Messages state amounts as the sheet shows them: currency units with the store currency's decimals.
+  const decimals = store ? currencyDecimals(store.currency) : null;
+  const units = (minor: number): string =>
+    decimals !== null && Number.isSafeInteger(minor) ? formatMoney(minor, decimals) : String(minor);
   const money = (field: string, stated: number, computed: number, formula: string): void => {
     if (stated === computed) return;
     out.push({
@@ -79,7 +85,7 @@ export function orderChecks(order: Order, store?: Pick<Store, 'tax' | 'currency'
       computed,
       difference: stated - computed,
       formula,
-      message: `${field} is ${stated} but ${formula} is ${computed} (difference ${stated - computed}, minor units)`,
+      message: `${field} is ${units(stated)} but ${formula} is ${units(computed)} (difference ${units(stated - computed)}${store ? ` ${store.currency}` : ', minor units'})`,
     });
   };
 

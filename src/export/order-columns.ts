@@ -138,6 +138,19 @@ export const CHECK_COLUMNS = [
   text('message', 60),
 ] as const satisfies readonly ColumnSpec[];
 
+/** One row per summary figure (see order-summary.ts). */
+export const SUMMARY_COLUMNS = [
+  text('section', 15),
+  text('order_status', 12),
+  text('payment_status', 13),
+  col('day', 'date', 11),
+  text('payment_method', 15),
+  col('orders', 'integer', 8),
+  col('lines', 'integer', 8),
+  money('total_amount'),
+  text('note', 60),
+] as const satisfies readonly ColumnSpec[];
+
 /** A cell value as the export produces it: text, a number (money in minor units), or blank. */
 export type ExportCell = string | number | null;
 export type OrderSheetRow = Record<(typeof ORDER_COLUMNS)[number]['key'], ExportCell>;

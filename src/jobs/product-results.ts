@@ -162,11 +162,20 @@ export async function writeProductResults(
     options !== undefined && sheet === options.info.sheet && sheet !== products.info.sheet
       ? 'options'
       : 'products';
-  const failedFiles: Record<string, { file: string; columns: readonly SheetColumn[] }> = {
-    [products.info.sheet]: { file: run.file('failed'), columns: products.info.columns },
+  type FailedFile = { file: string; columns: readonly SheetColumn[]; delimiter?: string | undefined };
+  const failedFiles: Record<string, FailedFile> = {
+    [products.info.sheet]: {
+      file: run.file('failed'),
+      columns: products.info.columns,
+      delimiter: products.info.delimiter,
+    },
   };
   if (options !== undefined && options.info.sheet !== products.info.sheet) {
-    failedFiles[options.info.sheet] = { file: failedOptionsFile(run), columns: options.info.columns };
+    failedFiles[options.info.sheet] = {
+      file: failedOptionsFile(run),
+      columns: options.info.columns,
+      delimiter: options.info.delimiter,
+    };
   }
   const failedRows: { sheet: string; row: number; code: string; message: string }[] = [];
   const summary = await writeRowFiles({

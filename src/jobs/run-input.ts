@@ -67,7 +67,9 @@ export async function writeInputResults(
     resultOf: (row) =>
       byRow.get(row.rowNumber) ?? { sheet: label, row: row.rowNumber, outcome: options.otherwise },
     resultsFile: run.file('results'),
-    failedFiles: { [info.sheet]: { file: run.file('failed'), columns: info.columns } },
+    failedFiles: {
+      [info.sheet]: { file: run.file('failed'), columns: info.columns, delimiter: info.delimiter },
+    },
     ...(options.extraColumns ? { extraColumns: options.extraColumns } : {}),
   });
 }

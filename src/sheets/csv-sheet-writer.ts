@@ -26,6 +26,12 @@ export function csvField(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** A field for another delimiter: quoted when it holds that delimiter, a quote, CR or LF. */
+function delimitedField(text: string, delimiter: string): string {
+  if (delimiter === ',') return csvField(text);
+  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
 /** A number as plain decimal text (never an exponent, which spreadsheets and importers misread). */
 function numberText(n: number): string {
   const s = String(n);
@@ -83,6 +89,8 @@ class CsvSheet implements SheetHandle {
   /** Rows go here; it replaces `path` when the sheet ends complete (a failed export leaves `path` as it was). */
   private readonly tmp: string;
   private aborted = false;
+  private readonly delimiter: string;
+  private readonly decimalComma: boolean;
 
   constructor(
     readonly path: string,
@@ -93,6 +101,11 @@ class CsvSheet implements SheetHandle {
     this.place = { sheet: spec.name, unit: 'line', row: 0 };
     this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
+    this.delimiter = options.csvDelimiter ?? ',';
+    if (this.delimiter.length !== 1 || /["\r\n]/.test(this.delimiter)) {
+      throw new RangeError(`the CSV delimiter must be one character other than a quote or a line break`);
+    }
+    this.decimalComma = options.decimalComma ?? false;
     this.tmp = temporaryPath(path);
     this.stream = createWriteStream(this.tmp);
     this.stream.on('error', (error) => {
@@ -111,7 +124,12 @@ class CsvSheet implements SheetHandle {
     }
     this.throwIfFailed();
     const bom = (this.options.csvBom ?? true) ? '\ufeff' : '';
-    this.buffer = bom + this.columns.map((c) => csvField(neutralizeFormula(c.header))).join(',') + '\r\n';
+    this.buffer =
+      bom +
+      this.columns
+        .map((c) => delimitedField(neutralizeFormula(c.header), this.delimiter))
+        .join(this.delimiter) +
+      '\r\n';
   }
 
   write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
@@ -122,14 +140,14 @@ class CsvSheet implements SheetHandle {
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
       const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
-      if (i > 0) text += ',';
+      if (i > 0) text += this.delimiter;
       if (cell === null) continue;
       switch (column.type) {
         case 'text':
-          text += csvField(neutralizeFormula(cell as string));
+          text += delimitedField(neutralizeFormula(cell as string), this.delimiter);
           break;
         case 'money':
-          text += formatMoney(cell as number, this.decimals);
+          text += this.decimal(formatMoney(cell as number, this.decimals));
           break;
         case 'date':
         case 'datetime':
@@ -139,13 +157,18 @@ class CsvSheet implements SheetHandle {
           text += cell ? 'true' : 'false';
           break;
         default:
-          text += numberText(cell as number);
+          text += this.decimal(numberText(cell as number));
       }
     }
     this.buffer += text + '\r\n';
     this.rowsWritten++;
     if (this.buffer.length >= FLUSH_AT) return this.flush();
     return undefined;
+  }
+
+  /** `12.90` → `12,90` with decimalComma (numbers are written without grouping, so the only '.' is the decimal point). */
+  private decimal(text: string): string {
+    return this.decimalComma ? text.replace('.', ',') : text;
   }
 
   private flush(): Promise<void> | undefined {

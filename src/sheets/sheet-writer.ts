@@ -24,12 +24,20 @@ export interface ColumnSpec {
   type: ColumnType;
   /** XLSX column width in characters. Default: from the header and the type (8..60). */
   width?: number;
+  /** XLSX: a cell note (comment) on the header cell, e.g. the API field the column holds. CSV: ignored. */
+  note?: string;
 }
 
 export interface SheetSpec {
   /** Sheet name (XLSX: at most 31 characters, none of `[]:*?/\`). Also names the extra CSV files. */
   name: string;
   columns: ColumnSpec[];
+  /**
+   * XLSX: show this sheet's tab first, whatever the order sheets were added in. Sheets are still
+   * written in the order added, so a small sheet computed at the end (a summary) can be added last
+   * (no spooling of the large sheets before it) and still open first. CSV: ignored.
+   */
+  firstTab?: boolean;
 }
 
 export interface SheetWriterOptions {
@@ -45,6 +53,13 @@ export interface SheetWriterOptions {
   csvPathForSheet?: (sheetName: string, index: number) => string;
   /** CSV only: start each file with a UTF-8 BOM so Excel reads accented text as UTF-8. Default true. */
   csvBom?: boolean;
+  /** CSV only: the field delimiter (one character, not a quote or line break). Default ','. */
+  csvDelimiter?: string;
+  /**
+   * CSV only: write decimals with a comma (`12,90`) for spreadsheets set to a European locale. Use
+   * with a delimiter other than ','. Default false.
+   */
+  decimalComma?: boolean;
 }
 
 export interface SheetHandle {

@@ -181,6 +181,7 @@ export class XlsxSheetWriter implements SheetWriter {
         for (const sheet of this.sheets) await sheet.end();
         this.throwIfFailed();
         const finished = new Promise<void>((resolve) => this.out.once('close', () => resolve()));
+        this.putFirstTabsFirst();
         try {
           await this.workbook.commit();
         } catch (error) {
@@ -203,6 +204,25 @@ export class XlsxSheetWriter implements SheetWriter {
       }
     })();
     return this.closing;
+  }
+
+  /**
+   * The tab order is the order of exceljs's worksheet list when it writes workbook.xml (and its
+   * relationships, content types and app properties, from the same list): move the `firstTab`
+   * sheets to the front, after every sheet is committed. Each sheet keeps its id and part name.
+   */
+  private putFirstTabsFirst(): void {
+    if (!this.sheets.some((s) => s.spec.firstTab)) return;
+    const book = this.workbook as unknown as { _worksheets: (ExcelJS.Worksheet | undefined)[] };
+    const list = book._worksheets.filter((w): w is ExcelJS.Worksheet => w !== undefined);
+    const first = new Set(this.sheets.filter((s) => s.spec.firstTab).map((s) => s.spec.name));
+    const ordered = [...list.filter((w) => first.has(w.name)), ...list.filter((w) => !first.has(w.name))];
+    // Sparse like exceljs's own list: sheets from index 1, index 0 a hole (map and forEach skip it).
+    const sparse: (ExcelJS.Worksheet | undefined)[] = [];
+    ordered.forEach((w, i) => {
+      sparse[i + 1] = w;
+    });
+    book._worksheets = sparse;
   }
 
   /** Discards the workbook being written; the target file is left as it was. */
@@ -283,11 +303,13 @@ class XlsxSheet implements SheetHandle {
       style: this.styles[i] as Partial<ExcelJS.Style>,
     }));
     const bold: CellStyle = { font: { bold: true } };
+    if (spec.columns.some((c) => c.note !== undefined)) giveNotesTheirOwnShapeIds(worksheet);
     const header = worksheet.addRow([]);
     spec.columns.forEach((c, i) => {
       const cell = header.getCell(i + 1);
       cell.value = c.header;
       cell.style = bold as Partial<ExcelJS.Style>;
+      if (c.note !== undefined) cell.note = c.note;
     });
     header.commit();
   }
@@ -446,4 +468,46 @@ class XlsxSheet implements SheetHandle {
 export function escapeXlsxText(text: string): string {
   if (!text.includes('\r') && !text.includes('_x')) return text;
   return text.replace(/_x(?=[0-9A-Fa-f]{4}_)/g, '_x005F_x').replace(/\r/g, '_x000D_');
+}
+
+/** What giveNotesTheirOwnShapeIds touches inside exceljs's streaming comments writer. */
+interface CommentsWriterInternals {
+  id: number;
+  vmlStream: { write(chunk: unknown): unknown };
+  _writeOpen(): void;
+  _writeComment(comment: unknown, index: number): void;
+}
+
+/**
+ * exceljs 4.4 writes every sheet's VML drawing (the boxes of cell notes) with the same shape-id
+ * block (`<o:idmap data="1"/>`, ids from `_x0000_s1025`), and Excel then offers to "repair" a
+ * workbook in which two sheets have notes (exceljs issue/PR #3070). Shape ids are workbook-wide in
+ * blocks of 1024 per drawing (ISO/IEC 29500-1 §14.2.2.14): give sheet N block N and ids
+ * N·1024 + 1 + i.
+ */
+function giveNotesTheirOwnShapeIds(worksheet: Worksheet): void {
+  const writer = (worksheet as unknown as { _sheetCommentsWriter?: CommentsWriterInternals })
+    ._sheetCommentsWriter;
+  if (!writer || typeof writer._writeOpen !== 'function' || typeof writer._writeComment !== 'function')
+    return;
+  const block = writer.id;
+  const open = writer._writeOpen.bind(writer);
+  const comment = writer._writeComment.bind(writer);
+  writer._writeOpen = () => {
+    const vml = writer.vmlStream;
+    const write = vml.write.bind(vml);
+    vml.write = (chunk: unknown) =>
+      write(
+        typeof chunk === 'string'
+          ? chunk.replace(/(<o:idmap v:ext="edit" data=")1(")/, `$1${block}$2`)
+          : chunk,
+      );
+    try {
+      open();
+    } finally {
+      vml.write = write;
+    }
+  };
+  // VmlShapeXform names shape `index` `_x0000_s${1025 + index}`.
+  writer._writeComment = (c: unknown, index: number) => comment(c, index + (block - 1) * 1024);
 }

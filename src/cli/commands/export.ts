@@ -7,6 +7,8 @@ import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { CliError } from '../cli-error.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
+import type { OrderListParams } from '../../api/resources/orders.js';
+import type { OrderSelection } from '../../export/order-selection.js';
 
 type ExportKind = 'orders' | 'products' | 'customers' | 'templates' | 'snapshot' | 'stock';
 type FileFormat = 'csv' | 'xlsx' | 'json';
@@ -19,13 +21,25 @@ interface OrderExportArgs extends ExportArgs {
   status?: string | undefined;
   'payment-status'?: string | undefined;
   'fulfillment-status'?: string | undefined;
+  revenue: boolean;
   since?: string | undefined;
   until?: string | undefined;
   'updated-since'?: string | undefined;
   incremental: boolean;
   full: boolean;
+  feed?: string | undefined;
+  'dry-run': boolean;
   'state-file'?: string | undefined;
   'overlap-minutes': number;
+  headers?: string | undefined;
+  'csv-delimiter'?: string | undefined;
+  'decimal-comma': boolean;
+  profile?: string | undefined;
+  'account-code'?: string | undefined;
+  'tax-type'?: string | undefined;
+  'date-format'?: string | undefined;
+  'due-days': number;
+  'invoice-prefix'?: string | undefined;
 }
 
 interface CatalogExportArgs extends ExportArgs {
@@ -125,28 +139,150 @@ async function instantArg(name: string, value: string, timezone: string): Promis
   return new Date(ms);
 }
 
-/** `mbulk export orders FILE`: the accounting export (orders, order_lines, checks). */
+/** `--csv-delimiter`: one character; `\t` and `tab` name a tab. */
+function delimiterArg(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value === '\\t' || value.toLowerCase() === 'tab' ? '\t' : value;
+  if (v.length !== 1 || /["\r\n]/.test(v)) {
+    throw new CliError(
+      `--csv-delimiter must be one character such as ';' (got ${JSON.stringify(value)})`,
+      ExitCode.Usage,
+    );
+  }
+  return v;
+}
+
+/** The status sets of the options (comma-separated lists) and `--revenue`, or a usage error. */
+async function selectionArgs(args: OrderExportArgs) {
+  const sel = await import('../../export/order-selection.js');
+  const parse = (
+    option: string,
+    value: string | undefined,
+    allowed: readonly string[],
+  ): string[] | undefined => {
+    if (value === undefined) return undefined;
+    try {
+      return sel.parseStatusList(option, value, allowed);
+    } catch (error) {
+      throw new CliError((error as Error).message, ExitCode.Usage);
+    }
+  };
+  let selection: OrderSelection = {};
+  const o = parse('status', args.status, sel.SELECTION_VALUES.order_status);
+  const p = parse('payment-status', args['payment-status'], sel.SELECTION_VALUES.payment_status);
+  const f = parse('fulfillment-status', args['fulfillment-status'], sel.SELECTION_VALUES.fulfillment_status);
+  if (o) selection.order_status = o;
+  if (p) selection.payment_status = p;
+  if (f) selection.fulfillment_status = f;
+  if (args.revenue) selection = sel.intersectSelections(selection, sel.REVENUE_SELECTION);
+  if (sel.isEmptySelection(selection)) {
+    throw new CliError(
+      '--revenue takes paid orders that are not cancelled or draft: with these --status/--payment-status values nothing would be exported',
+      ExitCode.Usage,
+    );
+  }
+  return { selection, reads: sel.selectionReads(selection), text: sel.selectionText(selection) };
+}
+
+/** Reads the lists one after another as one stream of orders. */
+async function* chainReads<T>(reads: (() => AsyncIterable<T>)[]): AsyncGenerator<T> {
+  for (const read of reads) yield* read();
+}
+
+/** `mbulk export orders FILE`: the accounting export (summary, orders, order_lines, checks; or an accounting profile). */
 export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandContext): Promise<number> {
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { exportOrders } = await import('../../export/export-orders.js');
   const { exportOrdersIncremental } = await import('../../export/export-orders-incremental.js');
-  const { DEFAULT_EXPORT_STATE_FILE, watermarkKey } = await import('../../export/watermark.js');
-  const { ORDER_STATUSES, PAYMENT_STATUSES, FULFILLMENT_STATUSES } = await import('../../schema/order.js');
+  const { DEFAULT_EXPORT_STATE_FILE, loadExportState } = await import('../../export/watermark.js');
+  const { DEFAULT_FEED, feedFileName, hasFeedPlaceholders } = await import('../../export/feed-file-name.js');
+  const profiles = await import('../../export/accounting-profile.js');
+  const { formatMoney } = await import('../../sheets/money.js');
+  const { currencyDecimals } = await import('../../schema/currency.js');
   const out = ctx.out;
-  const params = {
-    order_status: enumArg('status', args.status, ORDER_STATUSES),
-    payment_status: enumArg('payment-status', args['payment-status'], PAYMENT_STATUSES),
-    fulfillment_status: enumArg('fulfillment-status', args['fulfillment-status'], FULFILLMENT_STATUSES),
-  };
+  const { selection, reads, text: selectionText } = await selectionArgs(args);
   if (!(args['overlap-minutes'] >= 0)) {
     throw new CliError('--overlap-minutes must be a number >= 0', ExitCode.Usage);
   }
-  const dest = await destination('orders', args.file, ctx);
+  const headers = enumArg('headers', args.headers, ['labels', 'fields'] as const);
+  const csvDelimiter = delimiterArg(args['csv-delimiter']);
+  const profile = enumArg('profile', args.profile, ['xero', 'quickbooks'] as const);
+  const dateFormat =
+    args['date-format'] === undefined
+      ? undefined
+      : profiles.INVOICE_DATE_FORMATS.find((f) => f === args['date-format']?.trim().toUpperCase());
+  if (args['date-format'] !== undefined && dateFormat === undefined) {
+    throw new CliError(
+      `--date-format must be one of ${profiles.INVOICE_DATE_FORMATS.join(', ')} (got "${args['date-format']}")`,
+      ExitCode.Usage,
+    );
+  }
+  if (!(Number.isInteger(args['due-days']) && args['due-days'] >= 0)) {
+    throw new CliError('--due-days must be a whole number of days >= 0', ExitCode.Usage);
+  }
+  const formatOfFile = (await import('../../export/catalog-sheet.js')).formatOfPath(args.file);
+  if (profile !== undefined) {
+    if (formatOfFile !== 'csv') {
+      throw new CliError(
+        `--profile ${profile} writes CSV: name a .csv file (got ${args.file})`,
+        ExitCode.Usage,
+      );
+    }
+    if (csvDelimiter !== undefined || args['decimal-comma'] || headers !== undefined) {
+      throw new CliError(
+        `--profile ${profile} writes the program's own columns, comma-separated with a decimal point: drop --csv-delimiter, --decimal-comma and --headers`,
+        ExitCode.Usage,
+      );
+    }
+  } else if (
+    dateFormat !== undefined ||
+    args['account-code'] !== undefined ||
+    args['tax-type'] !== undefined ||
+    args['invoice-prefix'] !== undefined
+  ) {
+    throw new CliError(
+      '--date-format, --account-code, --tax-type and --invoice-prefix go with --profile xero or --profile quickbooks',
+      ExitCode.Usage,
+    );
+  }
+  if ((csvDelimiter !== undefined || args['decimal-comma']) && formatOfFile !== 'csv') {
+    throw new CliError(
+      '--csv-delimiter and --decimal-comma are for CSV exports (name a .csv file)',
+      ExitCode.Usage,
+    );
+  }
+  if (args['decimal-comma'] && csvDelimiter === ',') {
+    throw new CliError(
+      "--decimal-comma needs a delimiter other than ',' (e.g. --csv-delimiter ';')",
+      ExitCode.Usage,
+    );
+  }
+  // A decimal comma with comma-separated fields would split every amount: it implies ';'.
+  const delimiter = csvDelimiter ?? (args['decimal-comma'] ? ';' : undefined);
+  const incremental = args.incremental || args.full;
+  if (!incremental && (args.feed !== undefined || args['dry-run'])) {
+    throw new CliError('--feed and --dry-run go with --incremental', ExitCode.Usage);
+  }
+  if (!incremental && args.file.includes('{from}')) {
+    throw new CliError(`{from} in the file name goes with --incremental (got ${args.file})`, ExitCode.Usage);
+  }
+  const feed = (args.feed ?? DEFAULT_FEED).trim();
+  if (feed === '') throw new CliError('--feed needs a name', ExitCode.Usage);
+  // For rehearsals and tests: the run's time (ISO 8601), as if the clock said so.
+  const nowText = ctx.env['MBULK_NOW'];
+  const runAt = nowText ? new Date(nowText) : new Date();
+  if (Number.isNaN(runAt.getTime()))
+    throw new CliError(`MBULK_NOW is not a date-time: ${nowText}`, ExitCode.Usage);
   const target = await resolveTarget(args, ctx);
   try {
     const me = await target.client.me({ signal: ctx.signal });
-    const filter: { since?: Date; until?: Date; updatedSince?: Date } = {};
+    const filter: {
+      since?: Date;
+      until?: Date;
+      updatedSince?: Date;
+      selection?: OrderSelection;
+    } = { selection };
     if (args.since !== undefined) filter.since = await dayArg('since', args.since, me.timezone);
     if (args.until !== undefined) filter.until = await dayArg('until', args.until, me.timezone, 1);
     if (args['updated-since'] !== undefined)
@@ -154,15 +290,35 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
     if (filter.since && filter.until && filter.until <= filter.since) {
       throw new CliError('--until is before --since: nothing would be exported', ExitCode.Usage);
     }
-    const incremental = args.incremental || args.full;
     const stateFile = resolve(ctx.cwd, args['state-file'] ?? DEFAULT_EXPORT_STATE_FILE);
-    // One watermark per store, destination and selection: the same file exported with other
+    // One watermark per store, feed, output kind and selection (not per file name, so that a dated
+    // file name starts each night where the last night stopped); the same feed exported with other
     // filters is another stream of orders (sharing a watermark would skip or repeat some).
-    const selection = Object.entries({ ...params, since: args.since, until: args.until })
+    const extra = Object.entries({
+      since: args.since,
+      until: args.until,
+      updated_since: args['updated-since'],
+    })
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join('&');
-    const stateKey = `${watermarkKey(me.id, dest.path)}${selection === '' ? '' : ` ?${selection}`}`;
+      .map(([k, v]) => `${k}=${String(v)}`);
+    const selectionKey = [selectionText, ...extra].filter((t) => t !== '').join('&');
+    const stateKey = `${me.id} feed=${feed}${profile ? ` profile=${profile}` : ''}${selectionKey === '' ? '' : ` ?${selectionKey}`}`;
+    let fileName = args.file;
+    let since: string | null = null;
+    if (incremental) {
+      const state = await loadExportState(stateFile).catch((error: unknown) => {
+        throw new CliError((error as Error).message, ExitCode.Usage);
+      });
+      since = args.full ? null : (state.exports[stateKey]?.watermark ?? null);
+    }
+    if (incremental || hasFeedPlaceholders(args.file)) {
+      try {
+        fileName = feedFileName(args.file, { runAt, from: since, timezone: me.timezone });
+      } catch (error) {
+        throw new CliError((error as Error).message, ExitCode.Usage);
+      }
+    }
+    const dest = await destination('orders', fileName, ctx);
     let pages = 0;
     const result = await withProgress(out, 'Export orders', async (report) => {
       let last = { ordersRead: 0, ordersWritten: 0, linesWritten: 0 };
@@ -172,12 +328,17 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
           done: last.ordersWritten,
           message: `${pages} pages read · ${last.ordersRead} orders read · ${last.linesWritten} lines written`,
         } satisfies JobProgress);
-      const orders = countingPages(
-        target.client.orders.list(definedOnly(params), { signal: ctx.signal }),
-        () => {
-          pages++;
-          show();
-        },
+      const orders = chainReads(
+        reads.map(
+          (query) => () =>
+            countingPages(
+              target.client.orders.list(definedOnly(query) as OrderListParams, { signal: ctx.signal }),
+              () => {
+                pages++;
+                show();
+              },
+            ),
+        ),
       );
       const common = {
         orders,
@@ -185,6 +346,21 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         path: dest.path,
         format: dest.format,
         filter,
+        ...(headers === undefined ? {} : { headers }),
+        ...(delimiter === undefined ? {} : { csvDelimiter: delimiter }),
+        ...(args['decimal-comma'] ? { decimalComma: true } : {}),
+        ...(profile === undefined
+          ? {}
+          : {
+              accounting: {
+                profile,
+                dueDays: args['due-days'],
+                ...(dateFormat === undefined ? {} : { dateFormat }),
+                ...(args['account-code'] === undefined ? {} : { accountCode: args['account-code'] }),
+                ...(args['tax-type'] === undefined ? {} : { taxType: args['tax-type'] }),
+                ...(args['invoice-prefix'] === undefined ? {} : { invoicePrefix: args['invoice-prefix'] }),
+              },
+            }),
         onProgress: (p: { ordersRead: number; ordersWritten: number; linesWritten: number }) => {
           last = p;
           show();
@@ -195,37 +371,94 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         ...common,
         stateFile,
         stateKey,
+        now: runAt,
         full: args.full,
+        dryRun: args['dry-run'],
         overlapMs: args['overlap-minutes'] * 60_000,
       });
-      return { ...r, incremental: { resumed: r.resumed, watermark: r.watermark.watermark } };
+      return {
+        ...r,
+        incremental: {
+          feed,
+          resumed: r.resumed,
+          since: r.since,
+          watermark: r.watermark.watermark,
+          dryRun: r.dryRun,
+        },
+      };
     });
-    const files = [result.paths.orders, result.paths.lines, result.paths.checks].filter(
-      (p): p is string => p !== undefined,
-    );
-    out.line(
-      `Exported ${result.orders} orders · ${result.lines} lines · ${result.checks} checks${result.ordersWithChecks > 0 ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${dest.format === 'csv' ? 'the -checks file' : 'checks'})` : ''} · ${pages} pages read`,
-    );
+    const dryRun = result.incremental?.dryRun === true;
+    const files = dryRun
+      ? []
+      : (
+          result.paths.parts ?? [
+            result.paths.summary,
+            result.paths.orders,
+            result.paths.lines,
+            result.paths.checks,
+          ]
+        ).filter((p): p is string => p !== undefined);
+    const differences = result.invoices?.withDifference ?? 0;
+    const checksNote = profile
+      ? differences > 0
+        ? ` (${differences} ${differences === 1 ? 'invoice has' : 'invoices have'} a "Difference to the order's stated total" line: the order's own amounts do not add up; an XLSX export lists why in checks)`
+        : ''
+      : result.ordersWithChecks > 0
+        ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${dest.format === 'csv' ? 'the -checks file' : 'checks'})`
+        : '';
+    if (dryRun) {
+      out.line(
+        `Dry run: the next incremental run of feed "${feed}" would export ${result.orders} new or changed orders${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${pages} pages read; nothing written, watermark unchanged`,
+      );
+    } else if (result.incremental?.resumed && result.orders === 0) {
+      out.line(
+        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${pages} pages read`,
+      );
+    } else if (result.invoices) {
+      out.line(
+        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} invoices · ${result.invoices.rows} invoice lines · ${result.invoices.files} ${result.invoices.files === 1 ? 'file' : 'files'} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${pages} pages read`,
+      );
+    } else {
+      out.line(
+        `Exported ${result.orders} orders · ${result.lines} lines · ${result.checks} checks${checksNote} · ${pages} pages read`,
+      );
+    }
+    const revenue = result.summary.find((r) => r.section === 'revenue');
+    if (revenue && !dryRun && !profile && dest.format !== 'json') {
+      out.line(
+        `Revenue (paid, not cancelled or draft): ${revenue.orders} orders · total ${formatMoney(revenue.total_amount ?? 0, currencyDecimals(me.currency))} ${me.currency}`,
+      );
+    }
     if (result.skipped > 0 || result.duplicates > 0) {
       out.line(
         `Left out: ${result.skipped} ${incremental ? 'already exported or filtered' : 'filtered'} · ${result.duplicates} repeated`,
       );
     }
-    if (result.incremental) {
+    if (result.incremental && !dryRun) {
       out.line(
         result.incremental.resumed
-          ? `Incremental: orders created or changed since the last export (watermark now ${result.incremental.watermark ?? 'unset'})`
-          : `Incremental: first${args.full ? ' (--full)' : ''} run, every order exported; the next run exports only what is new or changed`,
+          ? `Incremental feed "${feed}": orders created or changed since ${result.incremental.since ?? 'the last export'} (watermark now ${result.incremental.watermark ?? 'unset'})`
+          : `Incremental feed "${feed}": first${args.full ? ' (--full)' : ''} run, every order exported; the next run exports only what is new or changed`,
       );
     }
     for (const f of files) out.line(`Wrote ${shownPath(f, ctx)}`);
     if (result.sheets) out.line(`Sheets: ${result.sheets.join(', ')}`);
+    if (result.paths.parts && !dryRun) {
+      // A part left from an earlier, larger export would be imported twice if taken for this one's.
+      const stale = profiles.partPath(dest.path, result.paths.parts.length + 1);
+      if (await stat(stale).catch(() => undefined)) {
+        out.warn(
+          `warning: ${shownPath(stale, ctx)} is from an earlier export, not this one: delete it before importing`,
+        );
+      }
+    }
     out.result({
       ok: true,
       kind: 'orders',
       target: target.describe,
       store: { id: me.id, name: me.name, currency: me.currency, timezone: me.timezone },
       format: dest.format,
+      ...(profile ? { profile } : {}),
       orders: result.orders,
       lines: result.lines,
       checks: result.checks,
@@ -234,7 +467,11 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
       skipped: result.skipped,
       duplicates: result.duplicates,
       pages,
-      paths: result.paths,
+      reads: reads.length,
+      ...(selectionText === '' ? {} : { selection }),
+      summary: result.summary,
+      ...(dryRun ? { dryRun: true } : { paths: result.paths }),
+      ...(result.invoices ? { invoices: result.invoices } : {}),
       ...(result.sheets ? { sheets: result.sheets } : {}),
       ...(result.incremental
         ? { incremental: { ...result.incremental, stateFile: shownPath(stateFile, ctx) } }
@@ -433,19 +670,71 @@ function catalogCommand(kind: Exclude<ExportKind, 'orders'>, describe: string): 
 const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(
     'orders <file>',
-    'Orders for accounting: XLSX sheets orders, order_lines and checks; CSV files; or JSON (raw orders)',
+    'Orders for accounting: XLSX sheets summary, orders, order_lines and checks; CSV files; JSON (raw orders); or Xero / QuickBooks Online invoice imports',
     (y) =>
       y
         .positional('file', {
           type: 'string',
           demandOption: true,
-          describe: 'Output file (.xlsx, .csv, .json)',
+          describe:
+            'Output file (.xlsx, .csv, .json); may hold {date} and {to}, and with --incremental {from}',
         })
-        .option('status', { type: 'string', describe: 'Only this order_status (sent to the API)' })
-        .option('payment-status', { type: 'string', describe: 'Only this payment_status (sent to the API)' })
+        .option('status', {
+          type: 'string',
+          describe: 'Only these order_status values, comma-separated (completed,confirmed). Default: all',
+        })
+        .option('payment-status', {
+          type: 'string',
+          describe: 'Only these payment_status values, comma-separated. Default: all',
+        })
         .option('fulfillment-status', {
           type: 'string',
-          describe: 'Only this fulfillment_status (sent to the API)',
+          describe: 'Only these fulfillment_status values, comma-separated. Default: all',
+        })
+        .option('revenue', {
+          type: 'boolean',
+          default: false,
+          describe: 'Only revenue: payment_status paid, and order_status not cancelled or draft',
+        })
+        .option('headers', {
+          type: 'string',
+          describe:
+            'Column headers: labels (readable, XLSX notes name the field) or fields (API names). Default: XLSX labels, CSV fields',
+        })
+        .option('csv-delimiter', {
+          type: 'string',
+          describe:
+            "CSV field delimiter, e.g. ';' for European Excel. Default ',' (';' with --decimal-comma)",
+        })
+        .option('decimal-comma', {
+          type: 'boolean',
+          default: false,
+          describe: 'CSV: write decimals with a comma (12,90); implies --csv-delimiter ;',
+        })
+        .option('profile', {
+          type: 'string',
+          describe:
+            'Write an invoice import CSV for xero (<= 500 invoices per file) or quickbooks (Online, <= 100 per file)',
+        })
+        .option('date-format', {
+          type: 'string',
+          describe:
+            'Profiles: invoice dates as DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD. Default: xero DD/MM/YYYY, quickbooks MM/DD/YYYY',
+        })
+        .option('account-code', { type: 'string', describe: 'Xero: *AccountCode of every line. Default 200' })
+        .option('tax-type', {
+          type: 'string',
+          describe:
+            'Profiles: Xero *TaxType / QuickBooks Item tax code of every line, as named in that program. Default: blank',
+        })
+        .option('due-days', {
+          type: 'number',
+          default: 0,
+          describe: 'Profiles: due date = invoice date + this many days',
+        })
+        .option('invoice-prefix', {
+          type: 'string',
+          describe: "Profiles: invoice number = this prefix + the order number. Default ''",
         })
         .option('since', {
           type: 'string',
@@ -463,7 +752,16 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
           type: 'boolean',
           default: false,
           describe:
-            'Only orders created or changed since the last export to this file (watermark per store and file)',
+            'Only orders created or changed since the last run of this feed (watermark per store, feed, profile and filters)',
+        })
+        .option('feed', {
+          type: 'string',
+          describe: 'Incremental: the feed name that keeps the watermark. Default: orders',
+        })
+        .option('dry-run', {
+          type: 'boolean',
+          default: false,
+          describe: 'Incremental: count what the next run would export; write nothing, keep the watermark',
         })
         .option('full', {
           type: 'boolean',
@@ -481,9 +779,11 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
         })
         .example('$0 export orders orders.xlsx --since 2026-11-01 --until 2026-11-30', 'one month')
         .example(
-          '$0 export orders daily.csv --incremental --json',
-          'daily, unattended: only new or changed orders',
-        ),
+          "$0 export orders 'orders-{date}.csv' --incremental --json",
+          'nightly, unattended: one dated file of the new or changed orders',
+        )
+        .example('$0 export orders xero.csv --profile xero --revenue', 'paid orders as Xero sales invoices')
+        .example('$0 export orders orders.csv --decimal-comma', "European Excel: ';' between fields, 12,90"),
     async (argv) => {
       setExit(await exportOrdersCommand(argv as unknown as OrderExportArgs, ctx));
     },

@@ -67,13 +67,13 @@ const minor = (v: ExcelJS.CellValue): number => (typeof v === 'number' ? Math.ro
 describe('mbulk export orders (XLSX read back with exceljs Workbook)', () => {
   it('writes one row per order and per line, exact allocations, checks and safe text', async () => {
     const s = await sandboxOf(SAMPLE_PATH);
-    const r = await run(s, ['export', 'orders', 'out/orders.xlsx']);
+    const r = await run(s, ['export', 'orders', 'out/orders.xlsx', '--headers', 'fields']);
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ ok: true, orders: 50, format: 'xlsx', pages: 1 });
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(dir, 'out', 'orders.xlsx'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['orders', 'order_lines', 'checks']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['summary', 'orders', 'order_lines', 'checks']);
     const orders = sheetRows(wb, 'orders');
     const lines = sheetRows(wb, 'order_lines');
     expect(orders.map((o) => o['id'])).toEqual(SAMPLE.orders.map((o) => o.id));

@@ -90,14 +90,15 @@ describe('exportOrders to XLSX (read back with the non-streaming exceljs reader)
       store: STORE,
       path,
       format: 'xlsx',
+      headers: 'fields', // these tests read cells by field name (labels: see export-orders-accounting.test.ts)
       onProgress: (p) => progress.push(p),
     });
     book = new ExcelJS.Workbook();
     await book.xlsx.readFile(path);
   });
 
-  it('writes the three sheets with one orders row per order and one order_lines row per line', () => {
-    expect(book.worksheets.map((w) => w.name)).toEqual(['orders', 'order_lines', 'checks']);
+  it('writes the summary first, then the three sheets with one orders row per order and one order_lines row per line', () => {
+    expect(book.worksheets.map((w) => w.name)).toEqual(['summary', 'orders', 'order_lines', 'checks']);
     const totalLines = orders.reduce((s, o) => s + o.line_items.length, 0);
     expect(result).toMatchObject({ orders: 40, lines: totalLines, ordersRead: 42, duplicates: 2 });
     const orderRows = sheetObjects(book.getWorksheet('orders')!);
@@ -168,6 +169,7 @@ describe('exportOrders to CSV and JSON', () => {
       orders: path,
       lines: join(dir, 'orders-lines.csv'),
       checks: join(dir, 'orders-checks.csv'),
+      summary: join(dir, 'orders-summary.csv'),
     });
     const parse = async (file: string): Promise<Record<string, string>[]> =>
       Papa.parse<Record<string, string>>((await readFile(file, 'utf8')).replace(/^\ufeff/, ''), {
@@ -232,6 +234,7 @@ describe('exportOrders to CSV and JSON', () => {
       store: STORE,
       path,
       format: 'xlsx',
+      headers: 'fields',
       maxRowsPerSheet: 10,
     });
     const lines = orders.reduce((s, o) => s + o.line_items.length, 0);
@@ -239,7 +242,7 @@ describe('exportOrders to CSV and JSON', () => {
     await book.xlsx.readFile(path);
     const names = book.worksheets.map((w) => w.name);
     expect(names).toEqual(result.sheets);
-    expect(names.slice(0, 3)).toEqual(['orders', 'order_lines', 'checks']);
+    expect(names.slice(0, 4)).toEqual(['summary', 'orders', 'order_lines', 'checks']);
     expect(names).toContain('order_lines_2');
     const rows = (prefix: string): unknown[] =>
       book.worksheets

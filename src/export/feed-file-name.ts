@@ -1,0 +1,48 @@
+import { zoneOffsetMs } from '../sheets/sheet-writer.js';
+
+/** The default feed name of incremental order exports (`--feed`). */
+export const DEFAULT_FEED = 'orders';
+
+/** Placeholders a feed's file name may hold. */
+const PLACEHOLDER = /\{(date|from|to)\}/g;
+
+export interface FeedFileNameValues {
+  /** The run's start. */
+  runAt: Date;
+  /** The watermark the run starts from (ISO), or null on a first run. */
+  from: string | null;
+  /** The store's time zone: dates in file names are the store's. */
+  timezone: string;
+}
+
+/** True when the name holds `{date}`, `{from}` or `{to}`. */
+export function hasFeedPlaceholders(name: string): boolean {
+  return /\{(date|from|to)\}/.test(name);
+}
+
+/** An instant in a zone as `YYYY-MM-DD` (day) or `YYYY-MM-DDTHHMM` (no colons: valid on every file system). */
+function local(ms: number, timezone: string, withTime: boolean): string {
+  const iso = new Date(ms + zoneOffsetMs(ms, timezone)).toISOString();
+  return withTime ? `${iso.slice(0, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}` : iso.slice(0, 10);
+}
+
+/**
+ * The file name of one run: `{date}` = the run's day in the store's zone (`2026-11-23`), `{to}` =
+ * the run's start, `{from}` = the watermark it starts from (`2026-11-22T0300`, store zone; `start`
+ * on a first run). Throws RangeError for another `{…}` placeholder.
+ */
+export function feedFileName(name: string, values: FeedFileNameValues): string {
+  const other = /\{([^}]*)\}/g;
+  for (const m of name.matchAll(other)) {
+    if (!['date', 'from', 'to'].includes(m[1] ?? '')) {
+      throw new RangeError(`unknown placeholder {${m[1] ?? ''}} in ${name}: use {date}, {from} or {to}`);
+    }
+  }
+  const run = values.runAt.getTime();
+  return name.replace(PLACEHOLDER, (_all, key: string) => {
+    if (key === 'date') return local(run, values.timezone, false);
+    if (key === 'to') return local(run, values.timezone, true);
+    const from = values.from === null ? Number.NaN : Date.parse(values.from);
+    return Number.isNaN(from) ? 'start' : local(from, values.timezone, true);
+  });
+}

@@ -1,0 +1,134 @@
+import type { Order } from '../schema/order.js';
+import { zoneOffsetMs } from '../sheets/sheet-writer.js';
+import type { ExportCell } from './order-columns.js';
+import { isRevenue, REVENUE_DEFINITION } from './order-selection.js';
+
+/**
+ * The `summary` sheet (XLSX, first in the workbook) and `<name>-summary.csv`: one table, one row
+ * per figure, every figure a sum or count over the rows of the `orders` sheet of the same export:
+ *
+ * - `total`: all orders, their lines and `total_amount`;
+ * - `status`: per `order_status` × `payment_status`;
+ * - `day`: per day of `created_at` in the store's time zone;
+ * - `payment_method`: per payment method;
+ * - `revenue`: the orders that count as revenue (REVENUE_DEFINITION, stated in `note`);
+ * - `checks`: check rows and orders whose amounts do not add up (see the `checks` sheet).
+ *
+ * Money is summed in integer minor units (exact); a `total_amount` that is not an integer (left blank
+ * in `orders`) is left out of the sums and counted in `checks`.
+ */
+export const SUMMARY_SHEET = 'summary';
+
+export interface SummaryRow {
+  section: 'total' | 'status' | 'day' | 'payment_method' | 'revenue' | 'checks';
+  order_status: string | null;
+  payment_status: string | null;
+  day: string | null;
+  payment_method: string | null;
+  orders: number;
+  lines: number | null;
+  total_amount: number | null;
+  note: string | null;
+}
+
+interface Tally {
+  orders: number;
+  lines: number;
+  total: number;
+}
+
+const tally = (): Tally => ({ orders: 0, lines: 0, total: 0 });
+
+/** Accumulates the summary while orders stream (memory: one entry per status pair, day and method). */
+export class OrderSummary {
+  private readonly all = tally();
+  private readonly revenue = tally();
+  private readonly byStatus = new Map<string, Tally & { order_status: string; payment_status: string }>();
+  private readonly byDay = new Map<string, Tally>();
+  private readonly byMethod = new Map<string, Tally>();
+  private checkRows = 0;
+  private ordersWithChecks = 0;
+
+  constructor(private readonly timezone: string) {}
+
+  add(order: Order, checks: number): void {
+    const amount = Number.isSafeInteger(order.total_amount) ? order.total_amount : 0;
+    const lines = order.line_items.length;
+    const bump = (t: Tally): void => {
+      t.orders++;
+      t.lines += lines;
+      t.total += amount;
+    };
+    bump(this.all);
+    if (isRevenue(order)) bump(this.revenue);
+    const statusKey = `${order.order_status}\u0000${order.payment_status}`;
+    let s = this.byStatus.get(statusKey);
+    if (!s) {
+      s = { ...tally(), order_status: order.order_status, payment_status: order.payment_status };
+      this.byStatus.set(statusKey, s);
+    }
+    bump(s);
+    const day = this.dayOf(order.created_at);
+    let d = this.byDay.get(day);
+    if (!d) this.byDay.set(day, (d = tally()));
+    bump(d);
+    const method = order.payment_method;
+    let m = this.byMethod.get(method);
+    if (!m) this.byMethod.set(method, (m = tally()));
+    bump(m);
+    this.checkRows += checks;
+    if (checks > 0) this.ordersWithChecks++;
+  }
+
+  /** `YYYY-MM-DD` of an instant in the store's zone ('' when it does not parse). */
+  private dayOf(iso: string): string {
+    const ms = Date.parse(iso);
+    if (Number.isNaN(ms)) return '';
+    return new Date(ms + zoneOffsetMs(ms, this.timezone)).toISOString().slice(0, 10);
+  }
+
+  /** The rows, in sheet order: total, revenue, checks, then the breakdowns (sorted). */
+  rows(): SummaryRow[] {
+    const row = (section: SummaryRow['section'], t: Tally, extra: Partial<SummaryRow> = {}): SummaryRow => ({
+      section,
+      order_status: null,
+      payment_status: null,
+      day: null,
+      payment_method: null,
+      orders: t.orders,
+      lines: t.lines,
+      total_amount: t.total,
+      note: null,
+      ...extra,
+    });
+    const out: SummaryRow[] = [
+      row('total', this.all, { note: 'all orders in this export' }),
+      row('revenue', this.revenue, { note: `revenue: ${REVENUE_DEFINITION}` }),
+      {
+        ...row('checks', { orders: this.ordersWithChecks, lines: 0, total: 0 }),
+        lines: null,
+        total_amount: null,
+        note: `${this.checkRows} check rows: orders whose own amounts do not add up (see checks)`,
+      },
+    ];
+    const sorted = <V>(m: Map<string, V>): [string, V][] =>
+      [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, s] of sorted(this.byStatus)) {
+      out.push(row('status', s, { order_status: s.order_status, payment_status: s.payment_status }));
+    }
+    for (const [day, t] of sorted(this.byDay)) out.push(row('day', t, { day: day === '' ? null : day }));
+    for (const [method, t] of sorted(this.byMethod))
+      out.push(row('payment_method', t, { payment_method: method }));
+    return out;
+  }
+
+  /** Check rows counted. */
+  get checks(): number {
+    return this.checkRows;
+  }
+}
+
+/** A summary row as the sheet writer takes it. */
+export function summarySheetRow(row: SummaryRow): Record<string, ExportCell> {
+  return { ...row };
+}
