@@ -93,7 +93,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
   const { resolveTarget } = await import('./target.js');
   const { withProgress } = await import('./progress.js');
   const { confirmApply } = await import('./confirm.js');
-  const { applyExitCode } = await import('./run-summary.js');
+  const { applyExitCode, unfinishedLine } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   try {
@@ -148,9 +148,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
     if (flow.failedFile && applied.failedRows.length > 0)
       out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
     for (const note of flow.notes?.(applied) ?? []) out.line(note);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
+    if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(planned.run, applied.status)}`);
     const ok = applied.failedRows.length === 0 && !summary.alsoFailed && applied.status === 'completed';
     out.result({
       ok,

@@ -1,5 +1,5 @@
 import yargs, { type Argv } from 'yargs';
-import { CliError } from './cli-error.js';
+import { CliError, InterruptedError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
@@ -22,9 +22,24 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     ...(options.stderr ? { stderr: options.stderr as never } : {}),
   });
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // First Ctrl-C or SIGTERM: stop taking new writes, let those in flight finish and be journaled
+  // (the command then exits 130 saying how to resume). A second one quits at once: every write
+  // is journaled before it is sent, so the run stays resumable.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!abort.signal.aborted) {
+      out.urgent(
+        `\nmbulk: ${signal}: stopping; waiting for the requests in flight (press Ctrl-C again to quit at once)`,
+      );
+      abort.abort(new InterruptedError(signal));
+      return;
+    }
+    out.urgent(
+      'mbulk: quitting at once; the journal holds what was written (mbulk runs list, mbulk runs resume RUN)',
+    );
+    process.exit(ExitCode.Interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const ctx: CommandContext = {
     out,
     env: options.env ?? process.env,
@@ -82,6 +97,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     await parser.parseAsync(argv);
   } catch (error) {
+    if (abort.signal.aborted) {
+      // Stopped before any write began (planning, reading, the prompt): nothing to resume.
+      out.warn('mbulk: interrupted; nothing was written');
+      out.result({ ok: false, interrupted: true });
+      return ExitCode.Interrupted;
+    }
     const described = describeError(error);
     out.warn(`mbulk: ${described.message}`);
     out.result({ ok: false, error: described });

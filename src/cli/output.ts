@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export interface OutputOptions {
@@ -29,6 +30,15 @@ export class Output {
   /** A warning or error line for people: always stderr. */
   warn(text: string): void {
     this.stderr.write(`${text}\n`);
+  }
+
+  /**
+   * A warning that must show now, even while a progress display holds the terminal (listr2
+   * buffers process.stderr while it renders) and even if the process exits right after.
+   */
+  urgent(text: string): void {
+    if (this.stderr === process.stderr) writeSync(2, `${text}\n`);
+    else this.stderr.write(`${text}\n`);
   }
 
   /** The machine-readable result: printed only in --json mode. */

@@ -337,7 +337,8 @@ export async function applyTemplateRun(
         submitted_at: new Date().toISOString(),
         run_id: run.id,
       });
-      const created = await client.templates.create(body, { idempotencyKey: op.idempotencyKey, ...signal });
+      // No abort signal: a stop lets the creates in flight finish and be journaled.
+      const created = await client.templates.create(body, { idempotencyKey: op.idempotencyKey });
       rememberSubmitted(stateFile, op.entry.name, {
         category: body.category,
         submitted_at: new Date().toISOString(),

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RollbackApplySummary } from '../../jobs/rollback-run.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
@@ -21,7 +21,8 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ...m,
     status: m.status === 'applying' && !isRunLive(m) ? 'interrupted' : m.status,
   }));
-  if (runs.length === 0) ctx.out.line('No runs yet.');
+  const runsRoot = root(args, ctx);
+  if (runs.length === 0) ctx.out.line(`No runs yet in ${runsRoot}.`);
   for (const r of runs) {
     // The plan's counts; the executor's ops_* bookkeeping stays in --json.
     const counts = Object.entries(r.counts)
@@ -29,25 +30,40 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
       .map(([k, v]) => `${k} ${v}`)
       .join(' · ');
     ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${counts}`);
+    ctx.out.line(`  ${join(runsRoot, r.id)}`);
   }
-  ctx.out.result({ ok: true, runs });
+  ctx.out.result({ ok: true, runs: runs.map((r) => ({ ...r, dir: join(runsRoot, r.id) })) });
   return ExitCode.Ok;
 }
 
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
+  const { runProgress } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
   const report = run.file('report');
   if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
-  else ctx.out.line(`${run.id}: ${meta.kind}, ${status}`);
+  // The live state last: report.md may be older than the run's last apply.
+  const progress = runProgress(meta);
+  const resumable = status === 'interrupted' || status === 'failed';
+  ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
+  if (progress !== undefined)
+    ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
+  if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   ctx.out.line(`Directory: ${run.dir}`);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report'] as const).filter((f) =>
     existsSync(run.file(f)),
   );
-  ctx.out.result({ ok: true, run: { ...meta, status }, dir: run.dir, files: files.map((f) => run.file(f)) });
+  ctx.out.result({
+    ok: true,
+    run: { ...meta, status },
+    progress,
+    resume: resumable ? `mbulk runs resume ${run.id}` : undefined,
+    dir: run.dir,
+    files: files.map((f) => run.file(f)),
+  });
   return ExitCode.Ok;
 }
 
@@ -71,7 +87,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
-  const { applyExitCode } = await import('../run-summary.js');
+  const { applyExitCode, unfinishedLine } = await import('../run-summary.js');
   const out = ctx.out;
   const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
@@ -111,11 +127,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
       for (const f of applied.failures.slice(0, 20))
         out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
       out.line(`Results: ${run.file('results')}`);
-      if (applied.status !== 'completed') {
-        out.warn(
-          `mbulk: the rollback was ${applied.status}; continue it with: mbulk runs rollback ${run.id} --apply`,
-        );
-      }
+      if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(run, applied.status)}`);
       const ok = applied.status === 'completed' && applied.failed === 0;
       out.result({
         ok,
