@@ -159,7 +159,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
       failedRows: applied.failedRows,
       abortedBy: applied.abortedBy,
     });
-    return applyExitCode(out, applied, !ok);
+    return applyExitCode(out, applied, !ok, ctx.apiSources);
   } finally {
     await target.close();
   }

@@ -104,6 +104,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return ExitCode.Interrupted;
     }
     const described = describeError(error);
+    if (described.exitCode === ExitCode.Unreachable && ctx.apiSources !== undefined) {
+      const { adviseApiError } = await import('./connection-advice.js');
+      described.message = adviseApiError(error, ctx.apiSources) ?? described.message;
+    }
     out.warn(`mbulk: ${described.message}`);
     out.result({ ok: false, error: described });
     code = described.exitCode;

@@ -43,7 +43,8 @@ export async function withProgress<T>(
         },
       ],
       // listr2's own SIGINT handler exits 127 at once; ours (main.ts) lets in-flight writes finish.
-      { exitOnError: true, registerSignalListeners: false, rendererOptions: { collapseErrors: false } },
+      // The error is printed once, by main.ts, not also under the task.
+      { exitOnError: true, registerSignalListeners: false, rendererOptions: { showErrorMessage: false } },
     );
     await list.run();
     return result as T;

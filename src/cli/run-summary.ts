@@ -1,5 +1,6 @@
 import type { RunDirectory, RunMeta } from '../apply/run-directory.js';
 import type { AbortCause } from '../jobs/job-events.js';
+import { adviseApiError, type ApiSources } from './connection-advice.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { ExitCode } from './exit-code.js';
 import type { Output } from './output.js';
@@ -35,8 +36,15 @@ export function applyExitCode(
   out: Output,
   applied: { status: string; abortedBy?: AbortCause | undefined },
   rowsFailed: boolean,
+  sources?: ApiSources,
 ): ExitCode {
-  if (applied.abortedBy !== undefined) out.warn(`mbulk: stopped: ${applied.abortedBy.message}`);
+  if (applied.abortedBy !== undefined) {
+    const advice =
+      sources !== undefined && applied.abortedBy.exitCode === ExitCode.Unreachable
+        ? adviseApiError(applied.abortedBy.error, sources)
+        : undefined;
+    out.warn(`mbulk: stopped: ${advice ?? applied.abortedBy.message}`);
+  }
   if (applied.abortedBy?.exitCode === ExitCode.Unreachable) return ExitCode.Unreachable;
   if (applied.status === 'interrupted') return ExitCode.Interrupted;
   return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;

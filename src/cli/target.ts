@@ -162,6 +162,8 @@ export async function resolveTarget(
 
   if (config.kind === 'remote') {
     const client = new MerchantClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
+    const { apiSources } = await import('./connection-advice.js');
+    ctx.apiSources = apiSources(args, ctx.env, config.baseUrl);
     return {
       client,
       describe: config.baseUrl,

@@ -123,7 +123,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       ...result.summary,
       abortedBy: result.abortedBy,
     });
-    return applyExitCode(out, result, !result.ok);
+    return applyExitCode(out, result, !result.ok, ctx.apiSources);
   } finally {
     await target.close();
   }

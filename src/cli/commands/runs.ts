@@ -142,7 +142,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
         abortedBy: applied.abortedBy,
         ...extra,
       });
-      return applyExitCode(out, applied, !ok);
+      return applyExitCode(out, applied, !ok, ctx.apiSources);
     };
 
     if (resuming) {
