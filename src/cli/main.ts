@@ -70,7 +70,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       })
       .option('sandbox-data', {
         type: 'string',
-        describe: 'State file of the embedded sandbox (default: .mbulk/sandbox.json)',
+        describe:
+          'State file of the embedded sandbox (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
       })
       .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
       .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
