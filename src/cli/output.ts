@@ -41,8 +41,12 @@ export class Output {
     else this.stderr.write(`${text}\n`);
   }
 
+  /** The last value given to `result` (notifications send it), whether or not it was printed. */
+  lastResult: unknown;
+
   /** The machine-readable result: printed only in --json mode. */
   result(value: unknown): void {
+    this.lastResult = value;
     if (this.json) this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 

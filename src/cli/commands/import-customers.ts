@@ -20,6 +20,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'customers',
     planLabel: 'Plan customers',
     plan: (basics) => planCustomerImport({ ...basics, blank: args.blank }),
     show: (planned, target) => {

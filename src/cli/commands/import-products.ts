@@ -50,6 +50,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'products',
     planLabel: 'Plan products',
     plan: (basics) =>
       planProductImport({

@@ -22,6 +22,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'stock',
     planLabel: 'Plan stock',
     plan: (basics) =>
       planStockImport({
