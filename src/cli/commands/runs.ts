@@ -67,6 +67,56 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   return ExitCode.Ok;
 }
 
+interface PruneArgs extends RunsArgs {
+  'older-than': string;
+  'dry-run': boolean;
+}
+
+/** `30d`, `12h`, `2w` → ms; undefined when unreadable. */
+export function parseAge(text: string): number | undefined {
+  const m = /^(\d+)\s*([hdw])$/i.exec(text.trim());
+  if (m === null) return undefined;
+  const unit = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 }[
+    (m[2] as string).toLowerCase() as 'h' | 'd' | 'w'
+  ];
+  return Number(m[1]) * unit;
+}
+
+/**
+ * `mbulk runs prune --older-than 30d`: deletes run directories whose last activity (run.json's
+ * `updated_at`) is older than that. A run being applied by a live process is never touched.
+ */
+async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<number> {
+  const { listRuns, isRunLive } = await import('../../apply/run-directory.js');
+  const { rmSync } = await import('node:fs');
+  const { CliError } = await import('../cli-error.js');
+  const { plural } = await import('../run-summary.js');
+  const age = parseAge(args['older-than']);
+  if (age === undefined) {
+    throw new CliError(
+      `--older-than must look like 30d, 12h or 2w (got "${args['older-than']}")`,
+      ExitCode.Usage,
+    );
+  }
+  const runsRoot = root(args, ctx);
+  const cutoff = Date.now() - age;
+  const removed: string[] = [];
+  for (const meta of listRuns(runsRoot)) {
+    const last = Date.parse(meta.updated_at);
+    if (!(last < cutoff)) continue;
+    if (meta.status === 'applying' && isRunLive(meta)) continue;
+    const dir = join(runsRoot, meta.id);
+    if (!args['dry-run']) rmSync(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  const verb = args['dry-run'] ? 'Would remove' : 'Removed';
+  ctx.out.line(`${verb} ${plural(removed.length, 'run')} older than ${args['older-than']} from ${runsRoot}`);
+  for (const dir of removed.slice(0, 20)) ctx.out.line(`  ${dir}`);
+  if (removed.length > 20) ctx.out.line(`  … and ${removed.length - 20} more`);
+  ctx.out.result({ ok: true, dryRun: args['dry-run'], removed });
+  return ExitCode.Ok;
+}
+
 interface RollbackArgs extends RunsArgs {
   run: string;
   apply: boolean;
@@ -250,6 +300,25 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         },
       )
       .command(
+        'prune',
+        'Delete run directories last active longer ago than --older-than',
+        (s) =>
+          s
+            .option('older-than', {
+              type: 'string',
+              demandOption: true,
+              describe: "Age such as 30d, 12h or 2w, measured from the run's last activity",
+            })
+            .option('dry-run', {
+              type: 'boolean',
+              default: false,
+              describe: 'List what would be removed, remove nothing',
+            }),
+        async (argv) => {
+          setExit(await pruneCommand(argv as unknown as PruneArgs, ctx));
+        },
+      )
+      .command(
         'show <run>',
         "Show a run's report, status and files",
         (s) => s.positional('run', { type: 'string', demandOption: true }),
@@ -298,5 +367,5 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
           setExit(await rollbackCommand(argv as unknown as RollbackArgs, ctx));
         },
       )
-      .demandCommand(1, 'Name a runs command: list, show, resume or rollback.'),
+      .demandCommand(1, 'Name a runs command: list, show, resume, rollback or prune.'),
   );
