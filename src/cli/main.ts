@@ -18,6 +18,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const json = argv.includes('--json');
   const out = new Output({
     json,
+    env: options.env ?? process.env,
     ...(options.stdout ? { stdout: options.stdout as never } : {}),
     ...(options.stderr ? { stderr: options.stderr as never } : {}),
   });
@@ -89,7 +90,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .wrap(Math.min(110, process.stdout.columns ?? 100))
       .fail((msg, err) => {
         if (err) throw err;
-        throw new CliError(`${msg ?? 'Invalid usage.'} (see mbulk --help)`, ExitCode.Usage);
+        const text = msg ?? 'Invalid usage.';
+        // The hint once: some messages (no command given) already carry it.
+        throw new CliError(
+          text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`,
+          ExitCode.Usage,
+        );
       }) as unknown as Argv<GlobalArgs>;
     for (const register of commands) {
       parser = register(parser, ctx, (c) => {

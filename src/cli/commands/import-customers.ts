@@ -31,7 +31,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
         `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
       );
       out.line(`Plan: ${formatCounts(counts)}`);
-      for (const c of changes.slice(0, 10)) out.line(`  ${describeCustomerChange(c)}`);
+      for (const c of changes.slice(0, 10)) out.planLine(`  ${describeCustomerChange(c)}`);
       if (changes.length > 10)
         out.line(`  … and ${changes.length - 10} more in ${planned.run.file('report')}`);
       printIssues(out, plan.issues);

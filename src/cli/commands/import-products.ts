@@ -77,7 +77,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
             ? [summarizeCreate(e, plan.decimals)]
             : describeProductEntry(e, plan.decimals);
         for (const line of lines.slice(0, 8)) {
-          out.line(`  ${line}`);
+          out.planLine(`  ${line}`);
           shown++;
         }
       }
