@@ -149,7 +149,7 @@ it('a second Ctrl-C quits at once; the journal holds and the resume still writes
     if (productWrites() >= 4) {
       clearInterval(timer);
       child.stdin.write('\x03');
-      setTimeout(() => child.stdin.write('\x03'), 300);
+      setTimeout(() => child.stdin.write('\x03'), 60);
     }
   }, 20);
   const code = await new Promise<number>((done) => child.on('close', (c) => done(c ?? -1)));
