@@ -294,7 +294,7 @@ export class MerchantClient {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const { failure, detail, timeout } = classifyTransportError(error);
-      const sent = failure.kind !== 'not-sent';
+      const sent = failure.kind !== 'not-sent' && failure.kind !== 'tls';
       const message = this.redact(detail);
       const wrapped = timeout
         ? new TimeoutError(`timed out: ${message}`, sent, label, { cause: error })

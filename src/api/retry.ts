@@ -15,7 +15,9 @@ export type AttemptFailure =
   /** The connection broke after the request was written: it may have reached the server. */
   | { kind: 'connection' }
   /** No (complete) answer in time after the request was written: it may have been applied. */
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** The TLS handshake failed (certificate rejected): nothing was sent, and a retry fails the same way. */
+  | { kind: 'tls' };
 
 /** What to do after a failed attempt. */
 export type RetryAction =
@@ -59,6 +61,9 @@ export function shouldRetry(failure: AttemptFailure, ctx: RetryContext): RetryAc
       // Safe whatever the method, but a refused connection rarely heals within a backoff: give
       // up early so an unreachable API is reported in about a second, not after the full budget.
       return ctx.attempt <= Math.min(ctx.maxRetries, NOT_SENT_MAX_RETRIES) ? 'retry' : 'fail';
+    case 'tls':
+      // A certificate that does not match or is not trusted will not be on the next attempt.
+      return 'fail';
     case 'connection':
     case 'timeout':
       if (!ctx.idempotent) return 'outcome-unknown';

@@ -66,6 +66,26 @@ const NOT_SENT = new Set([
 ]);
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+]);
+
+/** Whether a Node error code is a TLS certificate or handshake failure (OpenSSL's or Node's). */
+export function isTlsErrorCode(code: string): boolean {
+  return TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_');
+}
+
 /** Describes a transport error thrown by fetch (or by reading the body) for retry decisions. */
 export function classifyTransportError(error: unknown): {
   failure: AttemptFailure;
@@ -85,6 +105,8 @@ export function classifyTransportError(error: unknown): {
   }
   const detail = [...new Set(messages)].join(': ') || 'connection failed';
   const connectTimeout = codes.includes('UND_ERR_CONNECT_TIMEOUT');
+  // A certificate the client rejects stays rejected: never retried (and nothing was sent).
+  if (codes.some(isTlsErrorCode)) return { failure: { kind: 'tls' }, detail, timeout: false };
   // fetch refuses some ports outright ("bad port"): nothing was sent.
   if (codes.some((c) => NOT_SENT.has(c)) || messages.some((m) => m === 'bad port')) {
     return { failure: { kind: 'not-sent' }, detail, timeout: connectTimeout };

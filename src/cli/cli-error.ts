@@ -11,3 +11,12 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** The reason of the abort signal commands get when the user pressed Ctrl-C or SIGTERM arrived. */
+export class InterruptedError extends Error {
+  readonly exitCode = ExitCode.Interrupted;
+  constructor(readonly signal: string) {
+    super(`interrupted (${signal})`);
+    this.name = 'InterruptedError';
+  }
+}

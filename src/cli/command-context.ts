@@ -1,3 +1,4 @@
+import type { ApiSources } from './connection-advice.js';
 import type { Output } from './output.js';
 
 /** Options every command accepts (set up in main.ts). */
@@ -20,4 +21,6 @@ export interface CommandContext {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM: long work stops cleanly and flushes. */
   signal: AbortSignal;
+  /** Set when a command targets a remote API: where its URL and token came from, for error advice. */
+  apiSources?: ApiSources | undefined;
 }

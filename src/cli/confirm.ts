@@ -16,8 +16,14 @@ export async function confirmApply(out: Output, question: string, yes: boolean):
     );
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  // Ctrl-C at the prompt arrives as a keypress (raw mode), not a signal: it means no.
+  const interrupted = new Promise<never>((_, reject) =>
+    rl.once('SIGINT', () => reject(new CliError('interrupted: nothing was written', ExitCode.Interrupted))),
+  );
   try {
-    const answer = (await rl.question(`${question} [y/N] `)).trim().toLowerCase();
+    const answer = (await Promise.race([rl.question(`${question} [y/N] `), interrupted]))
+      .trim()
+      .toLowerCase();
     if (answer !== 'y' && answer !== 'yes') {
       throw new CliError('declined: nothing was written', ExitCode.Refused);
     }

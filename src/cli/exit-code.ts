@@ -10,5 +10,7 @@ export const ExitCode = {
   Refused: 3,
   /** The API could not be reached or rejected the token. */
   Unreachable: 4,
+  /** Interrupted (Ctrl-C, SIGTERM): what was written is journaled; the run is resumable. */
+  Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import type { AbortCause, JobCallbacks } from '../jobs/job-events.js';
@@ -6,6 +7,7 @@ import type { ImportArgs } from './commands/import.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode } from './exit-code.js';
 import type { ResolvedTarget } from './target.js';
+import type { RemoteSource } from './remote-source.js';
 
 /** The options every planner takes, filled in from the command line. */
 export interface PlanBasics extends JobCallbacks {
@@ -68,6 +70,8 @@ export interface ApplyView {
 }
 
 export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
+  /** `stock`, `products`, `customers`: names the run in notifications. */
+  kind?: string;
   planLabel: string;
   plan(basics: PlanBasics): Promise<P>;
   /** Prints the plan (run, store, counts, changes, issues) and describes it. */
@@ -92,15 +96,86 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
   ctx: CommandContext,
   flow: ImportFlow<P, A>,
 ): Promise<number> {
+  const notifyUrl = args['notify-url'];
+  if (notifyUrl === undefined) return importFromSource(args, ctx, flow);
+  const { sendNotification } = await import('./notify.js');
+  const notify = {
+    url: notifyUrl,
+    on: args['notify-on'] ?? 'always',
+    command: `import ${flow.kind ?? args.file}`,
+  };
+  let code: number;
+  try {
+    code = await importFromSource(args, ctx, flow);
+  } catch (error) {
+    const { describeError } = await import('./describe-error.js');
+    const described = describeError(error);
+    await sendNotification(ctx.out, notify, described.exitCode, { ok: false, error: described });
+    throw error;
+  }
+  const summary = ctx.out.lastResult;
+  await sendNotification(
+    ctx.out,
+    notify,
+    code,
+    typeof summary === 'object' && summary !== null ? { ...summary } : {},
+  );
+  return code;
+}
+
+async function importFromSource<P extends PlannedImport, A extends AppliedImport>(
+  args: ImportArgs,
+  ctx: CommandContext,
+  flow: ImportFlow<P, A>,
+): Promise<number> {
+  const out = ctx.out;
+  const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
+  let file = resolve(ctx.cwd, args.file);
+  let remote: RemoteSource | undefined;
+  if (/^https?:\/\//i.test(args.file)) {
+    const { fetchRemoteSource } = await import('./remote-source.js');
+    remote = await fetchRemoteSource({
+      url: args.file,
+      headers: args.header ?? [],
+      force: args.force === true,
+      stateFile: join(dirname(runsRoot), 'sources.json'),
+      insecureHttp: args['insecure-http'],
+      signal: ctx.signal,
+    });
+    if (remote.file === undefined) {
+      out.line(
+        `Unchanged since the last applied run: ${remote.shown}; nothing to do (--force to import it anyway)`,
+      );
+      out.result({ ok: true, unchanged: true, applied: false, source: remote.shown });
+      return ExitCode.Ok;
+    }
+    file = remote.file;
+  }
+  try {
+    const code = await planAndApply(args, ctx, flow, file, runsRoot);
+    // Only a feed whose apply succeeded counts as done: a failed one is imported again next time.
+    if (remote !== undefined && args.apply && code === ExitCode.Ok) remote.remember();
+    return code;
+  } finally {
+    // The run directory keeps its own copy; the download itself goes.
+    if (remote?.file !== undefined) rmSync(dirname(remote.file), { recursive: true, force: true });
+  }
+}
+
+async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
+  args: ImportArgs,
+  ctx: CommandContext,
+  flow: ImportFlow<P, A>,
+  file: string,
+  runsRoot: string,
+): Promise<number> {
   const { resolveTarget } = await import('./target.js');
   const { withProgress } = await import('./progress.js');
   const { confirmApply } = await import('./confirm.js');
-  const { applyExitCode } = await import('./run-summary.js');
+  const { applyExitCode, unfinishedLine } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   try {
-    const file = resolve(ctx.cwd, args.file);
-    const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
     const planned = await withProgress(out, flow.planLabel, (report) =>
       flow.plan({
         client: target.client,
@@ -158,9 +233,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
     if (flow.failedFile && applied.failedRows.length > 0)
       out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
     for (const note of flow.notes?.(applied) ?? []) out.line(note);
-    if (applied.status !== 'completed') {
-      out.warn(`mbulk: the run was ${applied.status}; continue it with: mbulk runs resume ${planned.run.id}`);
-    }
+    if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(planned.run, applied.status)}`);
     const ok = applied.failedRows.length === 0 && !summary.alsoFailed && applied.status === 'completed';
     out.result({
       ok,
@@ -171,7 +244,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
       failedRows: applied.failedRows,
       abortedBy: applied.abortedBy,
     });
-    return applyExitCode(out, applied, !ok);
+    return applyExitCode(out, applied, !ok, ctx.apiSources);
   } finally {
     await target.close();
   }

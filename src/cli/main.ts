@@ -1,5 +1,5 @@
 import yargs, { type Argv } from 'yargs';
-import { CliError } from './cli-error.js';
+import { CliError, InterruptedError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
@@ -19,13 +19,29 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const json = argv.includes('--json');
   const out = new Output({
     json,
+    env: options.env ?? process.env,
     ...(options.stdout ? { stdout: options.stdout as never } : {}),
     ...(options.stderr ? { stderr: options.stderr as never } : {}),
   });
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // First Ctrl-C or SIGTERM: stop taking new writes, let those in flight finish and be journaled
+  // (the command then exits 130 saying how to resume). A second one quits at once: every write
+  // is journaled before it is sent, so the run stays resumable.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!abort.signal.aborted) {
+      out.urgent(
+        `\nmbulk: ${signal}: stopping; waiting for the requests in flight (press Ctrl-C again to quit at once)`,
+      );
+      abort.abort(new InterruptedError(signal));
+      return;
+    }
+    out.urgent(
+      'mbulk: quitting at once; the journal holds what was written (mbulk runs list, mbulk runs resume RUN)',
+    );
+    process.exit(ExitCode.Interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const ctx: CommandContext = {
     out,
     env: options.env ?? process.env,
@@ -56,7 +72,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       })
       .option('sandbox-data', {
         type: 'string',
-        describe: 'State file of the embedded sandbox (default: .mbulk/sandbox.json)',
+        describe:
+          'State file of the embedded sandbox (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
       })
       .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
       .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
@@ -74,7 +91,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .wrap(Math.min(110, process.stdout.columns ?? 100))
       .fail((msg, err) => {
         if (err) throw err;
-        throw new CliError(`${msg ?? 'Invalid usage.'} (see mbulk --help)`, ExitCode.Usage);
+        const text = msg ?? 'Invalid usage.';
+        // The hint once: some messages (no command given) already carry it.
+        throw new CliError(
+          text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`,
+          ExitCode.Usage,
+        );
       }) as unknown as Argv<GlobalArgs>;
     for (const register of commands) {
       parser = register(parser, ctx, (c) => {
@@ -83,7 +105,17 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     await parser.parseAsync(argv);
   } catch (error) {
+    if (abort.signal.aborted) {
+      // Stopped before any write began (planning, reading, the prompt): nothing to resume.
+      out.warn('mbulk: interrupted; nothing was written');
+      out.result({ ok: false, interrupted: true });
+      return ExitCode.Interrupted;
+    }
     const described = describeError(error);
+    if (described.exitCode === ExitCode.Unreachable && ctx.apiSources !== undefined) {
+      const { adviseApiError } = await import('./connection-advice.js');
+      described.message = adviseApiError(error, ctx.apiSources) ?? described.message;
+    }
     out.warn(`mbulk: ${described.message}`);
     out.result({ ok: false, error: described });
     code = described.exitCode;

@@ -1,7 +1,10 @@
+import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export interface OutputOptions {
   json: boolean;
+  /** The environment, for NO_COLOR and TERM=dumb (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
 }
@@ -15,10 +18,28 @@ export class Output {
   private readonly stdout: Writable;
   private readonly stderr: Writable;
 
+  /** Colour in plan lines: only on a terminal, and never with NO_COLOR (no-color.org) or TERM=dumb. */
+  readonly colour: boolean;
+
   constructor(options: OutputOptions) {
     this.json = options.json;
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
+    const env = options.env ?? process.env;
+    const noColor = env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '';
+    this.colour = this.isTty && !noColor && env['TERM'] !== 'dumb';
+  }
+
+  /**
+   * A plan line, coloured by what it does when colour is on: creates green, updates yellow,
+   * hides and deletes red, skips dim.
+   */
+  planLine(text: string): void {
+    if (!this.colour) return this.line(text);
+    const verb = /\b(create|update|hide|delete|skipped|restore)\b/.exec(text)?.[1];
+    const code =
+      verb === 'create' ? 32 : verb === 'hide' || verb === 'delete' ? 31 : verb === 'skipped' ? 2 : 33; // updates, restores and stock changes
+    this.line(`\u001b[${code}m${text}\u001b[0m`);
   }
 
   /** A line for people (stdout normally, stderr in --json mode). */
@@ -31,8 +52,21 @@ export class Output {
     this.stderr.write(`${text}\n`);
   }
 
+  /**
+   * A warning that must show now, even while a progress display holds the terminal (listr2
+   * buffers process.stderr while it renders) and even if the process exits right after.
+   */
+  urgent(text: string): void {
+    if (this.stderr === process.stderr) writeSync(2, `${text}\n`);
+    else this.stderr.write(`${text}\n`);
+  }
+
+  /** The last value given to `result` (notifications send it), whether or not it was printed. */
+  lastResult: unknown;
+
   /** The machine-readable result: printed only in --json mode. */
   result(value: unknown): void {
+    this.lastResult = value;
     if (this.json) this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 

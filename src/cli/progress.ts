@@ -42,7 +42,9 @@ export async function withProgress<T>(
           rendererOptions: { outputBar: 1, persistentOutput: false },
         },
       ],
-      { exitOnError: true, rendererOptions: { collapseErrors: false } },
+      // listr2's own SIGINT handler exits 127 at once; ours (main.ts) lets in-flight writes finish.
+      // The error is printed once, by main.ts, not also under the task.
+      { exitOnError: true, registerSignalListeners: false, rendererOptions: { showErrorMessage: false } },
     );
     await list.run();
     return result as T;

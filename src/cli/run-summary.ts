@@ -1,4 +1,6 @@
+import type { RunDirectory, RunMeta } from '../apply/run-directory.js';
 import type { AbortCause } from '../jobs/job-events.js';
+import { adviseApiError, type ApiSources } from './connection-advice.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { ExitCode } from './exit-code.js';
 import type { Output } from './output.js';
@@ -34,8 +36,72 @@ export function applyExitCode(
   out: Output,
   applied: { status: string; abortedBy?: AbortCause | undefined },
   rowsFailed: boolean,
+  sources?: ApiSources,
 ): ExitCode {
-  if (applied.abortedBy !== undefined) out.warn(`mbulk: stopped: ${applied.abortedBy.message}`);
+  if (applied.abortedBy !== undefined) {
+    const advice =
+      sources !== undefined && applied.abortedBy.exitCode === ExitCode.Unreachable
+        ? adviseApiError(applied.abortedBy.error, sources)
+        : undefined;
+    out.warn(`mbulk: stopped: ${advice ?? applied.abortedBy.message}`);
+  }
   if (applied.abortedBy?.exitCode === ExitCode.Unreachable) return ExitCode.Unreachable;
+  if (applied.status === 'interrupted') return ExitCode.Interrupted;
   return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;
+}
+
+/** How far a run's operations got, from its run.json (written by the executor after every apply). */
+export function runProgress(meta: RunMeta): { done: number; total: number; failed: number } | undefined {
+  const c = meta.counts;
+  if (c['ops_total'] === undefined) return undefined;
+  return {
+    done: c['ops_done'] ?? 0,
+    total: c['ops_total'],
+    failed: (c['ops_failed'] ?? 0) + (c['ops_unknown'] ?? 0),
+  };
+}
+
+/**
+ * The line an apply that did not complete ends with: `interrupted after N of M; continue with:
+ * mbulk runs resume RUN` (N and M count the run's write operations: a product, a stock batch…).
+ */
+export function unfinishedLine(run: RunDirectory, status: string): string {
+  const progress = runProgress(run.refresh());
+  const after = progress === undefined ? '' : ` after ${progress.done} of ${progress.total}`;
+  return `${status}${after}; continue with: mbulk runs resume ${run.id}`;
+}
+
+/**
+ * The summary every apply prints (import, apply, resume): "Applied: 3 created · 2 updated · 0
+ * failed · 5 write requests" from the counts of the apply's summary, in their order.
+ */
+export function appliedLine(summary: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(summary)) {
+    if (typeof value !== 'number') continue;
+    if (key === 'writeRequests') parts.push(plural(value, 'write request'));
+    else if (key === 'notRun') {
+      if (value > 0) parts.push(`${value} not yet applied (resume the run)`);
+    } else parts.push(`${value} ${key === 'reused' ? 'reused' : key}`);
+  }
+  const mode = typeof summary['mode'] === 'string' ? ` (${summary['mode']})` : '';
+  return `Applied: ${parts.join(' · ')}${mode}`;
+}
+
+/** "1 write request", "3 write requests". */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** "sheet row 4: code: message" for each failed row (or failure) of an apply's summary. */
+export function failureLines(summary: Readonly<Record<string, unknown>>): string[] {
+  const list = summary['failedRows'] ?? summary['failures'];
+  if (!Array.isArray(list)) return [];
+  return list.map((f: Record<string, unknown>) => {
+    const where =
+      f['row'] !== undefined
+        ? `${String(f['sheet'] ?? '')} row ${String(f['row'])}`.trim()
+        : `${String(f['type'] ?? '')} ${String(f['id'] ?? '')}`.trim();
+    return `failed ${where}: ${String(f['code'] ?? 'error')}: ${String(f['message'] ?? '')}`;
+  });
 }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MerchantClient, MerchantClientOptions } from '../api/merchant-client.js';
 import type { RateProgress } from '../api/rate-controller.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
+import { defaultSandboxDataFile } from './user-data-dir.js';
 
 /** Where commands send their requests, decided from flags and environment, before any I/O. */
 export type TargetConfig =
@@ -62,17 +63,17 @@ function readToken(args: GlobalArgs, env: NodeJS.ProcessEnv, cwd: string): strin
 /**
  * Decides the target without touching the network: `--base-url` or `$MERCHANT_API_URL` with a token
  * (`--token`, `--token-file`, `$MERCHANT_API_TOKEN`, in that order); with no base URL, the embedded
- * sandbox (state in `--sandbox-data`, default `.mbulk/sandbox.json`). Refuses plain http:// to a
+ * sandbox (state in `--sandbox-data`, default `$XDG_DATA_HOME/mbulk/sandbox.json` or
+ * `~/.local/share/mbulk/sandbox.json`). Refuses plain http:// to a
  * non-loopback host unless `--insecure-http` (the token would travel in clear).
  */
 export function resolveTargetConfig(args: GlobalArgs, env: NodeJS.ProcessEnv, cwd: string): TargetConfig {
   const rawUrl = (args['base-url'] ?? env['MERCHANT_API_URL'] ?? '').trim();
   if (rawUrl === '') {
-    const dataFile = resolve(cwd, args['sandbox-data'] ?? join('.mbulk', 'sandbox.json'));
-    const shown = relative(cwd, dataFile);
-    // Relative to the working directory when inside it, else absolute.
-    const name = shown === '' || shown.startsWith('..') ? dataFile : shown;
-    return { kind: 'embedded', dataFile, describe: `local sandbox (${name})` };
+    // One store per user whatever the directory (an absolute path, so the banner says which).
+    const given = args['sandbox-data'];
+    const dataFile = given !== undefined ? resolve(cwd, given) : defaultSandboxDataFile(env);
+    return { kind: 'embedded', dataFile, describe: `local sandbox (${dataFile})` };
   }
   let url: URL;
   try {
@@ -162,6 +163,8 @@ export async function resolveTarget(
 
   if (config.kind === 'remote') {
     const client = new MerchantClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
+    const { apiSources } = await import('./connection-advice.js');
+    ctx.apiSources = apiSources(args, ctx.env, config.baseUrl);
     return {
       client,
       describe: config.baseUrl,

@@ -362,10 +362,8 @@ export async function applyCustomerRun(
           backup.record([{ type: 'customer', id: op.key, before: null }]);
           await backup.flush();
           requests++;
-          const c = await client.customers.create(op.body, {
-            idempotencyKey: op.idempotencyKey,
-            ...signal,
-          });
+          // Writes get no abort signal: a stop lets those in flight finish and be journaled.
+          const c = await client.customers.create(op.body, { idempotencyKey: op.idempotencyKey });
           return { id: c.id, updatedAt: c.updated_at };
         }
         const before = op.entry.before;
@@ -378,7 +376,7 @@ export async function applyCustomerRun(
         ]);
         await backup.flush();
         requests++;
-        const c = await client.customers.update(op.customerId, op.body, signal);
+        const c = await client.customers.update(op.customerId, op.body);
         return { id: c.id, updatedAt: c.updated_at };
       },
       onProgress: (p) =>

@@ -23,6 +23,8 @@ export interface AbortCause {
   message: string;
   /** 4 when the API could not be reached or rejected the token (DESIGN.md exit codes), else 1. */
   exitCode: number;
+  /** The error that stopped the apply (not enumerable: JSON summaries leave it out). */
+  readonly error?: unknown;
 }
 
 /** The abort cause of an apply that stopped on a fatal error (undefined when it did not). */
@@ -30,7 +32,10 @@ export function abortCauseOf(summary: { status: string; fatalError?: unknown }):
   if (summary.status !== 'aborted') return undefined;
   const e = summary.fatalError as { message?: unknown; exitCode?: unknown } | undefined;
   const message = typeof e?.message === 'string' ? e.message : String(summary.fatalError);
-  return { message, exitCode: e?.exitCode === 4 ? 4 : 1 };
+  const cause: AbortCause = { message, exitCode: e?.exitCode === 4 ? 4 : 1 };
+  // The error itself, for advice on what to check; not enumerable, so JSON summaries skip it.
+  Object.defineProperty(cause, 'error', { value: summary.fatalError, enumerable: false });
+  return cause;
 }
 
 /** `{ abortedBy }` when the apply was aborted by a fatal error, else `{}` (to spread into a summary). */

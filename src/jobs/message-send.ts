@@ -471,7 +471,8 @@ export async function applyMessageRun(
       retryFailed,
       keyOf: (op) => op.key,
       execute: async (op) => {
-        const m = await client.messages.send(op.body, { idempotencyKey: op.idempotencyKey, ...signal });
+        // No abort signal: a stop lets the sends in flight finish and be journaled.
+        const m = await client.messages.send(op.body, { idempotencyKey: op.idempotencyKey });
         return { id: m.id, status: m.status, to: m.to };
       },
       // The template is no longer sendable (paused, rejected…): every other send would fail the same way.

@@ -565,20 +565,20 @@ export async function applyProductRun(
         requests++;
         switch (op.kind) {
           case 'product-create': {
+            // Writes get no abort signal: a stop lets those in flight finish and be journaled.
             const p = await client.products.create(entry.body as ProductCreate, {
               idempotencyKey: op.idempotencyKey,
-              ...signal,
             });
             const images = learnedImages(entry, p.images);
             return images ? { id: p.id, images } : { id: p.id };
           }
           case 'product-update':
           case 'product-hide': {
-            const p = await client.products.update(id as string, entry.body as ProductUpdate, signal);
+            const p = await client.products.update(id as string, entry.body as ProductUpdate);
             return patchResult(entry, p);
           }
           case 'product-delete':
-            await client.products.delete(id as string, signal);
+            await client.products.delete(id as string);
             return { id: id as string };
         }
       },

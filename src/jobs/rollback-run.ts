@@ -356,7 +356,7 @@ export async function applyRollbackRun(
             const res = await client.inventory.batchUpdate(stockEntries(entry), {
               idempotencyKey: op.idempotencyKey,
               chunkSize: entry.items.length,
-              ...signal,
+              // No abort signal on writes: a stop lets those in flight finish and be journaled.
             });
             const result: Required<Pick<RollbackOpResult, 'applied' | 'failed'>> = {
               applied: {},
@@ -386,21 +386,21 @@ export async function applyRollbackRun(
             ]);
             await backup.flush();
             requests++;
-            const updated = await client.customers.update(entry.customerId, entry.body, signal);
+            const updated = await client.customers.update(entry.customerId, entry.body);
             return { id: updated.id, updatedAt: updated.updated_at };
           }
           case 'product': {
             backup.record([{ type: 'product', id: entry.productId, before: entry.current }]);
             await backup.flush();
             requests++;
-            const p = await client.products.update(entry.productId, entry.body, signal);
+            const p = await client.products.update(entry.productId, entry.body);
             return { id: p.id, updatedAt: p.updated_at };
           }
           case 'product-delete': {
             backup.record([{ type: 'product', id: entry.productId, before: entry.current }]);
             await backup.flush();
             requests++;
-            await client.products.delete(entry.productId, signal);
+            await client.products.delete(entry.productId);
             return { id: entry.productId };
           }
         }

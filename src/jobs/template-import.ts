@@ -342,7 +342,8 @@ export async function applyTemplateRun(
         submitted_at: new Date().toISOString(),
         run_id: run.id,
       });
-      const created = await client.templates.create(body, { idempotencyKey: op.idempotencyKey, ...signal });
+      // No abort signal: a stop lets the creates in flight finish and be journaled.
+      const created = await client.templates.create(body, { idempotencyKey: op.idempotencyKey });
       rememberSubmitted(stateFile, op.entry.name, {
         category: body.category,
         submitted_at: new Date().toISOString(),
@@ -521,6 +522,11 @@ export interface WatchTemplateOptions extends TemplateStatusOptions {
   intervalMs?: number;
   /** After every poll. */
   onPoll?: (templates: TemplateStatusRow[], poll: number) => void;
+  /**
+   * The client for poll number `poll` (default: `client` every time). An embedded sandbox is
+   * started again from its state file for each poll, so a review made from another terminal shows.
+   */
+  clientForPoll?: (poll: number) => Promise<TemplateStatusOptions['client']>;
 }
 
 /**
@@ -532,7 +538,8 @@ export async function watchTemplateStatus(
 ): Promise<{ store: Store; templates: TemplateStatusRow[]; interrupted: boolean; polls: number }> {
   const intervalMs = options.intervalMs ?? 30_000;
   for (let poll = 1; ; poll++) {
-    const { store, templates } = await readTemplateStatus(options);
+    const client = options.clientForPoll ? await options.clientForPoll(poll) : options.client;
+    const { store, templates } = await readTemplateStatus({ ...options, client });
     options.onPoll?.(templates, poll);
     if (!templates.some((t) => t.status === 'PENDING')) {
       return { store, templates, interrupted: false, polls: poll };

@@ -37,7 +37,7 @@ export function sniffEncoding(head: Uint8Array, file: string): SniffedEncoding {
   if (startsWith(head, ZIP_SIGNATURE)) {
     throw new SheetError(
       'binary_csv',
-      `${file} is not a CSV file: it is a ZIP archive, which is what an XLSX workbook is. If it is a workbook, rename it to .xlsx (or pass format 'xlsx'); otherwise export the sheet as CSV.`,
+      `${file} is not a CSV file: it is a ZIP archive, which is what an XLSX workbook is. If it is a workbook, rename it to .xlsx; otherwise export the sheet as CSV.`,
       { file },
     );
   }

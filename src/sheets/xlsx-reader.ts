@@ -94,7 +94,7 @@ async function assertXlsxSignature(file: string): Promise<void> {
     throw new SheetError(
       'not_xlsx',
       text
-        ? `${file} is not an XLSX workbook: it looks like a text file. If it is a CSV, rename it to .csv (or pass format 'csv').`
+        ? `${file} is not an XLSX workbook: it looks like a text file. If it is a CSV, rename it to .csv; if it came from a spreadsheet program, save it again as "Excel Workbook (.xlsx)" or CSV.`
         : `${file} is not an XLSX workbook (it is not a ZIP file). Open it in a spreadsheet program and save it as "Excel Workbook (.xlsx)".`,
       { file },
     );

@@ -24,7 +24,8 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
-  const { applyExitCode } = await import('../run-summary.js');
+  const { applyExitCode, appliedLine, failureLines, unfinishedLine } = await import('../run-summary.js');
+  const { existsSync } = await import('node:fs');
   const out = ctx.out;
   let run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
   const meta = run.refresh();
@@ -107,7 +108,15 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
         signal: ctx.signal,
       }),
     );
-    out.line(`Status: ${result.status} · results in ${run.file('results')}`);
+    // The same ending as an import: what was applied, failures, where the results are.
+    out.line(appliedLine(result.summary));
+    const failures = failureLines(result.summary);
+    for (const line of failures.slice(0, 20)) out.line(`  ${line}`);
+    if (failures.length > 20) out.line(`  … and ${failures.length - 20} more in ${run.file('results')}`);
+    out.line(`Results: ${run.file('results')}`);
+    if (failures.length > 0 && existsSync(run.file('failed')))
+      out.line(`Failed rows to fix and re-import: ${run.file('failed')}`);
+    if (result.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(run, result.status)}`);
     out.result({
       ok: result.ok,
       runId: run.id,
@@ -116,7 +125,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       ...result.summary,
       abortedBy: result.abortedBy,
     });
-    return applyExitCode(out, result, !result.ok);
+    return applyExitCode(out, result, !result.ok, ctx.apiSources);
   } finally {
     await target.close();
   }

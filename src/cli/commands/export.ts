@@ -524,7 +524,11 @@ export async function exportCatalogCommand(
       format: dest.format,
     };
     const progress = (report: (p: JobProgress) => void, done: number, message: string): void =>
-      report({ phase: 'export', done, message: `${pages} pages read · ${message}` });
+      report({
+        phase: 'export',
+        done,
+        message: `${pages} ${pages === 1 ? 'page' : 'pages'} read · ${message}`,
+      });
 
     if (kind === 'products') {
       const { exportProducts } = await import('../../export/export-products.js');
@@ -541,7 +545,7 @@ export async function exportCatalogCommand(
         }),
       );
       out.line(
-        `Exported ${r.products} products · ${r.variants} variants · ${r.rows} product rows · ${r.optionRows} option rows · ${pages} pages read`,
+        `Exported ${r.products} products · ${r.variants} variants · ${r.rows} product rows · ${r.optionRows} option rows · ${pages} ${pages === 1 ? 'page' : 'pages'} read`,
       );
       for (const w of r.warnings.slice(0, 10)) out.warn(`warning: ${w}`);
       if (r.warningCount > 10)
@@ -581,7 +585,7 @@ export async function exportCatalogCommand(
           onProgress: (p) => progress(report, p.customersRead, 'customers'),
         }),
       );
-      out.line(`Exported ${r.customers} customers · ${pages} pages read`);
+      out.line(`Exported ${r.customers} customers · ${pages} ${pages === 1 ? 'page' : 'pages'} read`);
       out.line(`Wrote ${shownPath(r.paths.customers, ctx)}`);
       out.result({ ...base, ...r, pages });
     } else if (kind === 'templates') {
@@ -616,7 +620,7 @@ export async function exportCatalogCommand(
       );
       const c = r.counts;
       out.line(
-        `Exported ${c.products} products · ${c.customers} customers · ${c.orders} orders · ${c.templates} templates · ${pages} pages read`,
+        `Exported ${c.products} products · ${c.customers} customers · ${c.orders} orders · ${c.templates} templates · ${pages} ${pages === 1 ? 'page' : 'pages'} read`,
       );
       out.line(`Wrote ${shownPath(r.path, ctx)}`);
       out.line(`Rehearse on a copy: mbulk sandbox --seed ${shownPath(r.path, ctx)}`);

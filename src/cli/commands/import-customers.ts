@@ -26,6 +26,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'customers',
     planLabel: 'Plan customers',
     plan: (basics) =>
       planCustomerImport({
@@ -51,7 +52,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
         `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
       );
       out.line(`Plan: ${formatCounts(counts)}`);
-      for (const c of changes.slice(0, 10)) out.line(`  ${describeCustomerChange(c)}`);
+      for (const c of changes.slice(0, 10)) out.planLine(`  ${describeCustomerChange(c)}`);
       if (changes.length > 10)
         out.line(`  … and ${changes.length - 10} more in ${planned.run.file('report')}`);
       printIssues(out, plan.issues);

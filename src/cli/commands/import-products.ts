@@ -77,6 +77,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'products',
     planLabel: 'Plan products',
     plan: (basics) =>
       planProductImport({
@@ -124,7 +125,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
             ? [summarizeCreate(e, plan.decimals)]
             : describeProductEntry(e, plan.decimals);
         for (const line of lines.slice(0, 8)) {
-          out.line(`  ${line}`);
+          out.planLine(`  ${line}`);
           shown++;
         }
       }

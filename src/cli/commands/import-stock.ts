@@ -23,6 +23,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    kind: 'stock',
     planLabel: 'Plan stock',
     plan: (basics) =>
       planStockImport({
@@ -37,10 +38,12 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
       const counts = stockCounts(plan);
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
       out.line(`Plan: ${formatCounts(counts)}`);
-      for (const c of plan.changes.slice(0, 10)) out.line(`  ${describeStockChange(c)}`);
+      for (const c of plan.changes.slice(0, 10)) out.planLine(`  ${describeStockChange(c)}`);
       if (plan.changes.length > 10)
         out.line(`  … and ${plan.changes.length - 10} more in ${planned.run.file('report')}`);
-      for (const s of plan.skipped.slice(0, 10)) out.line(`  skipped row ${s.rowNumber}: ${s.reason}`);
+      for (const s of plan.skipped.slice(0, 10)) out.planLine(`  skipped row ${s.rowNumber}: ${s.reason}`);
+      if (plan.skipped.length > 10)
+        out.line(`  … and ${plan.skipped.length - 10} more skipped in ${planned.run.file('report')}`);
       printIssues(out, plan.issues);
       invalid = counts['invalid'] ?? 0;
       return {

@@ -18,12 +18,41 @@ export interface ImportArgs extends GlobalArgs {
   yes: boolean;
   sheet?: string | undefined;
   'runs-dir'?: string | undefined;
+  /** `Name: value` headers for a URL source (never printed or journaled). */
+  header?: string[] | undefined;
+  /** Import a URL source even when it did not change since the last applied run. */
+  force?: boolean | undefined;
+  'notify-url'?: string | undefined;
+  'notify-on'?: string | undefined;
 }
 
 /** `mbulk import products|customers|stock FILE`. */
 export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
   parser.command('import', 'Import a sheet: plan (dry run), then --apply', (y) => {
-    let sub = y as unknown as Argv<GlobalArgs>;
+    let sub = (y as unknown as Argv<GlobalArgs>)
+      .option('header', {
+        type: 'string',
+        array: true,
+        describe:
+          "With a URL source: a request header 'Name: value' (e.g. 'Authorization: Bearer …'); repeatable; never printed or journaled",
+      })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'With a URL source: import it even if unchanged (same ETag, Last-Modified or bytes) since the last applied run',
+      })
+      .option('notify-url', {
+        type: 'string',
+        describe:
+          "POST the run's JSON summary (with a `text` line for chat webhooks) here when the run ends (default: none)",
+      })
+      .option('notify-on', {
+        type: 'string',
+        choices: ['failure', 'always'],
+        default: 'always',
+        describe: 'When to notify: always, or only when the run did not end with exit 0',
+      }) as unknown as Argv<GlobalArgs>;
     for (const register of importCommands) sub = register(sub, ctx, setExit);
     return sub.demandCommand(1, 'Name what to import: products, customers or stock.');
   });

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RollbackApplySummary } from '../../jobs/rollback-run.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
@@ -22,7 +22,8 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ...m,
     status: m.status === 'applying' && !isRunLive(m) ? 'interrupted' : m.status,
   }));
-  if (runs.length === 0) ctx.out.line('No runs yet.');
+  const runsRoot = root(args, ctx);
+  if (runs.length === 0) ctx.out.line(`No runs yet in ${runsRoot}.`);
   for (const r of runs) {
     // The plan's counts; the executor's ops_* bookkeeping stays in --json.
     const counts = Object.entries(r.counts)
@@ -30,20 +31,28 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
       .map(([k, v]) => `${k} ${v}`)
       .join(' · ');
     ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${counts}`);
+    ctx.out.line(`  ${join(runsRoot, r.id)}`);
   }
-  ctx.out.result({ ok: true, runs });
+  ctx.out.result({ ok: true, runs: runs.map((r) => ({ ...r, dir: join(runsRoot, r.id) })) });
   return ExitCode.Ok;
 }
 
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
+  const { runProgress } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
   const report = run.file('report');
   if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
-  else ctx.out.line(`${run.id}: ${meta.kind}, ${status}`);
+  // The live state last: report.md may be older than the run's last apply.
+  const progress = runProgress(meta);
+  const resumable = status === 'interrupted' || status === 'failed';
+  ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
+  if (progress !== undefined)
+    ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
+  if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   ctx.out.line(`Directory: ${run.dir}`);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
@@ -52,6 +61,8 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   ctx.out.result({
     ok: openError === undefined,
     run: { ...meta, status },
+    progress,
+    resume: resumable ? `mbulk runs resume ${run.id}` : undefined,
     dir: run.dir,
     files: files.map((f) => run.file(f)),
     ...(openError === undefined ? {} : { error: openError }),
@@ -79,6 +90,56 @@ async function openReviewPage(run: RunDirectory, ctx: CommandContext): Promise<s
   return problem;
 }
 
+interface PruneArgs extends RunsArgs {
+  'older-than': string;
+  'dry-run': boolean;
+}
+
+/** `30d`, `12h`, `2w` → ms; undefined when unreadable. */
+export function parseAge(text: string): number | undefined {
+  const m = /^(\d+)\s*([hdw])$/i.exec(text.trim());
+  if (m === null) return undefined;
+  const unit = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 }[
+    (m[2] as string).toLowerCase() as 'h' | 'd' | 'w'
+  ];
+  return Number(m[1]) * unit;
+}
+
+/**
+ * `mbulk runs prune --older-than 30d`: deletes run directories whose last activity (run.json's
+ * `updated_at`) is older than that. A run being applied by a live process is never touched.
+ */
+async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<number> {
+  const { listRuns, isRunLive } = await import('../../apply/run-directory.js');
+  const { rmSync } = await import('node:fs');
+  const { CliError } = await import('../cli-error.js');
+  const { plural } = await import('../run-summary.js');
+  const age = parseAge(args['older-than']);
+  if (age === undefined) {
+    throw new CliError(
+      `--older-than must look like 30d, 12h or 2w (got "${args['older-than']}")`,
+      ExitCode.Usage,
+    );
+  }
+  const runsRoot = root(args, ctx);
+  const cutoff = Date.now() - age;
+  const removed: string[] = [];
+  for (const meta of listRuns(runsRoot)) {
+    const last = Date.parse(meta.updated_at);
+    if (!(last < cutoff)) continue;
+    if (meta.status === 'applying' && isRunLive(meta)) continue;
+    const dir = join(runsRoot, meta.id);
+    if (!args['dry-run']) rmSync(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  const verb = args['dry-run'] ? 'Would remove' : 'Removed';
+  ctx.out.line(`${verb} ${plural(removed.length, 'run')} older than ${args['older-than']} from ${runsRoot}`);
+  for (const dir of removed.slice(0, 20)) ctx.out.line(`  ${dir}`);
+  if (removed.length > 20) ctx.out.line(`  … and ${removed.length - 20} more`);
+  ctx.out.result({ ok: true, dryRun: args['dry-run'], removed });
+  return ExitCode.Ok;
+}
+
 interface RollbackArgs extends RunsArgs {
   run: string;
   apply: boolean;
@@ -99,7 +160,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
-  const { applyExitCode } = await import('../run-summary.js');
+  const { applyExitCode, unfinishedLine } = await import('../run-summary.js');
   const out = ctx.out;
   const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
@@ -139,11 +200,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
       for (const f of applied.failures.slice(0, 20))
         out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
       out.line(`Results: ${run.file('results')}`);
-      if (applied.status !== 'completed') {
-        out.warn(
-          `mbulk: the rollback was ${applied.status}; continue it with: mbulk runs rollback ${run.id} --apply`,
-        );
-      }
+      if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(run, applied.status)}`);
       const ok = applied.status === 'completed' && applied.failed === 0;
       out.result({
         ok,
@@ -158,7 +215,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
         abortedBy: applied.abortedBy,
         ...extra,
       });
-      return applyExitCode(out, applied, !ok);
+      return applyExitCode(out, applied, !ok, ctx.apiSources);
     };
 
     if (resuming) {
@@ -266,6 +323,25 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         },
       )
       .command(
+        'prune',
+        'Delete run directories last active longer ago than --older-than',
+        (s) =>
+          s
+            .option('older-than', {
+              type: 'string',
+              demandOption: true,
+              describe: "Age such as 30d, 12h or 2w, measured from the run's last activity",
+            })
+            .option('dry-run', {
+              type: 'boolean',
+              default: false,
+              describe: 'List what would be removed, remove nothing',
+            }),
+        async (argv) => {
+          setExit(await pruneCommand(argv as unknown as PruneArgs, ctx));
+        },
+      )
+      .command(
         'show <run>',
         "Show a run's report, status and files",
         (s) =>
@@ -320,5 +396,5 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
           setExit(await rollbackCommand(argv as unknown as RollbackArgs, ctx));
         },
       )
-      .demandCommand(1, 'Name a runs command: list, show, resume or rollback.'),
+      .demandCommand(1, 'Name a runs command: list, show, resume, rollback or prune.'),
   );

@@ -6,7 +6,8 @@ import type { RegisterCommand } from './index.js';
 
 interface ServeArgs {
   port: number;
-  data: string;
+  data?: string | undefined;
+  reset: boolean;
   seed?: string | undefined;
   generate?: string | undefined;
   token?: string | undefined;
@@ -63,6 +64,18 @@ function probability(name: string, value: number | undefined): void {
   }
 }
 
+/** The active faults, for the banner: "latency 150 ms ±50%", "rate limit 5/s"… */
+function describeFaults(args: ServeArgs): string[] {
+  const faults: string[] = [];
+  if (args.latency) faults.push(`latency ${args.latency} ms ±50%`);
+  if (args['rate-limit'] !== undefined) faults.push(`rate limit ${args['rate-limit']}/s`);
+  if (args['fail-rate']) faults.push(`fail rate ${args['fail-rate']}`);
+  if (args['drop-rate']) faults.push(`drop rate ${args['drop-rate']}`);
+  if (faults.length > 0 && args['fault-seed'] !== undefined) faults.push(`fault seed ${args['fault-seed']}`);
+  if (args.strict) faults.push('strict (no batch, inventory list or get-one routes)');
+  return faults;
+}
+
 async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
     throw new CliError('--port must be an integer from 0 to 65535', ExitCode.Usage);
@@ -79,12 +92,26 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
 
   const { startSandbox } = await import('../../sandbox/server.js');
   const { resolve } = await import('node:path');
+  const { existsSync, rmSync } = await import('node:fs');
+  const { defaultSandboxDataFile } = await import('../user-data-dir.js');
+  // The same store the other commands use when no API URL is set, whatever the directory.
+  const dataFile = args.data !== undefined ? resolve(ctx.cwd, args.data) : defaultSandboxDataFile(ctx.env);
+  if (existsSync(dataFile)) {
+    if (args.reset) rmSync(dataFile);
+    else if (args.seed !== undefined || args.generate !== undefined) {
+      const what = args.seed !== undefined ? `--seed ${args.seed}` : '--generate';
+      throw new CliError(
+        `the sandbox already has a state in ${dataFile}, so ${what} would be ignored; add --reset to replace that state, or drop ${what} to serve it`,
+        ExitCode.Usage,
+      );
+    }
+  }
   let sandbox;
   try {
     sandbox = await startSandbox({
       port: args.port,
       host: args.host,
-      dataFile: resolve(ctx.cwd, args.data),
+      dataFile,
       ...(args.seed !== undefined ? { seed: resolve(ctx.cwd, args.seed) } : {}),
       ...(generate !== undefined ? { generate } : {}),
       ...(token !== undefined ? { token } : {}),
@@ -105,7 +132,9 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
   ctx.out.line(`Sandbox listening on ${sandbox.url}`);
   ctx.out.line(`  MERCHANT_API_URL=${sandbox.url}`);
   ctx.out.line(`  MERCHANT_API_TOKEN=${sandbox.token}`);
-  ctx.out.line(`  state: ${resolve(ctx.cwd, args.data)}`);
+  ctx.out.line(`  state: ${dataFile}`);
+  const faults = describeFaults(args);
+  ctx.out.line(`  faults: ${faults.length > 0 ? faults.join(', ') : 'none'}`);
   ctx.out.line(
     `  store: ${counts.products} products, ${counts.customers} customers, ${counts.orders} orders, ${counts.templates} templates`,
   );
@@ -116,7 +145,8 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
     ok: true,
     url: sandbox.url,
     token: sandbox.token,
-    state: resolve(ctx.cwd, args.data),
+    state: dataFile,
+    faults,
     counts,
   });
   await new Promise<void>((done) => {
@@ -185,16 +215,22 @@ export const registerSandbox: RegisterCommand = (parser, ctx, setExit) =>
             .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
             .option('data', {
               type: 'string',
-              default: '.mbulk/sandbox.json',
-              describe: 'State file (loaded if present, saved atomically)',
+              describe:
+                "State file, loaded if present and saved atomically (default: the embedded sandbox's, $XDG_DATA_HOME/mbulk/sandbox.json or ~/.local/share/mbulk/sandbox.json)",
             })
             .option('seed', {
               type: 'string',
-              describe: 'Snapshot file to start from when there is no state file',
+              describe: 'Snapshot file to start from; refused when a state exists, unless --reset',
             })
             .option('generate', {
               type: 'string',
-              describe: 'Synthetic store when there is no state file: products=N,customers=N,orders=N',
+              describe:
+                'Synthetic store products=N,customers=N,orders=N; refused when a state exists, unless --reset',
+            })
+            .option('reset', {
+              type: 'boolean',
+              default: false,
+              describe: 'Delete the existing state first (then --seed, --generate, or an empty store)',
             })
             .option('latency', { type: 'number', describe: 'Added latency per request in ms (±50% jitter)' })
             .option('rate-limit', {

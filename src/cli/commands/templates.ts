@@ -108,6 +108,7 @@ export async function templatesStatus(args: StatusArgs, ctx: CommandContext): Pr
     throw new CliError('--interval must be a number of seconds above 0', ExitCode.Usage);
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
+  let current = target;
   try {
     const options = {
       client: target.client,
@@ -122,6 +123,18 @@ export async function templatesStatus(args: StatusArgs, ctx: CommandContext): Pr
       const watched = await watchTemplateStatus({
         ...options,
         intervalMs: args.interval * 1000,
+        // The embedded sandbox's store is read again from its file at each poll: a review made
+        // from another terminal (another process) shows up.
+        ...(target.embedded
+          ? {
+              clientForPoll: async (poll: number) => {
+                if (poll === 1) return target.client;
+                await current.close();
+                current = await resolveTarget(args, ctx, { announce: false });
+                return current.client;
+              },
+            }
+          : {}),
         onPoll: (templates, poll) => {
           const width = nameWidth(templates);
           for (const t of templates) {
@@ -152,7 +165,7 @@ export async function templatesStatus(args: StatusArgs, ctx: CommandContext): Pr
     out.result({ ok: true, target: target.describe, interrupted, templates });
     return ExitCode.Ok;
   } finally {
-    await target.close();
+    await current.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,7 +108,7 @@ describe('mbulk whoami', () => {
     const url = `http://127.0.0.1:${port}`;
     const r = await run(['whoami'], { MERCHANT_API_URL: url, MERCHANT_API_TOKEN: SECRET }, dir);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('connection failed');
+    expect(r.stderr).toContain(`nothing answers at ${url} (from MERCHANT_API_URL)`);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(performance.now() - started).toBeLessThan(10_000);
   });
@@ -121,10 +121,17 @@ describe('mbulk whoami', () => {
   });
 
   it('with no base URL, uses the embedded sandbox and says so first', async () => {
-    const r = await run(['whoami'], {}, dir);
+    const env = { XDG_DATA_HOME: join(dir, 'data') };
+    const r = await run(['whoami'], env, dir);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe(`Target: local sandbox (${join('.mbulk', 'sandbox.json')})`);
-    expect(existsSync(join(dir, '.mbulk', 'sandbox.json'))).toBe(true);
+    // Always the same store, named by its absolute path, whatever the working directory.
+    const state = join(dir, 'data', 'mbulk', 'sandbox.json');
+    expect(r.stdout.split('\n')[0]).toBe(`Target: local sandbox (${state})`);
+    expect(existsSync(state)).toBe(true);
+    mkdirSync(join(dir, 'sub'));
+    const elsewhere = await run(['whoami'], env, join(dir, 'sub'));
+    expect(elsewhere.stdout.split('\n')[0]).toBe(`Target: local sandbox (${state})`);
+    expect(existsSync(join(dir, 'sub', '.mbulk'))).toBe(false);
     const other = await run(['whoami', '--json', '--sandbox-data', 'elsewhere/state.json'], {}, dir);
     expect(other.code).toBe(0);
     expect(JSON.parse(other.stdout)).toMatchObject({ target: { embedded: true } });

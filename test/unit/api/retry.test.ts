@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { isIdempotentRequest, parseRetryAfter, retryDelay, shouldRetry } from '../../../src/api/retry.js';
+import { classifyTransportError } from '../../../src/api/transport.js';
 
 const safe = { attempt: 1, maxRetries: 3, idempotent: true };
 const unsafe = { attempt: 1, maxRetries: 3, idempotent: false };
 
 describe('shouldRetry', () => {
+  it('never retries a rejected certificate, idempotent or not (issue 14)', () => {
+    expect(shouldRetry({ kind: 'tls' }, safe)).toBe('fail');
+    expect(shouldRetry({ kind: 'tls' }, unsafe)).toBe('fail');
+  });
+
   it('retries 429 even for non-idempotent requests (the server refused before acting)', () => {
     expect(shouldRetry({ kind: 'status', status: 429 }, unsafe)).toBe('retry');
     expect(shouldRetry({ kind: 'status', status: 429 }, safe)).toBe('retry');
@@ -132,5 +138,18 @@ describe('isIdempotentRequest', () => {
     expect(isIdempotentRequest('POST', { name: 'x' }, undefined)).toBe(false);
     expect(isIdempotentRequest('POST', { name: 'x' }, '')).toBe(false);
     expect(isIdempotentRequest('POST', [{ item_id: 'a', delta_quantity: 1 }], 'k1')).toBe(true);
+  });
+});
+
+describe('classifyTransportError', () => {
+  it('classifies certificate errors as tls (not a connection to retry)', () => {
+    const error = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('Hostname/IP does not match'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }),
+    });
+    expect(classifyTransportError(error).failure).toEqual({ kind: 'tls' });
+    const selfSigned = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+    });
+    expect(classifyTransportError(selfSigned).failure).toEqual({ kind: 'tls' });
   });
 });

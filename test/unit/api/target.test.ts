@@ -27,10 +27,15 @@ function refusal(fn: () => unknown): CliError {
 
 describe('resolveTargetConfig', () => {
   it('uses the embedded sandbox when no base URL is configured', () => {
-    expect(resolveTargetConfig(args(), {}, cwd)).toEqual({
+    // One place per user whatever the directory: $XDG_DATA_HOME/mbulk, else ~/.local/share/mbulk.
+    const xdg = resolveTargetConfig(args(), { XDG_DATA_HOME: '/data/u', HOME: '/home/u' }, cwd);
+    expect(xdg).toEqual({
       kind: 'embedded',
-      dataFile: join(cwd, '.mbulk', 'sandbox.json'),
-      describe: `local sandbox (${join('.mbulk', 'sandbox.json')})`,
+      dataFile: join('/data/u', 'mbulk', 'sandbox.json'),
+      describe: `local sandbox (${join('/data/u', 'mbulk', 'sandbox.json')})`,
+    });
+    expect(resolveTargetConfig(args(), { HOME: '/home/u' }, cwd)).toMatchObject({
+      dataFile: join('/home/u', '.local', 'share', 'mbulk', 'sandbox.json'),
     });
     const other = resolveTargetConfig(args({ 'sandbox-data': 'x/state.json' }), {}, cwd);
     expect(other).toMatchObject({ kind: 'embedded', dataFile: join(cwd, 'x', 'state.json') });

@@ -1,0 +1,82 @@
+import { describeError } from './describe-error.js';
+import type { Output } from './output.js';
+import { isLoopbackHost } from './target.js';
+
+/**
+ * `--notify-url URL`: when a run ends (success, failure, refusal, error) its JSON summary is POSTed
+ * there, with a `text` line that chat webhooks (Slack, Mattermost, Teams, Google Chat…) display.
+ * A notification that fails is logged and never changes the exit code.
+ */
+export interface NotifyOptions {
+  url: string;
+  /** `always` (default) or `failure`: only when the exit code is not 0. */
+  on: string;
+  /** `import stock`, … */
+  command: string;
+  /** Cap on the wait, ms (default 10 s): a slow webhook must not hold a nightly job. */
+  timeoutMs?: number;
+}
+
+/** The one-line text chat webhooks show: "mbulk import stock: failed (exit 1) · run … · …". */
+export function notificationText(
+  command: string,
+  exitCode: number,
+  summary: Record<string, unknown>,
+): string {
+  const outcome =
+    exitCode === 0
+      ? summary['unchanged'] === true
+        ? 'unchanged, skipped'
+        : 'ok'
+      : exitCode === 3
+        ? 'refused'
+        : exitCode === 130
+          ? 'interrupted'
+          : 'failed';
+  const parts = [`mbulk ${command}: ${outcome} (exit ${exitCode})`];
+  if (typeof summary['runId'] === 'string') parts.push(`run ${summary['runId']}`);
+  for (const key of ['updated', 'created', 'failed', 'notRun', 'writeRequests']) {
+    if (typeof summary['applied'] === 'boolean' && !summary['applied']) break;
+    const v = summary[key];
+    if (typeof v === 'number') parts.push(`${key} ${v}`);
+  }
+  const refused = summary['refused'];
+  if (typeof refused === 'string') parts.push(`refused: ${refused}`);
+  const error = summary['error'] as { message?: unknown } | undefined;
+  if (typeof error?.message === 'string') parts.push(error.message);
+  return parts.join(' · ');
+}
+
+/** Posts the summary if asked to; logs (never throws) when the notification fails. */
+export async function sendNotification(
+  out: Output,
+  options: NotifyOptions,
+  exitCode: number,
+  summary: Record<string, unknown>,
+): Promise<void> {
+  if (options.on === 'failure' && exitCode === 0) return;
+  let shown = 'the notification URL';
+  try {
+    const url = new URL(options.url);
+    shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      throw new Error('plain http:// is only allowed to loopback; use https://');
+    }
+    const body = {
+      text: notificationText(options.command, exitCode, summary),
+      command: `mbulk ${options.command}`,
+      exitCode,
+      ...summary,
+    };
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  } catch (error) {
+    out.warn(`mbulk: warning: notification to ${shown} failed: ${describeError(error).message}`);
+  }
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { captureStream, runCli } from '../../helpers/run-cli.js';
+
+let sandbox: RunningSandbox;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  sandbox = await startSandbox({ seed: resolve('samples/store.json') });
+  dir = mkdtempSync(join(tmpdir(), 'mbulk-cosmetic-'));
+  env = { HOME: dir, MERCHANT_API_URL: sandbox.url, MERCHANT_API_TOKEN: sandbox.token };
+});
+afterEach(async () => {
+  await sandbox.close();
+});
+
+it('mbulk alone prints its hint once', async () => {
+  const r = await runCli([], env, dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr.match(/mbulk --help/g)).toHaveLength(1);
+});
+
+it('a fake .xls is not told to pass an option that does not exist', async () => {
+  writeFileSync(join(dir, 'stock.xlsx'), 'sku,quantity\nA,1\n');
+  const r = await runCli(['import', 'stock', 'stock.xlsx'], env, dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).not.toContain('format');
+  expect(r.stderr).toContain('rename it to .csv');
+  expect(r.stderr.split('\n').filter((l) => l.startsWith('mbulk:'))).toHaveLength(1);
+});
+
+it('a stock plan with 14 skipped rows shows 10 and "and 4 more"', async () => {
+  const rows = ['sku,quantity'];
+  for (let i = 1; i <= 14; i++) {
+    sandbox.store.createProduct({
+      name: `Untracked ${i}`,
+      price: 100,
+      sku: `UNT-${i}`,
+      inventory_enabled: false,
+    });
+    rows.push(`UNT-${i},5`);
+  }
+  writeFileSync(join(dir, 'stock.csv'), `${rows.join('\n')}\n`);
+  const r = await runCli(['import', 'stock', 'stock.csv'], env, dir);
+  expect(r.stdout.match(/^ {2}skipped row/gm)).toHaveLength(10);
+  expect(r.stdout).toContain('  … and 4 more skipped in ');
+});
+
+/** The CLI with a stdout that says it is a terminal. */
+async function inFakeTerminal(argv: string[], environment: NodeJS.ProcessEnv): Promise<string> {
+  const stdout = captureStream();
+  Object.assign(stdout.stream, { isTTY: true, columns: 100 });
+  await main(argv, { env: environment, cwd: dir, stdout: stdout.stream, stderr: captureStream().stream });
+  return stdout.text();
+}
+
+it('plan lines are coloured on a terminal, and not with NO_COLOR or without a terminal', async () => {
+  writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nTEE-LIN-SND-S,77\n');
+  const coloured = await inFakeTerminal(['import', 'stock', 'stock.csv'], env);
+  expect(coloured).toContain('\u001b[33m  row 2: TEE-LIN-SND-S');
+  const plain = await inFakeTerminal(['import', 'stock', 'stock.csv'], { ...env, NO_COLOR: '1' });
+  expect(plain).toContain('  row 2: TEE-LIN-SND-S');
+  expect(plain).not.toContain('\u001b[33m');
+  const piped = await runCli(['import', 'stock', 'stock.csv'], env, dir);
+  expect(piped.stdout).toContain('  row 2: TEE-LIN-SND-S');
+  expect(piped.stdout).not.toContain('\u001b[');
+});
