@@ -10,5 +10,7 @@ export const ExitCode = {
   Refused: 3,
   /** The API could not be reached or rejected the token. */
   Unreachable: 4,
+  /** A local failure: disk full, read-only file system, permission denied, I/O error. */
+  LocalFailure: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

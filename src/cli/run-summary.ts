@@ -27,7 +27,8 @@ export function formatCounts(counts: Readonly<Record<string, number>>): string {
 
 /**
  * The exit code of an apply that returned (its results are written): 4 when a fatal error stopped
- * it because the API could not be reached or rejected the token (the cause is printed), 1 when
+ * it because the API could not be reached or rejected the token (the cause is printed), 5 when a
+ * local failure (disk full, read-only, permission) stopped it, 1 when
  * rows failed or it did not complete, else 0.
  */
 export function applyExitCode(
@@ -37,5 +38,6 @@ export function applyExitCode(
 ): ExitCode {
   if (applied.abortedBy !== undefined) out.warn(`mbulk: stopped: ${applied.abortedBy.message}`);
   if (applied.abortedBy?.exitCode === ExitCode.Unreachable) return ExitCode.Unreachable;
+  if (applied.abortedBy?.exitCode === ExitCode.LocalFailure) return ExitCode.LocalFailure;
   return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;
 }
