@@ -7,14 +7,18 @@ export interface ApplyArgs extends GlobalArgs {
   run: string;
   yes: boolean;
   replan?: boolean;
+  /** `runs resume --reconcile`: settle what the journal cannot prove by re-reading the store. */
+  reconcile?: boolean;
   'runs-dir'?: string | undefined;
 }
 
 /**
  * Applies a saved plan (`mbulk apply RUN`) or continues an interrupted one (`mbulk runs resume
  * RUN`). A saved plan is applied only if the live store still matches it: every entity it touches
- * must be as it was when planned (else exit 3, listing them). A resume of a started run skips that
- * check: the journal knows what this run already wrote.
+ * must be as it was when planned (else exit 3, listing them). A resume checks the same for every
+ * operation its journal has not started (what the run itself wrote is not drift). A resume refuses
+ * (exit 2) a run already applied or a damaged journal unless `--reconcile`: then every operation
+ * the journal cannot prove done is settled by re-reading the store, never by resending a delta.
  */
 export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
@@ -42,6 +46,25 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const kind = await runKind(meta.kind);
   if (!kind)
     throw new CliError(`run ${run.id} is a ${meta.kind} run, which cannot be applied`, ExitCode.Usage);
+  const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const journal = readJournal(run.file('journal'));
+  if (resume && !args.reconcile) {
+    const damage = journalDamage(journal, meta.journal_seq);
+    if (damage.length > 0) {
+      const { JournalDamagedError } = await import('../../apply/apply-run.js');
+      throw new CliError(
+        new JournalDamagedError(run.id, run.file('journal'), damage).message,
+        ExitCode.Usage,
+      );
+    }
+    if (meta.status === 'applied') {
+      throw new CliError(
+        `run ${run.id} was already applied: there is nothing to resume, and resending could repeat writes. To check every operation its journal cannot prove against the store (nothing is resent blindly): mbulk runs resume ${run.id} --reconcile`,
+        ExitCode.Usage,
+      );
+    }
+  }
+  if (resume && args.reconcile) run.settleUnproven = true;
 
   const target = await resolveTarget(args, ctx);
   try {
@@ -61,9 +84,9 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
       );
     }
     out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
-    // Only a started run has a journal that knows what it wrote; a run that was only planned is
-    // checked for drift whether it is applied or "resumed".
-    if ((!resume || meta.status === 'planned') && kind.drift) {
+    // The journal knows what this run wrote: the drift check covers what it has not started. With
+    // --reconcile the journal cannot be trusted to tell, and every operation re-reads the store.
+    if (!args.reconcile && kind.drift) {
       const drifted = await withProgress(out, 'Check for drift', () => kind.drift!(run, target.client));
       if (drifted.length > 0) {
         out.line(
@@ -76,6 +99,13 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
             ? `mbulk apply ${run.id} --replan`
             : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
           out.warn(`mbulk: refused: the live store drifted since planning; plan again with ${how}`);
+          out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
+          return ExitCode.Refused;
+        }
+        if (journal.records > 0 && kind.replanRepeats?.(run)) {
+          out.warn(
+            `mbulk: refused: run ${run.id} already sent some of its changes, and planning its input again would send those again (${kind.replanRepeats(run)}); fix the drifted entities by hand or plan a new sheet with what is left`,
+          );
           out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
           return ExitCode.Refused;
         }

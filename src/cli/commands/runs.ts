@@ -251,7 +251,19 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         (s) =>
           s
             .positional('run', { type: 'string', demandOption: true })
-            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' }),
+            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+            .option('replan', {
+              type: 'boolean',
+              default: false,
+              describe:
+                "When entities it has not written yet changed in the store, plan the run's input again and apply that (default: refuse, exit 3)",
+            })
+            .option('reconcile', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta (default: refuse, exit 2)',
+            }),
         async (argv) => {
           setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
         },
