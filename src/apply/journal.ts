@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { GroupFsync } from './group-fsync.js';
+import { LockFile, LockHeldError } from './lock-file.js';
 
 /**
  * The apply journal: `journal.ndjson` in the run directory, one JSON record per line, append
@@ -274,7 +275,7 @@ export class Journal {
   private fd: number | undefined;
   private readonly durable: boolean;
   private readonly now: () => Date;
-  private readonly lockFile: string | undefined;
+  private readonly lockFile: LockFile | undefined;
   private readonly sync: GroupFsync;
   private readonly writer: JournalFs;
   private seq: number;
@@ -286,7 +287,7 @@ export class Journal {
     fd: number,
     previous: JournalSnapshot,
     options: JournalOptions,
-    lockFile: string | undefined,
+    lockFile: LockFile | undefined,
   ) {
     this.fd = fd;
     this.previous = previous;
@@ -321,7 +322,7 @@ export class Journal {
       }
       return new Journal(file, fd, previous, options, lockFile);
     } catch (error) {
-      if (lockFile) fs.rmSync(lockFile, { force: true });
+      lockFile?.release();
       throw error;
     }
   }
@@ -388,7 +389,7 @@ export class Journal {
       if (this.durable && !this.broken) fs.fdatasyncSync(fd);
     } finally {
       fs.closeSync(fd);
-      if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+      this.lockFile?.release();
     }
   }
 }
@@ -473,35 +474,12 @@ function applyRecord(snapshot: JournalSnapshot, record: JournalRecord): void {
   }
 }
 
-function acquireLock(lockFile: string): string {
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return lockFile;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const pid = Number.parseInt(readOr(lockFile, ''), 10);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new JournalLockedError(lockFile, pid);
-    // Stale: its process is gone (killed). Take it over.
-    fs.rmSync(lockFile, { force: true });
-  }
-  throw new JournalLockedError(lockFile, Number.parseInt(readOr(lockFile, '0'), 10));
-}
-
-function readOr(file: string, fallback: string): string {
+/** The run's own lock (pid, start time; a stale one is taken over by exactly one process). */
+function acquireLock(lockFile: string): LockFile {
   try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    return LockFile.acquire(lockFile);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (error instanceof LockHeldError) throw new JournalLockedError(lockFile, error.owner?.pid ?? 0);
+    throw error;
   }
 }

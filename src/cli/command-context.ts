@@ -20,4 +20,6 @@ export interface CommandContext {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM: long work stops cleanly and flushes. */
   signal: AbortSignal;
+  /** The command line as given (for the store lock's "held by" message; never printed with tokens). */
+  argv?: readonly string[];
 }

@@ -81,7 +81,8 @@ export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
 }
 
 /**
- * The flow every sheet command shares: resolve the target, plan (with progress), show the plan,
+ * The flow every sheet command shares: resolve the target, take the store's lock (with --apply),
+ * plan (with progress), show the plan,
  * refuse (exit 3), stop at a dry run (exit 1 with invalid rows), confirm, apply (with progress),
  * print where the results are, and exit as the apply calls for. The command supplies its own parts.
  */
@@ -96,7 +97,13 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
   const { applyExitCode } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
   try {
+    if (args.apply) {
+      // One writer per store: taken before planning, so a second import refuses before it reads.
+      const { lockStore } = await import('./store-lock.js');
+      lock = lockStore(args, ctx, target, await target.client.me({ signal: ctx.signal }));
+    }
     const file = resolve(ctx.cwd, args.file);
     const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
     const planned = await withProgress(out, flow.planLabel, (report) =>
@@ -111,6 +118,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
         signal: ctx.signal,
       }),
     );
+    lock?.setRunId(planned.run.id);
     const view = flow.show(planned, target);
     const { base } = view;
 
@@ -163,6 +171,7 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
     });
     return applyExitCode(out, applied, !ok);
   } finally {
+    lock?.release();
     await target.close();
   }
 }

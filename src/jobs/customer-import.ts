@@ -26,6 +26,7 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
+import { appendAll } from '../plan/append-all.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
@@ -89,7 +90,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     for (const row of batch) {
       const mapped = mapCustomerRow(row, columns, { country: store.country, blank });
       if (mapped.customer) desired.push(mapped.customer);
-      rowIssues.push(...mapped.issues);
+      appendAll(rowIssues, mapped.issues);
     }
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });

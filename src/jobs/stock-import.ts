@@ -24,6 +24,7 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import { SheetHeaderError } from './sheet-header-error.js';
 import { readItemQuantity, readLiveInventory } from './live-inventory.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
+import { prependAll } from '../plan/append-all.js';
 
 /** plan.json of a stock run. Plain JSON. */
 export interface StockPlanFile {
@@ -89,7 +90,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   }
   const plan = planner.finish();
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
-  plan.issues.unshift(...headerIssues);
+  prependAll(plan.issues, headerIssues);
 
   const run = RunDirectory.create(options.runsRoot, {
     kind: 'stock',

@@ -67,6 +67,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   if (resume && args.reconcile) run.settleUnproven = true;
 
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
   try {
     const store = await target.client.me({ signal: ctx.signal });
     if (meta.store_id !== undefined && store.id !== meta.store_id) {
@@ -83,6 +84,9 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
         ExitCode.Refused,
       );
     }
+    // One writer per store on this machine (also stops two resumes of one run racing).
+    const { lockStore } = await import('../store-lock.js');
+    lock = lockStore(args, ctx, target, store, run.id);
     out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
     // The journal knows what this run wrote: the drift check covers what it has not started. With
     // --reconcile the journal cannot be trusted to tell, and every operation re-reads the store.
@@ -124,6 +128,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
           return ExitCode.Refused;
         }
         run = replanned.run;
+        lock.setRunId(run.id);
       }
     }
     await confirmApply(out, `${resume ? 'Resume' : 'Apply'} run ${run.id} on ${store.name}?`, args.yes);
@@ -146,6 +151,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
     });
     return applyExitCode(out, result, !result.ok);
   } finally {
+    lock?.release();
     await target.close();
   }
 }

@@ -90,6 +90,11 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
     );
   }
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
+  const lockFor = async (store: { id: string; name: string }, runId: string): Promise<void> => {
+    const { lockStore } = await import('../store-lock.js');
+    lock = lockStore(args, ctx, target, store, runId);
+  };
   try {
     const apply = (run: RunDirectory) =>
       withProgress(out, 'Roll back', (report) =>
@@ -148,6 +153,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
           ExitCode.Refused,
         );
       }
+      await lockFor(store, source.id);
       await confirmApply(out, `Continue rollback ${source.id} on ${store.name}?`, args.yes);
       return finish(source, await apply(source), { source: file.source.id, resumed: true });
     }
@@ -213,6 +219,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
       out.result({ ok: true, applied: false, ...base });
       return ExitCode.Ok;
     }
+    await lockFor(planned.store, run.id);
     await confirmApply(
       out,
       `Roll back run ${source.id} on ${planned.store.name} (${lines.length} restores)?`,
@@ -220,6 +227,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
     );
     return finish(run, await apply(run), base);
   } finally {
+    lock?.release();
     await target.close();
   }
 }
