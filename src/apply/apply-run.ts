@@ -1,11 +1,30 @@
 import type { ExecuteOptions, ExecuteSummary } from './execute-plan.js';
 import { executeOperations } from './execute-plan.js';
 import type { JournalOptions } from './journal.js';
-import { Journal } from './journal.js';
+import { Journal, journalDamage } from './journal.js';
 import type { RunDirectory, RunStatus } from './run-directory.js';
 
 export interface ApplyRunOptions<Op, R> extends Omit<ExecuteOptions<Op, R>, 'journal'> {
   journal?: JournalOptions;
+}
+
+/**
+ * The journal of a run cannot prove what was sent (bad checksum, missing records, zeroed bytes):
+ * resuming it blindly could send a write twice. Usage error (exit 2): `runs resume --reconcile`.
+ */
+export class JournalDamagedError extends Error {
+  readonly exitCode = 2;
+  readonly code = 'journal_damaged';
+  constructor(
+    readonly runId: string,
+    readonly file: string,
+    readonly damage: readonly string[],
+  ) {
+    super(
+      `the journal ${file} is damaged (${damage.slice(0, 3).join('; ')}${damage.length > 3 ? `; and ${damage.length - 3} more` : ''}); it cannot tell what was already sent, so nothing was written. To settle every operation it cannot prove by re-reading the store (no delta is resent): mbulk runs resume ${runId} --reconcile`,
+    );
+    this.name = 'JournalDamagedError';
+  }
 }
 
 /**
@@ -22,10 +41,18 @@ export async function applyRun<Op, R>(
   const { journal: journalOptions, ...execute } = options;
   const journal = Journal.open(run.file('journal'), journalOptions);
   try {
+    const damage = journalDamage(journal.previous, run.meta.journal_seq);
+    const settle =
+      execute.settleUnproven ?? (run.settleUnproven ? { since: run.meta.created_at } : undefined);
+    if (damage.length > 0 && !settle) throw new JournalDamagedError(run.id, journal.file, damage);
     run.setStatus('applying');
     let summary: ExecuteSummary<Op, R>;
     try {
-      summary = await executeOperations(ops, { ...execute, journal });
+      summary = await executeOperations(ops, {
+        ...execute,
+        journal,
+        ...(settle ? { settleUnproven: settle } : {}),
+      });
     } catch (error) {
       run.setStatus('failed');
       throw error;
@@ -48,6 +75,8 @@ export async function applyRun<Op, R>(
       ops_unknown: unknown,
       ops_not_run: notRun,
     });
+    // How long the journal is: a later resume that finds it shorter knows it was truncated.
+    run.update({ journal_seq: journal.lastSeq });
     return summary;
   } finally {
     journal.close();

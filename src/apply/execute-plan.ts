@@ -93,6 +93,13 @@ export interface ExecuteOptions<Op, R> {
   idempotencyWindowMs?: number;
   /** Re-run operations that failed definitely in an earlier session (default true: they were not applied). */
   retryFailed?: boolean;
+  /**
+   * The journal cannot be trusted (damaged, or a run re-checked after it finished): every
+   * operation it does not prove `done` is treated as possibly applied since `since` (ISO), so it
+   * goes to `reconcile` (re-read the store) unless replaying it is harmless (idempotent, and its
+   * idempotency key still within the window counted from `since`). Nothing is resent blindly.
+   */
+  settleUnproven?: { since: string };
   /** Clock in ms for rate/ETA (default: performance.now). */
   now?: () => number;
 }
@@ -222,6 +229,14 @@ export async function executeOperations<Op, R>(
     const key = keys[index] as string;
     const kind = kindOf(op);
     let state = journal.stateOf(key);
+    if (options.settleUnproven && state.status !== 'done' && state.status !== 'unknown') {
+      // The journal cannot prove what happened to it: treat it as possibly applied.
+      state = {
+        status: 'unknown',
+        attempts: state.status === 'not_started' ? 0 : state.attempts,
+        startedAt: options.settleUnproven.since,
+      };
+    }
 
     if (state.status === 'done') {
       settle(
@@ -262,10 +277,9 @@ export async function executeOperations<Op, R>(
       abortWith(journalError);
       return; // not sent: stays not_run
     }
+    let result: R;
     try {
-      const result = await execute(op, { attempt, resumed: state.status !== 'not_started' });
-      journal.append({ op: kind, phase: 'done', key, result: result ?? null });
-      settle(index, { status: 'done', op, key, result, source: 'executed', attempts: attempt });
+      result = await execute(op, { attempt, resumed: state.status !== 'not_started' });
     } catch (cause) {
       const error = toJournalError(cause);
       if (isFatal(cause)) abortWith(cause);
@@ -284,7 +298,15 @@ export async function executeOperations<Op, R>(
         journal.append({ op: kind, phase: 'failed', key, error });
         settle(index, { status: 'failed', op, key, error, cause, attempts: attempt });
       }
+      return;
     }
+    try {
+      journal.append({ op: kind, phase: 'done', key, result: result ?? null });
+    } catch (journalError) {
+      // Applied, but the journal cannot say so: stop (a resume settles it from its start record).
+      abortWith(journalError);
+    }
+    settle(index, { status: 'done', op, key, result, source: 'executed', attempts: attempt });
   };
 
   /** Returns the settled outcome, or undefined when the operation was not applied and must be sent. */

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { GroupFsync } from './group-fsync.js';
+import { LockFile, LockHeldError } from './lock-file.js';
 
 /**
  * The apply journal: `journal.ndjson` in the run directory, one JSON record per line, append
@@ -11,6 +14,14 @@ import { GroupFsync } from './group-fsync.js';
  * awaits `flush()` after a `start` record before sending. Reading the journal back tells, per
  * operation key, whether it is done (with its result), failed, started without an answer
  * (outcome unknown), or not started.
+ *
+ * Integrity: every record carries `seq` (1, 2, 3… across sessions) and `crc` (CRC-32 of the line
+ * up to the checksum), and counts only once its whole line is written (short writes are looped;
+ * a failed write stops the journal: nothing more is appended, and the executor sends nothing
+ * unjournaled). Reading back tells a torn last record (a prefix of a record, from a crash or a
+ * full disk: it never counted) from damage (a bad checksum, a gap in the sequence, zeroed or
+ * foreign bytes, or fewer records than the run recorded when it finished): a damaged journal
+ * cannot prove what was sent, so `runs resume` refuses it unless told to re-read the store.
  */
 
 export type JournalPhase = 'start' | 'done' | 'failed' | 'unknown';
@@ -28,6 +39,8 @@ export interface JournalError {
 }
 
 export interface JournalRecord {
+  /** Position in the journal, 1 for the first record ever written to it (absent in journals of older versions). */
+  seq?: number;
   /** ISO timestamp of the record. */
   t: string;
   /** Kind of operation, e.g. `create_product`, `stock_batch`. */
@@ -66,8 +79,17 @@ export interface JournalSnapshot {
   states: Map<string, OperationState>;
   /** Records read. */
   records: number;
-  /** Lines that were not valid records (a torn last line after a crash). */
+  /** Lines that were not valid records (torn or damaged). */
   damagedLines: number;
+  /** Sequence number of the last valid record (0: none). */
+  lastSeq: number;
+  /** Torn records: a prefix of a record cut short by a crash or a failed write; it never counted. */
+  tornLines: number;
+  /**
+   * Why the journal cannot be trusted to tell what was sent (bad checksum, sequence gap, zeroed
+   * bytes…), one line each with its line number; empty when it is intact (torn records aside).
+   */
+  damage: string[];
 }
 
 const NOT_STARTED: OperationState = { status: 'not_started' };
@@ -76,7 +98,7 @@ const NOT_STARTED: OperationState = { status: 'not_started' };
 export function readJournal(file: string): JournalSnapshot {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(file, 'latin1');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptySnapshot();
     throw error;
@@ -84,21 +106,107 @@ export function readJournal(file: string): JournalSnapshot {
   return parseJournal(text);
 }
 
-/** Parses journal text (see readJournal). */
+/**
+ * Parses journal text (see readJournal). `text` is the file read as latin1 (one char per byte, so
+ * checksums are over the exact bytes); plain JSON text also works.
+ */
 export function parseJournal(text: string): JournalSnapshot {
   const snapshot = emptySnapshot();
   let start = 0;
+  let lineNumber = 0;
+  /** A bad line not yet known to be torn (it is, when the sequence goes on unbroken after it). */
+  let pendingBad: { line: number; torn: boolean } | undefined;
+  let legacy = 0;
+  const damage = (message: string): void => {
+    if (snapshot.damage.length < 20) snapshot.damage.push(message);
+  };
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    const line = text.slice(start, end).trim();
+    const raw = text.slice(start, end);
     start = end + 1;
-    if (line === '') continue;
-    const record = parseRecord(line);
-    if (record) applyRecord(snapshot, record);
-    else snapshot.damagedLines++;
+    lineNumber++;
+    if (raw.trim() === '') {
+      if (raw.length > 0 && /[^\t\r ]/.test(raw)) damage(`line ${lineNumber}: zeroed or foreign bytes`);
+      continue;
+    }
+    const parsed = parseLine(raw);
+    if (parsed.kind === 'bad') {
+      snapshot.damagedLines++;
+      if (pendingBad) damage(`line ${pendingBad.line}: not a complete record`);
+      pendingBad = { line: lineNumber, torn: parsed.torn };
+      continue;
+    }
+    const record = parsed.record;
+    if (record.seq === undefined) {
+      legacy++;
+    } else if (record.seq !== snapshot.lastSeq + 1) {
+      damage(
+        `line ${lineNumber}: record ${record.seq} follows record ${snapshot.lastSeq} (records are missing)`,
+      );
+    }
+    if (pendingBad) {
+      // A torn record never took its sequence number: the next session wrote it again.
+      if (!pendingBad.torn) damage(`line ${pendingBad.line}: not a complete record`);
+      else snapshot.tornLines++;
+      pendingBad = undefined;
+    }
+    if (record.seq !== undefined) snapshot.lastSeq = record.seq;
+    applyRecord(snapshot, record);
   }
+  if (pendingBad) {
+    if (pendingBad.torn) snapshot.tornLines++;
+    else damage(`line ${pendingBad.line}: not a complete record`);
+  }
+  if (legacy > 0 && legacy !== snapshot.records)
+    damage('records with and without sequence numbers are mixed');
   return snapshot;
+}
+
+type ParsedLine = { kind: 'record'; record: JournalRecord } | { kind: 'bad'; torn: boolean };
+
+const CRC_TAIL = /,"crc":(\d{1,10})\}\s*$/;
+
+/**
+ * One line: a record whose checksum matches; a record of an older version (no seq, no crc); or a
+ * bad line, torn when it is a cut-short record (a prefix of what the writer writes, no zero bytes).
+ */
+function parseLine(raw: string): ParsedLine {
+  const tail = CRC_TAIL.exec(raw);
+  if (tail) {
+    const body = `${raw.slice(0, tail.index)}}`;
+    if (crc32(Buffer.from(body, 'latin1')) !== Number(tail[1])) return { kind: 'bad', torn: false };
+    const record = parseRecord(Buffer.from(body, 'latin1').toString('utf8'));
+    return record ? { kind: 'record', record } : { kind: 'bad', torn: false };
+  }
+  const line = raw.trim();
+  if (line.startsWith('{"seq":')) {
+    // A record cut short: the writer's prefix, never zeroed or completed by other bytes.
+    return { kind: 'bad', torn: !line.includes('\u0000') };
+  }
+  // Written by an older version (no checksum): readable, but proves less.
+  const record = parseRecord(Buffer.from(line, 'latin1').toString('utf8'));
+  if (record && record.seq === undefined) return { kind: 'record', record };
+  return { kind: 'bad', torn: false };
+}
+
+/** The line the writer writes for a record: `{"seq":…,…,"crc":N}` + newline. */
+export function formatRecord(record: JournalRecord & { seq: number }): string {
+  const { seq, ...rest } = record;
+  const body = JSON.stringify({ seq, ...rest });
+  const crc = crc32(Buffer.from(body, 'utf8'));
+  return `${body.slice(0, -1)},"crc":${crc}}\n`;
+}
+
+/** Whether a journal can be trusted to tell what was sent: intact, and as long as the run recorded. */
+export function journalDamage(snapshot: JournalSnapshot, recordedSeq: number | undefined): string[] {
+  const out = [...snapshot.damage];
+  if (recordedSeq !== undefined && snapshot.lastSeq < recordedSeq) {
+    out.push(
+      `it ends at record ${snapshot.lastSeq}, but the run recorded ${recordedSeq} records (truncated or emptied)`,
+    );
+  }
+  return out;
 }
 
 /** The state of one operation in a snapshot (`not_started` when the journal never mentions it). */
@@ -106,7 +214,14 @@ export function stateOf(snapshot: JournalSnapshot, key: string): OperationState 
   return snapshot.states.get(key) ?? NOT_STARTED;
 }
 
+/** The file calls the journal writer makes: a seam for tests that need a full disk. */
+export interface JournalFs {
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+}
+
 export interface JournalOptions {
+  /** Where records are written (default: node:fs). Tests inject ENOSPC or short writes here. */
+  fs?: JournalFs;
   /** `flush()` fdatasyncs, so records survive a power loss too, not only a killed process (default true). */
   durable?: boolean;
   /** Hold `<journal>.lock` while open, so two processes never apply one run at once (default true). */
@@ -130,6 +245,28 @@ export class JournalLockedError extends Error {
   }
 }
 
+/**
+ * A journal record could not be written (disk full, read-only, permission, I/O error): the
+ * operation it announced was not sent, and nothing more is. A local failure: exit code 5.
+ */
+export class JournalWriteError extends Error {
+  readonly exitCode = 5;
+  readonly code: string;
+  constructor(
+    readonly file: string,
+    override readonly cause: unknown,
+  ) {
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const reason = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
+    const runId = path.basename(path.dirname(file));
+    super(
+      `cannot write the journal ${file} (${reason}${code === 'ENOSPC' ? ': the disk is full' : code === 'EROFS' ? ': read-only file system' : code === 'EACCES' || code === 'EPERM' ? ': permission denied' : ''}); nothing more was sent. Fix it, then continue with: mbulk runs resume ${runId}`,
+    );
+    this.name = 'JournalWriteError';
+    this.code = typeof code === 'string' ? code : 'journal_write_failed';
+  }
+}
+
 /** Writer of one run's journal. Open it once per process; `previous` holds what earlier sessions recorded. */
 export class Journal {
   /** What the journal held when it was opened (earlier sessions of this run). */
@@ -138,15 +275,19 @@ export class Journal {
   private fd: number | undefined;
   private readonly durable: boolean;
   private readonly now: () => Date;
-  private readonly lockFile: string | undefined;
+  private readonly lockFile: LockFile | undefined;
   private readonly sync: GroupFsync;
+  private readonly writer: JournalFs;
+  private seq: number;
+  /** Set once a write failed: the file may end in a torn record, and nothing more is appended. */
+  private broken: JournalWriteError | undefined;
 
   private constructor(
     readonly file: string,
     fd: number,
     previous: JournalSnapshot,
     options: JournalOptions,
-    lockFile: string | undefined,
+    lockFile: LockFile | undefined,
   ) {
     this.fd = fd;
     this.previous = previous;
@@ -154,7 +295,12 @@ export class Journal {
       states: new Map(previous.states),
       records: previous.records,
       damagedLines: previous.damagedLines,
+      lastSeq: previous.lastSeq,
+      tornLines: previous.tornLines,
+      damage: previous.damage,
     };
+    this.seq = previous.lastSeq;
+    this.writer = options.fs ?? fs;
     this.durable = options.durable ?? true;
     this.now = options.now ?? (() => new Date());
     this.lockFile = lockFile;
@@ -176,7 +322,7 @@ export class Journal {
       }
       return new Journal(file, fd, previous, options, lockFile);
     } catch (error) {
-      if (lockFile) fs.rmSync(lockFile, { force: true });
+      lockFile?.release();
       throw error;
     }
   }
@@ -195,27 +341,56 @@ export class Journal {
    * Appends one record with a single write(2) before returning: from then on it survives the
    * process being killed. Await `flush()` for it to survive a power loss as well.
    */
-  append(record: Omit<JournalRecord, 't'>): JournalRecord {
+  append(record: Omit<JournalRecord, 't' | 'seq'>): JournalRecord {
     if (this.fd === undefined) throw new Error(`Journal ${this.file} is closed.`);
-    const full: JournalRecord = { t: this.now().toISOString(), ...record };
-    fs.writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    if (this.broken) throw this.broken;
+    const full = { seq: this.seq + 1, t: this.now().toISOString(), ...record };
+    const bytes = Buffer.from(formatRecord(full), 'utf8');
+    // write(2) may write less than asked (a nearly full disk): loop until the whole line is
+    // written; any error (or no progress) leaves the record uncounted and the journal stopped.
+    let offset = 0;
+    try {
+      while (offset < bytes.length) {
+        const written = this.writer.writeSync(this.fd, bytes, offset, bytes.length - offset);
+        if (!(written > 0)) throw Object.assign(new Error('no bytes written'), { code: 'EIO' });
+        offset += written;
+      }
+    } catch (error) {
+      this.broken = new JournalWriteError(this.file, error);
+      throw this.broken;
+    }
+    this.seq = full.seq;
+    this.current.lastSeq = full.seq;
     applyRecord(this.current, full);
     return full;
   }
 
+  /** Sequence number of the last record written (what `run.json` records at the end of a session). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
   /** Resolves when every record appended so far is on disk (no-op unless `durable`). */
   flush(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
     if (!this.durable || this.fd === undefined) return Promise.resolve();
-    return this.sync.flush();
+    return this.sync.flush().catch((error: unknown) => {
+      this.broken ??= new JournalWriteError(this.file, error);
+      throw this.broken;
+    });
   }
 
   /** Flushes, closes the file and releases the lock. Await pending `flush()` calls first. Safe to call twice. */
   close(): void {
     if (this.fd === undefined) return;
-    if (this.durable) fs.fdatasyncSync(this.fd);
-    fs.closeSync(this.fd);
+    const fd = this.fd;
     this.fd = undefined;
-    if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+    try {
+      if (this.durable && !this.broken) fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+      this.lockFile?.release();
+    }
   }
 }
 
@@ -239,7 +414,7 @@ function redact(text: string): string {
 }
 
 function emptySnapshot(): JournalSnapshot {
-  return { states: new Map(), records: 0, damagedLines: 0 };
+  return { states: new Map(), records: 0, damagedLines: 0, lastSeq: 0, tornLines: 0, damage: [] };
 }
 
 const PHASES = new Set<string>(['start', 'done', 'failed', 'unknown']);
@@ -299,35 +474,12 @@ function applyRecord(snapshot: JournalSnapshot, record: JournalRecord): void {
   }
 }
 
-function acquireLock(lockFile: string): string {
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return lockFile;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const pid = Number.parseInt(readOr(lockFile, ''), 10);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new JournalLockedError(lockFile, pid);
-    // Stale: its process is gone (killed). Take it over.
-    fs.rmSync(lockFile, { force: true });
-  }
-  throw new JournalLockedError(lockFile, Number.parseInt(readOr(lockFile, '0'), 10));
-}
-
-function readOr(file: string, fallback: string): string {
+/** The run's own lock (pid, start time; a stale one is taken over by exactly one process). */
+function acquireLock(lockFile: string): LockFile {
   try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    return LockFile.acquire(lockFile);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (error instanceof LockHeldError) throw new JournalLockedError(lockFile, error.owner?.pid ?? 0);
+    throw error;
   }
 }

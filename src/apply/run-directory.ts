@@ -41,6 +41,8 @@ const RunMetaSchema = z.object({
   counts: z.record(z.string(), z.number()),
   /** Process applying the run while status is `applying` (a dead pid means it was killed). */
   pid: z.int().optional(),
+  /** Sequence number of the journal's last record when the last session ended (damage check). */
+  journal_seq: z.int().optional(),
 });
 
 /** Contents of `run.json`. */
@@ -113,6 +115,12 @@ export class RunDirectory {
     readonly dir: string,
     private currentMeta: RunMeta,
   ) {}
+
+  /**
+   * Set by `runs resume --reconcile` for this process only: the next apply settles every
+   * operation the journal cannot prove done by re-reading the store (see applyRun).
+   */
+  settleUnproven = false;
 
   get id(): string {
     return this.currentMeta.id;

@@ -23,4 +23,6 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Set when a command targets a remote API: where its URL and token came from, for error advice. */
   apiSources?: ApiSources | undefined;
+  /** The command line as given (for the store lock's "held by" message; never printed with tokens). */
+  argv?: readonly string[];
 }

@@ -33,6 +33,8 @@ export function describeError(error: unknown): DescribedError {
     // The file cannot be read at all: nothing was planned or written.
     return { message: error.message, exitCode: ExitCode.Usage, code: error.code };
   }
+  const local = localFailure(error);
+  if (local) return local;
   if (error instanceof Error) {
     const e = error as Error & ApiLikeError;
     const exitCode = (typeof e.exitCode === 'number' ? e.exitCode : ExitCode.RowsFailed) as ExitCode;
@@ -45,4 +47,33 @@ export function describeError(error: unknown): DescribedError {
     return described;
   }
   return { message: String(error), exitCode: ExitCode.RowsFailed };
+}
+
+/** Errno codes of a local failure (exit 5): the disk or the file system refused, not the input or the API. */
+const LOCAL_CODES: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'I/O error',
+};
+
+/** A file-system error escaping a command (writing run.json, a results file…): exit 5, one line naming the path. */
+function localFailure(error: unknown): DescribedError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const e = error as Error & { code?: unknown; syscall?: unknown; path?: unknown; exitCode?: unknown };
+  if (e.exitCode === ExitCode.LocalFailure) {
+    return { message: e.message, exitCode: ExitCode.LocalFailure, code: String(e.code ?? 'local_failure') };
+  }
+  if (typeof e.code !== 'string' || typeof e.syscall !== 'string' || e.exitCode !== undefined)
+    return undefined;
+  const what = LOCAL_CODES[e.code];
+  if (what === undefined) return undefined;
+  const where = typeof e.path === 'string' ? ` ${e.path}` : '';
+  return {
+    message: `cannot ${e.syscall}${where}: ${what} (${e.code}); fix it and run the command again (an interrupted apply continues with mbulk runs resume RUN)`,
+    exitCode: ExitCode.LocalFailure,
+    code: e.code,
+  };
 }

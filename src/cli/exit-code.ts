@@ -10,6 +10,8 @@ export const ExitCode = {
   Refused: 3,
   /** The API could not be reached or rejected the token. */
   Unreachable: 4,
+  /** A local failure: disk full, read-only file system, permission denied, I/O error. */
+  LocalFailure: 5,
   /** Interrupted (Ctrl-C, SIGTERM): what was written is journaled; the run is resumable. */
   Interrupted: 130,
 } as const;

@@ -87,7 +87,8 @@ export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
 }
 
 /**
- * The flow every sheet command shares: resolve the target, plan (with progress), show the plan,
+ * The flow every sheet command shares: resolve the target, take the store's lock (with --apply),
+ * plan (with progress), show the plan,
  * refuse (exit 3), stop at a dry run (exit 1 with invalid rows), confirm, apply (with progress),
  * print where the results are, and exit as the apply calls for. The command supplies its own parts.
  */
@@ -175,7 +176,13 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   const { applyExitCode, unfinishedLine } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
   try {
+    if (args.apply) {
+      // One writer per store: taken before planning, so a second import refuses before it reads.
+      const { lockStore } = await import('./store-lock.js');
+      lock = lockStore(args, ctx, target, await target.client.me({ signal: ctx.signal }));
+    }
     const planned = await withProgress(out, flow.planLabel, (report) =>
       flow.plan({
         client: target.client,
@@ -188,6 +195,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
         signal: ctx.signal,
       }),
     );
+    lock?.setRunId(planned.run.id);
     const view = flow.show(planned, target);
     // The review page (report.html) beside report.md: its path is printed and in every JSON result.
     const reportHtml = planned.run.file('reportHtml');
@@ -246,6 +254,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
     });
     return applyExitCode(out, applied, !ok, ctx.apiSources);
   } finally {
+    lock?.release();
     await target.close();
   }
 }

@@ -47,6 +47,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
     signal: abort.signal,
+    argv,
   };
   let code: number = ExitCode.Ok;
   try {

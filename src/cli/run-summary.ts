@@ -29,7 +29,8 @@ export function formatCounts(counts: Readonly<Record<string, number>>): string {
 
 /**
  * The exit code of an apply that returned (its results are written): 4 when a fatal error stopped
- * it because the API could not be reached or rejected the token (the cause is printed), 1 when
+ * it because the API could not be reached or rejected the token (the cause is printed), 5 when a
+ * local failure (disk full, read-only, permission) stopped it, 1 when
  * rows failed or it did not complete, else 0.
  */
 export function applyExitCode(
@@ -46,6 +47,7 @@ export function applyExitCode(
     out.warn(`mbulk: stopped: ${advice ?? applied.abortedBy.message}`);
   }
   if (applied.abortedBy?.exitCode === ExitCode.Unreachable) return ExitCode.Unreachable;
+  if (applied.abortedBy?.exitCode === ExitCode.LocalFailure) return ExitCode.LocalFailure;
   if (applied.status === 'interrupted') return ExitCode.Interrupted;
   return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;
 }

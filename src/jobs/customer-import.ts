@@ -33,6 +33,7 @@ import type { DriftedEntity } from './run-kind.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { refuseEmptySheet } from './empty-sheet.js';
+import { appendAll } from '../plan/append-all.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
@@ -116,7 +117,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
         blank,
       });
       if (mapped.customer) desired.push(mapped.customer);
-      rowIssues.push(...mapped.issues);
+      appendAll(rowIssues, mapped.issues);
     }
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });

@@ -21,7 +21,7 @@ export interface JobCallbacks {
 /** Why an apply stopped early: the error that aborted it and the exit code it calls for. */
 export interface AbortCause {
   message: string;
-  /** 4 when the API could not be reached or rejected the token (DESIGN.md exit codes), else 1. */
+  /** 4 when the API could not be reached or rejected the token, 5 on a local failure (disk full…), else 1. */
   exitCode: number;
   /** The error that stopped the apply (not enumerable: JSON summaries leave it out). */
   readonly error?: unknown;
@@ -32,7 +32,7 @@ export function abortCauseOf(summary: { status: string; fatalError?: unknown }):
   if (summary.status !== 'aborted') return undefined;
   const e = summary.fatalError as { message?: unknown; exitCode?: unknown } | undefined;
   const message = typeof e?.message === 'string' ? e.message : String(summary.fatalError);
-  const cause: AbortCause = { message, exitCode: e?.exitCode === 4 ? 4 : 1 };
+  const cause: AbortCause = { message, exitCode: e?.exitCode === 4 || e?.exitCode === 5 ? e.exitCode : 1 };
   // The error itself, for advice on what to check; not enumerable, so JSON summaries skip it.
   Object.defineProperty(cause, 'error', { value: summary.fatalError, enumerable: false });
   return cause;

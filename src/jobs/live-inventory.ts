@@ -34,6 +34,8 @@ export async function readLiveInventory(
 export async function readItemQuantity(
   client: MerchantClient,
   item: { itemId: string; productId: string },
+  /** Where to read the whole inventory when get-one cannot tell (default: a fresh read). */
+  readAll: () => Promise<LiveInventoryIndex> = () => readLiveInventory(client),
 ): Promise<number | undefined> {
   let product: Product | undefined;
   try {
@@ -47,5 +49,22 @@ export async function readItemQuantity(
     const found = single.byId.get(item.itemId);
     if (found) return found.quantity;
   }
-  return (await readLiveInventory(client)).byId.get(item.itemId)?.quantity;
+  return (await readAll()).byId.get(item.itemId)?.quantity;
+}
+
+/**
+ * One whole-inventory read shared by every caller that asks within `windowMs` (and before the
+ * read starts): settling a batch of unknown outcomes costs one catalog read, not one per item. A
+ * caller arriving once the read has started waits for the next one (its own write may be newer).
+ */
+export function sharedInventoryReader(
+  read: () => Promise<LiveInventoryIndex>,
+  windowMs = 50,
+): () => Promise<LiveInventoryIndex> {
+  let next: Promise<LiveInventoryIndex> | undefined;
+  return () =>
+    (next ??= new Promise<void>((resolve) => setTimeout(resolve, windowMs)).then(() => {
+      next = undefined;
+      return read();
+    }));
 }

@@ -35,6 +35,7 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { InvalidRowsError } from './template-import.js';
+import { appendAll, prependAll } from '../plan/append-all.js';
 
 /** Most customers read to resolve `customer_id` recipients. */
 const MAX_CUSTOMERS = 1_000_000;
@@ -241,7 +242,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   for await (const batch of reader.batches()) {
     for (const row of batch) {
       const mapped = mapRecipientRow(row, columns, store.country);
-      rowIssues.push(...mapped.issues);
+      appendAll(rowIssues, mapped.issues);
       if (mapped.recipient) recipients.push(mapped.recipient);
     }
     rows += batch.length;
@@ -264,7 +265,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
       ? {}
       : { earlier: earlierMessageSends(options.runsRoot, store.id, template.name) }),
   });
-  plan.issues.unshift(...headerIssues, ...rowIssues);
+  prependAll(plan.issues, headerIssues.concat(rowIssues));
   const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
     rowNumber: s.rowNumber,
     to: s.to,

@@ -10,6 +10,7 @@ import type {
 } from '../schema/index.js';
 import { productDriftFields, productRestore, type RestoreChange } from './rollback-product.js';
 import type { DriftedEntity } from './run-kind.js';
+import { prependAll } from '../plan/append-all.js';
 
 /**
  * The rollback plan: from a run's backup (the before-state of every entity it touched), what the
@@ -368,7 +369,7 @@ export function decideRollback(
   for (let i = 0, n = 0; i < stock.length; i += size, n++) {
     stockEntries.push({ type: 'stock', key: `stock:${n}`, items: stock.slice(i, i + size) });
   }
-  restores.unshift(...stockEntries);
+  prependAll(restores, stockEntries);
   return {
     restores,
     notReversible,

@@ -7,6 +7,7 @@ import type {
   ProductUpdate,
   VariantUpdateEntry,
 } from '../schema/index.js';
+import { appendAll } from '../plan/append-all.js';
 
 /**
  * How a product is put back to its saved before-state: a PATCH body of the writable fields that
@@ -89,16 +90,16 @@ export function productRestore(
     const v = restoreVariants(before, live, options, options.variantStock ?? options.fields === undefined);
     if (v) {
       body['variants'] = v.list;
-      changes.push(...v.changes);
-      notes.push(...v.notes);
+      appendAll(changes, v.changes);
+      appendAll(notes, v.notes);
     }
   }
   if (fields.has('options')) {
     const o = restoreOptions(before, live, options);
     if (o) {
       body['options'] = o.list;
-      changes.push(...o.changes);
-      notes.push(...o.notes);
+      appendAll(changes, o.changes);
+      appendAll(notes, o.notes);
     }
   }
   return { body: body as ProductUpdate, changes, notes };

@@ -6,6 +6,7 @@ import type { CustomerPlanFile } from './customer-import.js';
 import type { ProductPlanFile } from './product-import.js';
 import type { NotReversible, RestoreEntry, SourceWrites, WriteInfo } from './rollback-plan.js';
 import type { StockPlanFile } from './stock-import.js';
+import { appendAll } from '../plan/append-all.js';
 
 /**
  * Reads what a finished (or interrupted) run touched and wrote: its backup (backup.ndjson when
@@ -89,10 +90,10 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
       }
       break;
     case 'templates':
-      writes.notReversible.push(...doneOps(journal, plan, 'template'));
+      appendAll(writes.notReversible, doneOps(journal, plan, 'template'));
       break;
     case 'messages':
-      writes.notReversible.push(...doneOps(journal, plan, 'message'));
+      appendAll(writes.notReversible, doneOps(journal, plan, 'message'));
       break;
     default:
       break;

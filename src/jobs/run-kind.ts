@@ -32,6 +32,11 @@ export interface RunKind {
   }>;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+  /**
+   * Why planning the input of a started run again would repeat writes (relative changes such as
+   * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
+   */
+  replanRepeats?(run: RunDirectory): string | undefined;
   /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
   replan?(
     run: RunDirectory,
@@ -69,6 +74,10 @@ export async function runKind(kind: string): Promise<RunKind | undefined> {
           });
         },
         drift: checkStockDrift,
+        replanRepeats: (run) =>
+          (run.readPlan() as StockPlanFile).plan.changes.some((c) => c.mode === 'delta')
+            ? 'its sheet holds delta quantities'
+            : undefined,
         // Plans the run's own copy of the sheet again, with the run's options, as a new run.
         replan: async (run, options) => {
           const { planStockImport } = await import('./stock-import.js');

@@ -1,4 +1,5 @@
 import type { MerchantClient } from '../api/merchant-client.js';
+import { readJournal, stateOf } from '../apply/journal.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import type { DriftedEntity } from './run-kind.js';
 import { readLiveInventory } from './live-inventory.js';
@@ -7,13 +8,23 @@ import type { StockPlanFile } from './stock-import.js';
 /**
  * Which planned stock changes no longer match the live store: the item is gone, or (for absolute
  * quantities) it changed since planning, so writing the planned quantity would overwrite that
- * change. Deltas are relative by design and never drift.
+ * change. Deltas are relative by design and never drift. Changes whose write the run's journal
+ * already started (a resumed run) are not checked: the run itself changed those.
  */
 export async function checkStockDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
   const file = run.readPlan() as StockPlanFile;
+  const journal = readJournal(run.file('journal'));
+  const perItem = run.meta.options['inventoryMode'] === 'per-item';
+  const started = (c: StockPlanFile['plan']['changes'][number], index: number): boolean => {
+    const key = perItem ? `stock-item:${c.itemId}` : `stock-batch:${Math.floor(index / file.batchSize)}`;
+    const status = stateOf(journal, key).status;
+    return status === 'done' || status === 'unknown';
+  };
+  const pending = file.plan.changes.filter((c, i) => !started(c, i));
+  if (pending.length === 0) return [];
   const live = await readLiveInventory(client);
   const drifted: DriftedEntity[] = [];
-  for (const c of file.plan.changes) {
+  for (const c of pending) {
     const item = live.byId.get(c.itemId);
     if (!item) {
       drifted.push({

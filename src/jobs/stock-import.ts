@@ -24,8 +24,9 @@ import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { refuseEmptySheet } from './empty-sheet.js';
-import { readItemQuantity, readLiveInventory } from './live-inventory.js';
+import { readItemQuantity, readLiveInventory, sharedInventoryReader } from './live-inventory.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
+import { prependAll } from '../plan/append-all.js';
 
 /** plan.json of a stock run. Plain JSON. */
 export interface StockPlanFile {
@@ -94,7 +95,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const plan = planner.finish();
   for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
   refuseEmptySheet(options.file, rows, options.allowEmpty);
-  plan.issues.unshift(...headerIssues);
+  prependAll(plan.issues, headerIssues);
 
   const run = RunDirectory.create(options.runsRoot, {
     kind: 'stock',
@@ -334,6 +335,10 @@ export async function applyStockRun(
     return { applied: { [change.itemId]: item.quantity }, failed: {} };
   };
 
+  // Unknown outcomes settled together share one catalog read (strict mode has no get-one).
+  const liveInventory = sharedInventoryReader(() =>
+    readLiveInventory(client, options.signal ? { signal: options.signal } : {}),
+  );
   const execute = (ops: StockOp[]) =>
     applyRun<StockOp, StockOpResult>(run, ops, {
       concurrency: options.concurrency ?? 4,
@@ -357,7 +362,7 @@ export async function applyStockRun(
         if (op.kind === 'stock-batch') {
           // Absolute quantities are harmless to send again; deltas are never resent blindly.
           if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
-          const index = await readLiveInventory(client, options.signal ? { signal: options.signal } : {});
+          const index = await liveInventory();
           const now = op.changes.map((c) => index.byId.get(c.itemId)?.quantity);
           if (op.changes.every((c, i) => now[i] === c.after)) {
             return {
@@ -370,7 +375,7 @@ export async function applyStockRun(
           );
         }
         const { change } = op;
-        const now = await readItemQuantity(client, change);
+        const now = await readItemQuantity(client, change, liveInventory);
         if (now === change.after) return { done: { applied: { [change.itemId]: now }, failed: {} } };
         if (now === change.before) return 'not_applied';
         throw new Error(

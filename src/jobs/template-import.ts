@@ -24,6 +24,7 @@ import { readSheet, type ReadSheetOptions } from '../sheets/read-sheet.js';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
+import { appendAll, prependAll } from '../plan/append-all.js';
 
 /** Most templates read from the store at once (a store has tens, not millions). */
 const MAX_LIVE_TEMPLATES = 100_000;
@@ -94,7 +95,7 @@ export async function planTemplateImport(options: PlanTemplateOptions): Promise<
   for await (const batch of reader.batches()) {
     for (const row of batch) {
       const mapped = mapTemplateRow(row, columns);
-      rowIssues.push(...mapped.issues);
+      appendAll(rowIssues, mapped.issues);
       if (mapped.template) desired.push(mapped.template);
     }
     rows += batch.length;
@@ -109,7 +110,7 @@ export async function planTemplateImport(options: PlanTemplateOptions): Promise<
   const plan = planTemplates(desired, live);
   // A header error that is not fatal (a fourth button column) still makes every row invalid.
   const headerErrors = headerIssues.filter((i) => i.severity === 'error');
-  plan.issues.unshift(...headerIssues, ...rowIssues);
+  prependAll(plan.issues, headerIssues.concat(rowIssues));
   if (headerErrors.length > 0 && rows > 0) {
     for (const e of plan.entries.filter((x) => x.action === 'create')) {
       plan.issues.push({

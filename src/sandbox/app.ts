@@ -236,7 +236,7 @@ export class SandboxApp {
     const pathWithQuery = path + url.search;
     const method = req.method.toUpperCase();
     const idempotencyKey = req.headers['idempotency-key'] ?? null;
-    const finish = (res: SandboxResponse, outcome: RequestOutcome): SandboxResponse => {
+    const finish = (res: SandboxResponse, outcome: RequestOutcome, droppedAfter = false): SandboxResponse => {
       const entry: RequestLogEntry = {
         method,
         path: pathWithQuery,
@@ -247,6 +247,7 @@ export class SandboxApp {
         request_id: res.headers['x-request-id'] ?? requestId,
         at: new Date().toISOString(),
       };
+      if (droppedAfter) entry.dropped = 'after';
       this.log.add(entry);
       return res;
     };
@@ -317,6 +318,9 @@ export class SandboxApp {
       ({ res, outcome } = this.runIdempotent(route, ctx, requestId, idempotencyKey));
     }
     if (decision.kind === 'drop_after') {
+      // A replay (or a rejection) changed nothing, whatever happens to its answer: the log says so.
+      if (outcome === 'replayed' || outcome === 'rejected')
+        return finish({ ...res, drop: 'after' }, outcome, true);
       return finish({ ...res, drop: 'after' }, 'dropped_after');
     }
     return finish(res, outcome);

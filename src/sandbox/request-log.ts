@@ -28,6 +28,8 @@ export interface RequestLogEntry {
   request_id: string;
   /** ISO time the request arrived. */
   at: string;
+  /** The connection was closed before the answer was sent (a `replayed` request keeps its outcome). */
+  dropped?: 'after';
 }
 
 /** In-memory request log, capped (oldest entries are dropped first). */

@@ -200,6 +200,14 @@ export class CsvReader {
         table.warn('malformed_quotes', `Row ${at}: ${error.message}. Check the quotes (") of that row.`, at);
       }
       pending = final ? '' : pending.slice(result.meta.cursor);
+      if (pending.length > maxPending && !pending.includes('"')) {
+        // No quote at all: one enormous row (a huge cell, or a huge number of columns).
+        throw new SheetError(
+          'row_too_long',
+          `${file}: row ${rowNumber + 1} is longer than ${Math.round(maxPending / CHUNK_BYTES)} MiB with no line break (the limit for one row: cells hold at most ${this.options.limits.maxCellChars.toLocaleString('en-US')} characters, rows at most ${this.options.limits.maxColumns.toLocaleString('en-US')} columns). Check that the file is a CSV with one record per line.`,
+          { file, rowNumber: rowNumber + 1 },
+        );
+      }
       if (pending.length > maxPending) {
         throw new SheetError(
           'unterminated_quote',

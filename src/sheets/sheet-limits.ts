@@ -6,12 +6,21 @@ export interface SheetLimits {
   maxRows: number;
   /** Longest cell, in characters. Default 32,767 (Excel's own cell limit). */
   maxCellChars: number;
+  /** Most cells in one row (header included). Default 16,384 (Excel's own column limit, XFD). */
+  maxColumns: number;
+  /** XLSX shared strings: most bytes once inflated. Default 512 MiB. */
+  maxSharedStringsBytes: number;
+  /** XLSX parts: highest inflated/compressed ratio (a zip bomb inflates 1000×). Default 200. */
+  maxInflateRatio: number;
 }
 
 export const DEFAULT_SHEET_LIMITS: Readonly<SheetLimits> = Object.freeze({
   maxFileBytes: 2 * 1024 * 1024 * 1024,
   maxRows: 5_000_000,
   maxCellChars: 32_767,
+  maxColumns: 16_384,
+  maxSharedStringsBytes: 512 * 1024 * 1024,
+  maxInflateRatio: 200,
 });
 
 export function resolveSheetLimits(limits: Partial<SheetLimits> | undefined): SheetLimits {

@@ -109,6 +109,7 @@ export class SheetTable {
   /** Feeds one record; returns its SheetRow, or null for the header and for blank rows. */
   accept(values: ArrayLike<CellValue | undefined>, rowNumber: number): SheetRow | null {
     const n = values.length;
+    if (n > this.ctx.limits.maxColumns) this.tooWide(rowNumber, n);
     let first = 0;
     for (; first < n; first++) {
       const v = values[first];
@@ -160,6 +161,16 @@ export class SheetTable {
       }
     }
     return { sheet: this.ctx.sheet, rowNumber, cells: this.build(values, this.ctx.blank) };
+  }
+
+  /** A row wider than the column limit: refused before anything else is done with it. */
+  tooWide(rowNumber: number, columns: number): never {
+    const limit = this.ctx.limits.maxColumns;
+    throw new SheetError(
+      'too_many_columns',
+      `${this.ctx.file}: row ${rowNumber} has ${columns > limit ? `more than ${limit.toLocaleString('en-US')}` : columns.toLocaleString('en-US')} cells; at most ${limit.toLocaleString('en-US')} columns are read (Excel's limit). Remove the extra columns.`,
+      { file: this.ctx.file, sheet: this.ctx.sheet, rowNumber },
+    );
   }
 
   /** Adds the summaries of capped warnings. Call once at the end. */

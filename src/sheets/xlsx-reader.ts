@@ -1,3 +1,4 @@
+import { pipeline, Transform } from 'node:stream';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -294,7 +295,17 @@ export class XlsxReader {
       reader.model = { sheets: [] };
       let worksheet: WorksheetReaderLike | undefined;
       try {
-        const sharedStrings = await zip.stream('xl/sharedStrings.xml');
+        const { limits } = this.options;
+        const sharedStrings = await zip.streamBounded(
+          'xl/sharedStrings.xml',
+          { maxBytes: limits.maxSharedStringsBytes, maxRatio: limits.maxInflateRatio },
+          (what) =>
+            new SheetError(
+              'xlsx_part_too_large',
+              `${file}: its shared strings (xl/sharedStrings.xml) ${what}; the workbook is refused before it exhausts memory (limits: ${limits.maxSharedStringsBytes / (1024 * 1024)} MiB inflated, ${limits.maxInflateRatio}× compression). If it is genuine, save it as CSV.`,
+              { file, sheet: sheet.name },
+            ),
+        );
         if (sharedStrings) {
           for await (const _ of reader._parseSharedStrings(sharedStrings)) {
             // 'cache' mode yields nothing; the loop drives the parser.
@@ -302,7 +313,16 @@ export class XlsxReader {
         }
         const styles = await zip.stream('xl/styles.xml');
         if (styles) await reader._parseStyles(styles);
-        const data = await zip.stream(sheet.part);
+        const raw = await zip.stream(sheet.part);
+        // exceljs builds a whole row before handing it over: a row of millions of cells is
+        // refused from the XML as it streams, before it is built.
+        const data = raw
+          ? pipeline(
+              raw,
+              cellsPerRowGuard(limits.maxColumns, (row, n) => this.table.tooWide(row, n)),
+              () => {},
+            )
+          : null;
         if (!data) {
           throw new SheetError(
             'corrupt_xlsx',
@@ -421,4 +441,33 @@ export function excelSerialToDate(serial: number, date1904: boolean): Date {
 /** Decodes OOXML `_xHHHH_` escapes (`_x000D_` is a carriage return, `_x005F_` an underscore). */
 function decodeEscapes(text: string): string {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
+ * Counts `<c` cell elements per `<row` in a worksheet's XML as it streams, and calls `tooWide`
+ * (which throws) once a row has more than `max`. Chunks are read as latin1 (tags are ASCII); a tag
+ * split between chunks is missed at most once per chunk, which does not matter against a limit.
+ */
+function cellsPerRowGuard(max: number, tooWide: (rowNumber: number, cells: number) => never): Transform {
+  let cells = 0;
+  let rows = 0;
+  const tags = /<(c|row)[\s>/]/g;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = chunk.toString('latin1');
+      tags.lastIndex = 0;
+      try {
+        for (let m = tags.exec(text); m !== null; m = tags.exec(text)) {
+          if (m[1] === 'row') {
+            rows++;
+            cells = 0;
+          } else if (++cells > max) tooWide(rows, cells);
+        }
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done(null, chunk);
+    },
+  });
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { pipeline, Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
 /** One entry of a ZIP file's central directory. */
@@ -84,6 +84,50 @@ export class ZipDirectory {
     if (entry.method === 0) return raw;
     const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
     return pipeline(raw, inflate, () => {});
+  }
+
+  /**
+   * Like `stream`, refusing a part that inflates past `maxBytes` or past `maxRatio` times its
+   * compressed size (a zip bomb): by the sizes the directory declares, before reading, and by the
+   * bytes actually inflated, as they come (declared sizes can lie). `onLimit` builds the error.
+   */
+  async streamBounded(
+    name: string,
+    limits: { maxBytes: number; maxRatio: number },
+    onLimit: (what: string) => Error,
+  ): Promise<Readable | null> {
+    const entry = this.entries.get(name);
+    if (!entry) return null;
+    const ratioOk = (bytes: number) =>
+      bytes <= 1024 * 1024 || bytes <= limits.maxRatio * Math.max(1, entry.compressedSize);
+    if (entry.uncompressedSize > limits.maxBytes) {
+      throw onLimit(
+        `declares ${entry.uncompressedSize} bytes inflated, over the limit of ${limits.maxBytes}`,
+      );
+    }
+    if (!ratioOk(entry.uncompressedSize)) {
+      throw onLimit(
+        `declares a compression ratio of ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))}×, over the limit of ${limits.maxRatio}×`,
+      );
+    }
+    const source = await this.stream(name);
+    if (!source) return null;
+    let seen = 0;
+    const guard = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        if (seen > limits.maxBytes) {
+          done(onLimit(`inflates past the limit of ${limits.maxBytes} bytes`));
+        } else if (!ratioOk(seen)) {
+          done(
+            onLimit(
+              `inflates more than ${limits.maxRatio}× its compressed size (${entry.compressedSize} bytes)`,
+            ),
+          );
+        } else done(null, chunk);
+      },
+    });
+    return pipeline(source, guard, () => {});
   }
 
   /** The uncompressed bytes of a (small) entry, or null when there is no such entry. */

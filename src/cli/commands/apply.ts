@@ -8,14 +8,18 @@ export interface ApplyArgs extends GlobalArgs {
   yes: boolean;
   replan?: boolean;
   'allow-price-jumps'?: boolean;
+  /** `runs resume --reconcile`: settle what the journal cannot prove by re-reading the store. */
+  reconcile?: boolean;
   'runs-dir'?: string | undefined;
 }
 
 /**
  * Applies a saved plan (`mbulk apply RUN`) or continues an interrupted one (`mbulk runs resume
  * RUN`). A saved plan is applied only if the live store still matches it: every entity it touches
- * must be as it was when planned (else exit 3, listing them). A resume of a started run skips that
- * check: the journal knows what this run already wrote.
+ * must be as it was when planned (else exit 3, listing them). A resume checks the same for every
+ * operation its journal has not started (what the run itself wrote is not drift). A resume refuses
+ * (exit 2) a run already applied or a damaged journal unless `--reconcile`: then every operation
+ * the journal cannot prove done is settled by re-reading the store, never by resending a delta.
  */
 export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
@@ -44,8 +48,35 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
   const kind = await runKind(meta.kind);
   if (!kind)
     throw new CliError(`run ${run.id} is a ${meta.kind} run, which cannot be applied`, ExitCode.Usage);
+  const damagedPlan = planShapeProblem(meta.kind, run.readPlan());
+  if (damagedPlan !== undefined) {
+    throw new CliError(
+      `run ${run.id}: damaged plan, plan again (${run.file('plan')}: ${damagedPlan}); nothing was written. Plan again with: mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`,
+      ExitCode.Usage,
+    );
+  }
+  const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const journal = readJournal(run.file('journal'));
+  if (resume && !args.reconcile) {
+    const damage = journalDamage(journal, meta.journal_seq);
+    if (damage.length > 0) {
+      const { JournalDamagedError } = await import('../../apply/apply-run.js');
+      throw new CliError(
+        new JournalDamagedError(run.id, run.file('journal'), damage).message,
+        ExitCode.Usage,
+      );
+    }
+    if (meta.status === 'applied') {
+      throw new CliError(
+        `run ${run.id} was already applied: there is nothing to resume, and resending could repeat writes. To check every operation its journal cannot prove against the store (nothing is resent blindly): mbulk runs resume ${run.id} --reconcile`,
+        ExitCode.Usage,
+      );
+    }
+  }
+  if (resume && args.reconcile) run.settleUnproven = true;
 
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
   try {
     const store = await target.client.me({ signal: ctx.signal });
     if (meta.store_id !== undefined && store.id !== meta.store_id) {
@@ -62,10 +93,13 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
         ExitCode.Refused,
       );
     }
+    // One writer per store on this machine (also stops two resumes of one run racing).
+    const { lockStore } = await import('../store-lock.js');
+    lock = lockStore(args, ctx, target, store, run.id);
     out.line(`Run ${run.id} · ${meta.kind} · store ${store.name} (${store.id})`);
-    // Only a started run has a journal that knows what it wrote; a run that was only planned is
-    // checked for drift whether it is applied or "resumed".
-    if ((!resume || meta.status === 'planned') && kind.drift) {
+    // The journal knows what this run wrote: the drift check covers what it has not started. With
+    // --reconcile the journal cannot be trusted to tell, and every operation re-reads the store.
+    if (!args.reconcile && kind.drift) {
       const drifted = await withProgress(out, 'Check for drift', () => kind.drift!(run, target.client));
       if (drifted.length > 0) {
         out.line(
@@ -78,6 +112,13 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
             ? `mbulk apply ${run.id} --replan`
             : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
           out.warn(`mbulk: refused: the live store drifted since planning; plan again with ${how}`);
+          out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
+          return ExitCode.Refused;
+        }
+        if (journal.records > 0 && kind.replanRepeats?.(run)) {
+          out.warn(
+            `mbulk: refused: run ${run.id} already sent some of its changes, and planning its input again would send those again (${kind.replanRepeats(run)}); fix the drifted entities by hand or plan a new sheet with what is left`,
+          );
           out.result({ ok: false, refused: 'drift', runId: run.id, drifted });
           return ExitCode.Refused;
         }
@@ -96,6 +137,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
           return ExitCode.Refused;
         }
         run = replanned.run;
+        lock.setRunId(run.id);
       }
     }
     await confirmApply(out, `${resume ? 'Resume' : 'Apply'} run ${run.id} on ${store.name}?`, args.yes);
@@ -127,6 +169,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
     });
     return applyExitCode(out, result, !result.ok, ctx.apiSources);
   } finally {
+    lock?.release();
     await target.close();
   }
 }
@@ -155,3 +198,35 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
       setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));
     },
   );
+
+/**
+ * What is wrong with the shape of a run's plan.json (edited or damaged by hand), or undefined:
+ * checked before anything reads it, so a missing field is "damaged plan", not a TypeError.
+ */
+export function planShapeProblem(kind: string, plan: unknown): string | undefined {
+  if (typeof plan !== 'object' || plan === null || Array.isArray(plan)) return 'not a JSON object';
+  const p = plan as Record<string, unknown>;
+  if (kind !== 'rollback') {
+    if (p['kind'] !== kind) return `its kind is ${JSON.stringify(p['kind'])}, not "${kind}"`;
+    const store = p['store'] as { id?: unknown } | undefined;
+    if (typeof store !== 'object' || store === null || typeof store.id !== 'string')
+      return 'store.id is missing';
+    if (typeof p['input'] !== 'object' || p['input'] === null) return 'input is missing';
+  }
+  const inner = p['plan'] as Record<string, unknown> | undefined;
+  const list = (name: string): string | undefined =>
+    typeof inner === 'object' && inner !== null && Array.isArray(inner[name])
+      ? undefined
+      : `plan.${name} is missing`;
+  switch (kind) {
+    case 'stock': {
+      const batch = p['batchSize'];
+      if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 1) return 'batchSize is missing';
+      return list('changes') ?? list('issues') ?? list('skipped');
+    }
+    case 'products':
+      return list('entries');
+    default:
+      return undefined;
+  }
+}

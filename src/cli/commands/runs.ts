@@ -179,6 +179,11 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
     );
   }
   const target = await resolveTarget(args, ctx);
+  let lock: { release(): void; setRunId(id: string): void } | undefined;
+  const lockFor = async (store: { id: string; name: string }, runId: string): Promise<void> => {
+    const { lockStore } = await import('../store-lock.js');
+    lock = lockStore(args, ctx, target, store, runId);
+  };
   try {
     const apply = (run: RunDirectory) =>
       withProgress(out, 'Roll back', (report) =>
@@ -233,6 +238,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
           ExitCode.Refused,
         );
       }
+      await lockFor(store, source.id);
       await confirmApply(out, `Continue rollback ${source.id} on ${store.name}?`, args.yes);
       return finish(source, await apply(source), { source: file.source.id, resumed: true });
     }
@@ -298,6 +304,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
       out.result({ ok: true, applied: false, ...base });
       return ExitCode.Ok;
     }
+    await lockFor(planned.store, run.id);
     await confirmApply(
       out,
       `Roll back run ${source.id} on ${planned.store.name} (${lines.length} restores)?`,
@@ -305,6 +312,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
     );
     return finish(run, await apply(run), base);
   } finally {
+    lock?.release();
     await target.close();
   }
 }
@@ -361,7 +369,19 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         (s) =>
           s
             .positional('run', { type: 'string', demandOption: true })
-            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' }),
+            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+            .option('replan', {
+              type: 'boolean',
+              default: false,
+              describe:
+                "When entities it has not written yet changed in the store, plan the run's input again and apply that (default: refuse, exit 3)",
+            })
+            .option('reconcile', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta (default: refuse, exit 2)',
+            }),
         async (argv) => {
           setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
         },

@@ -79,8 +79,13 @@ describe('mbulk apply RUN', () => {
     expect(writes()).toHaveLength(1);
     expect(sandbox.store.getInventoryItem(item?.item_id as string)?.quantity).toBe((item?.quantity ?? 0) + 5);
 
+    // An applied run is not resumed blindly: refused (exit 2), and --reconcile re-reads the store.
     const resumed = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, dir);
-    expect(resumed.code).toBe(0);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(`mbulk runs resume ${runId} --reconcile`);
+    expect(writes()).toHaveLength(1);
+    const reconciled = await runCli(['runs', 'resume', runId, '--yes', '--reconcile', '--json'], env, dir);
+    expect(reconciled.code, reconciled.stderr).toBe(0);
     expect(writes()).toHaveLength(1);
 
     const list = await runCli(['runs', 'list', '--json'], env, dir);

@@ -114,7 +114,7 @@ describe('journal', () => {
     // a lock left by a killed process (pid that does not exist)
     fs.writeFileSync(`${file}.lock`, '999999999');
     const j2 = Journal.open(file);
-    expect(fs.readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
+    expect((JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')) as { pid: number }).pid).toBe(process.pid);
     j2.close();
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
