@@ -324,7 +324,8 @@ describe('exported phones and text', () => {
       ['export', 'customers', 'customers.csv'],
       ['export', 'customers', 'customers.xlsx'],
       ['export', 'orders', 'orders.csv'],
-      ['export', 'orders', 'orders.xlsx'],
+      // Field names as headers (XLSX defaults to labels people read).
+      ['export', 'orders', 'orders.xlsx', '--headers', 'fields'],
     ]) {
       const r = await run(s, argv, cwd);
       expect(r.code, r.stderr).toBe(0);
