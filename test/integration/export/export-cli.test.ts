@@ -331,8 +331,8 @@ describe('exported phones and text', () => {
       expect(r.code, r.stderr).toBe(0);
     }
     const phoneOf = new Map(SAMPLE.customers.map((c) => [c.id, c.phone]));
-    const read = async (file: string) => {
-      const sheet = readSheet(join(cwd, file));
+    const read = async (file: string, sheetName?: string) => {
+      const sheet = readSheet(join(cwd, file), sheetName === undefined ? {} : { sheet: sheetName });
       await sheet.open();
       const rows: Record<string, unknown>[] = [];
       for await (const row of sheet) rows.push(row.cells);
@@ -345,7 +345,8 @@ describe('exported phones and text', () => {
       expect(rows[0]?.['name']).toBe(file.endsWith('.xlsx') ? '-Aina @home' : "'-Aina @home");
     }
     for (const file of ['orders.csv', 'orders.xlsx']) {
-      const rows = await read(file);
+      // The workbook opens on its summary sheet; the orders are on the 'orders' sheet.
+      const rows = await read(file, file.endsWith('.xlsx') ? 'orders' : undefined);
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) {
         expect(r['customer_phone']).toMatch(/^\d+$/);
