@@ -14,6 +14,7 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
   process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
 }
-const { main } = await import('../dist/cli/main.js');
+// The CLI is bundled (scripts/bundle-cli.mjs, run by `npm run build`): one file to load, not ~200.
+const { main } = await import('../dist/bundle/main.js');
 
 process.exitCode = await main(process.argv.slice(2));
