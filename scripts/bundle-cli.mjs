@@ -1,6 +1,6 @@
 // Bundles the CLI (dist/cli/main.js and everything it imports, lazily imported modules included)
-// into dist/bundle/ with esbuild: one file for the start-up path and a chunk per lazily imported
-// part. Loading ~200 small ES modules (zod, yargs, undici, our own) cost more than running them;
+// into dist/bundle/ with esbuild: main.js plus chunks shared by it and by the lazily imported
+// parts (a command only loads the chunks it imports). Loading ~200 small ES modules (zod, yargs, undici, our own) cost more than running them;
 // bin/mbulk.js imports dist/bundle/main.js. Run after `tsc -p tsconfig.build.json` (npm run build).
 //
 // Left external, loaded from node_modules when a command uses them: exceljs (large, CommonJS with
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
+/** yargs' own locales directory, found where esbuild loads yargs from. */
+let yargsLocalesDir;
 
 /**
  * yargs finds its translated messages at `../../../locales` from its own module; inside the bundle
@@ -23,6 +25,7 @@ const yargsLocales = {
   name: 'yargs-locales',
   setup(b) {
     b.onLoad({ filter: /yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async (args) => {
+      yargsLocalesDir = join(dirname(args.path), '..', '..', 'locales');
       const text = await readFile(args.path, 'utf8');
       const patched = text.replace("'../../../locales'", "'../locales'");
       if (patched === text) throw new Error(`bundle-cli: yargs locale path not found in ${args.path}`);
@@ -51,4 +54,5 @@ await build({
   plugins: [yargsLocales],
   logLevel: 'warning',
 });
-cpSync(join(root, 'node_modules', 'yargs', 'locales'), join(outdir, 'locales'), { recursive: true });
+if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
+cpSync(yargsLocalesDir, join(outdir, 'locales'), { recursive: true });
