@@ -1,4 +1,4 @@
-// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/) or import the package
+// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/bundle/) or import the package
 // by name need dist/ to match src/. CI builds it in `npm ci` (prepare); a developer who edited src/
 // since the last build gets a rebuild here, once per test run, before any test starts.
 import { execFileSync } from 'node:child_process';
@@ -17,9 +17,13 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/** When dist/ was last built: the older of the library entry and the CLI bundle (written last). */
 function builtAt(): number {
   try {
-    return statSync(join(root, 'dist', 'index.js')).mtimeMs;
+    return Math.min(
+      statSync(join(root, 'dist', 'index.js')).mtimeMs,
+      statSync(join(root, 'dist', 'bundle', 'main.js')).mtimeMs,
+    );
   } catch {
     return 0;
   }
@@ -35,4 +39,6 @@ export default function setup(): void {
       stdio: 'inherit',
     },
   );
+  // bin/mbulk.js runs the bundled CLI (dist/bundle/), made from the fresh dist/cli.
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
 }
