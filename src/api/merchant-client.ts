@@ -4,6 +4,7 @@ import type { Agent } from 'undici';
 import { Store } from '../schema/index.js';
 import { DEFAULT_API_PATHS, type ApiPaths } from './api-paths.js';
 import { systemClock, type Clock } from './clock.js';
+import { linkedSignal } from './linked-signal.js';
 import {
   ApiContractError,
   ApiError,
@@ -282,12 +283,14 @@ export class MerchantClient {
   ): Promise<Attempt> {
     let response: FetchResponse;
     let text: string;
+    // Never the run's shared signal itself: fetch would leave a listener on it per request.
+    const linked = linkedSignal(signal);
     try {
       response = await this.fetchImpl(url, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
-        ...(signal !== undefined ? { signal } : {}),
+        ...(linked.signal !== undefined ? { signal: linked.signal } : {}),
         dispatcher: this.agent,
       });
       text = await response.text();
@@ -300,6 +303,8 @@ export class MerchantClient {
         ? new TimeoutError(`timed out: ${message}`, sent, label, { cause: error })
         : new ConnectionError(`connection failed: ${message}`, sent, label, { cause: error });
       return { ok: false, failure, error: wrapped, retryAfterMs: undefined };
+    } finally {
+      linked.release();
     }
     const requestId = response.headers.get('x-request-id') ?? undefined;
     if (response.status >= 200 && response.status < 300) {

@@ -72,6 +72,8 @@ export interface ApplyView {
 export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
   /** `stock`, `products`, `customers`: names the run in notifications. */
   kind?: string;
+  /** The command notifications name (default `import KIND`), e.g. `messages send`. */
+  command?: string;
   planLabel: string;
   plan(basics: PlanBasics): Promise<P>;
   /** Prints the plan (run, store, counts, changes, issues) and describes it. */
@@ -97,31 +99,10 @@ export async function runImportFlow<P extends PlannedImport, A extends AppliedIm
   ctx: CommandContext,
   flow: ImportFlow<P, A>,
 ): Promise<number> {
-  const notifyUrl = args['notify-url'];
-  if (notifyUrl === undefined) return importFromSource(args, ctx, flow);
-  const { sendNotification } = await import('./notify.js');
-  const notify = {
-    url: notifyUrl,
-    on: args['notify-on'] ?? 'always',
-    command: `import ${flow.kind ?? args.file}`,
-  };
-  let code: number;
-  try {
-    code = await importFromSource(args, ctx, flow);
-  } catch (error) {
-    const { describeError } = await import('./describe-error.js');
-    const described = describeError(error);
-    await sendNotification(ctx.out, notify, described.exitCode, { ok: false, error: described });
-    throw error;
-  }
-  const summary = ctx.out.lastResult;
-  await sendNotification(
-    ctx.out,
-    notify,
-    code,
-    typeof summary === 'object' && summary !== null ? { ...summary } : {},
+  const { withNotification } = await import('./notify.js');
+  return withNotification(args, ctx.out, flow.command ?? `import ${flow.kind ?? args.file}`, () =>
+    importFromSource(args, ctx, flow),
   );
-  return code;
 }
 
 async function importFromSource<P extends PlannedImport, A extends AppliedImport>(

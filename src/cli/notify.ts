@@ -1,5 +1,6 @@
 import { describeError } from './describe-error.js';
 import type { Output } from './output.js';
+import type { NotifyArgs } from './notify-options.js';
 import { isLoopbackHost } from './target.js';
 
 /**
@@ -35,7 +36,7 @@ export function notificationText(
           : 'failed';
   const parts = [`mbulk ${command}: ${outcome} (exit ${exitCode})`];
   if (typeof summary['runId'] === 'string') parts.push(`run ${summary['runId']}`);
-  for (const key of ['updated', 'created', 'failed', 'notRun', 'writeRequests']) {
+  for (const key of ['updated', 'created', 'restored', 'failed', 'notRun', 'writeRequests']) {
     if (typeof summary['applied'] === 'boolean' && !summary['applied']) break;
     const v = summary[key];
     if (typeof v === 'number') parts.push(`${key} ${v}`);
@@ -79,4 +80,36 @@ export async function sendNotification(
   } catch (error) {
     out.warn(`mbulk: warning: notification to ${shown} failed: ${describeError(error).message}`);
   }
+}
+
+/**
+ * Runs a command that ends a run and, with `--notify-url`, posts how it ended: its JSON summary
+ * (`out.result`) with its exit code, or the error that ended it (which is then rethrown, to be
+ * printed and exited with as usual). The notification never changes the exit code.
+ */
+export async function withNotification(
+  args: NotifyArgs,
+  out: Output,
+  command: string,
+  run: () => Promise<number>,
+): Promise<number> {
+  const url = args['notify-url'];
+  if (url === undefined) return run();
+  const notify: NotifyOptions = { url, on: args['notify-on'] ?? 'always', command };
+  let code: number;
+  try {
+    code = await run();
+  } catch (error) {
+    const described = describeError(error);
+    await sendNotification(out, notify, described.exitCode, { ok: false, error: described });
+    throw error;
+  }
+  const summary = out.lastResult;
+  await sendNotification(
+    out,
+    notify,
+    code,
+    typeof summary === 'object' && summary !== null ? { ...summary } : {},
+  );
+  return code;
 }

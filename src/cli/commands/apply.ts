@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
+import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
-export interface ApplyArgs extends GlobalArgs {
+export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   run: string;
   yes: boolean;
   replan?: boolean;
@@ -22,6 +23,13 @@ export interface ApplyArgs extends GlobalArgs {
  * the journal cannot prove done is settled by re-reading the store, never by resending a delta.
  */
 export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
+  const { withNotification } = await import('../notify.js');
+  return withNotification(args, ctx.out, resume ? 'runs resume' : 'apply', () =>
+    applyOrResume(args, ctx, resume),
+  );
+}
+
+async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { runKind } = await import('../../jobs/run-kind.js');
   const { resolveTarget } = await import('../target.js');
@@ -179,7 +187,7 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
     'apply <run>',
     'Apply a saved plan (run id, id prefix, or path), refusing if the live store drifted since planning',
     (y) =>
-      y
+      notifyOptions(y)
         .positional('run', { type: 'string', demandOption: true, describe: 'Run id, unique prefix, or path' })
         .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
         .option('replan', {

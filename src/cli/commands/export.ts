@@ -96,6 +96,11 @@ function shownPath(path: string, ctx: CommandContext): string {
   return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
+/** "1 page", "2 pages": counts in progress and summary lines. */
+function count(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}
+
 /** Counts pages as a list is read, for the progress line ("pages read"). */
 async function* countingPages<T>(list: PageIterator<T>, onPage: () => void): AsyncGenerator<T> {
   for await (const page of list.pages()) {
@@ -326,7 +331,7 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         report({
           phase: 'export',
           done: last.ordersWritten,
-          message: `${pages} pages read · ${last.ordersRead} orders read · ${last.linesWritten} lines written`,
+          message: `${count(pages, 'page')} read · ${count(last.ordersRead, 'order')} read · ${count(last.linesWritten, 'line')} written`,
         } satisfies JobProgress);
       const orders = chainReads(
         reads.map(
@@ -408,19 +413,19 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         : '';
     if (dryRun) {
       out.line(
-        `Dry run: the next incremental run of feed "${feed}" would export ${result.orders} new or changed orders${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${pages} pages read; nothing written, watermark unchanged`,
+        `Dry run: the next incremental run of feed "${feed}" would export ${result.orders} new or changed ${result.orders === 1 ? 'order' : 'orders'}${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${count(pages, 'page')} read; nothing written, watermark unchanged`,
       );
     } else if (result.incremental?.resumed && result.orders === 0) {
       out.line(
-        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${pages} pages read`,
+        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${count(pages, 'page')} read`,
       );
     } else if (result.invoices) {
       out.line(
-        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} invoices · ${result.invoices.rows} invoice lines · ${result.invoices.files} ${result.invoices.files === 1 ? 'file' : 'files'} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${pages} pages read`,
+        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'} · ${count(result.invoices.rows, 'invoice line')} · ${result.invoices.files} ${result.invoices.files === 1 ? 'file' : 'files'} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${count(pages, 'page')} read`,
       );
     } else {
       out.line(
-        `Exported ${result.orders} orders · ${result.lines} lines · ${result.checks} checks${checksNote} · ${pages} pages read`,
+        `Exported ${count(result.orders, 'order')} · ${count(result.lines, 'line')} · ${count(result.checks, 'check')}${checksNote} · ${count(pages, 'page')} read`,
       );
     }
     const revenue = result.summary.find((r) => r.section === 'revenue');
@@ -570,7 +575,7 @@ export async function exportCatalogCommand(
         }),
       );
       out.line(
-        `Exported ${r.items} inventory items of ${r.products} products${r.untracked > 0 ? ` (${r.untracked} items with inventory tracking off left out)` : ''} · ${pages} pages read`,
+        `Exported ${r.items} inventory items of ${r.products} products${r.untracked > 0 ? ` (${r.untracked} items with inventory tracking off left out)` : ''} · ${count(pages, 'page')} read`,
       );
       out.line(`Wrote ${shownPath(r.paths.stock, ctx)}`);
       out.result({ ...base, ...r, pages });

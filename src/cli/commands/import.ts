@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../command-context.js';
 import type { RegisterCommand } from './index.js';
+import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { registerImportProducts } from './import-products.js';
 import { registerImportStock } from './import-stock.js';
 import { registerImportCustomers } from './import-customers.js';
@@ -12,7 +13,7 @@ const importCommands: RegisterCommand[] = [
   registerImportCustomers,
 ];
 
-export interface ImportArgs extends GlobalArgs {
+export interface ImportArgs extends GlobalArgs, NotifyArgs {
   file: string;
   apply: boolean;
   yes: boolean;
@@ -22,8 +23,6 @@ export interface ImportArgs extends GlobalArgs {
   header?: string[] | undefined;
   /** Import a URL source even when it did not change since the last applied run. */
   force?: boolean | undefined;
-  'notify-url'?: string | undefined;
-  'notify-on'?: string | undefined;
 }
 
 /** `mbulk import products|customers|stock FILE`. */
@@ -41,18 +40,8 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         default: false,
         describe:
           'With a URL source: import it even if unchanged (same ETag, Last-Modified or bytes) since the last applied run',
-      })
-      .option('notify-url', {
-        type: 'string',
-        describe:
-          "POST the run's JSON summary (with a `text` line for chat webhooks) here when the run ends (default: none)",
-      })
-      .option('notify-on', {
-        type: 'string',
-        choices: ['failure', 'always'],
-        default: 'always',
-        describe: 'When to notify: always, or only when the run did not end with exit 0',
       }) as unknown as Argv<GlobalArgs>;
+    sub = notifyOptions(sub);
     for (const register of importCommands) sub = register(sub, ctx, setExit);
     return sub.demandCommand(1, 'Name what to import: products, customers or stock.');
   });

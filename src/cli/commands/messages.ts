@@ -2,8 +2,9 @@ import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
+import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
-interface SendArgs extends GlobalArgs {
+interface SendArgs extends GlobalArgs, NotifyArgs {
   file: string;
   template: string;
   apply: boolean;
@@ -36,6 +37,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
   let duplicates = 0;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    command: 'messages send',
     planLabel: 'Plan messages',
     plan: (basics) =>
       planMessageSend({
@@ -123,7 +125,7 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
         'send <file>',
         'Check a recipients sheet (to or customer_id, one column per template parameter), preview, and with --apply send; results.csv says per row: sent, duplicate of row N, already sent in run X, invalid, failed',
         (c) =>
-          c
+          notifyOptions(c)
             .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
             .option('template', {
               type: 'string',

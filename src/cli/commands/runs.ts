@@ -5,6 +5,7 @@ import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import { applySavedRun, type ApplyArgs } from './apply.js';
 import type { RegisterCommand } from './index.js';
+import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
 interface RunsArgs extends GlobalArgs {
   run?: string;
@@ -140,7 +141,7 @@ async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<numbe
   return ExitCode.Ok;
 }
 
-interface RollbackArgs extends RunsArgs {
+interface RollbackArgs extends RunsArgs, NotifyArgs {
   run: string;
   apply: boolean;
   yes: boolean;
@@ -154,6 +155,13 @@ interface RollbackArgs extends RunsArgs {
  * unfinished rollback run, continues it.
  */
 async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise<number> {
+  // A dry run ends no run: only a rollback written (--apply) notifies.
+  if (!args.apply) return rollbackRun(args, ctx);
+  const { withNotification } = await import('../notify.js');
+  return withNotification(args, ctx.out, 'runs rollback', () => rollbackRun(args, ctx));
+}
+
+async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const rollback = await import('../../jobs/rollback-run.js');
   const { resolveTarget } = await import('../target.js');
@@ -367,7 +375,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'resume <run>',
         'Continue an interrupted run: operations already done are not repeated',
         (s) =>
-          s
+          notifyOptions(s)
             .positional('run', { type: 'string', demandOption: true })
             .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
             .option('replan', {
@@ -390,7 +398,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'rollback <run>',
         'Undo an applied or interrupted run from its backup (dry run unless --apply), as a new, resumable run',
         (s) =>
-          s
+          notifyOptions(s)
             .positional('run', {
               type: 'string',
               demandOption: true,

@@ -4,8 +4,9 @@ import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { TemplateStatusRow } from '../../jobs/template-import.js';
 import type { RegisterCommand } from './index.js';
+import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
-interface CreateArgs extends GlobalArgs {
+interface CreateArgs extends GlobalArgs, NotifyArgs {
   file: string;
   apply: boolean;
   yes: boolean;
@@ -35,6 +36,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
+    command: 'templates create',
     planLabel: 'Plan templates',
     plan: (basics) =>
       planTemplateImport({
@@ -177,7 +179,7 @@ export const registerTemplates: RegisterCommand = (parser, ctx, setExit) =>
         'create <file>',
         'Check a templates sheet against every rule and (with --apply) submit the templates for review',
         (c) =>
-          c
+          notifyOptions(c)
             .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
             .option('apply', {
               type: 'boolean',

@@ -69,3 +69,11 @@ it('plan lines are coloured on a terminal, and not with NO_COLOR or without a te
   expect(piped.stdout).toContain('  row 2: TEE-LIN-SND-S');
   expect(piped.stdout).not.toContain('\u001b[');
 });
+
+it('the orders export counts in the singular when it read one page', async () => {
+  // The sample store's 50 orders fit in one page.
+  const r = await runCli(['export', 'orders', 'orders.csv'], env, dir);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout + r.stderr).toMatch(/Exported 50 orders · \d+ lines · \d+ checks?.* · 1 page read/);
+  expect(r.stdout + r.stderr).not.toContain('1 pages');
+});
