@@ -24,6 +24,8 @@ export interface ImportArgs extends GlobalArgs {
   force?: boolean | undefined;
   'notify-url'?: string | undefined;
   'notify-on'?: string | undefined;
+  /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
+  'strict-check'?: boolean | undefined;
 }
 
 /** `mbulk import products|customers|stock FILE`. */
@@ -46,6 +48,12 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         type: 'string',
         describe:
           "POST the run's JSON summary (with a `text` line for chat webhooks) here when the run ends (default: none)",
+      })
+      .option('strict-check', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Products and customers: re-read each entity just before writing it, even when the plan is fresh (default: only once the plan is more than 5 s old); a write whose entity changed since planning is refused as drifted and the run goes on',
       })
       .option('notify-on', {
         type: 'string',
