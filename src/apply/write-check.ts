@@ -47,8 +47,6 @@ export class WriteCheck {
   private readonly now: () => number;
   private getOneOff = false;
   private snapshots = new Map<string, { at: number; refreshMs: number; value: Promise<unknown> }>();
-  /** Entity re-reads made (for summaries and benches). */
-  reads = 0;
   /** Collection reads made for creates. */
   collectionReads = 0;
 
