@@ -68,6 +68,13 @@ export type { RunMeta, RunStatus } from './apply/run-directory.js';
 export { executeOperations } from './apply/execute-plan.js';
 export type { ExecuteOptions, ExecuteSummary, OperationOutcome } from './apply/execute-plan.js';
 export { applyRun } from './apply/apply-run.js';
+export {
+  DEFAULT_WRITE_CHECK_AFTER_MS,
+  WriteCheck,
+  WriteCheckFailedError,
+  WriteDriftError,
+  type WriteCheckOptions,
+} from './apply/write-check.js';
 export { Journal, readJournal } from './apply/journal.js';
 
 // Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).

@@ -28,6 +28,11 @@ export interface ExecuteContext {
   attempt: number;
   /** True when an earlier session had already started this operation. */
   resumed: boolean;
+  /**
+   * What the journal knew before this attempt: `not_started`; `failed` (definitely not applied,
+   * also when a re-read established it); `unknown` (started, outcome unknown, replayed as harmless).
+   */
+  previous: 'not_started' | 'failed' | 'unknown';
 }
 
 export interface ExecuteProgress {
@@ -279,7 +284,11 @@ export async function executeOperations<Op, R>(
     }
     let result: R;
     try {
-      result = await execute(op, { attempt, resumed: state.status !== 'not_started' });
+      result = await execute(op, {
+        attempt,
+        resumed: state.status !== 'not_started',
+        previous: state.status === 'done' ? 'unknown' : state.status,
+      });
     } catch (cause) {
       const error = toJournalError(cause);
       if (isFatal(cause)) abortWith(cause);

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
+import type { WriteCheckOptions } from '../apply/write-check.js';
 import type { AbortCause, JobCallbacks } from '../jobs/job-events.js';
 import type { ImportArgs } from './commands/import.js';
 import type { CommandContext } from './command-context.js';
@@ -22,6 +23,8 @@ export interface PlanBasics extends JobCallbacks {
 export interface ApplyBasics extends JobCallbacks {
   client: MerchantClient;
   concurrency: number;
+  /** Write-time re-read of products and customers (`--strict-check`: always). */
+  writeCheck: WriteCheckOptions;
 }
 
 /** What a planner returns: its run, the store it was planned for, and why it refuses (if it does). */
@@ -213,7 +216,9 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       flow.apply(planned.run, {
         client: target.client,
         concurrency: args.concurrency,
+        writeCheck: { strict: args['strict-check'] === true },
         onProgress: report,
+        onWarning: (m) => out.warn(`warning: ${m}`),
         signal: ctx.signal,
       }),
     );

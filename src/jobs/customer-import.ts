@@ -2,6 +2,8 @@ import { idempotencyKey } from '../api/idempotency-key.js';
 import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
+import { WriteCheck, type WriteCheckOptions } from '../apply/write-check.js';
+import { refuseChangedCustomer, refuseExistingCustomer } from './customer-write-check.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { readJournal, stateOf } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
@@ -292,6 +294,8 @@ interface CustomerOpResult {
 export interface ApplyCustomersOptions extends JobCallbacks {
   client: MerchantClient;
   concurrency?: number;
+  /** Write-time check: re-read a customer before writing it once the plan is a few seconds old (see WriteCheck). */
+  writeCheck?: WriteCheckOptions | undefined;
 }
 
 export interface CustomerApplySummary {
@@ -352,14 +356,18 @@ export async function applyCustomerRun(
   const signal = options.signal ? { signal: options.signal } : {};
   let requests = 0;
   const backup = BackupLog.open(run.file('backupLog'));
+  const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  const match = file.match ?? ['id', 'phone', 'email'];
   let summary: ExecuteSummary<CustomerOp, CustomerOpResult>;
   try {
     summary = await applyRun<CustomerOp, CustomerOpResult>(run, buildOps(run, file.plan), {
       concurrency: options.concurrency ?? 4,
       ...signal,
       keyOf: (op) => op.key,
-      execute: async (op) => {
+      execute: async (op, ctx) => {
         if (op.kind === 'customer-create') {
+          // Refuse (nothing sent) a create whose phone now belongs to a live customer.
+          if (check.due(ctx)) await refuseExistingCustomer(client, check, op.entry, match);
           backup.record([{ type: 'customer', id: op.key, before: null }]);
           await backup.flush();
           requests++;
@@ -367,6 +375,9 @@ export async function applyCustomerRun(
           const c = await client.customers.create(op.body, { idempotencyKey: op.idempotencyKey });
           return { id: c.id, updatedAt: c.updated_at };
         }
+        // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
+        const getOneMissing =
+          check.entityDue(ctx) && (await refuseChangedCustomer(client, op.entry, op.customerId));
         const before = op.entry.before;
         backup.record([
           {
@@ -378,6 +389,7 @@ export async function applyCustomerRun(
         await backup.flush();
         requests++;
         const c = await client.customers.update(op.customerId, op.body);
+        if (getOneMissing) check.getOneMissing(`GET ${client.paths.customerGet}`);
         return { id: c.id, updatedAt: c.updated_at };
       },
       onProgress: (p) =>

@@ -5,6 +5,7 @@ import { isIdempotentRequest } from '../api/retry.js';
 import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
+import { WriteCheck, type WriteCheckOptions } from '../apply/write-check.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { renderReport, writeReport, type ReportInput } from '../apply/report.js';
 import type { RowFilesSummary } from '../apply/results-file.js';
@@ -24,6 +25,7 @@ import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { reconcileProductPatch } from './product-reconcile.js';
+import { refuseChangedProduct, refuseExistingProduct } from './product-write-check.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import type { ColumnMap } from '../formats/column-map.js';
@@ -438,6 +440,8 @@ export interface ApplyProductsOptions extends JobCallbacks {
    * started refuses (exit 3) unless it was planned with the flag; a started run (resume) goes on.
    */
   allowPriceJumps?: boolean | undefined;
+  /** Write-time check: re-read a product before writing it once the plan is a few seconds old (see WriteCheck). */
+  writeCheck?: WriteCheckOptions | undefined;
 }
 
 export interface ProductApplySummary {
@@ -545,42 +549,53 @@ export async function applyProductRun(
   const signal = options.signal ? { signal: options.signal } : {};
   let requests = 0;
   const backup = BackupLog.open(run.file('backupLog'));
+  const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  async function writeProduct(op: ProductOp, entry: PlanEntry, id: string | null): Promise<ProductOpResult> {
+    backup.record([
+      {
+        type: 'product',
+        id: id ?? entry.key,
+        before: id !== null ? (file.before[id] ?? null) : null,
+      },
+    ]);
+    await backup.flush();
+    requests++;
+    switch (op.kind) {
+      case 'product-create': {
+        // Writes get no abort signal: a stop lets those in flight finish and be journaled.
+        const p = await client.products.create(entry.body as ProductCreate, {
+          idempotencyKey: op.idempotencyKey,
+        });
+        const images = learnedImages(entry, p.images);
+        return images ? { id: p.id, images } : { id: p.id };
+      }
+      case 'product-update':
+      case 'product-hide': {
+        const p = await client.products.update(id as string, entry.body as ProductUpdate);
+        return patchResult(entry, p);
+      }
+      case 'product-delete':
+        await client.products.delete(id as string);
+        return { id: id as string };
+    }
+  }
   let summary: ExecuteSummary<ProductOp, ProductOpResult>;
   try {
     summary = await applyRun<ProductOp, ProductOpResult>(run, ops, {
       concurrency: options.concurrency ?? 4,
       ...signal,
       keyOf: (op) => op.key,
-      execute: async (op) => {
+      execute: async (op, ctx) => {
         const entry = plan.entries[op.index] as PlanEntry;
         const id = entry.productId;
-        backup.record([
-          {
-            type: 'product',
-            id: id ?? entry.key,
-            before: id !== null ? (file.before[id] ?? null) : null,
-          },
-        ]);
-        await backup.flush();
-        requests++;
-        switch (op.kind) {
-          case 'product-create': {
-            // Writes get no abort signal: a stop lets those in flight finish and be journaled.
-            const p = await client.products.create(entry.body as ProductCreate, {
-              idempotencyKey: op.idempotencyKey,
-            });
-            const images = learnedImages(entry, p.images);
-            return images ? { id: p.id, images } : { id: p.id };
-          }
-          case 'product-update':
-          case 'product-hide': {
-            const p = await client.products.update(id as string, entry.body as ProductUpdate);
-            return patchResult(entry, p);
-          }
-          case 'product-delete':
-            await client.products.delete(id as string);
-            return { id: id as string };
-        }
+        // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
+        const getOneMissing =
+          op.kind === 'product-create'
+            ? check.due(ctx) && (await refuseExistingProduct(client, check, entry))
+            : check.entityDue(ctx) && (await refuseChangedProduct(client, entry));
+        const write = await writeProduct(op, entry, id);
+        if (getOneMissing) check.getOneMissing(`GET ${client.paths.productGet}`);
+        return write;
       },
       // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
       // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.

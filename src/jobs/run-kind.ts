@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
+import type { WriteCheckOptions } from '../apply/write-check.js';
 import type { AbortCause, JobCallbacks } from './job-events.js';
 import type { StockPlanFile } from './stock-import.js';
 
@@ -22,6 +23,8 @@ export interface RunKind {
       concurrency?: number;
       /** `mbulk apply --allow-price-jumps` (products runs; default false). */
       allowPriceJumps?: boolean;
+      /** Write-time re-read of products and customers (`--strict-check`). */
+      writeCheck?: WriteCheckOptions;
     },
   ): Promise<{
     ok: boolean;

@@ -11,6 +11,8 @@ export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   'allow-price-jumps'?: boolean;
   /** `runs resume --reconcile`: settle what the journal cannot prove by re-reading the store. */
   reconcile?: boolean;
+  /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
+  'strict-check'?: boolean;
   'runs-dir'?: string | undefined;
 }
 
@@ -154,7 +156,9 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
         client: target.client,
         concurrency: args.concurrency,
         allowPriceJumps: args['allow-price-jumps'] === true,
+        writeCheck: { strict: args['strict-check'] === true },
         onProgress: report,
+        onWarning: (m) => out.warn(`warning: ${m}`),
         signal: ctx.signal,
       }),
     );
@@ -182,6 +186,10 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   }
 }
 
+/** `--help` of `--strict-check` (apply, runs resume). */
+export const STRICT_CHECK_DESCRIBE =
+  'Products and customers: re-read each entity just before writing it, even when the plan is fresh (default: only once the plan is more than 5 s old); a write whose entity changed since planning is refused as drifted and the run goes on';
+
 export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(
     'apply <run>',
@@ -201,6 +209,7 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
           describe:
             'Write a products plan whose prices change ×10 or more, or exceed 10× the catalog median (default: refused, exit 3, unless planned with the flag)',
         })
+        .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE })
         .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' }),
     async (argv) => {
       setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));

@@ -23,6 +23,8 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
   header?: string[] | undefined;
   /** Import a URL source even when it did not change since the last applied run. */
   force?: boolean | undefined;
+  /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
+  'strict-check'?: boolean | undefined;
 }
 
 /** `mbulk import products|customers|stock FILE`. */
@@ -40,6 +42,12 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         default: false,
         describe:
           'With a URL source: import it even if unchanged (same ETag, Last-Modified or bytes) since the last applied run',
+      })
+      .option('strict-check', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Products and customers: re-read each entity just before writing it, even when the plan is fresh (default: only once the plan is more than 5 s old); a write whose entity changed since planning is refused as drifted and the run goes on',
       }) as unknown as Argv<GlobalArgs>;
     sub = notifyOptions(sub);
     for (const register of importCommands) sub = register(sub, ctx, setExit);

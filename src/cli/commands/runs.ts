@@ -3,7 +3,7 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RollbackApplySummary } from '../../jobs/rollback-run.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
-import { applySavedRun, type ApplyArgs } from './apply.js';
+import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
@@ -389,7 +389,8 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
               default: false,
               describe:
                 'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta (default: refuse, exit 2)',
-            }),
+            })
+            .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE }),
         async (argv) => {
           setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
         },

@@ -102,7 +102,7 @@ describe('executeOperations', () => {
   it('re-executes a started-but-unfinished idempotent operation exactly once, flagged as resumed', async () => {
     earlierSession([{ key: 'op0', phase: 'start' }]);
     const journal = Journal.open(file);
-    const calls: Array<{ id: string; attempt: number; resumed: boolean }> = [];
+    const calls: Array<{ id: string; attempt: number; resumed: boolean; previous: string }> = [];
     let reconciled = 0;
     await executeOperations(ops(2, { idempotent: true }), {
       journal,
@@ -119,8 +119,8 @@ describe('executeOperations', () => {
     journal.close();
     expect(reconciled).toBe(0);
     expect(calls).toEqual([
-      { id: 'op0', attempt: 2, resumed: true },
-      { id: 'op1', attempt: 1, resumed: false },
+      { id: 'op0', attempt: 2, resumed: true, previous: 'unknown' },
+      { id: 'op1', attempt: 1, resumed: false, previous: 'not_started' },
     ]);
   });
 
