@@ -1,8 +1,11 @@
 import type { SheetColumn } from '../sheets/sheet-row.js';
 import type { RowIssue } from './row-issue.js';
 
+/** What a warning needs of a column. */
+type TrimmedColumn = Pick<SheetColumn, 'key' | 'letter' | 'header'>;
+
 interface Trimmed {
-  column: SheetColumn;
+  column: TrimmedColumn;
   sheet: string;
   count: number;
   rows: number[];
@@ -22,14 +25,14 @@ export class TrimmedCells {
   private readonly byColumn = new Map<string, Trimmed>();
 
   /** The text trimmed; counted against `column` when that changed it (and it is not blank). */
-  trim(text: string, column: SheetColumn, sheet: string, rowNumber: number): string {
+  trim(text: string, column: TrimmedColumn, sheet: string, rowNumber: number): string {
     const trimmed = text.trim();
     if (trimmed.length !== text.length && trimmed.length > 0) this.note(column, sheet, rowNumber);
     return trimmed;
   }
 
   /** Counts one trimmed cell of `column` (for callers that trim themselves). */
-  note(column: SheetColumn, sheet: string, rowNumber: number): void {
+  note(column: TrimmedColumn, sheet: string, rowNumber: number): void {
     const key = `${sheet}\u0000${column.key}`;
     let entry = this.byColumn.get(key);
     if (entry === undefined) {

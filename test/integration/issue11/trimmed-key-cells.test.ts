@@ -45,7 +45,7 @@ function reportMd(stdout: string): string {
 }
 
 const warningLines = (text: string, header: string) =>
-  text.split('\n').filter((l) => l.includes(`${header}: `) && l.includes('spaces/tabs/BOM'));
+  text.split('\n').filter((l) => l.includes(`(${header}): ${header}: `) && l.includes('spaces/tabs/BOM'));
 
 describe('key cells with edge whitespace or a BOM are trimmed and reported (issue 11)', () => {
   it('stock: one warning for the sku column with the count; the trimmed SKUs are the ones updated', async () => {
@@ -129,5 +129,37 @@ describe('key cells with edge whitespace or a BOM are trimmed and reported (issu
       email: 'farah.trim@example.com',
     });
     expect(customers.filter((c) => c.name === 'Farah Trim')).toHaveLength(1);
+  });
+
+  it('products: reference_id, sku and variant_sku each get one warning; the product is created with trimmed keys', async () => {
+    const { s, env } = await sandbox();
+    const path = file(
+      'products.csv',
+      [
+        'reference_id,name,price,sku,variant_name,variant_sku,variant_price',
+        ' ERP-0000001,Gula Melaka Latte,11.90,,,,',
+        `NEW-1\t,Trim Tee,10.00,${BOM}TRIM-TEE,Small, TRIM-TEE-S,10.00`,
+        'NEW-1,Trim Tee,,,Large,TRIM-TEE-L\t,10.00',
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli(['import', 'products', path, '--apply', '--yes'], env, dir);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const out = r.stdout + r.stderr;
+    const md = reportMd(r.stdout);
+    for (const [header, count, rows] of [
+      ['reference_id', 2, 'rows 2, 3'],
+      ['sku', 1, 'row 3'],
+      ['variant_sku', 2, 'rows 3, 4'],
+    ] as const) {
+      const expected = `${header}: ${count} ${count === 1 ? 'cell' : 'cells'} had leading or trailing spaces/tabs/BOM; they were trimmed (${rows})`;
+      expect(warningLines(out, header), header).toHaveLength(1);
+      expect(warningLines(out, header)[0]).toContain(expected);
+      expect(warningLines(md, header), header).toHaveLength(1);
+    }
+    const created = s.store.toSnapshot().products.filter((p) => p.name === 'Trim Tee');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.reference_id).toBe('NEW-1');
+    expect(created[0]?.variants.map((v) => v.sku).sort()).toEqual(['TRIM-TEE-L', 'TRIM-TEE-S']);
   });
 });
