@@ -15,6 +15,7 @@ import {
   type RowResult,
 } from '../apply/results-file.js';
 import { RunDirectory } from '../apply/run-directory.js';
+import { TrimmedCells } from '../mapping/trimmed-cells.js';
 import { mapCustomerRow, resolveCustomerColumns, type DesiredCustomer } from '../mapping/customer-sheet.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import {
@@ -111,12 +112,14 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   }
   const desired: DesiredCustomer[] = [];
   const rowIssues: RowIssue[] = [];
+  const trimmed = new TrimmedCells();
   let rows = 0;
   for await (const batch of reader.batches()) {
     for (const row of batch) {
       const mapped = mapCustomerRow(shopify ? shopify.row(row) : row, columns, {
         country: store.country,
         blank,
+        trimmed,
       });
       if (mapped.customer) desired.push(mapped.customer);
       appendAll(rowIssues, mapped.issues);
@@ -139,7 +142,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   const plan = planCustomers(desired, live, { columns, match });
   // Mapping and plan issues in row order (stable: a row's own issues keep their order).
   const all = [...rowIssues, ...plan.issues].sort((a, b) => a.rowNumber - b.rowNumber);
-  plan.issues = [...headerIssues, ...all];
+  plan.issues = [...headerIssues, ...trimmed.warnings(), ...all];
   plan.counts.invalid = invalidRowNumbers(plan).size;
 
   const run = RunDirectory.create(options.runsRoot, {

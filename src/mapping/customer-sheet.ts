@@ -5,6 +5,7 @@ import { parseEmailCell } from '../sheets/email-cell.js';
 import { restoreFormulaText } from '../sheets/neutralize-formula.js';
 import { normalizePhone } from '../sheets/phone.js';
 import type { RowIssue } from './row-issue.js';
+import type { TrimmedCells } from './trimmed-cells.js';
 
 export type CustomerField = 'id' | 'name' | 'phone' | 'email' | 'command';
 export const CUSTOMER_COMMANDS = ['upsert', 'create', 'update', 'skip'] as const;
@@ -59,6 +60,8 @@ export interface CustomerMappingOptions {
   country: string;
   /** 'keep' (default): a blank cell leaves the live value; 'clear': a blank email erases it. */
   blank?: 'keep' | 'clear';
+  /** Counts id/phone/email cells that had edge whitespace or a BOM (read trimmed), for one warning per column. */
+  trimmed?: TrimmedCells;
 }
 
 export function resolveCustomerColumns(
@@ -129,6 +132,12 @@ export function mapCustomerRow(
     issues.push(i);
   };
   const customer: DesiredCustomer = { sheet: row.sheet, rowNumber: row.rowNumber, command: 'upsert' };
+  // Key cells (id, phone, e-mail) are read trimmed; a cell that had edge spaces/tabs/BOM is counted.
+  const countTrim = (f: CustomerField, value: CellValue | undefined): void => {
+    const col = columns[f];
+    if (options.trimmed && col && typeof value === 'string')
+      options.trimmed.trim(value, col, row.sheet, row.rowNumber);
+  };
 
   const command = cell('command');
   if (!isBlank(command)) {
@@ -138,12 +147,16 @@ export function mapCustomerRow(
       fail('command', 'invalid_command', `command must be one of ${CUSTOMER_COMMANDS.join(', ')}`, command);
   }
   const id = cell('id');
-  if (!isBlank(id)) customer.id = cellText(id).trim();
+  if (!isBlank(id)) {
+    countTrim('id', id);
+    customer.id = cellText(id).trim();
+  }
   const name = cell('name');
   // An export neutralised a name like "=x" or "-Aina" as "'=x": read it back as written.
   if (!isBlank(name)) customer.name = restoreFormulaText(cellText(name).trim());
   const phone = cell('phone');
   if (!isBlank(phone)) {
+    countTrim('phone', phone);
     const r = normalizePhone(phone, options.country);
     if (r.ok) {
       customer.phone = r.value;
@@ -156,6 +169,7 @@ export function mapCustomerRow(
   }
   const email = cell('email');
   if (!isBlank(email)) {
+    countTrim('email', email);
     const r = parseEmailCell(email);
     if (r.ok) customer.email = r.value;
     else fail('email', r.code, r.message, email);

@@ -1,3 +1,4 @@
+import { TrimmedCells } from './trimmed-cells.js';
 import { cellText } from '../sheets/cell-result.js';
 import { cutShortIssue } from './cut-short-row.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
@@ -111,6 +112,8 @@ export class ProductSheetMapper {
   private readonly variantIds = new Map<string, number>();
   private readonly variantSkus = new Map<string, { group: Group; row: number; col: BoundColumn }>();
   private readonly looseIssues: RowIssue[] = [];
+  /** id / reference_id / sku / variant_sku cells read trimmed: one warning per column, never silent. */
+  private readonly trimmed = new TrimmedCells();
   private readonly headerIssues: RowIssue[] = [];
   private readonly pendingOptionRows: SheetRow[] = [];
   private optionCols: BoundOptionColumn[] = [];
@@ -227,7 +230,9 @@ export class ProductSheetMapper {
     const raw = row.cells[col.key];
     if (raw === '' || raw === null || raw === undefined) return undefined;
     const r = col.spec.decode(raw);
-    return typeof r === 'string' ? r : undefined;
+    if (typeof r !== 'string') return undefined;
+    if (typeof raw === 'string' && r.length !== raw.length) this.trimmed.note(col, row.sheet, row.rowNumber);
+    return r;
   }
 
   /** Finds (or creates) the product of a row from its identifiers; reports key clashes. */
@@ -462,6 +467,13 @@ export class ProductSheetMapper {
       const r = col.spec.decode(raw);
       if (r === undefined) continue;
       mentioned = true;
+      if (
+        col === this.variantSkuCol &&
+        typeof r === 'string' &&
+        typeof raw === 'string' &&
+        r.length !== raw.length
+      )
+        this.trimmed.note(col, row.sheet, row.rowNumber);
       if (r instanceof CellFailure) {
         this.fail(group, this.issue(row, col, r.code, `${col.spec.column}: ${r.message}`));
         continue;
@@ -675,7 +687,7 @@ export class ProductSheetMapper {
     }
 
     const products: DesiredProduct[] = [];
-    const issues: RowIssue[] = [...this.headerIssues, ...this.looseIssues];
+    const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
     for (const g of this.groups) {
       const out: Record<string, unknown> = {};
       for (let i = 0; i < this.productCols.length; i++) {

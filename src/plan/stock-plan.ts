@@ -2,7 +2,8 @@ import type { StockColumns } from '../mapping/stock-sheet.js';
 import { stockInteger, stockKey } from '../mapping/stock-sheet.js';
 import { cutShortIssue } from '../mapping/cut-short-row.js';
 import type { RowIssue } from '../mapping/row-issue.js';
-import type { SheetRow } from '../sheets/sheet-row.js';
+import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { TrimmedCells } from '../mapping/trimmed-cells.js';
 import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
 
 type StockColumn = StockColumns[keyof StockColumns];
@@ -65,6 +66,8 @@ export class StockPlanner {
   private readonly preserveSales: boolean;
   /** Rows that named an item_id or sku: item → first row (cheaper than a Set of every SKU). */
   private readonly seenUntracked = new Map<string, number>();
+  /** Key cells whose edges were trimmed, per column: reported once per column, never silently. */
+  private readonly trimmed = new TrimmedCells();
 
   constructor(
     private readonly index: LiveInventoryIndex,
@@ -86,13 +89,13 @@ export class StockPlanner {
     }
     const { columns } = this;
     const cells = row.cells;
-    const itemId = columns.item_id ? stockKey(cells[columns.item_id.key]) : '';
-    let sku = columns.sku ? stockKey(cells[columns.sku.key]) : '';
+    const itemId = columns.item_id ? this.key(row, columns.item_id) : '';
+    let sku = columns.sku ? this.key(row, columns.sku) : '';
     let skuCol = columns.sku;
     let quantityCol = columns.quantity;
     // A product export's variant row: the variant's SKU and stock (its product's cells are the parent's).
     if (columns.variant_sku !== undefined) {
-      const variantSku = stockKey(cells[columns.variant_sku.key]);
+      const variantSku = this.key(row, columns.variant_sku);
       if (variantSku !== '') {
         sku = variantSku;
         skuCol = columns.variant_sku;
@@ -280,6 +283,16 @@ export class StockPlanner {
     });
   }
 
+  /** A key cell's text, trimmed (see stockKey); a trimmed string is counted for its column's warning. */
+  private key(row: SheetRow, col: SheetColumn): string {
+    const value = row.cells[col.key];
+    if (typeof value !== 'string') return stockKey(value);
+    const trimmed = value.trim();
+    if (trimmed.length !== value.length && trimmed.length > 0)
+      this.trimmed.note(col, row.sheet, row.rowNumber);
+    return trimmed;
+  }
+
   private issue(row: SheetRow, code: string, message: string, col: StockColumn, value?: string): void {
     const i: RowIssue = { severity: 'error', code, message, sheet: row.sheet, rowNumber: row.rowNumber };
     if (col) {
@@ -291,6 +304,7 @@ export class StockPlanner {
   }
 
   finish(): StockPlan {
+    for (const warning of this.trimmed.warnings()) this.issues.push(warning);
     return {
       kind: 'stock',
       options: { preserveSales: this.preserveSales },

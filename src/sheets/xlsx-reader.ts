@@ -266,14 +266,10 @@ export class XlsxReader {
 
   async *batches(): AsyncGenerator<SheetRow[], void, undefined> {
     const { file, sheet, date1904 } = this.options;
+    // exceljs's and zlib's own messages ("reading 'length'", "Invalid Address: ANaN") mean nothing
+    // to a user: they stay in `cause`; the message names the file, the sheet and the last row read.
     const fail = (error: unknown): SheetError =>
-      error instanceof SheetError
-        ? error
-        : new SheetError(
-            'corrupt_xlsx',
-            `${file} could not be read (${(error as Error).message}). The workbook may be damaged: open it and save it again.`,
-            { file, sheet: sheet.name, cause: error },
-          );
+      error instanceof SheetError ? error : damagedSheet(file, sheet.name, this.lastRowNumber, error);
     let zip: ZipDirectory;
     try {
       zip = await ZipDirectory.open(file);
@@ -319,7 +315,18 @@ export class XlsxReader {
         const data = raw
           ? pipeline(
               raw,
-              cellsPerRowGuard(limits.maxColumns, (row, n) => this.table.tooWide(row, n)),
+              sheetXmlGuard(limits.maxColumns, {
+                tooWide: (row, n) => this.table.tooWide(row, n),
+                badCell: (row, index, ref) => {
+                  throw badCellAddress(file, sheet.name, row, index, ref);
+                },
+                cutShort: (row) =>
+                  new SheetError(
+                    'corrupt_xlsx',
+                    `${file}: sheet "${sheet.name}" ends in the middle of its data (after row ${row}): the workbook is cut short. Export it again.`,
+                    { file, sheet: sheet.name, rowNumber: row },
+                  ),
+              }),
               () => {},
             )
           : null;
@@ -443,31 +450,111 @@ function decodeEscapes(text: string): string {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** Why a sheet's XML could not be read, in words; the library's message stays in `cause`. */
+function damagedSheet(file: string, sheet: string, lastRow: number, error: unknown): SheetError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const what =
+    typeof code === 'string' && code.startsWith('Z_')
+      ? 'its compressed data is damaged'
+      : 'its content is not valid spreadsheet XML';
+  const where = lastRow > 0 ? ` after row ${lastRow}` : '';
+  return new SheetError(
+    'corrupt_xlsx',
+    `${file}: sheet "${sheet}" could not be read${where}: ${what}. The workbook is damaged: open it in Excel or LibreOffice and save it again, or export it again.`,
+    { file, sheet, ...(lastRow > 0 ? { rowNumber: lastRow + 1 } : {}), cause: error },
+  );
+}
+
+function badCellAddress(
+  file: string,
+  sheet: string,
+  row: number,
+  index: number,
+  ref: string | undefined,
+): SheetError {
+  const cell = `cell ${index} of row ${row}`;
+  const problem =
+    ref === undefined
+      ? `${cell} has no address (its r attribute is missing), so its column is unknown`
+      : `${cell} has the address "${ref.length > 40 ? `${ref.slice(0, 40)}…` : ref}", which is not a cell reference (A1 to XFD1048576)`;
+  return new SheetError(
+    'corrupt_xlsx',
+    `${file}: sheet "${sheet}", ${problem}. The workbook was not written by a spreadsheet program: open it in Excel or LibreOffice and save it again.`,
+    { file, sheet, rowNumber: row, column: ref ?? `#${index}` },
+  );
+}
+
+const WORKSHEET_END = /<\/(?:\w+:)?worksheet>\s*$/;
+const CELL_REF = /^\$?([A-Z]{1,3})\$?([1-9]\d{0,6})$/;
+const R_ATTRIBUTE = /\sr\s*=\s*(?:"([^"]*)"|'([^']*)')/;
+
+/** Whether `ref` is an A1 reference exceljs can place (column A..XFD, row 1..9,999,999). */
+function isCellRef(ref: string): boolean {
+  const m = CELL_REF.exec(ref);
+  if (m === null) return false;
+  const letters = m[1] as string;
+  let col = 0;
+  for (let i = 0; i < letters.length; i++) col = col * 26 + letters.charCodeAt(i) - 64;
+  return col <= 16_384;
+}
+
 /**
- * Counts `<c` cell elements per `<row` in a worksheet's XML as it streams, and calls `tooWide`
- * (which throws) once a row has more than `max`. Chunks are read as latin1 (tags are ASCII); a tag
- * split between chunks is missed at most once per chunk, which does not matter against a limit.
+ * Watches a worksheet's XML as it streams, before exceljs builds rows from it: counts `<c` cell
+ * elements per `<row` and calls `tooWide` (which throws) once a row has more than `max`, and calls
+ * `badCell` (which throws) for a cell whose `r` address is missing or not an A1 reference (exceljs
+ * fails on those with "reading 'length'" or "Invalid Address"), and fails XML that stops before
+ * `</worksheet>` (a part cut short, which exceljs reads as a shorter sheet). ECMA-376 Part 1, 18.3.1.4 (c): `r`
+ * is "an A1 style reference to the location of this cell". Chunks are read as latin1 (tags are
+ * ASCII); a tag split between chunks is carried over to the next one.
  */
-function cellsPerRowGuard(max: number, tooWide: (rowNumber: number, cells: number) => never): Transform {
+function sheetXmlGuard(
+  max: number,
+  on: {
+    tooWide: (rowNumber: number, cells: number) => never;
+    badCell: (rowNumber: number, index: number, ref: string | undefined) => never;
+    /** The error for XML that stops before `</worksheet>` (exceljs would read it as a shorter sheet). */
+    cutShort: (rowNumber: number) => Error;
+  },
+): Transform {
   let cells = 0;
   let rows = 0;
-  const tags = /<(c|row)[\s>/]/g;
+  let rowNumber = 0;
+  let carry = '';
+  let tail = '';
+  const tags = /<(c|row)(?=[\s>/])([^<>]*)>/g;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const text = chunk.toString('latin1');
+      const text = carry + chunk.toString('latin1');
       tags.lastIndex = 0;
+      let end = 0;
       try {
         for (let m = tags.exec(text); m !== null; m = tags.exec(text)) {
+          end = tags.lastIndex;
+          const attrs = m[2] as string;
+          const r = R_ATTRIBUTE.exec(attrs);
+          const ref = r === null ? undefined : (r[1] ?? r[2]);
           if (m[1] === 'row') {
             rows++;
             cells = 0;
-          } else if (++cells > max) tooWide(rows, cells);
+            const n = ref === undefined ? Number.NaN : Number(ref);
+            rowNumber = Number.isInteger(n) && n > 0 ? n : rowNumber + 1;
+          } else {
+            if (++cells > max) on.tooWide(rows, cells);
+            if (ref === undefined || !isCellRef(ref)) on.badCell(rowNumber, cells, ref);
+          }
         }
       } catch (error) {
         done(error as Error);
         return;
       }
+      // A tag cut by the chunk boundary: keep its start for the next chunk (bounded).
+      const lt = text.lastIndexOf('<');
+      carry = lt >= end && text.indexOf('>', lt) === -1 && text.length - lt < 4096 ? text.slice(lt) : '';
+      tail = (tail + text).slice(-64);
       done(null, chunk);
+    },
+    flush(done) {
+      done(WORKSHEET_END.test(tail) ? null : on.cutShort(rowNumber));
     },
   });
 }
