@@ -124,6 +124,7 @@ async function writeExport(file: string, rows: number): Promise<void> {
 async function measure(file: string, liveFile: string): Promise<void> {
   const catalog = emptyLiveCatalog();
   for (const p of JSON.parse(readFileSync(liveFile, 'utf8')) as Product[]) addLiveProduct(catalog, p);
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const sheets = await readProductSheets({ file, mapping: MAPPING });
   const read = (performance.now() - started) / 1000;
@@ -136,6 +137,9 @@ async function measure(file: string, liveFile: string): Promise<void> {
   });
   const planSeconds = (performance.now() - planStart) / 1000;
   const total = read + planSeconds;
+  // CPU seconds of this process over the same span: on a loaded machine wall time stretches, this less.
+  const cpuUsed = process.cpuUsage(cpuStart);
+  const cpu = (cpuUsed.user + cpuUsed.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024;
   const s = plan.summary;
   console.log(
@@ -143,7 +147,7 @@ async function measure(file: string, liveFile: string): Promise<void> {
   );
   console.log(`plan: create ${s.create} · update ${s.update} · noop ${s.noop} · invalid ${s.invalid}`);
   console.log(
-    `read+convert+validate ${read.toFixed(2)} s · plan ${planSeconds.toFixed(2)} s · total ${total.toFixed(2)} s`,
+    `read+convert+validate ${read.toFixed(2)} s · plan ${planSeconds.toFixed(2)} s · total ${total.toFixed(2)} s (CPU ${cpu.toFixed(2)} s)`,
   );
   console.log(
     `rate ${Math.round(sheets.rows / total).toLocaleString('en-US')} rows/s (target ≥ 20,000) · peak RSS ${rss.toFixed(0)} MB (target < 500)`,
@@ -181,7 +185,16 @@ async function main(): Promise<void> {
     writeFileSync(liveFile, JSON.stringify(store.toSnapshot().products));
     const r = spawnSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', file, liveFile],
+      [
+        // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the measured child.
+        ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--measure',
+        file,
+        liveFile,
+      ],
       { stdio: 'inherit' },
     );
     if (r.status !== 0) process.exitCode = 1;
