@@ -10,6 +10,10 @@
  * prepared first (not timed); the measured import runs in a fresh child process, so its peak RSS
  * is the import's own. No HTTP: the live catalog is handed to the planner as the live read
  * would build it, so the figure is our code, not the network.
+ *
+ * The rate is wall time; the CPU seconds printed next to it are the child's own (user + system,
+ * GC threads included) and stretch far less when other work shares the machine. To profile the
+ * measured child: BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench shopify-import
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
