@@ -10,6 +10,10 @@
  * prepared first (not timed); the measured import runs in a fresh child process, so its peak RSS
  * is the import's own. No HTTP: the live catalog is handed to the planner as the live read
  * would build it, so the figure is our code, not the network.
+ *
+ * The rate is wall time; the CPU seconds printed next to it are the child's own (user + system,
+ * GC threads included) and stretch far less when other work shares the machine. To profile the
+ * measured child: BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench shopify-import
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -124,6 +128,7 @@ async function writeExport(file: string, rows: number): Promise<void> {
 async function measure(file: string, liveFile: string): Promise<void> {
   const catalog = emptyLiveCatalog();
   for (const p of JSON.parse(readFileSync(liveFile, 'utf8')) as Product[]) addLiveProduct(catalog, p);
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const sheets = await readProductSheets({ file, mapping: MAPPING });
   const read = (performance.now() - started) / 1000;
@@ -136,6 +141,9 @@ async function measure(file: string, liveFile: string): Promise<void> {
   });
   const planSeconds = (performance.now() - planStart) / 1000;
   const total = read + planSeconds;
+  // CPU seconds of this process over the same span: on a loaded machine wall time stretches, this less.
+  const cpuUsed = process.cpuUsage(cpuStart);
+  const cpu = (cpuUsed.user + cpuUsed.system) / 1e6;
   const rss = process.resourceUsage().maxRSS / 1024;
   const s = plan.summary;
   console.log(
@@ -143,7 +151,7 @@ async function measure(file: string, liveFile: string): Promise<void> {
   );
   console.log(`plan: create ${s.create} · update ${s.update} · noop ${s.noop} · invalid ${s.invalid}`);
   console.log(
-    `read+convert+validate ${read.toFixed(2)} s · plan ${planSeconds.toFixed(2)} s · total ${total.toFixed(2)} s`,
+    `read+convert+validate ${read.toFixed(2)} s · plan ${planSeconds.toFixed(2)} s · total ${total.toFixed(2)} s (CPU ${cpu.toFixed(2)} s)`,
   );
   console.log(
     `rate ${Math.round(sheets.rows / total).toLocaleString('en-US')} rows/s (target ≥ 20,000) · peak RSS ${rss.toFixed(0)} MB (target < 500)`,
@@ -181,7 +189,16 @@ async function main(): Promise<void> {
     writeFileSync(liveFile, JSON.stringify(store.toSnapshot().products));
     const r = spawnSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--measure', file, liveFile],
+      [
+        // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the measured child.
+        ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--measure',
+        file,
+        liveFile,
+      ],
       { stdio: 'inherit' },
     );
     if (r.status !== 0) process.exitCode = 1;

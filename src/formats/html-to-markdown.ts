@@ -105,7 +105,9 @@ function edges(text: string): { lead: string; inner: string; trail: string } {
 
 /** Line tidying: trim each line, one space between words, at most one blank line in a row. */
 function tidy(text: string): string {
-  const lines = text.split('\n').map((l) => l.replace(/[ \t\f\v\u00a0]+/g, ' ').trim());
+  // One pass over the whole text (the class holds no line break, so lines stay apart).
+  const lines = text.replace(/[ \t\f\v\u00a0]+/g, ' ').split('\n');
+  for (let i = 0; i < lines.length; i++) lines[i] = (lines[i] as string).trim();
   const out: string[] = [];
   for (const line of lines) {
     if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;

@@ -24,9 +24,20 @@ interface ShopifyRow {
   isVariant: boolean;
 }
 
+/** The product-level cells of a product's first row (only these: the full row is not kept). */
+interface ShopifyFirstRow {
+  rowNumber: number;
+  title: string;
+  body: string;
+  status: string;
+  published: string;
+  tags: string;
+  giftCard: string;
+}
+
 interface ShopifyProduct {
   handle: string;
-  first: SheetRow;
+  first: ShopifyFirstRow;
   rows: ShopifyRow[];
 }
 
@@ -63,6 +74,23 @@ function gramsText(text: string): string {
   const n = Number(text);
   if (!Number.isFinite(n)) return text;
   return n > 0 ? String(Math.round(n)) : '';
+}
+
+function inRowOrder(rows: readonly SheetRow[]): boolean {
+  for (let i = 1; i < rows.length; i++) {
+    if ((rows[i - 1] as SheetRow).rowNumber > (rows[i] as SheetRow).rowNumber) return false;
+  }
+  return true;
+}
+
+/** The variant name: option values joined with " / " ('' when it has none). */
+function optionName(options: readonly string[]): string {
+  let name = '';
+  for (const o of options) {
+    if (o === '') continue;
+    name = name === '' ? o : `${name} / ${o}`;
+  }
+  return name;
 }
 
 function isTrue(text: string): boolean {
@@ -129,8 +157,18 @@ export class ShopifyProductConverter implements ProductConverter {
       r.image = { src, position: Number.isFinite(position) ? position : Number.MAX_SAFE_INTEGER };
     }
     const product = this.products.get(handle);
-    if (product === undefined) this.products.set(handle, { handle, first: row, rows: [r] });
-    else product.rows.push(r);
+    if (product === undefined) {
+      const first: ShopifyFirstRow = {
+        rowNumber: row.rowNumber,
+        title: c.text(row, 'title'),
+        body: c.text(row, 'body'),
+        status: c.text(row, 'status'),
+        published: c.text(row, 'published'),
+        tags: c.text(row, 'tags'),
+        giftCard: c.text(row, 'giftCard'),
+      };
+      this.products.set(handle, { handle, first, rows: [r] });
+    } else product.rows.push(r);
   }
 
   private cellRef(name: ShopifyProductColumn): { column?: string; header?: string } {
@@ -153,7 +191,8 @@ export class ShopifyProductConverter implements ProductConverter {
     const c = this.cols;
     const rows: SheetRow[] = [];
     for (const p of this.products.values()) this.convert(p, rows);
-    rows.sort((a, b) => a.rowNumber - b.rowNumber);
+    // An export grouped by handle (as Shopify writes it) comes out in row order already.
+    if (!inRowOrder(rows)) rows.sort((a, b) => a.rowNumber - b.rowNumber);
     c.use('handle', 'reference_id');
     c.use('title', 'name');
     c.use('body', 'description', 'HTML → the API Markdown subset');
@@ -195,15 +234,15 @@ export class ShopifyProductConverter implements ProductConverter {
     const first = p.first;
     const cells: Record<string, CellValue> = { reference_id: p.handle };
     const firstRow = first.rowNumber;
-    if (isTrue(c.text(first, 'giftCard'))) {
+    if (isTrue(first.giftCard)) {
       const message = `gift card "${p.handle}" skipped: the API has no gift cards`;
       this.note(firstRow, 'gift_card_skipped', message, 'giftCard');
       for (const r of p.rows) this.skipped.push({ rowNumber: r.rowNumber, code: 'gift_card', message });
       return;
     }
-    const title = c.text(first, 'title');
+    const title = first.title;
     if (title !== '') cells['name'] = title;
-    const body = c.text(first, 'body');
+    const body = first.body;
     if (body !== '') {
       if (looksLikeHtml(body)) {
         const { markdown, lost } = htmlToMarkdown(body);
@@ -218,15 +257,15 @@ export class ShopifyProductConverter implements ProductConverter {
         }
       } else cells['description'] = body;
     }
-    const status = c.text(first, 'status').toLowerCase();
-    const published = c.text(first, 'published');
+    const status = first.status.toLowerCase();
+    const published = first.published;
     if (status === 'active') cells['status'] = isFalse(published) ? 'HIDDEN' : 'VISIBLE';
     else if (status === 'draft' || status === 'archived') cells['status'] = 'HIDDEN';
     else if (status !== '')
       cells['status'] = status; // the canonical decoder names the bad value
     else if (isFalse(published)) cells['status'] = 'HIDDEN';
     else if (c.has('published')) cells['status'] = 'VISIBLE';
-    const tags = commaList(c.text(first, 'tags'));
+    const tags = commaList(first.tags);
     if (tags.length > 0) cells['tags'] = tags.join('|');
 
     // Images: every Image Src of the product (image-only rows too), in Image Position order.
@@ -254,13 +293,23 @@ export class ShopifyProductConverter implements ProductConverter {
       this.productValues(cells, single, tracked);
     } else if (variants.length > 0) {
       // The product's own price: the lowest variant price (what "from" shows), required on create.
-      const prices = variants.map((v) => Number(moneyText(v.price))).filter((n) => Number.isFinite(n));
-      const lowest = variants.find((v) => Number(moneyText(v.price)) === Math.min(...prices));
+      // The first variant at the lowest finite price (each price read once).
+      let lowest: ShopifyRow | undefined;
+      let min = Number.POSITIVE_INFINITY;
+      for (const v of variants) {
+        const n = Number(moneyText(v.price));
+        if (Number.isFinite(n) && n < min) {
+          min = n;
+          lowest = v;
+        }
+      }
+      lowest ??= variants.find((v) => Number(moneyText(v.price)) === min);
       if (lowest !== undefined && lowest.price !== '') cells['price'] = moneyText(lowest.price);
       // Two variants with one name: the product is not imported (each of its rows says why).
       const seen = new Map<string, number>();
+      const names = variants.map((v, index) => optionName(v.options) || v.sku || `Variant ${index + 1}`);
       for (const [index, v] of variants.entries()) {
-        const name = v.options.filter((o) => o !== '').join(' / ') || v.sku || `Variant ${index + 1}`;
+        const name = names[index] as string;
         const first = seen.get(name);
         if (first === undefined) {
           seen.set(name, v.rowNumber);
@@ -281,9 +330,7 @@ export class ShopifyProductConverter implements ProductConverter {
       variants.forEach((v, index) => {
         const target = byRow.get(v.rowNumber) ?? { reference_id: p.handle };
         byRow.set(v.rowNumber, target);
-        let name = v.options.filter((o) => o !== '').join(' / ');
-        if (name === '') name = v.sku || `Variant ${index + 1}`;
-        target['variant_name'] = name;
+        target['variant_name'] = names[index] as string;
         if (v.sku !== '') target['variant_sku'] = v.sku;
         if (v.price !== '') target['variant_price'] = moneyText(v.price);
         if (v.compareAt !== '') target['variant_original_price'] = moneyText(v.compareAt);
