@@ -1,4 +1,5 @@
 import type { CellValue, SheetColumn } from '../sheets/sheet-row.js';
+import { PRODUCT_SHEET_COLUMNS } from './column-aliases.js';
 import type { RowIssue } from './row-issue.js';
 
 /** Canonical stock columns and the headers accepted for them (matched case-insensitively). */
@@ -27,40 +28,11 @@ export type StockField = 'sku' | 'item_id' | 'quantity' | 'delta_quantity';
  */
 export type StockColumns = Partial<Record<StockField | 'variant_sku' | 'variant_quantity', SheetColumn>>;
 
-/** Columns of a product export (PRODUCT_SHEET_COLUMNS) a stock import ignores without a warning each. */
-const PRODUCT_EXPORT_COLUMNS = new Set([
-  'id',
-  'reference_id',
-  'name',
-  'description',
-  'status',
-  'type',
-  'price',
-  'original_price',
-  'cost_enabled',
-  'cost',
-  'unit_enabled',
-  'unit',
-  'unit_value',
-  'weight',
-  'tax_override',
-  'tax_rate',
-  'tags',
-  'links',
-  'category_ids',
-  'daily_limit',
-  'cart_limit',
-  'cart_minimum',
-  'inventory_enabled',
-  'images',
-  'variant_id',
-  'variant_name',
-  'variant_description',
-  'variant_price',
-  'variant_original_price',
-  'variant_cost',
-  'variant_weight',
-]);
+/**
+ * Columns of a product export a stock import ignores without a warning each: the products sheet's
+ * own columns (its stock columns are read as stock aliases before this is consulted).
+ */
+const PRODUCT_EXPORT_COLUMNS: ReadonlySet<string> = new Set(PRODUCT_SHEET_COLUMNS);
 
 export interface ResolvedStockColumns {
   columns: StockColumns;
