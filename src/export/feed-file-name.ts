@@ -46,3 +46,20 @@ export function feedFileName(name: string, values: FeedFileNameValues): string {
     return Number.isNaN(from) ? 'start' : local(from, values.timezone, true);
   });
 }
+
+/**
+ * A dated feed's file for this run that no earlier run wrote: `name` itself when it is free, else
+ * `orders-2026-11-23-2.csv`, `-3`, … (before the extension). A second run on the same day must not
+ * overwrite the first one's file: the watermark already counts those orders as exported, so they
+ * would be in no file at all.
+ */
+export function unusedFeedFileName(name: string, exists: (candidate: string) => boolean): string {
+  if (!exists(name)) return name;
+  const dot = name.lastIndexOf('.');
+  const slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+  const [stem, ext] = dot > slash ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 2; ; n++) {
+    const candidate = `${stem}-${n}${ext}`;
+    if (!exists(candidate)) return candidate;
+  }
+}

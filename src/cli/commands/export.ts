@@ -201,7 +201,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   const { exportOrders } = await import('../../export/export-orders.js');
   const { exportOrdersIncremental } = await import('../../export/export-orders-incremental.js');
   const { DEFAULT_EXPORT_STATE_FILE, loadExportState } = await import('../../export/watermark.js');
-  const { DEFAULT_FEED, feedFileName, hasFeedPlaceholders } = await import('../../export/feed-file-name.js');
+  const { DEFAULT_FEED, feedFileName, hasFeedPlaceholders, unusedFeedFileName } =
+    await import('../../export/feed-file-name.js');
   const profiles = await import('../../export/accounting-profile.js');
   const { formatMoney } = await import('../../sheets/money.js');
   const { currencyDecimals } = await import('../../schema/currency.js');
@@ -321,6 +322,14 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         fileName = feedFileName(args.file, { runAt, from: since, timezone: me.timezone });
       } catch (error) {
         throw new CliError((error as Error).message, ExitCode.Usage);
+      }
+      if (incremental && hasFeedPlaceholders(args.file) && !args['dry-run']) {
+        // A second run on the same day writes beside the first run's file, never over it.
+        const { existsSync } = await import('node:fs');
+        const { resolve } = await import('node:path');
+        const dated = fileName;
+        fileName = unusedFeedFileName(dated, (name) => existsSync(resolve(ctx.cwd, name)));
+        if (fileName !== dated) out.line(`${dated} holds an earlier run of this feed: writing ${fileName}`);
       }
     }
     const dest = await destination('orders', fileName, ctx);

@@ -463,6 +463,29 @@ describe('dated incremental feeds', () => {
   });
 });
 
+describe('a second run of a dated feed on the same day', () => {
+  it("writes beside the first run's file, never over it (its orders would be in no file)", async () => {
+    const s = await sandboxOf(SAMPLE_PATH);
+    const cwd = mkdtempSync(join(dir, 'same-day-'));
+    const idsOf = (file: string): string[] => parseCsv(join(cwd, file)).map((row) => row['id'] as string);
+    const first = await run(s, ['export', 'orders', 'o-{date}.csv', '--incremental'], cwd, {
+      MBULK_NOW: '2026-11-22T20:00:00Z',
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(idsOf('o-2026-11-23.csv')).toHaveLength(SAMPLE.orders.length);
+
+    const again = await run(s, ['export', 'orders', 'o-{date}.csv', '--incremental'], cwd, {
+      MBULK_NOW: '2026-11-22T21:00:00Z',
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      'o-2026-11-23.csv holds an earlier run of this feed: writing o-2026-11-23-2.csv',
+    );
+    expect(idsOf('o-2026-11-23.csv')).toHaveLength(SAMPLE.orders.length);
+    expect(existsSync(join(cwd, 'o-2026-11-23-2.csv'))).toBe(true);
+  });
+});
+
 describe('local spreadsheet conventions', () => {
   it('--decimal-comma writes 12,90 with ; between fields, and --headers labels', async () => {
     const s = await sandboxOf(SAMPLE_PATH);
