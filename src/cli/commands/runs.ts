@@ -327,7 +327,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
 
 /** `mbulk runs list|show RUN|resume RUN|rollback RUN`. */
 export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
-  parser.command('runs', 'List, show and resume import runs (.mbulk/runs)', (y) =>
+  parser.command('runs', 'List, show, resume, roll back and prune runs (.mbulk/runs)', (y) =>
     y
       .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' })
       .command(
