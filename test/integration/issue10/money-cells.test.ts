@@ -1,28 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import type { StoreSnapshot } from '../../../src/schema/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
  * Issue 10, case 1: money cells in another currency, and `--decimal-comma` taking `.` only as a
  * thousands separator in groups of three. The store is MYR (the sample store); the witness is what
  * the sandbox holds after `--apply`: only the rows that mean a MYR amount are created, at that amount.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'samples', 'store.json'), 'utf8')) as StoreSnapshot;
-const dir = mkdtempSync(join(tmpdir(), 'mbulk-money-cells-'));
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-money-cells-');
 
 /** The acceptance table: cell → [without --decimal-comma, with it] (minor units, or the error code). */
 const TABLE: [string, number | string, number | string][] = [
@@ -48,9 +35,7 @@ function writeSheet(): string {
 }
 
 async function importTable(decimalComma: boolean) {
-  const s = await startSandbox({ seed: structuredClone(SAMPLE) });
-  sandboxes.push(s);
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+  const { s, env } = await sampleSandbox();
   const argv = ['import', 'products', writeSheet(), '--apply', '--yes', '--json', '--allow-price-jumps'];
   if (decimalComma) argv.push('--decimal-comma');
   const r = await runCli(argv, env, dir);

@@ -1,34 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import type { StoreSnapshot } from '../../../src/schema/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
  * Issue 10, price sanity: a price ×100 (a forgotten decimal point) or a new price far above the
  * catalog's median is listed as suspicious and refused on --apply (exit 3) with zero writes, also
  * through `mbulk apply RUN`, unless --allow-price-jumps. Witness: the sandbox request log and store.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'samples', 'store.json'), 'utf8')) as StoreSnapshot;
-const dir = mkdtempSync(join(tmpdir(), 'mbulk-price-jumps-'));
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-price-jumps-');
 
 async function sandbox() {
-  const s = await startSandbox({ seed: structuredClone(SAMPLE) });
-  sandboxes.push(s);
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
-  const writes = () => s.requestLog().filter((e) => e.method !== 'GET' && e.path.startsWith('/api/'));
+  const { s, env, writes } = await sampleSandbox();
   const product = (ref: string) => s.store.toSnapshot().products.find((p) => p.reference_id === ref);
   return { s, env, writes, product };
 }

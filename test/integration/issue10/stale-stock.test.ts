@@ -1,32 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import type { StoreSnapshot } from '../../../src/schema/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
  * Issue 10, case 4: re-importing an older `export products` sheet must not reset the stock of items
  * sold since the export. Witness: the sandbox store's inventory after `--apply`.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'samples', 'store.json'), 'utf8')) as StoreSnapshot;
-const dir = mkdtempSync(join(tmpdir(), 'mbulk-stale-stock-'));
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-stale-stock-');
 
 async function sandbox() {
-  const s = await startSandbox({ seed: structuredClone(SAMPLE) });
-  sandboxes.push(s);
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+  const { s, env, writes } = await sampleSandbox();
   const item = (sku: string) => {
     for (const p of s.store.toSnapshot().products)
       for (const v of p.variants) if (v.sku === sku && v.inventory) return v.inventory;
@@ -35,7 +20,6 @@ async function sandbox() {
   /** A sale in the store: the item's stock goes down by `n`. */
   const sell = (sku: string, n: number) =>
     s.store.updateInventoryItem(item(sku).item_id, { delta_quantity: -n });
-  const writes = () => s.requestLog().filter((e) => e.method !== 'GET' && e.path.startsWith('/api/'));
   return { s, env, item, sell, writes };
 }
 

@@ -1,33 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import type { StoreSnapshot } from '../../../src/schema/index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { SAMPLE_STORE, sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
  * Issue 10, case 4: `mbulk export stock FILE` writes the nightly stock format (sku, quantity,
  * item_id), and `import stock` reads a product export's variant_sku / variant_inventory_quantity.
  * Witness: the sandbox request log and store state.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'samples', 'store.json'), 'utf8')) as StoreSnapshot;
-const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-export-'));
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-stock-export-');
 
 async function sandbox() {
-  const s = await startSandbox({ seed: structuredClone(SAMPLE) });
-  sandboxes.push(s);
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+  const { s, env, writes } = await sampleSandbox();
   const stock = (sku: string) => {
     for (const p of s.store.toSnapshot().products) {
       if (p.variants.length === 0 && p.sku === sku) return p.inventory?.quantity;
@@ -35,14 +20,13 @@ async function sandbox() {
     }
     return undefined;
   };
-  const writes = () => s.requestLog().filter((e) => e.method !== 'GET' && e.path.startsWith('/api/'));
   return { s, env, stock, writes };
 }
 
 /** Tracked inventory items of the sample store: sku → quantity. */
 function trackedItems(): Map<string, number> {
   const out = new Map<string, number>();
-  for (const p of SAMPLE.products) {
+  for (const p of SAMPLE_STORE.products) {
     if (!p.inventory_enabled) continue;
     if (p.variants.length === 0) {
       if (p.inventory) out.set(p.inventory.sku ?? p.sku, p.inventory.quantity);

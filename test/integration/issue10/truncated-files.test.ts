@@ -1,34 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import type { StoreSnapshot } from '../../../src/schema/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
  * Issue 10, case 5: a sheet with a header and no rows is refused (exit 3) unless --allow-empty, and
  * a last line cut mid-line is reported as such, never read as a (wrong) row. Witness: the sandbox
  * request log (zero writes) and store state.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'samples', 'store.json'), 'utf8')) as StoreSnapshot;
-const dir = mkdtempSync(join(tmpdir(), 'mbulk-truncated-'));
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-truncated-');
 
 async function sandbox() {
-  const s = await startSandbox({ seed: structuredClone(SAMPLE) });
-  sandboxes.push(s);
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
-  const writes = () => s.requestLog().filter((e) => e.method !== 'GET' && e.path.startsWith('/api/'));
+  const { s, env, writes } = await sampleSandbox();
   const variantStock = (sku: string) => {
     for (const p of s.store.toSnapshot().products)
       for (const v of p.variants) if (v.sku === sku) return v.inventory?.quantity;
