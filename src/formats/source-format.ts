@@ -117,9 +117,15 @@ export class SourceColumns<N extends string> {
   }
 }
 
-/** A price cell as the canonical money decoder reads it: `1,234.50` loses its thousands commas. */
-export function moneyText(text: string): string {
-  return /^-?[\d,]+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text;
+/**
+ * A price cell's value, only to pick a product's lowest price: `1,234.50` and `1.234,50` are both
+ * 1234.5 (a comma followed by one or two digits at the end is a decimal comma). The cell itself goes
+ * to the money decoder as written, which honours --decimal-comma and the store's currency.
+ */
+export function priceOrder(text: string): number {
+  const t = text.trim();
+  const decimalComma = /,\d{1,2}$/.test(t);
+  return Number(decimalComma ? t.replace(/\./g, '').replace(',', '.') : t.replace(/,/g, ''));
 }
 
 /** A comma-separated list (Shopify and WooCommerce tags, WooCommerce images) as the sheet's `a|b`. */

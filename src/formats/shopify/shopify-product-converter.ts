@@ -1,7 +1,7 @@
 import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { commaList, moneyText, SourceColumns } from '../source-format.js';
+import { commaList, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   SHOPIFY_PRODUCT_HEADERS,
@@ -297,14 +297,13 @@ export class ShopifyProductConverter implements ProductConverter {
       let lowest: ShopifyRow | undefined;
       let min = Number.POSITIVE_INFINITY;
       for (const v of variants) {
-        const n = Number(moneyText(v.price));
+        const n = priceOrder(v.price);
         if (Number.isFinite(n) && n < min) {
           min = n;
           lowest = v;
         }
       }
-      lowest ??= variants.find((v) => Number(moneyText(v.price)) === min);
-      if (lowest !== undefined && lowest.price !== '') cells['price'] = moneyText(lowest.price);
+      if (lowest !== undefined && lowest.price !== '') cells['price'] = lowest.price;
       // Two variants with one name: the product is not imported (each of its rows says why).
       const seen = new Map<string, number>();
       const names = variants.map((v, index) => optionName(v.options) || v.sku || `Variant ${index + 1}`);
@@ -332,9 +331,9 @@ export class ShopifyProductConverter implements ProductConverter {
         byRow.set(v.rowNumber, target);
         target['variant_name'] = names[index] as string;
         if (v.sku !== '') target['variant_sku'] = v.sku;
-        if (v.price !== '') target['variant_price'] = moneyText(v.price);
-        if (v.compareAt !== '') target['variant_original_price'] = moneyText(v.compareAt);
-        if (v.cost !== '') target['variant_cost'] = moneyText(v.cost);
+        if (v.price !== '') target['variant_price'] = v.price;
+        if (v.compareAt !== '') target['variant_original_price'] = v.compareAt;
+        if (v.cost !== '') target['variant_cost'] = v.cost;
         const g = gramsText(v.grams);
         if (g !== '') target['variant_weight'] = g;
         if (tracked && v.quantity !== '') target['variant_inventory_quantity'] = this.quantity(v, p.handle);
@@ -350,9 +349,9 @@ export class ShopifyProductConverter implements ProductConverter {
 
   private productValues(cells: Record<string, CellValue>, v: ShopifyRow, tracked: boolean): void {
     if (v.sku !== '') cells['sku'] = v.sku;
-    if (v.price !== '') cells['price'] = moneyText(v.price);
-    if (v.compareAt !== '') cells['original_price'] = moneyText(v.compareAt);
-    if (v.cost !== '') cells['cost'] = moneyText(v.cost);
+    if (v.price !== '') cells['price'] = v.price;
+    if (v.compareAt !== '') cells['original_price'] = v.compareAt;
+    if (v.cost !== '') cells['cost'] = v.cost;
     const g = gramsText(v.grams);
     if (g !== '') cells['weight'] = g;
     if (tracked && v.quantity !== '')

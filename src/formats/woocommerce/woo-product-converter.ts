@@ -1,7 +1,7 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
-import { commaList, moneyText, SourceColumns } from '../source-format.js';
+import { commaList, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   WOO_PRODUCT_HEADERS,
@@ -338,7 +338,7 @@ export class WooProductConverter implements ProductConverter {
     }
     // The product's own price: its lowest variation price (required on create).
     const lowest = sorted.reduce((a, b) =>
-      Number(moneyText(b.sale || b.regular)) < Number(moneyText(a.sale || a.regular)) ? b : a,
+      priceOrder(b.sale || b.regular) < priceOrder(a.sale || a.regular) ? b : a,
     );
     this.prices(cells, lowest, 'price', 'original_price');
     if (sorted.some((v) => v.stock !== '')) cells['inventory_enabled'] = 'true';
@@ -381,9 +381,9 @@ export class WooProductConverter implements ProductConverter {
   /** Sale price present: price = sale, original price = regular; else price = regular. */
   private prices(cells: Record<string, CellValue>, r: WooRow, price: string, original: string): void {
     if (r.sale !== '') {
-      cells[price] = moneyText(r.sale);
-      if (r.regular !== '') cells[original] = moneyText(r.regular);
-    } else if (r.regular !== '') cells[price] = moneyText(r.regular);
+      cells[price] = r.sale;
+      if (r.regular !== '') cells[original] = r.regular;
+    } else if (r.regular !== '') cells[price] = r.regular;
   }
 
   private grams(text: string): string {

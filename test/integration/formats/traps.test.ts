@@ -126,6 +126,25 @@ describe('WooCommerce traps', () => {
   });
 });
 
+describe('Shopify prices with --decimal-comma', () => {
+  it('reads 12,50 as 12.50 (the cell goes to the money decoder as written), and picks the lowest variant price', async () => {
+    const file = join(h.dir, 'decimal-comma.csv');
+    writeFileSync(
+      file,
+      [
+        'Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price',
+        'dc-mug,Mug,Size,Large,DC-L,"12,50"',
+        'dc-mug,,,Small,DC-S,"9,90"',
+      ].join('\n') + '\n',
+    );
+    const applied = await h.cli('import', 'products', file, '--decimal-comma', '--apply', '--yes', '--json');
+    expect(applied.code, applied.stderr).toBe(0);
+    const mug = h.byRef().get('dc-mug');
+    expect(mug?.price).toBe(990);
+    expect(mug?.variants.map((v) => v.price)).toEqual([1250, 990]);
+  });
+});
+
 describe('any other sheet: --map, --map-file, header row', () => {
   const MAP = 'Code=reference_id,Product title=name,Retail=price';
 
