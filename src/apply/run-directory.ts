@@ -1,3 +1,4 @@
+import { isPidAlive } from './lock-file.js';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -221,13 +222,7 @@ export class RunDirectory {
  * gone (killed): such a run is effectively interrupted and can be resumed.
  */
 export function isRunLive(meta: RunMeta): boolean {
-  if (meta.status !== 'applying' || meta.pid === undefined) return false;
-  try {
-    process.kill(meta.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return meta.status === 'applying' && meta.pid !== undefined && isPidAlive(meta.pid);
 }
 
 /** Every run under `root`, oldest first (ids sort by time). Directories without a readable run.json are skipped. */

@@ -2,6 +2,7 @@ import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import { zoneOffsetMs, type ColumnSpec, type SheetHandle, type SheetWriter } from '../sheets/sheet-writer.js';
+import { suffixedPath } from './suffixed-path.js';
 import { invoiceLines, type InvoiceLine } from './invoice-lines.js';
 
 /**
@@ -112,9 +113,7 @@ function dayInZone(iso: string, timezone: string, addDays = 0): string {
 
 /** The part files: `xero.csv`, `xero-2.csv`, `xero-3.csv`… */
 export function partPath(path: string, part: number): string {
-  if (part === 1) return path;
-  const m = /(\.[^./\\]+)$/.exec(path);
-  return m ? `${path.slice(0, -m[0].length)}-${part}${m[0]}` : `${path}-${part}`;
+  return part === 1 ? path : suffixedPath(path, `-${part}`);
 }
 
 /** The rows of one order's invoice in a profile's columns. */

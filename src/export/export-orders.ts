@@ -5,6 +5,7 @@ import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import { suffixedPath } from './suffixed-path.js';
 import { InvoiceFiles, type AccountingOptions } from './accounting-profile.js';
 import { withHeaders, type HeaderStyle } from './order-column-labels.js';
 import {
@@ -102,12 +103,6 @@ export interface ExportOrdersResult {
   invoices?: { invoices: number; rows: number; files: number; withDifference: number };
   /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
   sheets?: string[];
-}
-
-/** `orders.csv` + `-lines` → `orders-lines.csv` (the suffix goes before the extension). */
-export function suffixedPath(path: string, suffix: string): string {
-  const m = /(\.[^./\\]+)$/.exec(path);
-  return m ? `${path.slice(0, -m[0].length)}${suffix}${m[0]}` : `${path}${suffix}`;
 }
 
 /**
@@ -383,3 +378,5 @@ async function streamJsonArray(
   }
   if (failure) fail();
 }
+
+export { suffixedPath };

@@ -7,7 +7,7 @@ import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import { type ColumnSpec } from '../sheets/sheet-writer.js';
 import { column, moneyType, withWriter, writeRow, type MoneyMode } from './catalog-sheet.js';
-import { suffixedPath } from './export-orders.js';
+import { suffixedPath } from './suffixed-path.js';
 import { productRoundTripWarnings } from './product-round-trip-warnings.js';
 
 /** Round-trip warnings kept in the result (the count covers all of them). */

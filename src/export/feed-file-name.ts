@@ -1,3 +1,4 @@
+import { suffixedPath } from './suffixed-path.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 
 /** The default feed name of incremental order exports (`--feed`). */
@@ -55,11 +56,8 @@ export function feedFileName(name: string, values: FeedFileNameValues): string {
  */
 export function unusedFeedFileName(name: string, exists: (candidate: string) => boolean): string {
   if (!exists(name)) return name;
-  const dot = name.lastIndexOf('.');
-  const slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-  const [stem, ext] = dot > slash ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
   for (let n = 2; ; n++) {
-    const candidate = `${stem}-${n}${ext}`;
+    const candidate = suffixedPath(name, `-${n}`);
     if (!exists(candidate)) return candidate;
   }
 }

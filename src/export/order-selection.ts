@@ -33,8 +33,10 @@ export const REVENUE_SELECTION: Required<Pick<OrderSelection, 'order_status' | '
 
 /** True when the order counts as revenue (REVENUE_DEFINITION). */
 export function isRevenue(order: Pick<Order, 'order_status' | 'payment_status'>): boolean {
+  // One rule: the same selection `--revenue` reads.
   return (
-    order.payment_status === 'paid' && order.order_status !== 'cancelled' && order.order_status !== 'draft'
+    REVENUE_SELECTION.payment_status.includes(order.payment_status) &&
+    REVENUE_SELECTION.order_status.includes(order.order_status)
   );
 }
 

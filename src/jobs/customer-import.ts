@@ -360,7 +360,7 @@ export async function applyCustomerRun(
   let requests = 0;
   const backup = BackupLog.open(run.file('backupLog'));
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
-  const match = file.match ?? ['id', 'phone', 'email'];
+  const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
   let summary: ExecuteSummary<CustomerOp, CustomerOpResult>;
   try {
     summary = await applyRun<CustomerOp, CustomerOpResult>(run, buildOps(run, file.plan), {

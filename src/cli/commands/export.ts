@@ -1,3 +1,4 @@
+import { plural } from '../run-summary.js';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -94,11 +95,6 @@ async function destination<K extends ExportKind>(
 function shownPath(path: string, ctx: CommandContext): string {
   const rel = relative(ctx.cwd, path);
   return rel === '' || rel.startsWith('..') ? path : rel;
-}
-
-/** "1 page", "2 pages": counts in progress and summary lines. */
-function count(n: number, word: string): string {
-  return `${n} ${n === 1 ? word : `${word}s`}`;
 }
 
 /** Counts pages as a list is read, for the progress line ("pages read"). */
@@ -340,7 +336,7 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         report({
           phase: 'export',
           done: last.ordersWritten,
-          message: `${count(pages, 'page')} read · ${count(last.ordersRead, 'order')} read · ${count(last.linesWritten, 'line')} written`,
+          message: `${plural(pages, 'page')} read · ${plural(last.ordersRead, 'order')} read · ${plural(last.linesWritten, 'line')} written`,
         } satisfies JobProgress);
       const orders = chainReads(
         reads.map(
@@ -422,19 +418,19 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         : '';
     if (dryRun) {
       out.line(
-        `Dry run: the next incremental run of feed "${feed}" would export ${result.orders} new or changed ${result.orders === 1 ? 'order' : 'orders'}${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${count(pages, 'page')} read; nothing written, watermark unchanged`,
+        `Dry run: the next incremental run of feed "${feed}" would export ${plural(result.orders, 'new or changed order')}${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${plural(pages, 'page')} read; nothing written, watermark unchanged`,
       );
     } else if (result.incremental?.resumed && result.orders === 0) {
       out.line(
-        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${count(pages, 'page')} read`,
+        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${plural(pages, 'page')} read`,
       );
     } else if (result.invoices) {
       out.line(
-        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'} · ${count(result.invoices.rows, 'invoice line')} · ${result.invoices.files} ${result.invoices.files === 1 ? 'file' : 'files'} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${count(pages, 'page')} read`,
+        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'} · ${plural(result.invoices.rows, 'invoice line')} · ${plural(result.invoices.files, 'file')} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${plural(pages, 'page')} read`,
       );
     } else {
       out.line(
-        `Exported ${count(result.orders, 'order')} · ${count(result.lines, 'line')} · ${count(result.checks, 'check')}${checksNote} · ${count(pages, 'page')} read`,
+        `Exported ${plural(result.orders, 'order')} · ${plural(result.lines, 'line')} · ${plural(result.checks, 'check')}${checksNote} · ${plural(pages, 'page')} read`,
       );
     }
     const revenue = result.summary.find((r) => r.section === 'revenue');
@@ -541,7 +537,7 @@ export async function exportCatalogCommand(
       report({
         phase: 'export',
         done,
-        message: `${pages} ${pages === 1 ? 'page' : 'pages'} read · ${message}`,
+        message: `${plural(pages, 'page')} read · ${message}`,
       });
 
     if (kind === 'products') {
@@ -559,7 +555,7 @@ export async function exportCatalogCommand(
         }),
       );
       out.line(
-        `Exported ${r.products} products · ${r.variants} variants · ${r.rows} product rows · ${r.optionRows} option rows · ${pages} ${pages === 1 ? 'page' : 'pages'} read`,
+        `Exported ${r.products} products · ${r.variants} variants · ${r.rows} product rows · ${r.optionRows} option rows · ${plural(pages, 'page')} read`,
       );
       for (const w of r.warnings.slice(0, 10)) out.warn(`warning: ${w}`);
       if (r.warningCount > 10)
@@ -584,7 +580,7 @@ export async function exportCatalogCommand(
         }),
       );
       out.line(
-        `Exported ${r.items} inventory items of ${r.products} products${r.untracked > 0 ? ` (${r.untracked} items with inventory tracking off left out)` : ''} · ${count(pages, 'page')} read`,
+        `Exported ${r.items} inventory items of ${r.products} products${r.untracked > 0 ? ` (${r.untracked} items with inventory tracking off left out)` : ''} · ${plural(pages, 'page')} read`,
       );
       out.line(`Wrote ${shownPath(r.paths.stock, ctx)}`);
       out.result({ ...base, ...r, pages });
@@ -599,7 +595,7 @@ export async function exportCatalogCommand(
           onProgress: (p) => progress(report, p.customersRead, 'customers'),
         }),
       );
-      out.line(`Exported ${r.customers} customers · ${pages} ${pages === 1 ? 'page' : 'pages'} read`);
+      out.line(`Exported ${r.customers} customers · ${plural(pages, 'page')} read`);
       out.line(`Wrote ${shownPath(r.paths.customers, ctx)}`);
       out.result({ ...base, ...r, pages });
     } else if (kind === 'templates') {
@@ -634,7 +630,7 @@ export async function exportCatalogCommand(
       );
       const c = r.counts;
       out.line(
-        `Exported ${c.products} products · ${c.customers} customers · ${c.orders} orders · ${c.templates} templates · ${pages} ${pages === 1 ? 'page' : 'pages'} read`,
+        `Exported ${c.products} products · ${c.customers} customers · ${c.orders} orders · ${c.templates} templates · ${plural(pages, 'page')} read`,
       );
       out.line(`Wrote ${shownPath(r.path, ctx)}`);
       out.line(`Rehearse on a copy: mbulk sandbox --seed ${shownPath(r.path, ctx)}`);

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import type { GlobalArgs } from '../command-context.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { STRICT_CHECK_DESCRIBE } from './apply.js';
 import { registerImportProducts } from './import-products.js';
 import { registerImportStock } from './import-stock.js';
 import { registerImportCustomers } from './import-customers.js';
@@ -46,8 +47,7 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
       .option('strict-check', {
         type: 'boolean',
         default: false,
-        describe:
-          'Products and customers: re-read each entity just before writing it, even when the plan is fresh (default: only once the plan is more than 5 s old); a write whose entity changed since planning is refused as drifted and the run goes on',
+        describe: STRICT_CHECK_DESCRIBE,
       }) as unknown as Argv<GlobalArgs>;
     sub = notifyOptions(sub);
     for (const register of importCommands) sub = register(sub, ctx, setExit);
