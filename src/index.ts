@@ -78,8 +78,8 @@ export {
 export { Journal, readJournal } from './apply/journal.js';
 
 // Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).
-export { planStockImport, applyStockRun } from './jobs/stock-import.js';
-export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock-import.js';
+export { planStockImport, applyStockRun } from './jobs/stock/stock-import.js';
+export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock/stock-import.js';
 export { planCustomerImport, applyCustomerRun, checkCustomerDrift } from './jobs/customer-import.js';
 export {
   planTemplateImport,
@@ -88,7 +88,7 @@ export {
   watchTemplateStatus,
 } from './jobs/template-import.js';
 export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
-export { checkStockDrift } from './jobs/stock-drift.js';
+export { checkStockDrift } from './jobs/stock/stock-drift.js';
 export { EmptySheetError } from './jobs/empty-sheet.js';
 export {
   planProductImport,

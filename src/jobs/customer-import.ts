@@ -32,7 +32,7 @@ import { isShopifyCustomerExport } from '../formats/detect-format.js';
 import { ShopifyCustomerConverter } from '../formats/shopify/shopify-customer-converter.js';
 import { FORMAT_LABELS, type ColumnUse } from '../formats/source-format.js';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
-import type { DriftedEntity } from './run-kind.js';
+import type { DriftedEntity } from './runner/job-definition.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { refuseEmptySheet } from './empty-sheet.js';

@@ -5,7 +5,7 @@ import type { RunDirectory } from '../apply/run-directory.js';
 import { LiveInventoryIndex } from '../plan/live-inventory-index.js';
 import type { Customer, Product } from '../schema/index.js';
 import { readRollbackPlan } from './rollback-run.js';
-import type { DriftedEntity } from './run-kind.js';
+import type { DriftedEntity } from './runner/job-definition.js';
 
 /**
  * For `mbulk apply RUN` on a rollback that was planned and not yet applied: the entities its

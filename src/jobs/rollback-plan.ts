@@ -9,7 +9,7 @@ import type {
   ProductUpdate,
 } from '../schema/index.js';
 import { productDriftFields, productRestore, type RestoreChange } from './rollback-product.js';
-import type { DriftedEntity } from './run-kind.js';
+import type { DriftedEntity } from './runner/job-definition.js';
 import { prependAll } from '../plan/append-all.js';
 
 /**

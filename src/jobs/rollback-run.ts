@@ -30,7 +30,7 @@ import {
 import type { RestoreChange } from './rollback-product.js';
 import { reconcileProductPatch } from './product-reconcile.js';
 import { readRollbackSource } from './rollback-source.js';
-import type { DriftedEntity } from './run-kind.js';
+import type { DriftedEntity } from './runner/job-definition.js';
 
 /**
  * Rolls a run back (DESIGN.md safety rule 3): from the run's backup, restores the before-state of

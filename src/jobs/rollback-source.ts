@@ -5,7 +5,7 @@ import type { ProductUpdate } from '../schema/index.js';
 import type { CustomerPlanFile } from './customer-import.js';
 import type { ProductPlanFile } from './product-import.js';
 import type { NotReversible, RestoreEntry, SourceWrites, WriteInfo } from './rollback-plan.js';
-import type { StockPlanFile } from './stock-import.js';
+import type { StockPlanFile } from './stock/stock-plan-file.js';
 import { appendAll } from '../plan/append-all.js';
 
 /**

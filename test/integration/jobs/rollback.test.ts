@@ -16,7 +16,7 @@ import {
   rollbackRun,
   RollbackError,
 } from '../../../src/jobs/rollback-run.js';
-import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
 import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/template-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';

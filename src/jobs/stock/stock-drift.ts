@@ -1,9 +1,10 @@
-import type { MerchantClient } from '../api/merchant-client.js';
-import { readJournal, stateOf } from '../apply/journal.js';
-import type { RunDirectory } from '../apply/run-directory.js';
-import type { DriftedEntity } from './run-kind.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { readJournal, stateOf } from '../../apply/journal.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { DriftedEntity } from '../runner/job-definition.js';
 import { readLiveInventory } from './live-inventory.js';
-import type { StockPlanFile } from './stock-import.js';
+import { StockPlanFileSchema, type StockPlanFile } from './stock-plan-file.js';
+import { readPlanFile } from '../runner/plan-file.js';
 
 /**
  * Which planned stock changes no longer match the live store: the item is gone, or (for absolute
@@ -12,7 +13,7 @@ import type { StockPlanFile } from './stock-import.js';
  * already started (a resumed run) are not checked: the run itself changed those.
  */
 export async function checkStockDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
-  const file = run.readPlan() as StockPlanFile;
+  const file = readPlanFile<StockPlanFile>(run, StockPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const perItem = run.meta.options['inventoryMode'] === 'per-item';
   const started = (c: StockPlanFile['plan']['changes'][number], index: number): boolean => {

@@ -1,8 +1,8 @@
-import { NotFoundError } from '../api/errors.js';
-import type { MerchantClient } from '../api/merchant-client.js';
-import type { Product } from '../schema/product.js';
-import { LiveInventoryIndex } from '../plan/live-inventory-index.js';
-import type { JobCallbacks } from './job-events.js';
+import { NotFoundError } from '../../api/errors.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import type { Product } from '../../schema/product.js';
+import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
+import type { JobCallbacks } from '../job-events.js';
 
 /**
  * Reads every live inventory item into an index, from the product list (the baseline that always

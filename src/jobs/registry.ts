@@ -1,0 +1,110 @@
+import type { AbortCause } from './job-events.js';
+import { runKindOf, type RunKind } from './runner/run-kind-of.js';
+
+type AppliedRun = Awaited<ReturnType<RunKind['apply']>>;
+
+/** A job's apply summary as a RunKind result: ok only when it completed with no failed row or write. */
+function applied(
+  s: { status: string; abortedBy?: AbortCause | undefined; failed?: number; failedRows?: readonly unknown[] },
+  summary: Record<string, unknown>,
+): AppliedRun {
+  const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && (s.failed ?? 0) === 0;
+  return { ok, status: s.status, abortedBy: s.abortedBy, summary };
+}
+
+/**
+ * The job kinds by the name run.json records, each loaded lazily: a kind's modules are imported
+ * only when one of its runs is applied. To add a kind, add its line here (see README, Development).
+ */
+const KINDS: Record<string, () => Promise<RunKind>> = {
+  stock: async () => runKindOf((await import('./stock/stock-job.js')).stockJob),
+  products: async () => {
+    const { applyProductRun, checkProductDrift, replanProductRun } = await import('./product-import.js');
+    return {
+      apply: async (run, options) => {
+        const s = await applyProductRun(run, options);
+        return applied(s, {
+          created: s.created,
+          updated: s.updated,
+          hidden: s.hidden,
+          deleted: s.deleted,
+          failed: s.failed,
+          writeRequests: s.requests,
+          failedRows: s.failedRows,
+        });
+      },
+      drift: checkProductDrift,
+      replan: async (run, options) => {
+        const planned = await replanProductRun(run, options);
+        return { run: planned.run, refusal: planned.refusal };
+      },
+    };
+  },
+  customers: async () => {
+    const { applyCustomerRun, checkCustomerDrift } = await import('./customer-import.js');
+    return {
+      apply: async (run, options) => {
+        const s = await applyCustomerRun(run, options);
+        return applied(s, {
+          created: s.created,
+          updated: s.updated,
+          failed: s.failed,
+          writeRequests: s.requests,
+          failedRows: s.failedRows,
+        });
+      },
+      drift: checkCustomerDrift,
+    };
+  },
+  messages: async () => {
+    const { applyMessageRun, checkMessageDrift } = await import('./message-send.js');
+    return {
+      apply: async (run, options) => {
+        const s = await applyMessageRun(run, options);
+        return applied(s, { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows });
+      },
+      drift: checkMessageDrift,
+    };
+  },
+  templates: async () => {
+    const { applyTemplateRun } = await import('./template-import.js');
+    return {
+      apply: async (run, options) => {
+        const s = await applyTemplateRun(run, options);
+        return applied(s, {
+          created: s.created,
+          failed: s.failed,
+          templates: s.templates,
+          failedRows: s.failedRows,
+        });
+      },
+    };
+  },
+  rollback: async () => {
+    const { applyRollbackRun } = await import('./rollback-run.js');
+    const { checkRollbackDrift } = await import('./rollback-drift.js');
+    return {
+      apply: async (run, options) => {
+        const s = await applyRollbackRun(run, options);
+        return applied(s, {
+          restored: s.restored,
+          failed: s.failed,
+          writeRequests: s.requests,
+          failures: s.failures,
+        });
+      },
+      drift: checkRollbackDrift,
+    };
+  },
+};
+
+/** The kinds a run can be of (`mbulk apply` applies these). */
+export function jobKinds(): string[] {
+  return Object.keys(KINDS);
+}
+
+/** The kind's RunKind (loaded now), or undefined for a kind no job defines. */
+export async function loadJobKind(kind: string): Promise<RunKind | undefined> {
+  const load = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
+  return load ? load() : undefined;
+}

@@ -1,0 +1,30 @@
+import { readSheet, type ReadSheetOptions, type SheetReader } from '../../sheets/read-sheet.js';
+import type { SheetRow } from '../../sheets/sheet-row.js';
+import { fileWarning, type JobCallbacks } from '../job-events.js';
+
+/** Opens an input sheet: the reader and what its header says. */
+export async function openSheet(file: string, read: ReadSheetOptions | undefined) {
+  const reader = readSheet(file, read);
+  const info = await reader.open();
+  return { reader, info };
+}
+
+/**
+ * Reads every data row of an opened sheet in batches, reporting the `read` phase after each batch
+ * and the reader's warnings (encoding guesses, ignored columns) at the end. Returns the row count.
+ */
+export async function readRowsInBatches(
+  reader: Pick<SheetReader, 'batches' | 'warnings'>,
+  file: string,
+  callbacks: JobCallbacks,
+  onRow: (row: SheetRow) => void,
+): Promise<number> {
+  let rows = 0;
+  for await (const batch of reader.batches()) {
+    for (const row of batch) onRow(row);
+    rows += batch.length;
+    callbacks.onProgress?.({ phase: 'read', done: rows });
+  }
+  for (const w of reader.warnings) callbacks.onWarning?.(fileWarning(file, w.message));
+  return rows;
+}
