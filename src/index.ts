@@ -80,7 +80,7 @@ export { Journal, readJournal } from './apply/journal.js';
 // Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).
 export { planStockImport, applyStockRun } from './jobs/stock/stock-import.js';
 export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock/stock-import.js';
-export { planCustomerImport, applyCustomerRun, checkCustomerDrift } from './jobs/customer-import.js';
+export { planCustomerImport, applyCustomerRun, checkCustomerDrift } from './jobs/customers/customer-import.js';
 export {
   planTemplateImport,
   applyTemplateRun,

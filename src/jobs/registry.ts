@@ -40,22 +40,7 @@ const KINDS: Record<string, () => Promise<RunKind>> = {
       },
     };
   },
-  customers: async () => {
-    const { applyCustomerRun, checkCustomerDrift } = await import('./customer-import.js');
-    return {
-      apply: async (run, options) => {
-        const s = await applyCustomerRun(run, options);
-        return applied(s, {
-          created: s.created,
-          updated: s.updated,
-          failed: s.failed,
-          writeRequests: s.requests,
-          failedRows: s.failedRows,
-        });
-      },
-      drift: checkCustomerDrift,
-    };
-  },
+  customers: async () => runKindOf((await import('./customers/customer-job.js')).customerJob),
   messages: async () => {
     const { applyMessageRun, checkMessageDrift } = await import('./message-send.js');
     return {

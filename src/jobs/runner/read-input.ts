@@ -1,6 +1,8 @@
 import { readSheet, type ReadSheetOptions, type SheetReader } from '../../sheets/read-sheet.js';
 import type { SheetRow } from '../../sheets/sheet-row.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
 import { fileWarning, type JobCallbacks } from '../job-events.js';
+import { SheetHeaderError } from '../sheet-header-error.js';
 
 /** Opens an input sheet: the reader and what its header says. */
 export async function openSheet(file: string, read: ReadSheetOptions | undefined) {
@@ -27,4 +29,15 @@ export async function readRowsInBatches(
   }
   for (const w of reader.warnings) callbacks.onWarning?.(fileWarning(file, w.message));
   return rows;
+}
+
+/** A header that cannot be read on (a required column missing): closes the sheet and throws SheetHeaderError. */
+export async function refuseFatalHeader(
+  reader: Pick<SheetReader, 'close'>,
+  file: string,
+  fatal: readonly RowIssue[],
+): Promise<void> {
+  if (fatal.length === 0) return;
+  await reader.close();
+  throw new SheetHeaderError(`${file}: ${fatal.map((i) => i.message).join('; ')}`, [...fatal]);
 }

@@ -8,7 +8,7 @@ import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
 import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
-import { openSheet, readRowsInBatches } from '../runner/read-input.js';
+import { openSheet, readRowsInBatches, refuseFatalHeader } from '../runner/read-input.js';
 import { SheetHeaderError } from '../sheet-header-error.js';
 import { readLiveInventory } from './live-inventory.js';
 import type { StockPlanFile } from './stock-plan-file.js';
@@ -51,11 +51,11 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const store = await client.me(options.signal ? { signal: options.signal } : {});
   const { reader, info } = await openSheet(options.file, options.read);
   const { columns, issues: headerIssues } = resolveStockColumns(info.sheet, info.columns);
-  const fatal = headerIssues.filter((i) => i.severity === 'error');
-  if (fatal.length > 0) {
-    await reader.close();
-    throw new SheetHeaderError(`${options.file}: ${fatal.map((i) => i.message).join('; ')}`, fatal);
-  }
+  await refuseFatalHeader(
+    reader,
+    options.file,
+    headerIssues.filter((i) => i.severity === 'error'),
+  );
   const index = await readLiveInventory(client, options);
   const planner = new StockPlanner(index, columns, { preserveSales: options.preserveSales ?? false });
   const rows = await readRowsInBatches(reader, options.file, options, (row) => planner.add(row));

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
-import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customer-import.js';
+import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
 import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { StoreSnapshot } from '../../../src/schema/snapshot.js';

@@ -8,7 +8,7 @@ import { readBackup } from '../../../src/apply/backup.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
 import { checkRollbackDrift } from '../../../src/jobs/rollback-drift.js';
-import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customer-import.js';
+import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
 import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
 import {
   applyRollbackRun,

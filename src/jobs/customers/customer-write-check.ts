@@ -1,8 +1,12 @@
-import { NotFoundError } from '../api/errors.js';
-import type { MerchantClient } from '../api/merchant-client.js';
-import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../apply/write-check.js';
-import { LiveCustomerIndex, type CustomerMatchKey, type CustomerPlanEntry } from '../plan/customer-plan.js';
-import type { Customer } from '../schema/index.js';
+import { NotFoundError } from '../../api/errors.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../../apply/write-check.js';
+import {
+  LiveCustomerIndex,
+  type CustomerMatchKey,
+  type CustomerPlanEntry,
+} from '../../plan/customer-plan.js';
+import type { Customer } from '../../schema/index.js';
 
 const label = (entry: CustomerPlanEntry, fallback: string): string =>
   `row ${entry.rowNumber} ${entry.before?.name ?? entry.create?.name ?? fallback}`;
