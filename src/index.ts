@@ -86,7 +86,7 @@ export {
   applyTemplateRun,
   readTemplateStatus,
   watchTemplateStatus,
-} from './jobs/template-import.js';
+} from './jobs/templates/template-import.js';
 export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
 export { checkStockDrift } from './jobs/stock/stock-drift.js';
 export { EmptySheetError } from './jobs/empty-sheet.js';

@@ -34,7 +34,7 @@ import { dirname, join } from 'node:path';
 import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './job-events.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
-import { InvalidRowsError } from './template-import.js';
+import { InvalidRowsError } from './runner/invalid-rows-error.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
 
 /** Most customers read to resolve `customer_id` recipients. */

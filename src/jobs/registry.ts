@@ -51,20 +51,7 @@ const KINDS: Record<string, () => Promise<RunKind>> = {
       drift: checkMessageDrift,
     };
   },
-  templates: async () => {
-    const { applyTemplateRun } = await import('./template-import.js');
-    return {
-      apply: async (run, options) => {
-        const s = await applyTemplateRun(run, options);
-        return applied(s, {
-          created: s.created,
-          failed: s.failed,
-          templates: s.templates,
-          failedRows: s.failedRows,
-        });
-      },
-    };
-  },
+  templates: async () => runKindOf((await import('./templates/template-job.js')).templateJob),
   rollback: async () => {
     const { applyRollbackRun } = await import('./rollback-run.js');
     const { checkRollbackDrift } = await import('./rollback-drift.js');

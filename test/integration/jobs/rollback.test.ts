@@ -17,7 +17,7 @@ import {
   RollbackError,
 } from '../../../src/jobs/rollback-run.js';
 import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
-import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/template-import.js';
+import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/templates/template-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
