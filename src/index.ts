@@ -87,7 +87,7 @@ export {
   readTemplateStatus,
   watchTemplateStatus,
 } from './jobs/templates/template-import.js';
-export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
+export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/messages/message-send.js';
 export { checkStockDrift } from './jobs/stock/stock-drift.js';
 export { EmptySheetError } from './jobs/empty-sheet.js';
 export {

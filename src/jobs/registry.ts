@@ -41,16 +41,7 @@ const KINDS: Record<string, () => Promise<RunKind>> = {
     };
   },
   customers: async () => runKindOf((await import('./customers/customer-job.js')).customerJob),
-  messages: async () => {
-    const { applyMessageRun, checkMessageDrift } = await import('./message-send.js');
-    return {
-      apply: async (run, options) => {
-        const s = await applyMessageRun(run, options);
-        return applied(s, { sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows });
-      },
-      drift: checkMessageDrift,
-    };
-  },
+  messages: async () => runKindOf((await import('./messages/message-job.js')).messageJob),
   templates: async () => runKindOf((await import('./templates/template-job.js')).templateJob),
   rollback: async () => {
     const { applyRollbackRun } = await import('./rollback-run.js');

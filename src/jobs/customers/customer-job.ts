@@ -154,6 +154,26 @@ function customerSession(
         ),
       ];
     },
+    rowResults: (label, rows) => {
+      for (const e of file.plan.entries) {
+        if (rows.byRow.has(e.rowNumber) || (e.action !== 'skip' && e.action !== 'noop')) continue;
+        const key = keyOf(e);
+        const base = {
+          sheet: label,
+          row: e.rowNumber,
+          outcome: 'unchanged' as const,
+          ...(key !== undefined ? { key } : {}),
+        };
+        rows.byRow.set(
+          e.rowNumber,
+          e.action === 'skip'
+            ? { ...base, outcome: 'skipped', errorCode: 'skip', errorMessage: 'command skip' }
+            : e.customerId !== undefined
+              ? { ...base, entityId: e.customerId }
+              : base,
+        );
+      }
+    },
     summarize: (t) => ({
       runId: run.id,
       status: t.execution.status,
@@ -182,26 +202,6 @@ export const customerJob: JobDefinition<
   session: customerSession,
   input: (file) => file.input,
   invalidIssues: (file) => file.plan.issues,
-  rowResults: (file, label, rows) => {
-    for (const e of file.plan.entries) {
-      if (rows.byRow.has(e.rowNumber) || (e.action !== 'skip' && e.action !== 'noop')) continue;
-      const key = keyOf(e);
-      const base = {
-        sheet: label,
-        row: e.rowNumber,
-        outcome: 'unchanged' as const,
-        ...(key !== undefined ? { key } : {}),
-      };
-      rows.byRow.set(
-        e.rowNumber,
-        e.action === 'skip'
-          ? { ...base, outcome: 'skipped', errorCode: 'skip', errorMessage: 'command skip' }
-          : e.customerId !== undefined
-            ? { ...base, entityId: e.customerId }
-            : base,
-      );
-    }
-  },
   runCounts: (s) => ({ created: s.created, updated: s.updated, failed: s.failed, requests: s.requests }),
   report: writeCustomerReport,
   cliSummary: (s) => ({

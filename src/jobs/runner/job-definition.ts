@@ -135,6 +135,8 @@ export interface JobSession<Op extends { key: string }, R, Summary> {
    * failed.csv over the run's input, from invalid rows, `rowResults` and the changes.
    */
   writeResults?(changes: readonly ChangeOutcome[]): Promise<RowFilesSummary | undefined>;
+  /** results.csv for rows no operation carried (skipped, unchanged…); see `otherwise`. */
+  rowResults?(label: string, rows: RowResults): void;
   /** The kind's summary from the tally. */
   summarize(tally: JobTally<Op, R>): Summary;
 }
@@ -166,8 +168,6 @@ export interface JobDefinition<File, Op extends { key: string }, R, Summary exte
   input?(file: File): RunInput;
   /** Row issues that make rows invalid (results.csv `invalid`, failed.csv). Default: none. */
   invalidIssues?(file: File): readonly RowIssue[];
-  /** results.csv for rows no operation carried; `otherwise` for rows in none of them. */
-  rowResults?(file: File, label: string, rows: RowResults): void;
   /** results.csv outcome of a row nothing mentions (default `unchanged`). */
   otherwise?: RowOutcome;
   /** Extra results.csv columns (their cells come from `rowResults` and the changes). */

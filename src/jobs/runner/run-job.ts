@@ -66,7 +66,7 @@ export async function runJob<File, Op extends { key: string }, R, Summary extend
   const changes = execution.outcomes.flatMap((o) => session.changes(o));
   const rows = session.writeResults
     ? await session.writeResults(changes)
-    : await writeResults(run, definition, file, changes);
+    : await writeResults(run, definition, session, file, changes);
   const summary = session.summarize(tally(definition, file, execution, changes, rows, requests));
   run.update({ counts: { ...run.meta.counts, ...definition.runCounts(summary) } });
   definition.report(run, file, summary);
@@ -111,6 +111,7 @@ function invalidRows(issues: readonly RowIssue[]): Map<number, RowIssue[]> {
 async function writeResults<File, Op extends { key: string }, R, Summary extends JobSummary>(
   run: RunDirectory,
   definition: JobDefinition<File, Op, R, Summary>,
+  session: JobSession<Op, R, Summary>,
   file: File,
   changes: readonly ChangeOutcome[],
 ): Promise<RowFilesSummary | undefined> {
@@ -121,7 +122,7 @@ async function writeResults<File, Op extends { key: string }, R, Summary extends
   for (const [row, issues] of invalidRows(definition.invalidIssues?.(file) ?? [])) {
     rows.byRow.set(row, invalidRowResult(label, row, issues));
   }
-  definition.rowResults?.(file, label, rows);
+  session.rowResults?.(label, rows);
   for (const c of changes) {
     rows.byRow.set(c.row, changeRowResult(label, c));
     if (c.extra) rows.extra.set(c.row, { ...c.extra });

@@ -207,6 +207,17 @@ function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, Stock
     // The batch route answering 404 stops the batch attempt: nothing of it was applied.
     isFatal: (error) => isRouteMissing(error) || (error as { exitCode?: number }).exitCode === 4,
     changes: (o) => itemChanges(o),
+    rowResults: (label, rows) => {
+      for (const s of file.plan.skipped) {
+        rows.byRow.set(s.rowNumber, {
+          sheet: label,
+          row: s.rowNumber,
+          outcome: 'skipped',
+          errorCode: 'inventory_not_enabled',
+          errorMessage: s.reason,
+        });
+      }
+    },
     summarize: (t) => ({
       runId: run.id,
       status: t.execution.status,
@@ -256,17 +267,6 @@ export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, Stoc
   session: stockSession,
   input: (file) => file.input,
   invalidIssues: (file) => file.plan.issues,
-  rowResults: (file, label, rows) => {
-    for (const s of file.plan.skipped) {
-      rows.byRow.set(s.rowNumber, {
-        sheet: label,
-        row: s.rowNumber,
-        outcome: 'skipped',
-        errorCode: 'inventory_not_enabled',
-        errorMessage: s.reason,
-      });
-    }
-  },
   runCounts: (s) => ({ applied: s.applied, failed: s.failed, requests: s.requests }),
   report: writeStockReport,
   cliSummary: (s) => ({

@@ -118,6 +118,23 @@ function templateSession(
       templates.push(t);
       return [change];
     },
+    rowResults: (label, rows) => {
+      for (const e of file.plan.entries.filter((x) => x.action === 'unchanged')) {
+        rows.byRow.set(e.rowNumber, {
+          sheet: label,
+          row: e.rowNumber,
+          outcome: 'unchanged',
+          key: e.name,
+          ...(e.existing ? { entityId: e.existing.id } : {}),
+        });
+        if (e.existing) {
+          rows.extra.set(e.rowNumber, {
+            template_status: e.existing.status,
+            template_category: e.existing.category,
+          });
+        }
+      }
+    },
     summarize: (t) => ({
       runId: run.id,
       status: t.execution.status,
@@ -155,23 +172,6 @@ export const templateJob: JobDefinition<
   input: (file) => file.input,
   // The header row's own problems are the report's, not a row's.
   invalidIssues: (file) => file.plan.issues.filter((i) => i.rowNumber > 1),
-  rowResults: (file, label, rows) => {
-    for (const e of file.plan.entries.filter((x) => x.action === 'unchanged')) {
-      rows.byRow.set(e.rowNumber, {
-        sheet: label,
-        row: e.rowNumber,
-        outcome: 'unchanged',
-        key: e.name,
-        ...(e.existing ? { entityId: e.existing.id } : {}),
-      });
-      if (e.existing) {
-        rows.extra.set(e.rowNumber, {
-          template_status: e.existing.status,
-          template_category: e.existing.category,
-        });
-      }
-    }
-  },
   otherwise: 'skipped',
   extraColumns: ['name', 'template_status', 'template_category'],
   runCounts: (s) => ({ created: s.created, failed: s.failed }),
