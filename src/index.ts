@@ -95,7 +95,7 @@ export {
   applyProductRun,
   checkProductDrift,
   replanProductRun,
-} from './jobs/product-import.js';
+} from './jobs/products/product-import.js';
 export { rollbackRun, planRollback, applyRollbackRun } from './jobs/rollback-run.js';
 export { checkRollbackDrift } from './jobs/rollback-drift.js';
 export { runKind } from './jobs/run-kind.js';

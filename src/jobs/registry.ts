@@ -18,28 +18,7 @@ function applied(
  */
 const KINDS: Record<string, () => Promise<RunKind>> = {
   stock: async () => runKindOf((await import('./stock/stock-job.js')).stockJob),
-  products: async () => {
-    const { applyProductRun, checkProductDrift, replanProductRun } = await import('./product-import.js');
-    return {
-      apply: async (run, options) => {
-        const s = await applyProductRun(run, options);
-        return applied(s, {
-          created: s.created,
-          updated: s.updated,
-          hidden: s.hidden,
-          deleted: s.deleted,
-          failed: s.failed,
-          writeRequests: s.requests,
-          failedRows: s.failedRows,
-        });
-      },
-      drift: checkProductDrift,
-      replan: async (run, options) => {
-        const planned = await replanProductRun(run, options);
-        return { run: planned.run, refusal: planned.refusal };
-      },
-    };
-  },
+  products: async () => runKindOf((await import('./products/product-job.js')).productJob),
   customers: async () => runKindOf((await import('./customers/customer-job.js')).customerJob),
   messages: async () => runKindOf((await import('./messages/message-job.js')).messageJob),
   templates: async () => runKindOf((await import('./templates/template-job.js')).templateJob),

@@ -28,7 +28,7 @@ import {
   type RestoreEntry,
 } from './rollback-plan.js';
 import type { RestoreChange } from './rollback-product.js';
-import { reconcileProductPatch } from './product-reconcile.js';
+import { reconcileProductPatch } from './products/product-reconcile.js';
 import { readRollbackSource } from './rollback-source.js';
 import type { DriftedEntity } from './runner/job-definition.js';
 

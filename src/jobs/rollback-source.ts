@@ -3,7 +3,7 @@ import { readJournal, stateOf, type JournalSnapshot } from '../apply/journal.js'
 import type { RunDirectory } from '../apply/run-directory.js';
 import type { ProductUpdate } from '../schema/index.js';
 import type { CustomerPlanFile } from './customers/customer-plan-file.js';
-import type { ProductPlanFile } from './product-import.js';
+import type { ProductPlanFile } from './products/product-plan-file.js';
 import type { NotReversible, RestoreEntry, SourceWrites, WriteInfo } from './rollback-plan.js';
 import type { StockPlanFile } from './stock/stock-plan-file.js';
 import { appendAll } from '../plan/append-all.js';

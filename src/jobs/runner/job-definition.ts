@@ -134,7 +134,10 @@ export interface JobSession<Op extends { key: string }, R, Summary> {
    * Writes the results files itself (rollback: one row per entity). Default: results.csv and
    * failed.csv over the run's input, from invalid rows, `rowResults` and the changes.
    */
-  writeResults?(changes: readonly ChangeOutcome[]): Promise<RowFilesSummary | undefined>;
+  writeResults?(
+    changes: readonly ChangeOutcome[],
+    execution: ExecuteSummary<Op, R>,
+  ): Promise<RowFilesSummary | undefined>;
   /** results.csv for rows no operation carried (skipped, unchanged…); see `otherwise`. */
   rowResults?(label: string, rows: RowResults): void;
   /** The kind's summary from the tally. */

@@ -65,7 +65,7 @@ export async function runJob<File, Op extends { key: string }, R, Summary extend
 
   const changes = execution.outcomes.flatMap((o) => session.changes(o));
   const rows = session.writeResults
-    ? await session.writeResults(changes)
+    ? await session.writeResults(changes, execution)
     : await writeResults(run, definition, session, file, changes);
   const summary = session.summarize(tally(definition, file, execution, changes, rows, requests));
   run.update({ counts: { ...run.meta.counts, ...definition.runCounts(summary) } });

@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
-import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
+import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { StoreSnapshot } from '../../../src/schema/snapshot.js';
 import { runCli } from '../../helpers/run-cli.js';

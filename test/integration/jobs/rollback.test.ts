@@ -9,7 +9,7 @@ import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
 import { checkRollbackDrift } from '../../../src/jobs/rollback-drift.js';
 import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
-import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
+import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import {
   applyRollbackRun,
   planRollback,

@@ -1,8 +1,8 @@
-import { NotFoundError } from '../api/errors.js';
-import type { MerchantClient } from '../api/merchant-client.js';
-import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../apply/write-check.js';
-import type { PlanEntry } from '../plan/product-plan.js';
-import type { Product } from '../schema/index.js';
+import { NotFoundError } from '../../api/errors.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../../apply/write-check.js';
+import type { PlanEntry } from '../../plan/product-plan.js';
+import type { Product } from '../../schema/index.js';
 
 /**
  * Before an update/hide/delete: re-reads the product (`GET /products/{id}`) and throws

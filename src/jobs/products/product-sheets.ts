@@ -1,25 +1,25 @@
 import { basename } from 'node:path';
-import { EXPORTED_AT_COLUMN, exportedAtMs } from '../mapping/exported-at.js';
-import { ProductSheetMapper } from '../mapping/product-sheet-mapper.js';
-import type { ProductMapping, ProductMappingOptions } from '../mapping/product-desired.js';
-import type { RowIssue } from '../mapping/row-issue.js';
-import { RESERVED_COLUMN_PREFIX } from '../apply/results-file.js';
-import { restoreFormulaText } from '../sheets/neutralize-formula.js';
-import { readSheet, type ReadSheetOptions, type SheetInfo } from '../sheets/read-sheet.js';
-import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
-import { applyColumnMap, type ColumnMap } from '../formats/column-map.js';
-import { detectProductFormat } from '../formats/detect-format.js';
-import { ShopifyProductConverter } from '../formats/shopify/shopify-product-converter.js';
+import { EXPORTED_AT_COLUMN, exportedAtMs } from '../../mapping/exported-at.js';
+import { ProductSheetMapper } from '../../mapping/product-sheet-mapper.js';
+import type { ProductMapping, ProductMappingOptions } from '../../mapping/product-desired.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
+import { RESERVED_COLUMN_PREFIX } from '../../apply/results-file.js';
+import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
+import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
+import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
+import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
+import { detectProductFormat } from '../../formats/detect-format.js';
+import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
   type ProductConverter,
   type ProductSourceFormat,
   type SkippedRow,
-} from '../formats/source-format.js';
-import { describeSheetColumns, type SourceDescription } from '../formats/source-description.js';
-import { WooProductConverter } from '../formats/woocommerce/woo-product-converter.js';
-import { fileWarning, type JobCallbacks } from './job-events.js';
-import { SheetHeaderError } from './sheet-header-error.js';
+} from '../../formats/source-format.js';
+import { describeSheetColumns, type SourceDescription } from '../../formats/source-description.js';
+import { WooProductConverter } from '../../formats/woocommerce/woo-product-converter.js';
+import { fileWarning, type JobCallbacks } from '../job-events.js';
+import { SheetHeaderError } from '../sheet-header-error.js';
 
 /** Where the options of a product import come from. */
 export type OptionsSource =

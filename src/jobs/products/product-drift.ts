@@ -1,7 +1,7 @@
-import type { MerchantClient } from '../api/merchant-client.js';
-import { readJournal, stateOf } from '../apply/journal.js';
-import type { RunDirectory } from '../apply/run-directory.js';
-import type { ProductPlanFile } from './product-import.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { readJournal, stateOf } from '../../apply/journal.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import { readProductPlan } from './product-plan-file.js';
 
 /** A product whose live state moved since the plan was made: applying the plan would overwrite it. */
 export interface DriftedProduct {
@@ -33,7 +33,7 @@ export async function checkProductDrift(
   client: MerchantClient,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<DriftedProduct[]> {
-  const file = run.readPlan() as ProductPlanFile;
+  const file = readProductPlan(run);
   const journal = readJournal(run.file('journal'));
   const pending = file.plan.entries.filter(
     (e) =>

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../api/errors.js';
-import type { MerchantClient } from '../api/merchant-client.js';
-import type { Product } from '../schema/index.js';
+import { NotFoundError } from '../../api/errors.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import type { Product } from '../../schema/index.js';
 
 /**
  * The product as it is now: `GET /products/{id}`, or, when that route answers 404 (a service

@@ -1,19 +1,19 @@
 import { join } from 'node:path';
-import type { OperationOutcome } from '../apply/execute-plan.js';
+import type { OperationOutcome } from '../../apply/execute-plan.js';
 import {
   invalidRowResult,
   operationRowResult,
   writeRowFiles,
   type RowFilesSummary,
   type RowResult,
-} from '../apply/results-file.js';
-import type { RunDirectory } from '../apply/run-directory.js';
-import type { RowIssue } from '../mapping/row-issue.js';
-import type { PlanEntry } from '../plan/product-plan.js';
-import { readSheet, type SheetInfo } from '../sheets/read-sheet.js';
-import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
-import type { ProductOpResult, ProductPlanFile } from './product-import.js';
-import { runInputPath, type RunInput } from './run-input.js';
+} from '../../apply/results-file.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
+import type { PlanEntry } from '../../plan/product-plan.js';
+import { readSheet, type SheetInfo } from '../../sheets/read-sheet.js';
+import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
+import type { ProductOpResult, ProductPlanFile } from './product-plan-file.js';
+import { runInputPath, type RunInput } from '../run-input.js';
 
 /** Where a products run keeps failed rows of its options sheet (beside failed.csv). */
 export function failedOptionsFile(run: RunDirectory): string {
