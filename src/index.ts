@@ -96,8 +96,8 @@ export {
   checkProductDrift,
   replanProductRun,
 } from './jobs/products/product-import.js';
-export { rollbackRun, planRollback, applyRollbackRun } from './jobs/rollback-run.js';
-export { checkRollbackDrift } from './jobs/rollback-drift.js';
+export { rollbackRun, planRollback, applyRollbackRun } from './jobs/rollback/rollback-run.js';
+export { checkRollbackDrift } from './jobs/rollback/rollback-drift.js';
 export { runKind } from './jobs/run-kind.js';
 export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
 export type { JobProgress, JobCallbacks } from './jobs/job-events.js';

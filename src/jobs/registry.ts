@@ -1,16 +1,4 @@
-import type { AbortCause } from './job-events.js';
 import { runKindOf, type RunKind } from './runner/run-kind-of.js';
-
-type AppliedRun = Awaited<ReturnType<RunKind['apply']>>;
-
-/** A job's apply summary as a RunKind result: ok only when it completed with no failed row or write. */
-function applied(
-  s: { status: string; abortedBy?: AbortCause | undefined; failed?: number; failedRows?: readonly unknown[] },
-  summary: Record<string, unknown>,
-): AppliedRun {
-  const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && (s.failed ?? 0) === 0;
-  return { ok, status: s.status, abortedBy: s.abortedBy, summary };
-}
 
 /**
  * The job kinds by the name run.json records, each loaded lazily: a kind's modules are imported
@@ -22,22 +10,7 @@ const KINDS: Record<string, () => Promise<RunKind>> = {
   customers: async () => runKindOf((await import('./customers/customer-job.js')).customerJob),
   messages: async () => runKindOf((await import('./messages/message-job.js')).messageJob),
   templates: async () => runKindOf((await import('./templates/template-job.js')).templateJob),
-  rollback: async () => {
-    const { applyRollbackRun } = await import('./rollback-run.js');
-    const { checkRollbackDrift } = await import('./rollback-drift.js');
-    return {
-      apply: async (run, options) => {
-        const s = await applyRollbackRun(run, options);
-        return applied(s, {
-          restored: s.restored,
-          failed: s.failed,
-          writeRequests: s.requests,
-          failures: s.failures,
-        });
-      },
-      drift: checkRollbackDrift,
-    };
-  },
+  rollback: async () => runKindOf((await import('./rollback/rollback-job.js')).rollbackJob),
 };
 
 /** The kinds a run can be of (`mbulk apply` applies these). */

@@ -36,11 +36,11 @@ export interface JobSummary {
 export interface ApplyJobOptions extends JobCallbacks {
   client: MerchantClient;
   /** Operations in flight at most (default 4). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** `mbulk apply --allow-price-jumps` (products runs; default false). */
-  allowPriceJumps?: boolean;
+  allowPriceJumps?: boolean | undefined;
   /** Write-time re-read of products and customers (`--strict-check`). */
-  writeCheck?: WriteCheckOptions;
+  writeCheck?: WriteCheckOptions | undefined;
 }
 
 /** What the runner hands a kind while it applies one run. */

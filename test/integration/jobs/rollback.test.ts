@@ -7,7 +7,7 @@ import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { readBackup } from '../../../src/apply/backup.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
-import { checkRollbackDrift } from '../../../src/jobs/rollback-drift.js';
+import { checkRollbackDrift } from '../../../src/jobs/rollback/rollback-drift.js';
 import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
 import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import {
@@ -15,7 +15,7 @@ import {
   planRollback,
   rollbackRun,
   RollbackError,
-} from '../../../src/jobs/rollback-run.js';
+} from '../../../src/jobs/rollback/rollback-run.js';
 import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
 import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/templates/template-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';

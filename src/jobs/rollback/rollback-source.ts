@@ -1,12 +1,16 @@
-import { readBackup, type BackupEntry } from '../apply/backup.js';
-import { readJournal, stateOf, type JournalSnapshot } from '../apply/journal.js';
-import type { RunDirectory } from '../apply/run-directory.js';
-import type { ProductUpdate } from '../schema/index.js';
-import type { CustomerPlanFile } from './customers/customer-plan-file.js';
-import type { ProductPlanFile } from './products/product-plan-file.js';
-import type { NotReversible, RestoreEntry, SourceWrites, WriteInfo } from './rollback-plan.js';
-import type { StockPlanFile } from './stock/stock-plan-file.js';
-import { appendAll } from '../plan/append-all.js';
+import { readBackup, type BackupEntry } from '../../apply/backup.js';
+import { readJournal, stateOf, type JournalSnapshot } from '../../apply/journal.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { ProductUpdate } from '../../schema/index.js';
+import { CustomerPlanFileSchema, type CustomerPlanFile } from '../customers/customer-plan-file.js';
+import { MessagePlanFileSchema, type MessagePlanFile } from '../messages/message-plan-file.js';
+import { readProductPlan } from '../products/product-plan-file.js';
+import { readPlanFile } from '../runner/plan-file.js';
+import { TemplatePlanFileSchema, type TemplatePlanFile } from '../templates/template-plan-file.js';
+import { readRollbackPlan } from './rollback-plan-file.js';
+import type { NotReversible, SourceWrites, WriteInfo } from '../rollback-plan.js';
+import { StockPlanFileSchema, type StockPlanFile } from '../stock/stock-plan-file.js';
+import { appendAll } from '../../plan/append-all.js';
 
 /**
  * Reads what a finished (or interrupted) run touched and wrote: its backup (backup.ndjson when
@@ -21,14 +25,9 @@ export interface RollbackSource {
 /** Run kinds a rollback knows. */
 export const ROLLBACK_SOURCE_KINDS = ['stock', 'customers', 'products', 'templates', 'messages', 'rollback'];
 
-interface PlanShape {
-  kind?: string;
-}
-
 export function readRollbackSource(run: RunDirectory): RollbackSource {
   const backup = readBackup(run.file('backup'), run.file('backupLog'));
   const journal = readJournal(run.file('journal'));
-  const plan = run.readPlan() as PlanShape;
   const writes: SourceWrites = {
     items: new Map(),
     customers: new Map(),
@@ -50,14 +49,15 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
       }
     }
   }
-  switch (plan.kind) {
+  // The source's plan, validated with its kind's schema (a damaged plan is an error, not a guess).
+  switch (run.meta.kind) {
     case 'stock':
-      for (const c of (plan as StockPlanFile).plan.changes) {
+      for (const c of readPlanFile<StockPlanFile>(run, StockPlanFileSchema).plan.changes) {
         writes.items.set(c.itemId, { ...writes.items.get(c.itemId), planned: c.after });
       }
       break;
     case 'customers':
-      for (const e of (plan as CustomerPlanFile).plan.entries) {
+      for (const e of readPlanFile<CustomerPlanFile>(run, CustomerPlanFileSchema).plan.entries) {
         if (e.action === 'create' && e.create) {
           writes.customers.set(e.key, info(journal, e.key, 'create', e.create));
         } else if (e.action === 'update' && e.update && e.customerId !== undefined) {
@@ -66,7 +66,7 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
       }
       break;
     case 'products':
-      for (const e of (plan as ProductPlanFile).plan.entries) {
+      for (const e of readProductPlan(run).plan.entries) {
         if (e.action === 'create') writes.products.set(e.key, info(journal, e.key, 'create', e.body));
         else if ((e.action === 'update' || e.action === 'hide') && e.productId !== null) {
           writes.products.set(e.productId, info(journal, e.key, 'update', e.body));
@@ -76,7 +76,7 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
       }
       break;
     case 'rollback':
-      for (const r of (plan as { restores: RestoreEntry[] }).restores) {
+      for (const r of readRollbackPlan(run).restores) {
         if (r.type === 'stock') {
           for (const i of r.items)
             writes.items.set(i.itemId, { ...writes.items.get(i.itemId), planned: i.restore });
@@ -90,10 +90,20 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
       }
       break;
     case 'templates':
-      appendAll(writes.notReversible, doneOps(journal, plan, 'template'));
+      appendAll(
+        writes.notReversible,
+        doneOps(
+          journal,
+          readPlanFile<TemplatePlanFile>(run, TemplatePlanFileSchema).plan.entries,
+          'template',
+        ),
+      );
       break;
     case 'messages':
-      appendAll(writes.notReversible, doneOps(journal, plan, 'message'));
+      appendAll(
+        writes.notReversible,
+        doneOps(journal, readPlanFile<MessagePlanFile>(run, MessagePlanFileSchema).plan.sends, 'message'),
+      );
       break;
     default:
       break;
@@ -118,13 +128,12 @@ function info<B>(
 }
 
 /** Templates submitted / messages sent by the run: reported, they cannot be undone. */
-function doneOps(journal: JournalSnapshot, plan: PlanShape, type: 'template' | 'message'): NotReversible[] {
-  const labels = new Map<string, string>();
-  const p = plan as {
-    plan?: { entries?: { key: string; name?: string }[]; sends?: { key: string; to?: string }[] };
-  };
-  for (const e of p.plan?.entries ?? []) labels.set(e.key, e.name ?? e.key);
-  for (const s of p.plan?.sends ?? []) labels.set(s.key, s.to ?? s.key);
+function doneOps(
+  journal: JournalSnapshot,
+  planned: readonly ({ key: string; name: string } | { key: string; to: string })[],
+  type: 'template' | 'message',
+): NotReversible[] {
+  const labels = new Map(planned.map((e) => [e.key, 'name' in e ? e.name : e.to]));
   const out: NotReversible[] = [];
   for (const [key, state] of journal.states) {
     if (state.status !== 'done' && state.status !== 'unknown') continue;

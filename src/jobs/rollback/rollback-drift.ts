@@ -1,11 +1,11 @@
-import { stableStringify } from '../api/idempotency-key.js';
-import type { MerchantClient } from '../api/merchant-client.js';
-import { readJournal, stateOf } from '../apply/journal.js';
-import type { RunDirectory } from '../apply/run-directory.js';
-import { LiveInventoryIndex } from '../plan/live-inventory-index.js';
-import type { Customer, Product } from '../schema/index.js';
-import { readRollbackPlan } from './rollback-run.js';
-import type { DriftedEntity } from './runner/job-definition.js';
+import { stableStringify } from '../../api/idempotency-key.js';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { readJournal, stateOf } from '../../apply/journal.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
+import type { Customer, Product } from '../../schema/index.js';
+import { readRollbackPlan } from './rollback-plan-file.js';
+import type { DriftedEntity } from '../runner/job-definition.js';
 
 /**
  * For `mbulk apply RUN` on a rollback that was planned and not yet applied: the entities its
