@@ -4,7 +4,7 @@ import { RunDirectory, isRunLive } from '../../apply/run-directory.js';
 import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { currencyDecimals, type Customer, type Product, type Store } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
-import { decideRollback, type LiveState } from '../rollback-plan.js';
+import { decideRollback, type LiveState } from '../../plan/rollback-plan.js';
 import { RollbackError, type RollbackPlanFile } from './rollback-plan-file.js';
 import { writeRollbackReport } from './rollback-report.js';
 import { readRollbackSource } from './rollback-source.js';

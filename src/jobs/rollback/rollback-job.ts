@@ -4,7 +4,7 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { InventoryBatchEntry } from '../../schema/index.js';
 import type { AbortCause } from '../job-events.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
-import type { RestoreEntry } from '../rollback-plan.js';
+import type { RestoreEntry } from '../../plan/rollback-plan.js';
 import { failureOf } from '../runner/change-outcome.js';
 import type {
   ApplyJobOptions,

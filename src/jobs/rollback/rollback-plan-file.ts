@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import type { LeftAlone, NotReversible, RestoreEntry } from '../rollback-plan.js';
+import type { LeftAlone, NotReversible, RestoreEntry } from '../../plan/rollback-plan.js';
 import type { DriftedEntity } from '../runner/job-definition.js';
 import { listOf } from '../runner/plan-file-parts.js';
 import { planFileSchema, readPlanFile } from '../runner/plan-file.js';

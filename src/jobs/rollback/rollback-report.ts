@@ -1,8 +1,8 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { formatMoney } from '../../sheets/money.js';
-import type { RestoreEntry } from '../rollback-plan.js';
-import type { RestoreChange } from '../rollback-product.js';
+import type { RestoreEntry } from '../../plan/rollback-plan.js';
+import type { RestoreChange } from '../../plan/rollback-product.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
 
 /** What the report shows of an apply. */

@@ -8,7 +8,7 @@ import { readProductPlan } from '../products/product-plan-file.js';
 import { readPlanFile } from '../runner/plan-file.js';
 import { TemplatePlanFileSchema, type TemplatePlanFile } from '../templates/template-plan-file.js';
 import { readRollbackPlan } from './rollback-plan-file.js';
-import type { NotReversible, SourceWrites, WriteInfo } from '../rollback-plan.js';
+import type { NotReversible, SourceWrites, WriteInfo } from '../../plan/rollback-plan.js';
 import { StockPlanFileSchema, type StockPlanFile } from '../stock/stock-plan-file.js';
 import { appendAll } from '../../plan/append-all.js';
 

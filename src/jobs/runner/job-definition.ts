@@ -14,14 +14,9 @@ import type { WriteCheckOptions } from '../../apply/write-check.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { AbortCause, JobCallbacks } from '../job-events.js';
 import type { RunInput } from '../run-input.js';
+import type { DriftedEntity } from '../../plan/drifted-entity.js';
 
-/** An entity a saved plan touches that changed in the live store since planning. */
-export interface DriftedEntity {
-  type: string;
-  id: string;
-  label: string;
-  reason: string;
-}
+export type { DriftedEntity } from '../../plan/drifted-entity.js';
 
 /** What every kind's apply summary has: the runner and `mbulk apply` read these. */
 export interface JobSummary {

@@ -1,5 +1,5 @@
 import { PRODUCT_FIELDS } from '../schema/product.js';
-import { stableStringify } from '../api/idempotency-key.js';
+import { stableStringify } from '../schema/stable-stringify.js';
 import type {
   OptionUpdateEntry,
   Product,
@@ -7,7 +7,7 @@ import type {
   ProductUpdate,
   VariantUpdateEntry,
 } from '../schema/index.js';
-import { appendAll } from '../plan/append-all.js';
+import { appendAll } from './append-all.js';
 
 /**
  * How a product is put back to its saved before-state: a PATCH body of the writable fields that

@@ -1,5 +1,3 @@
-import type { BackupEntry } from '../apply/backup.js';
-import type { OperationState } from '../apply/journal.js';
 import type {
   Customer,
   CustomerCreate,
@@ -8,9 +6,19 @@ import type {
   ProductCreate,
   ProductUpdate,
 } from '../schema/index.js';
+import { prependAll } from './append-all.js';
+import type { DriftedEntity } from './drifted-entity.js';
 import { productDriftFields, productRestore, type RestoreChange } from './rollback-product.js';
-import type { DriftedEntity } from './runner/job-definition.js';
-import { prependAll } from '../plan/append-all.js';
+
+/** An entity's before-state as a run's backup keeps it (apply/backup.ts BackupEntry). */
+export interface BackedUpEntity {
+  type: string;
+  id: string;
+  before: unknown;
+}
+
+/** Where a journaled operation stands (apply/journal.ts OperationState's status). */
+export type WriteState = 'not_started' | 'done' | 'failed' | 'unknown';
 
 /**
  * The rollback plan: from a run's backup (the before-state of every entity it touched), what the
@@ -71,7 +79,7 @@ export interface LeftAlone {
 
 /** What one operation of the run did to one entity. */
 export interface WriteInfo<B> {
-  state: OperationState['status'];
+  state: WriteState;
   action: 'create' | 'update' | 'delete';
   /** The body the run sent (fields it wrote). */
   body?: B | undefined;
@@ -116,7 +124,7 @@ const CUSTOMER_FIELDS = ['name', 'phone', 'email'] as const;
 
 /** Decides what the rollback does with every backup entry. */
 export function decideRollback(
-  backup: readonly BackupEntry[],
+  backup: readonly BackedUpEntity[],
   writes: SourceWrites,
   live: LiveState,
   options: DecideOptions,
