@@ -200,7 +200,6 @@ export const customerJob: JobDefinition<
   planSchema: CustomerPlanFileSchema,
   notRun: 'failure',
   session: customerSession,
-  input: (file) => file.input,
   invalidIssues: (file) => file.plan.issues,
   runCounts: (s) => ({ created: s.created, updated: s.updated, failed: s.failed, requests: s.requests }),
   report: writeCustomerReport,

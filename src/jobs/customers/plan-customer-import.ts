@@ -72,11 +72,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   const { columns, issues: headerIssues } = shopify
     ? { columns: shopify.columns, issues: [] }
     : resolveCustomerColumns(info.sheet, info.columns);
-  await refuseFatalHeader(
-    reader,
-    options.file,
-    headerIssues.filter((i) => i.severity === 'error'),
-  );
+  await refuseFatalHeader(reader, options.file, headerIssues);
   const desired: DesiredCustomer[] = [];
   const rowIssues: RowIssue[] = [];
   const trimmed = new TrimmedCells();

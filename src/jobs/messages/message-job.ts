@@ -232,7 +232,6 @@ export const messageJob: JobDefinition<MessagePlanFile, SendOp, SendResult, Mess
     });
   },
   session: messageSession,
-  input: (file) => file.input,
   invalidIssues: (file) => file.plan.issues.filter((i) => i.rowNumber > 1),
   otherwise: 'skipped',
   extraColumns: ['message_status', SEND_RESULT_COLUMN],

@@ -88,11 +88,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
     info.columns,
     template.parameters,
   );
-  await refuseFatalHeader(
-    reader,
-    options.file,
-    headerIssues.filter((i) => i.severity === 'error'),
-  );
+  await refuseFatalHeader(reader, options.file, headerIssues);
   const recipients: DesiredRecipient[] = [];
   const rowIssues: RowIssue[] = [];
   const rows = await readRowsInBatches(reader, options.file, options, (row) => {

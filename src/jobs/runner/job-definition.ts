@@ -150,7 +150,19 @@ export interface RowResults {
  * backup lifecycle, the journal and executor, the outcome tally, results.csv / failed.csv, the
  * run's counts and the report.
  */
-export interface JobDefinition<File, Op extends { key: string }, R, Summary extends JobSummary> {
+/** What every plan.json has: `input` for the kinds planned from a sheet (results.csv mirrors its rows). */
+export interface PlanFileBase {
+  kind: string;
+  version: number;
+  input?: RunInput | undefined;
+}
+
+export interface JobDefinition<
+  File extends PlanFileBase,
+  Op extends { key: string },
+  R,
+  Summary extends JobSummary,
+> {
   kind: string;
   /** plan.json's schema: `kind` discriminator, format `version`, the fields apply reads. */
   planSchema: z.ZodType<unknown>;
@@ -162,8 +174,6 @@ export interface JobDefinition<File, Op extends { key: string }, R, Summary exte
   refuse?(run: RunDirectory, file: File, options: ApplyJobOptions): void;
   /** Starts applying: the operations and how to send them. */
   session(ctx: JobContext<File>): JobSession<Op, R, Summary>;
-  /** The run's input (results.csv is written over its rows). */
-  input?(file: File): RunInput;
   /** Row issues that make rows invalid (results.csv `invalid`, failed.csv). Default: none. */
   invalidIssues?(file: File): readonly RowIssue[];
   /** results.csv outcome of a row nothing mentions (default `unchanged`). */

@@ -31,12 +31,16 @@ export async function readRowsInBatches(
   return rows;
 }
 
-/** A header that cannot be read on (a required column missing): closes the sheet and throws SheetHeaderError. */
+/**
+ * A header that cannot be read on (a required column missing): closes the sheet and throws
+ * SheetHeaderError naming every header error (`issues`: the header's issues; warnings are ignored).
+ */
 export async function refuseFatalHeader(
   reader: Pick<SheetReader, 'close'>,
   file: string,
-  fatal: readonly RowIssue[],
+  issues: readonly RowIssue[],
 ): Promise<void> {
+  const fatal = issues.filter((i) => i.severity === 'error');
   if (fatal.length === 0) return;
   await reader.close();
   throw new SheetHeaderError(`${file}: ${fatal.map((i) => i.message).join('; ')}`, [...fatal]);

@@ -15,6 +15,7 @@ import type {
   JobContext,
   JobDefinition,
   JobSummary,
+  PlanFileBase,
   JobSession,
   JobTally,
   RowResults,
@@ -27,7 +28,12 @@ import { readPlanFile } from './plan-file.js';
  * backup opened and always closed (try/finally) and finalised, tallies every change, writes
  * results.csv / failed.csv, run.json's counts and the report, and returns the kind's summary.
  */
-export async function runJob<File, Op extends { key: string }, R, Summary extends JobSummary>(
+export async function runJob<
+  File extends PlanFileBase,
+  Op extends { key: string },
+  R,
+  Summary extends JobSummary,
+>(
   run: RunDirectory,
   definition: JobDefinition<File, Op, R, Summary>,
   options: ApplyJobOptions,
@@ -108,14 +114,19 @@ function invalidRows(issues: readonly RowIssue[]): Map<number, RowIssue[]> {
   return byRow;
 }
 
-async function writeResults<File, Op extends { key: string }, R, Summary extends JobSummary>(
+async function writeResults<
+  File extends PlanFileBase,
+  Op extends { key: string },
+  R,
+  Summary extends JobSummary,
+>(
   run: RunDirectory,
   definition: JobDefinition<File, Op, R, Summary>,
   session: JobSession<Op, R, Summary>,
   file: File,
   changes: readonly ChangeOutcome[],
 ): Promise<RowFilesSummary | undefined> {
-  const input = definition.input?.(file);
+  const input = file.input;
   if (!input) return undefined;
   const label = inputLabel(input);
   const rows: RowResults = { byRow: new Map(), extra: new Map() };
@@ -134,7 +145,7 @@ async function writeResults<File, Op extends { key: string }, R, Summary extends
 }
 
 /** Counts every change once: done, failed (unknown included), not run; failed rows in row order. */
-function tally<File, Op extends { key: string }, R, Summary extends JobSummary>(
+function tally<File extends PlanFileBase, Op extends { key: string }, R, Summary extends JobSummary>(
   definition: JobDefinition<File, Op, R, Summary>,
   file: File,
   execution: ExecuteSummary<Op, R>,

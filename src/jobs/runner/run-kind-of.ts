@@ -1,7 +1,13 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { AbortCause, JobCallbacks } from '../job-events.js';
-import type { ApplyJobOptions, DriftedEntity, JobDefinition, JobSummary } from './job-definition.js';
+import type {
+  ApplyJobOptions,
+  DriftedEntity,
+  JobDefinition,
+  JobSummary,
+  PlanFileBase,
+} from './job-definition.js';
 import { readPlanFile } from './plan-file.js';
 import { runJob } from './run-job.js';
 
@@ -33,9 +39,12 @@ export interface RunKind {
 }
 
 /** A job definition as the RunKind the CLI applies: ok only when it completed with no failed row or write. */
-export function runKindOf<File, Op extends { key: string }, R, Summary extends JobSummary>(
-  definition: JobDefinition<File, Op, R, Summary>,
-): RunKind {
+export function runKindOf<
+  File extends PlanFileBase,
+  Op extends { key: string },
+  R,
+  Summary extends JobSummary,
+>(definition: JobDefinition<File, Op, R, Summary>): RunKind {
   const kind: RunKind = {
     apply: async (run, options) => {
       const s = await runJob(run, definition, options);

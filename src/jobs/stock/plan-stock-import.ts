@@ -51,11 +51,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const store = await client.me(options.signal ? { signal: options.signal } : {});
   const { reader, info } = await openSheet(options.file, options.read);
   const { columns, issues: headerIssues } = resolveStockColumns(info.sheet, info.columns);
-  await refuseFatalHeader(
-    reader,
-    options.file,
-    headerIssues.filter((i) => i.severity === 'error'),
-  );
+  await refuseFatalHeader(reader, options.file, headerIssues);
   const index = await readLiveInventory(client, options);
   const planner = new StockPlanner(index, columns, { preserveSales: options.preserveSales ?? false });
   const rows = await readRowsInBatches(reader, options.file, options, (row) => planner.add(row));

@@ -265,7 +265,6 @@ export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, Stoc
     if (file.refusal) throw Object.assign(new Error(`refused: ${file.refusal}`), { exitCode: 3 });
   },
   session: stockSession,
-  input: (file) => file.input,
   invalidIssues: (file) => file.plan.issues,
   runCounts: (s) => ({ applied: s.applied, failed: s.failed, requests: s.requests }),
   report: writeStockReport,

@@ -169,7 +169,6 @@ export const templateJob: JobDefinition<
       report: run.file('report'),
     }),
   session: templateSession,
-  input: (file) => file.input,
   // The header row's own problems are the report's, not a row's.
   invalidIssues: (file) => file.plan.issues.filter((i) => i.rowNumber > 1),
   otherwise: 'skipped',
