@@ -25,6 +25,7 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /** Most templates read from the store at once (a store has tens, not millions). */
 const MAX_LIVE_TEMPLATES = 100_000;
@@ -292,14 +293,13 @@ export interface TemplateApplySummary {
 }
 
 /** Invalid rows in a plan that does not allow skipping them: nothing may be sent (exit 1). */
-export class InvalidRowsError extends Error {
-  override readonly name = 'InvalidRowsError';
-  readonly exitCode = 1;
+export class InvalidRowsError extends MbulkError {
+  static override readonly errorName: string = 'InvalidRowsError';
   constructor(
     message: string,
     readonly issues: RowIssue[],
   ) {
-    super(message);
+    super('failed', message);
   }
 }
 
