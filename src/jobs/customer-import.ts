@@ -38,6 +38,7 @@ import { SheetHeaderError } from './sheet-header-error.js';
 import { refuseEmptySheet } from './empty-sheet.js';
 import { appendAll } from '../plan/append-all.js';
 import { UsageError } from '../errors/usage-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
@@ -356,6 +357,8 @@ export async function applyCustomerRun(
   options: ApplyCustomersOptions,
 ): Promise<CustomerApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = run.readPlan() as CustomerPlanFile;
   const signal = options.signal ? { signal: options.signal } : {};
   let requests = 0;

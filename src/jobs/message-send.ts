@@ -38,6 +38,7 @@ import { InvalidRowsError } from './template-import.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
 import { UsageError } from '../errors/usage-error.js';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** Most customers read to resolve `customer_id` recipients. */
 const MAX_CUSTOMERS = 1_000_000;
@@ -429,6 +430,8 @@ export async function applyMessageRun(
   options: ApplyMessageOptions,
 ): Promise<MessageApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = run.readPlan() as MessagePlanFile;
   const refusal = sendRefusal(file);
   if (refusal) throw new SendRefusedError(refusal);

@@ -35,6 +35,7 @@ import { looseIssues, readProductSheets, type OptionsSource } from './product-sh
 import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
 import { refuseEmptySheet } from './empty-sheet.js';
 import { RefusedError } from '../errors/refused-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 export { checkProductDrift, type DriftedProduct } from './product-drift.js';
 
@@ -539,6 +540,8 @@ export async function applyProductRun(
 ): Promise<ProductApplySummary> {
   const started = performance.now();
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = readProductPlan(run);
   if (file.refusal) throw new RefusedError(file.refusal);
   const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;

@@ -32,6 +32,7 @@ import { reconcileProductPatch } from './product-reconcile.js';
 import { readRollbackSource } from './rollback-source.js';
 import type { DriftedEntity } from './run-kind.js';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /**
  * Rolls a run back (DESIGN.md safety rule 3): from the run's backup, restores the before-state of
@@ -326,6 +327,8 @@ export async function applyRollbackRun(
   options: ApplyRollbackOptions,
 ): Promise<RollbackApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = readRollbackPlan(run);
   if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   const signal = options.signal ? { signal: options.signal } : {};

@@ -29,6 +29,7 @@ import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './ru
 import { prependAll } from '../plan/append-all.js';
 import { UsageError } from '../errors/usage-error.js';
 import { RefusedError } from '../errors/refused-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** plan.json of a stock run. Plain JSON. */
 export interface StockPlanFile {
@@ -288,6 +289,8 @@ export async function applyStockRun(
   options: ApplyStockOptions,
 ): Promise<StockApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = run.readPlan() as StockPlanFile;
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
   if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);

@@ -26,6 +26,7 @@ import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './ru
 import { SheetHeaderError } from './sheet-header-error.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** Most templates read from the store at once (a store has tens, not millions). */
 const MAX_LIVE_TEMPLATES = 100_000;
@@ -313,6 +314,8 @@ export async function applyTemplateRun(
   options: ApplyTemplateOptions,
 ): Promise<TemplateApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client, options.signal);
   const file = run.readPlan() as TemplatePlanFile;
   const errors = file.plan.issues.filter((i) => i.severity === 'error');
   if (errors.length > 0 && !file.skipInvalid) {
