@@ -44,8 +44,9 @@ export class OtherStoreError extends MbulkError {
 
 /**
  * Refuses (throws OtherStoreError) unless the client's token belongs to the store the run was
- * planned for; returns that store. Every `apply*Run` calls it before its first write. Runs of older
- * versions that did not record their store are let through.
+ * planned for; returns that store. Every `apply*Run` calls it before anything else, without its
+ * abort signal: an apply's signal stops it between operations (status `interrupted`), it never
+ * throws. Runs of older versions that did not record their store are let through.
  */
 export async function checkRunStore(
   run: RunDirectory,

@@ -358,7 +358,7 @@ export async function applyCustomerRun(
 ): Promise<CustomerApplySummary> {
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = run.readPlan() as CustomerPlanFile;
   const signal = options.signal ? { signal: options.signal } : {};
   let requests = 0;

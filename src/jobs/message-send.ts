@@ -431,7 +431,7 @@ export async function applyMessageRun(
 ): Promise<MessageApplySummary> {
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = run.readPlan() as MessagePlanFile;
   const refusal = sendRefusal(file);
   if (refusal) throw new SendRefusedError(refusal);

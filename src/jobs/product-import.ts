@@ -541,7 +541,7 @@ export async function applyProductRun(
   const started = performance.now();
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = readProductPlan(run);
   if (file.refusal) throw new RefusedError(file.refusal);
   const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;

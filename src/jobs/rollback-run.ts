@@ -328,7 +328,7 @@ export async function applyRollbackRun(
 ): Promise<RollbackApplySummary> {
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = readRollbackPlan(run);
   if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   const signal = options.signal ? { signal: options.signal } : {};

@@ -290,7 +290,7 @@ export async function applyStockRun(
 ): Promise<StockApplySummary> {
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = run.readPlan() as StockPlanFile;
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
   if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);

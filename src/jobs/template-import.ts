@@ -315,7 +315,7 @@ export async function applyTemplateRun(
 ): Promise<TemplateApplySummary> {
   const { client } = options;
   // A client of another store is refused here, before anything is read or written.
-  await checkRunStore(run, client, options.signal);
+  await checkRunStore(run, client);
   const file = run.readPlan() as TemplatePlanFile;
   const errors = file.plan.issues.filter((i) => i.severity === 'error');
   if (errors.length > 0 && !file.skipInvalid) {
