@@ -175,3 +175,68 @@ export {
   type ConvertedProducts,
   type ColumnUse,
 } from './formats/source-format.js';
+
+// ---------------------------------------------------------------------------------------------
+// Errors and saved runs (issue 12). Every error merchant-bulk throws is an MbulkError with a
+// `category` (usage, refused, unreachable, local, failed); each class has a guard, `Class.is(e)`,
+// that also recognises errors from another copy of the package (and `instanceof` works across
+// copies). `exitCodeFor(category)` is the CLI's exit code.
+
+/** The root error class, its categories, and the category → exit code map of the CLI. */
+export { MbulkError, isMbulkError } from './errors/mbulk-error.js';
+export { ERROR_CATEGORIES, isErrorCategory, type ErrorCategory } from './errors/error-category.js';
+export { ExitCode, exitCodeFor, categoryOf, isUnreachable } from './errors/exit-code.js';
+/** A flag or option that cannot be used as given (category `usage`). */
+export { UsageError } from './errors/usage-error.js';
+/** A guardrail refused a whole plan (category `refused`). */
+export { RefusedError } from './errors/refused-error.js';
+/** API errors (also exported with the client): the server's answer, the transport, the contract. */
+export {
+  ApiError,
+  InvalidRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  RateLimitError,
+  InternalServerError,
+  ConnectionError,
+  TimeoutError,
+  OutcomeUnknownError,
+  ApiContractError,
+  isApiError,
+  isConnectionError,
+} from './api/errors.js';
+export { ListCapExceededError } from './api/paginate.js';
+/** Sheet and run errors. */
+export { ZipFormatError } from './sheets/zip-directory.js';
+export { LockHeldError } from './apply/lock-file.js';
+export { DuplicateOperationKeyError } from './apply/execute-plan.js';
+export { RunNotFoundError, RunFileError } from './apply/run-directory.js';
+export { JournalDamagedError } from './apply/apply-run.js';
+export { JournalLockedError, JournalWriteError } from './apply/journal.js';
+export { OtherStoreError, checkRunStore } from './apply/run-store.js';
+/** Job errors. */
+export { SheetHeaderError } from './jobs/sheet-header-error.js';
+export { RollbackError } from './jobs/rollback-run.js';
+export { TemplateNotSendableError, SendRefusedError } from './jobs/message-send.js';
+export { InvalidRowsError } from './jobs/template-import.js';
+
+/**
+ * Applying a saved run as a library call (`mbulk apply RUN`, `mbulk runs resume RUN`): every check
+ * the CLI makes, returning the summary or a typed refusal.
+ */
+export {
+  applySavedRun,
+  checkSavedRun,
+  type ApplySavedRunOptions,
+  type AppliedSavedRun,
+  type SavedRunChecked,
+  type SavedRunEvent,
+  type SavedRunLock,
+  type SavedRunStep,
+} from './jobs/apply-saved-run.js';
+export {
+  isSavedRunRefusal,
+  type SavedRunRefusal,
+  type SavedRunRefusalKind,
+} from './jobs/saved-run-refusal.js';
