@@ -22,38 +22,79 @@
  */
 export {
   MerchantClient,
+  /** Client options: `baseUrl` and `token` (required), fetch, concurrency, rate, retries, timeouts, paths, callbacks. */
   type MerchantClientOptions,
+  /** One raw request through `client.request()`: method, path, query, body, response schema. */
   type RequestOptions,
   type WriteOptions,
+  /** The HTTP methods the API uses. */
   type HttpMethod,
+  /** A query-string value (`undefined` leaves the parameter out). */
   type QueryValue,
 } from './api/merchant-client.js';
 /** `client.products`: list, get, create, update, delete. */
-export { Products, type ProductListParams } from './api/resources/products.js';
+export {
+  Products,
+  /** Filters of `client.products.list()`. */
+  type ProductListParams,
+} from './api/resources/products.js';
 /** `client.customers`: list, get, create, update. */
-export { Customers, type CustomerListParams } from './api/resources/customers.js';
+export {
+  Customers,
+  /** Filters of `client.customers.list()`. */
+  type CustomerListParams,
+} from './api/resources/customers.js';
 /** `client.orders`: list (read-only in the API). */
-export { Orders, type OrderListParams } from './api/resources/orders.js';
+export {
+  Orders,
+  /** Filters of `client.orders.list()` (statuses). */
+  type OrderListParams,
+} from './api/resources/orders.js';
 /** `client.inventory`: list, get, update one item, batch updates. */
 export {
   Inventory,
+  /** Filters of `client.inventory.list()`. */
   type InventoryListParams,
+  /** What a batch stock update returns: one result per entry. */
   type InventoryBatchResult,
   type InventoryEntryResult,
+  /** Options of a batch stock update: idempotency key, chunk size, abort signal. */
   type InventoryBatchOptions,
 } from './api/resources/inventory.js';
 /** `client.templates`: WhatsApp message templates. */
-export { Templates, type TemplateListParams } from './api/resources/templates.js';
+export {
+  Templates,
+  /** Filters of `client.templates.list()`. */
+  type TemplateListParams,
+} from './api/resources/templates.js';
 /** `client.messages`: sends one templated message. */
 export { Messages } from './api/resources/messages.js';
 /** What a list method returns: an async iterator over every item, one page request at a time. */
 export { PageIterator } from './api/paginate.js';
 /** One rate limit shared by several clients (`rateController` option); its progress events. */
-export { RateController, type RateControllerOptions, type RateProgress } from './api/rate-controller.js';
+export {
+  RateController,
+  /** Concurrency and requests per second of a shared RateController, and how it adapts. */
+  type RateControllerOptions,
+  type RateProgress,
+} from './api/rate-controller.js';
 /** Client options' types: the injected `fetch`, timeouts, retry delays, endpoint paths, clock. */
-export type { FetchLike, FetchInit, FetchResponse, TransportTimeouts } from './api/transport.js';
-export type { RetryDelayOptions } from './api/retry.js';
-export { DEFAULT_API_PATHS, type ApiPaths } from './api/api-paths.js';
+export type {
+  FetchLike,
+  FetchInit,
+  FetchResponse,
+  /** Connect, headers and body timeouts of each request (ms). */
+  TransportTimeouts,
+} from './api/transport.js';
+export type {
+  /** Backoff of retried requests: initial and maximum delay (ms), jitter. */
+  RetryDelayOptions,
+} from './api/retry.js';
+export {
+  /** The API's endpoint paths (override some with the client's `paths` option). */
+  DEFAULT_API_PATHS,
+  type ApiPaths,
+} from './api/api-paths.js';
 export type { Clock } from './api/clock.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -62,60 +103,122 @@ export type { Clock } from './api/clock.js';
  * shared by the client, the sandbox and the sheet readers. Request bodies end in `Create` /
  * `Update`; the `*_STATUSES`-style arrays list each enum's values.
  */
-export { Address, DeletionResult } from './schema/common.js';
-export { Store } from './schema/store.js';
-export { Customer, CustomerCreate, CustomerUpdate } from './schema/customer.js';
-export { InventoryBatch, InventoryBatchEntry, InventoryItem, InventoryUpdate } from './schema/inventory.js';
+export {
+  /** A postal address (store, customer, delivery). */
+  Address,
+  /** What a DELETE answers: `{ id, object, deleted: true }`. */
+  DeletionResult,
+} from './schema/common.js';
+export {
+  /** The store the token belongs to (`client.me()`): name, country, currency, timezone, tax. */
+  Store,
+} from './schema/store.js';
+export {
+  /** A customer. */
+  Customer,
+  /** Body of a customer creation. */
+  CustomerCreate,
+  /** Body of a customer update (only the fields to change). */
+  CustomerUpdate,
+} from './schema/customer.js';
+export {
+  InventoryBatch,
+  /** One entry of a batch stock update: `item_id` and `quantity` or `delta_quantity`. */
+  InventoryBatchEntry,
+  /** The stock of a product without variants, or of one variant. */
+  InventoryItem,
+  InventoryUpdate,
+} from './schema/inventory.js';
 export {
   MAX_IMAGES,
+  /** The product option types. */
   OPTION_TYPES,
   OptionCreate,
+  /** A product option type (`OPTION_TEXT`, `OPTION_SELECTION`, …). */
   OptionType,
   OptionUpdateEntry,
+  /** The product statuses. */
   PRODUCT_STATUSES,
+  /** The product types. */
   PRODUCT_TYPES,
+  /** The product units. */
   PRODUCT_UNITS,
+  /** A product with its variants, options, images and stock. */
   Product,
+  /** Body of a product creation. */
   ProductCreate,
+  /** A product option (a question asked at checkout). */
   ProductOption,
+  /** A product status (`VISIBLE`, `HIDDEN`). */
   ProductStatus,
+  /** A product type. */
   ProductType,
+  /** A product unit. */
   ProductUnit,
+  /** Body of a product update (lists replace the existing ones). */
   ProductUpdate,
   SelectionSettings,
+  /** A variant of a product. */
   Variant,
   VariantCreate,
   VariantUpdateEntry,
 } from './schema/product.js';
 export {
+  /** The order fulfillment statuses. */
   FULFILLMENT_STATUSES,
+  /** An order fulfillment status. */
   FulfillmentStatus,
+  /** An answered product option on an order line. */
   LineItemOption,
+  /** The order statuses. */
   ORDER_STATUSES,
+  /** An order, with its lines, money totals, customer and service. */
   Order,
+  /** An answer to an order-level question. */
   OrderAnswer,
+  /** Where an order came from (channel, ad). */
   OrderAttribution,
+  /** A discount applied to an order. */
   OrderDiscount,
+  /** One line of an order. */
   OrderLineItem,
+  /** When an order is to be delivered or picked up. */
   OrderSchedule,
+  /** Delivery or pickup of an order. */
   OrderService,
+  /** An order status. */
   OrderStatus,
+  /** The order payment statuses. */
   PAYMENT_STATUSES,
+  /** An order payment status. */
   PaymentStatus,
 } from './schema/order.js';
 export {
+  /** A WhatsApp message template and its review status. */
   MessageTemplate,
+  /** The template categories. */
   TEMPLATE_CATEGORIES,
   TEMPLATE_CREATE_CATEGORIES,
+  /** Length limits of template parts. */
   TEMPLATE_LIMITS,
+  /** The template review statuses. */
   TEMPLATE_STATUSES,
+  /** A button of a template. */
   TemplateButton,
+  /** A template category. */
   TemplateCategory,
+  /** Body of a template submission. */
   TemplateCreate,
+  /** A template review status. */
   TemplateStatus,
   templateVariables,
 } from './schema/template.js';
-export { Message, MessageSend } from './schema/message.js';
+export {
+  /** A sent message. */
+  Message,
+  /** Body of a message send: recipient, template, parameters. */
+  MessageSend,
+} from './schema/message.js';
 export { currencyDecimals } from './schema/currency.js';
 export { StoreSnapshot } from './schema/snapshot.js';
 
@@ -133,10 +236,15 @@ export {
   applyProductRun,
   checkProductDrift,
   replanProductRun,
+  /** Options of `planProductImport`: client, sheet file(s), runs root, target, money format, blank cells, replace/missing/delete rules, source format, column map. */
   type PlanProductsImportOptions,
+  /** A planned product import: its run directory and plan file, the store, or why it was refused. */
   type PlannedProductRun,
+  /** Options of `applyProductRun`: client, progress callbacks, concurrency, price-jump consent, write check. */
   type ApplyProductsOptions,
+  /** What `applyProductRun` did: counts per outcome, results and failed files. */
   type ProductApplySummary,
+  /** Options of `replanProductRun` (a new plan from a drifted run). */
   type ReplanProductsOptions,
 } from './jobs/product-import.js';
 export type { DriftedProduct } from './jobs/product-drift.js';
@@ -145,9 +253,13 @@ export type { OptionsSource } from './jobs/product-sheets.js';
 export {
   planStockImport,
   applyStockRun,
+  /** Options of `planStockImport`: client, sheet file, runs root, target, sales preservation, change cap. */
   type PlanStockOptions,
+  /** A planned stock import: its run directory and plan file, the store, or why it was refused. */
   type PlannedStockRun,
+  /** Options of `applyStockRun`: client, progress callbacks, concurrency. */
   type ApplyStockOptions,
+  /** What `applyStockRun` did: counts per outcome, results and failed files. */
   type StockApplySummary,
 } from './jobs/stock-import.js';
 export { checkStockDrift } from './jobs/stock-drift.js';
@@ -157,9 +269,13 @@ export {
   applyCustomerRun,
   checkCustomerDrift,
   type BlankMode,
+  /** Options of `planCustomerImport`: client, sheet file, runs root, target, blank cells, customer matching. */
   type PlanCustomersOptions,
+  /** A planned customer import: its run directory, plan file and store. */
   type PlannedCustomerRun,
+  /** Options of `applyCustomerRun`. */
   type ApplyCustomersOptions,
+  /** What `applyCustomerRun` did. */
   type CustomerApplySummary,
 } from './jobs/customer-import.js';
 /** Message templates submitted for review from a templates sheet; their review status. */
@@ -168,13 +284,21 @@ export {
   applyTemplateRun,
   readTemplateStatus,
   watchTemplateStatus,
+  /** Options of `planTemplateImport`. */
   type PlanTemplateOptions,
+  /** A planned template submission. */
   type PlannedTemplateRun,
+  /** Options of `applyTemplateRun`. */
   type ApplyTemplateOptions,
+  /** What `applyTemplateRun` did. */
   type TemplateApplySummary,
+  /** The outcome of one templates-sheet row. */
   type TemplateRowOutcome,
+  /** The review status of one submitted template. */
   type TemplateStatusRow,
+  /** Options of `readTemplateStatus`. */
   type TemplateStatusOptions,
+  /** Options of `watchTemplateStatus`: polling interval, a callback per poll. */
   type WatchTemplateOptions,
 } from './jobs/template-import.js';
 /** Templated WhatsApp messages to a recipients sheet. */
@@ -182,10 +306,14 @@ export {
   planMessageSend,
   applyMessageRun,
   checkMessageDrift,
+  /** Options of `planMessageSend`: client, recipients sheet, template, runs root, target, duplicate and resend rules. */
   type PlanMessageOptions,
+  /** A planned message send: its run directory and plan file, the store, or why it was refused. */
   type PlannedMessageRun,
   type MessagePreview,
+  /** Options of `applyMessageRun`. */
   type ApplyMessageOptions,
+  /** What `applyMessageRun` did. */
   type MessageApplySummary,
 } from './jobs/message-send.js';
 /** Rollback: undoes an applied run from its backup, in one call or as plan + apply. */
@@ -193,11 +321,17 @@ export {
   rollbackRun,
   planRollback,
   applyRollbackRun,
+  /** Options of `rollbackRun` (plan and apply in one call). */
   type RollbackRunOptions,
+  /** Options of `planRollback`: the applied run to undo, client, runs root. */
   type PlanRollbackOptions,
+  /** A planned rollback: what is restored, what cannot be and what is left alone. */
   type PlannedRollback,
+  /** Options of `applyRollbackRun`. */
   type ApplyRollbackOptions,
+  /** What `applyRollbackRun` did. */
   type RollbackApplySummary,
+  /** One entity a rollback could not restore, and why. */
   type RollbackFailure,
 } from './jobs/rollback-run.js';
 export { checkRollbackDrift } from './jobs/rollback-drift.js';
@@ -205,11 +339,19 @@ export { checkRollbackDrift } from './jobs/rollback-drift.js';
 export { RunDirectory, listRuns, openRun, type RunMeta, type RunStatus } from './apply/run-directory.js';
 export { runKind, type RunKind, type DriftedEntity } from './jobs/run-kind.js';
 /** Progress and warning callbacks every job takes. */
-export type { JobProgress, JobCallbacks } from './jobs/job-events.js';
+export type {
+  JobProgress,
+  /** Callbacks every job takes: progress, warnings, and an abort signal. */
+  JobCallbacks,
+} from './jobs/job-events.js';
 /** A problem found in an input row, pointing at its sheet, row and column. */
 export { formatRowIssue, type RowIssue } from './mapping/row-issue.js';
 /** The write check (`--strict-check`): writes read back and compared after a delay. */
-export { DEFAULT_WRITE_CHECK_AFTER_MS, type WriteCheckOptions } from './apply/write-check.js';
+export {
+  /** How long after a write the write check reads it back, by default (ms). */
+  DEFAULT_WRITE_CHECK_AFTER_MS,
+  type WriteCheckOptions,
+} from './apply/write-check.js';
 
 // ---------------------------------------------------------------------------------------------
 /**
@@ -219,53 +361,81 @@ export { DEFAULT_WRITE_CHECK_AFTER_MS, type WriteCheckOptions } from './apply/wr
  */
 export {
   exportOrders,
+  /** Options of `exportOrders`: the orders, path, format, filter, accounting profile, progress. */
   type ExportOrdersOptions,
+  /** What `exportOrders` wrote: counts, paths, total checks, invoices. */
   type ExportOrdersResult,
+  /** Progress events of `exportOrders`. */
   type ExportOrdersProgress,
+  /** Order export file format: `xlsx`, `csv` or `json`. */
   type OrderExportFormat,
   type OrderExportFilter,
 } from './export/export-orders.js';
 export {
   exportOrdersIncremental,
+  /** Options of `exportOrdersIncremental` (a feed of orders changed since the last run). */
   type ExportOrdersIncrementalOptions,
+  /** What `exportOrdersIncremental` wrote. */
   type ExportOrdersIncrementalResult,
 } from './export/export-orders-incremental.js';
 /** Which orders count, by status (revenue is `REVENUE_SELECTION`, described by `REVENUE_DEFINITION`). */
 export {
   REVENUE_DEFINITION,
+  /** The statuses of orders that count as revenue. */
   REVENUE_SELECTION,
   isRevenue,
   type OrderSelection,
 } from './export/order-selection.js';
-export type { AccountingOptions, AccountingProfile, InvoiceDateFormat } from './export/accounting-profile.js';
+export type {
+  /** Accounting export options: profile (Xero, QuickBooks), date format, account code, tax type, due days, invoice numbering. */
+  AccountingOptions,
+  AccountingProfile,
+  /** Date format of accounting invoices. */
+  InvoiceDateFormat,
+} from './export/accounting-profile.js';
 export {
   exportProducts,
+  /** Options of `exportProducts`. */
   type ExportProductsOptions,
+  /** What `exportProducts` wrote. */
   type ExportProductsResult,
+  /** Progress events of `exportProducts`. */
   type ExportProductsProgress,
 } from './export/export-products.js';
 export {
   exportStock,
+  /** Options of `exportStock`. */
   type ExportStockOptions,
+  /** What `exportStock` wrote. */
   type ExportStockResult,
+  /** Progress events of `exportStock`. */
   type ExportStockProgress,
 } from './export/export-stock.js';
 export {
   exportCustomers,
+  /** Options of `exportCustomers`. */
   type ExportCustomersOptions,
+  /** What `exportCustomers` wrote. */
   type ExportCustomersResult,
+  /** Progress events of `exportCustomers`. */
   type ExportCustomersProgress,
 } from './export/export-customers.js';
 export {
   exportTemplates,
+  /** Options of `exportTemplates`. */
   type ExportTemplatesOptions,
+  /** What `exportTemplates` wrote. */
   type ExportTemplatesResult,
 } from './export/export-templates.js';
 export {
   exportSnapshot,
+  /** Options of `exportSnapshot`: the store's parts to write, the path, progress. */
   type ExportSnapshotOptions,
+  /** What `exportSnapshot` wrote. */
   type ExportSnapshotResult,
+  /** Progress events of `exportSnapshot`. */
   type ExportSnapshotProgress,
+  /** A part of the store a snapshot can hold. */
   type SnapshotSection,
 } from './export/export-snapshot.js';
 
@@ -279,10 +449,13 @@ export {
   readSheet,
   readSheetBatches,
   listSheets,
+  /** Options of `readSheet`: sheet, header row, format, encoding, delimiter, size limits. */
   type ReadSheetOptions,
   type SheetInfo,
   type SheetReader,
+  /** A sheet file format: `csv` or `xlsx`. */
   type SheetFormat,
+  /** The sheets of a workbook (`listSheets`). */
   type SheetListing,
   type SheetEncoding,
   type SheetLimits,
@@ -297,11 +470,16 @@ export {
 } from './sheets/sheet-row.js';
 export { createSheetWriter } from './sheets/create-sheet-writer.js';
 export type {
+  /** One column a writer writes: header and type. */
   ColumnSpec,
   ColumnType,
+  /** One sheet a writer writes: name and columns. */
   SheetSpec,
+  /** A CSV or XLSX writer: add sheets, write rows, close (atomically). */
   SheetWriter,
+  /** Options of `createSheetWriter`: format, money decimals, timezone, CSV delimiter, BOM and decimal comma. */
   SheetWriterOptions,
+  /** One sheet being written. */
   SheetHandle,
 } from './sheets/sheet-writer.js';
 
@@ -311,8 +489,16 @@ export type {
  * WooCommerce, merchant-bulk's own), and column maps renaming a sheet's columns to ours. The
  * product import takes the format and the map as options.
  */
-export { detectProductFormat, type DetectedFormat } from './formats/detect-format.js';
-export { PRODUCT_SOURCE_FORMATS, type ProductSourceFormat } from './formats/source-format.js';
+export {
+  detectProductFormat,
+  /** What `detectProductFormat` found: the format and a hint for the user. */
+  type DetectedFormat,
+} from './formats/detect-format.js';
+export {
+  PRODUCT_SOURCE_FORMATS,
+  /** A products sheet format: `mbulk`, `shopify` or `woocommerce`. */
+  type ProductSourceFormat,
+} from './formats/source-format.js';
 export { parseColumnMap, readColumnMapFile, type ColumnMap } from './formats/column-map.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -325,18 +511,25 @@ export { parseColumnMap, readColumnMapFile, type ColumnMap } from './formats/col
 export {
   startSandbox,
   createSandboxStore,
+  /** Options of `startSandbox`: port, token, seed or generated store, state file, latency, rate limit and fault injection. */
   type SandboxOptions,
+  /** A started sandbox: its URL, token, store and app. */
   type RunningSandbox,
 } from './sandbox/server.js';
 export {
   SandboxStore,
   type SandboxState,
+  /** Options of `new SandboxStore()`: initial state, image base URL. */
   type SandboxStoreOptions,
   type SentMessage,
 } from './sandbox/store.js';
 export { generateStore, type GenerateStoreOptions } from './sandbox/generator.js';
 export type { FaultOptions } from './sandbox/faults.js';
-export type { RequestLogEntry, RequestOutcome } from './sandbox/request-log.js';
+export type {
+  /** One request the sandbox served (its request log). */
+  RequestLogEntry,
+  RequestOutcome,
+} from './sandbox/request-log.js';
 
 // ---------------------------------------------------------------------------------------------
 /**
@@ -365,7 +558,12 @@ export {
   type ApiErrorFields,
 } from './api/errors.js';
 export { ListCapExceededError } from './api/paginate.js';
-export { SheetError, isSheetError, type SheetErrorCode } from './sheets/sheet-error.js';
+export {
+  SheetError,
+  /** Whether a value is a SheetError. */
+  isSheetError,
+  type SheetErrorCode,
+} from './sheets/sheet-error.js';
 export { SheetHeaderError } from './jobs/sheet-header-error.js';
 export { EmptySheetError } from './jobs/empty-sheet.js';
 export { ColumnMapError } from './formats/column-map.js';
