@@ -101,15 +101,13 @@ async function compileConsumer(): Promise<{ errors: string[]; surface: string[] 
     types: ['node'],
     noEmit: true,
   });
-  const errors = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) =>
-      ts.formatDiagnostic(d, {
-        getCanonicalFileName: (f) => f,
-        getCurrentDirectory: () => consumer,
-        getNewLine: () => '\n',
-      }),
-    );
+  const errors = ts.getPreEmitDiagnostics(program).map((d) =>
+    ts.formatDiagnostic(d, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => consumer,
+      getNewLine: () => '\n',
+    }),
+  );
   const checker = program.getTypeChecker();
   const entry = program.getSourceFile(join(packageDir, 'dist', 'index.d.ts'));
   const module = entry === undefined ? undefined : checker.getSymbolAtLocation(entry);
