@@ -68,6 +68,9 @@ import { Money } from './generator-money.js';
  * - Images are on the sandbox's own storage path, `http://sandbox.local/__sandbox/images/<id>.png`
  *   (`sandbox.local` rather than a `.invalid` host: `.invalid` means "unfetchable" to the sandbox).
  * - Nothing is zod-parsed here (far too slow at 100k products); the unit tests validate samples.
+ * - The data drawn from (product families, names, cities, currencies, order details, templates)
+ *   is in `./generator-data/`; this module is only the generation logic. Output per seed is pinned
+ *   by `test/unit/sandbox/generator-digest.test.ts`.
  *
  * Order money (integers in the smallest currency unit), for every generated order:
  *

@@ -1,5 +1,5 @@
-// A data table of the sandbox generator (src/sandbox/generator.ts): values, no generation logic.
-// People and places: per-country tax, names, phones, cities and streets.
+// A data table of the sandbox generator (src/sandbox/generator.ts): values, and the small per-country
+// name and phone pickers. People and places: per-country tax, names, phones, cities and streets.
 import type { Store } from '../../schema/index.js';
 import type { Prng } from '../prng.js';
 
