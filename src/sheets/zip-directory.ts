@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /** One entry of a ZIP file's central directory. */
 export interface ZipEntry {
@@ -13,7 +14,13 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-export class ZipFormatError extends Error {}
+/** The XLSX file's zip structure cannot be read. */
+export class ZipFormatError extends MbulkError {
+  static override readonly errorName: string = 'ZipFormatError';
+  constructor(message: string) {
+    super('failed', message);
+  }
+}
 
 const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;

@@ -23,7 +23,7 @@ import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from '../runner/read-input.js';
-import { SheetHeaderError } from '../sheet-header-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 import type { BlankMode, CustomerPlanFile } from './customer-plan-file.js';
 import { customerCounts, invalidRowNumbers, writeCustomerReport } from './customer-report.js';
 
@@ -59,7 +59,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   const { client } = options;
   const blank: BlankMode = options.blank ?? 'keep';
   if (blank !== 'keep' && blank !== 'clear') {
-    throw new SheetHeaderError(`--blank must be keep or clear, not "${String(blank)}"`, []);
+    throw new UsageError(`--blank must be keep or clear, not "${String(blank)}"`, 'blank');
   }
   const signal = options.signal ? { signal: options.signal } : {};
   const store = await client.me(signal);

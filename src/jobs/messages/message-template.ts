@@ -1,24 +1,26 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
+import { MbulkError } from '../../errors/mbulk-error.js';
 import { renderTemplate } from '../../plan/message-plan.js';
 import type { MessageTemplate } from '../../schema/index.js';
 
 /** The template is missing or not APPROVED: nothing can be sent (exit 3, refused). */
-export class TemplateNotSendableError extends Error {
-  override readonly name = 'TemplateNotSendableError';
-  readonly exitCode = 3;
+export class TemplateNotSendableError extends MbulkError {
+  static override readonly errorName: string = 'TemplateNotSendableError';
   constructor(
     message: string,
     readonly template: string,
     readonly status?: string,
   ) {
-    super(message);
+    super('refused', message);
   }
 }
 
 /** A refused send (over --max): exit 3. */
-export class SendRefusedError extends Error {
-  override readonly name = 'SendRefusedError';
-  readonly exitCode = 3;
+export class SendRefusedError extends MbulkError {
+  static override readonly errorName: string = 'SendRefusedError';
+  constructor(message: string) {
+    super('refused', message);
+  }
 }
 
 /** Finds a template by its exact name (the list filter is a contains match). */

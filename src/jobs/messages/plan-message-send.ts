@@ -14,7 +14,7 @@ import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from '../runner/read-input.js';
-import { SheetHeaderError } from '../sheet-header-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 import { earlierMessageSends } from './earlier-sends.js';
 import { sendRefusal, type MessagePlanFile } from './message-plan-file.js';
 import { messageCounts, writeMessageReport } from './message-report.js';
@@ -64,7 +64,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   const { client } = options;
   const signal = options.signal ? { signal: options.signal } : {};
   if (options.max !== undefined && !(Number.isInteger(options.max) && options.max >= 0)) {
-    throw new SheetHeaderError(`--max must be a whole number >= 0, not ${options.max}`, []);
+    throw new UsageError(`--max must be a whole number >= 0, not ${options.max}`, 'max');
   }
   const store = await client.me(signal);
   const template = await findTemplate(client, options.template, options.signal);

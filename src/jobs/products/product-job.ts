@@ -1,4 +1,5 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
+import { RefusedError } from '../../errors/refused-error.js';
 import { isIdempotentRequest } from '../../api/retry.js';
 import type { RowFilesSummary } from '../../apply/results-file.js';
 import { WriteCheck } from '../../apply/write-check.js';
@@ -249,10 +250,10 @@ export const productJob: JobDefinition<ProductPlanFile, ProductOp, ProductOpResu
   kind: 'products',
   planSchema: ProductPlanFileSchema,
   refuse: (run, file, options) => {
-    if (file.refusal) throw Object.assign(new Error(file.refusal), { exitCode: 3 });
+    if (file.refusal) throw new RefusedError(file.refusal);
     const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;
     if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
-      throw Object.assign(new Error(priceJumpRefusal(file.priceJumps)), { exitCode: 3 });
+      throw new RefusedError(priceJumpRefusal(file.priceJumps));
     }
   },
   session: productSession,

@@ -20,6 +20,7 @@ import { describeSheetColumns, type SourceDescription } from '../../formats/sour
 import { WooProductConverter } from '../../formats/woocommerce/woo-product-converter.js';
 import { fileWarning, type JobCallbacks } from '../job-events.js';
 import { SheetHeaderError } from '../sheet-header-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 
 /** Where the options of a product import come from. */
 export type OptionsSource =
@@ -118,9 +119,9 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
   const format = detected.format;
   if (options.columnMap !== undefined && format !== 'mbulk') {
-    throw new SheetHeaderError(
+    throw new UsageError(
       `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
-      [],
+      'map',
     );
   }
   let converter: ProductConverter | undefined;

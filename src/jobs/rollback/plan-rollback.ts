@@ -52,17 +52,17 @@ export async function planRollback(
   if (meta.status === 'applying' && isRunLive(meta)) {
     throw new RollbackError(
       `run ${source.id} is being applied by process ${meta.pid}; wait for it to finish`,
-      3,
+      'refused',
     );
   }
   if (meta.status === 'planned') {
-    throw new RollbackError(`run ${source.id} was never applied: there is nothing to roll back`, 2);
+    throw new RollbackError(`run ${source.id} was never applied: there is nothing to roll back`, 'usage');
   }
   const store = await client.me(signal);
   if (meta.store_id !== undefined && meta.store_id !== store.id) {
     throw new RollbackError(
       `run ${source.id} wrote to store ${meta.store_id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
-      3,
+      'refused',
     );
   }
   const { backup, writes } = readRollbackSource(source);

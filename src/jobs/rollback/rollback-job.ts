@@ -247,7 +247,7 @@ export const rollbackJob: JobDefinition<
   planSchema: RollbackPlanFileSchema,
   notRun: 'failure',
   refuse: (_run, file) => {
-    if (file.refusal) throw new RollbackError(file.refusal, 3);
+    if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   },
   session: rollbackSession,
   runCounts: (s) => ({ restored: s.restored, failed: s.failed, requests: s.requests }),

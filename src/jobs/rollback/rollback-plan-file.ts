@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunDirectory } from '../../apply/run-directory.js';
+import { MbulkError } from '../../errors/mbulk-error.js';
 import type { LeftAlone, NotReversible, RestoreEntry } from '../../plan/rollback-plan.js';
 import type { DriftedEntity } from '../runner/job-definition.js';
 import { listOf } from '../runner/plan-file-parts.js';
@@ -22,14 +23,11 @@ export interface RollbackPlanFile {
   refusal?: string;
 }
 
-/** A refusal or usage problem, with the CLI's exit code (2 usage, 3 refused). */
-export class RollbackError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 2 | 3,
-  ) {
-    super(message);
-    this.name = 'RollbackError';
+/** A refusal or usage problem (category `usage` or `refused`). */
+export class RollbackError extends MbulkError {
+  static override readonly errorName: string = 'RollbackError';
+  constructor(message: string, category: 'usage' | 'refused') {
+    super(category, message);
   }
 }
 

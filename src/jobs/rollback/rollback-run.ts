@@ -34,7 +34,7 @@ export async function rollbackRun(
   options: RollbackRunOptions,
 ): Promise<{ planned: PlannedRollback; applied: RollbackApplySummary }> {
   const planned = await planRollback(source, options);
-  if (planned.refusal) throw new RollbackError(planned.refusal, 3);
+  if (planned.refusal) throw new RollbackError(planned.refusal, 'refused');
   const applied = await applyRollbackRun(planned.run, options);
   return { planned, applied };
 }

@@ -1,14 +1,14 @@
+import { MbulkError } from '../../errors/mbulk-error.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 
 /** Invalid rows in a plan that does not allow skipping them: nothing may be sent (exit 1). */
-export class InvalidRowsError extends Error {
-  override readonly name = 'InvalidRowsError';
-  readonly exitCode = 1;
+export class InvalidRowsError extends MbulkError {
+  static override readonly errorName: string = 'InvalidRowsError';
   constructor(
     message: string,
     readonly issues: RowIssue[],
   ) {
-    super(message);
+    super('failed', message);
   }
 }
 

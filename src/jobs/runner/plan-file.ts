@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { RunDirectory } from '../../apply/run-directory.js';
+import { MbulkError } from '../../errors/mbulk-error.js';
 
 /**
  * plan.json is damaged or foreign (edited by hand, another kind, an unknown format version, a
  * missing field): nothing is applied from it. Usage error (exit 2): plan the input again.
  */
-export class DamagedPlanError extends Error {
-  override readonly name = 'DamagedPlanError';
-  readonly exitCode = 2;
+export class DamagedPlanError extends MbulkError {
+  static override readonly errorName: string = 'DamagedPlanError';
   readonly code = 'damaged_plan';
   constructor(
     readonly runId: string,
@@ -15,7 +15,7 @@ export class DamagedPlanError extends Error {
     /** What is wrong, e.g. `plan.changes is missing`. */
     readonly problem: string,
   ) {
-    super(`run ${runId}: damaged plan, plan again (${file}: ${problem}); nothing was written`);
+    super('usage', `run ${runId}: damaged plan, plan again (${file}: ${problem}); nothing was written`);
   }
 }
 

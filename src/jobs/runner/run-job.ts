@@ -1,5 +1,6 @@
 import { applyRun } from '../../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../../apply/backup.js';
+import { checkRunStore } from '../../apply/run-store.js';
 import type { ExecuteSummary } from '../../apply/execute-plan.js';
 import { invalidRowResult, type RowFilesSummary } from '../../apply/results-file.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
@@ -38,6 +39,8 @@ export async function runJob<
   definition: JobDefinition<File, Op, R, Summary>,
   options: ApplyJobOptions,
 ): Promise<Summary> {
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, options.client);
   const file = readPlanFile<File>(run, definition.planSchema);
   definition.refuse?.(run, file, options);
   const backup = definition.backup === false ? undefined : BackupLog.open(run.file('backupLog'));

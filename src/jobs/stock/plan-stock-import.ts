@@ -9,7 +9,7 @@ import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from '../runner/read-input.js';
-import { SheetHeaderError } from '../sheet-header-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 import { readLiveInventory } from './live-inventory.js';
 import type { StockPlanFile } from './stock-plan-file.js';
 import { stockCounts, writeStockReport } from './stock-report.js';
@@ -43,9 +43,9 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const { client } = options;
   const limit = options.maxChanges === undefined ? undefined : parseMaxChanges(options.maxChanges);
   if (options.maxChanges !== undefined && limit === undefined) {
-    throw new SheetHeaderError(
+    throw new UsageError(
       `--max-changes must be a count (50) or a percentage (10%), not "${options.maxChanges}"`,
-      [],
+      'max-changes',
     );
   }
   const store = await client.me(options.signal ? { signal: options.signal } : {});

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, NotFoundError } from '../../api/errors.js';
 import { idempotencyKey } from '../../api/idempotency-key.js';
+import { RefusedError } from '../../errors/refused-error.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { RowFilesSummary } from '../../apply/results-file.js';
 import type { StockChange } from '../../plan/stock-plan.js';
@@ -262,7 +263,7 @@ export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, Stoc
   planSchema: StockPlanFileSchema,
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
   refuse: (_run, file) => {
-    if (file.refusal) throw Object.assign(new Error(`refused: ${file.refusal}`), { exitCode: 3 });
+    if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);
   },
   session: stockSession,
   invalidIssues: (file) => file.plan.issues,

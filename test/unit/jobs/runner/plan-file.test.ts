@@ -48,15 +48,25 @@ const stockPlan = () => ({
   },
 });
 
-/** A client that fails the test if anything is asked of it: a damaged plan sends nothing. */
+/**
+ * A client of the run's store (the store check's GET /me is answered) that fails the test if
+ * anything else is asked of it: a damaged plan sends nothing and reads nothing more.
+ */
 const noClient = new Proxy({} as MerchantClient, {
   get: (_t, name) => {
+    if (name === 'me') return () => Promise.resolve({ id: 'st_1', name: 'Shop', currency: 'MYR' });
+    if (name === 'then') return undefined;
     throw new Error(`the client was used (${String(name)})`);
   },
 });
 
 async function applyDamaged(plan: unknown): Promise<DamagedPlanError> {
-  const run = RunDirectory.create(root, { kind: 'stock', input: 'stock.csv', target: 'test' });
+  const run = RunDirectory.create(root, {
+    kind: 'stock',
+    input: 'stock.csv',
+    target: 'test',
+    storeId: 'st_1',
+  });
   run.writePlan(plan);
   const error = await applyStockRun(run, { client: noClient }).then(
     () => undefined,
