@@ -54,7 +54,9 @@ export async function applyRun<Op, R>(
         ...(settle ? { settleUnproven: settle } : {}),
       });
     } catch (error) {
+      // Records were written before the failure: a later resume must still notice a truncation.
       run.setStatus('failed');
+      run.update({ journal_seq: journal.lastSeq });
       throw error;
     }
     const status: RunStatus =
