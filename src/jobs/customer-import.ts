@@ -3,7 +3,11 @@ import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
 import { WriteCheck, type WriteCheckOptions } from '../apply/write-check.js';
-import { refuseChangedCustomer, refuseExistingCustomer } from './customer-write-check.js';
+import {
+  refuseChangedCustomer,
+  refuseExistingCustomer,
+  settleCustomerReplay,
+} from './customer-write-check.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { readJournal, stateOf } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
@@ -377,6 +381,11 @@ export async function applyCustomerRun(
           // Writes get no abort signal: a stop lets those in flight finish and be journaled.
           const c = await client.customers.create(op.body, { idempotencyKey: op.idempotencyKey });
           return { id: c.id, updatedAt: c.updated_at };
+        }
+        // A PATCH whose earlier attempt has no known outcome is re-sent only while the customer is as planned.
+        if (ctx.previous === 'unknown') {
+          const live = await settleCustomerReplay(client, op.entry, op.customerId, op.body);
+          if (live) return { id: live.id, updatedAt: live.updated_at };
         }
         // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
         const getOneMissing =

@@ -66,3 +66,45 @@ export async function refuseExistingCustomer(
   }
   return false;
 }
+
+/** The customer as it is now: get-one, or a listing scan when that route answers 404. Undefined: not found. */
+async function readLiveCustomer(client: MerchantClient, id: string): Promise<Customer | undefined> {
+  try {
+    return await client.customers.get(id);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  for await (const c of client.customers.list()) if (c.id === id) return c;
+  return undefined;
+}
+
+/**
+ * Before re-sending a customer PATCH whose earlier attempt has no known outcome (a resume, or
+ * `runs resume --reconcile`): re-sent only when the customer is still as planned. Returns
+ * `undefined` (send it), the live customer when it already holds every planned field (the earlier
+ * attempt landed: nothing to send), or throws WriteDriftError (nothing sent, row drifted).
+ */
+export async function settleCustomerReplay(
+  client: MerchantClient,
+  entry: CustomerPlanEntry,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Customer | undefined> {
+  let live: Customer | undefined;
+  try {
+    live = await readLiveCustomer(client, id);
+  } catch (error) {
+    throw new WriteCheckFailedError(`customer ${id}`, error);
+  }
+  if (live === undefined) {
+    throw new WriteDriftError(
+      `drifted: ${label(entry, id)} (customer ${id}) is no longer in the store; not sent again`,
+    );
+  }
+  if (entry.expectedUpdatedAt === undefined || live.updated_at === entry.expectedUpdatedAt) return undefined;
+  const record = live as unknown as Record<string, unknown>;
+  if (Object.entries(body).every(([k, v]) => v === undefined || record[k] === v)) return live;
+  throw new WriteDriftError(
+    `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt} → ${live.updated_at}) and does not hold the planned change; whether the earlier attempt reached the store is unknown, so it was not sent again. Plan again to include the change`,
+  );
+}

@@ -25,7 +25,7 @@ import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { reconcileProductPatch } from './product-reconcile.js';
-import { refuseChangedProduct, refuseExistingProduct } from './product-write-check.js';
+import { refuseChangedProduct, refuseExistingProduct, settleProductReplay } from './product-write-check.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import type { ColumnMap } from '../formats/column-map.js';
@@ -588,6 +588,13 @@ export async function applyProductRun(
       execute: async (op, ctx) => {
         const entry = plan.entries[op.index] as PlanEntry;
         const id = entry.productId;
+        // An absolute write whose earlier attempt has no known outcome is re-sent only while the
+        // product is as planned; already holding the change settles it, anything else is drifted.
+        if (ctx.previous === 'unknown' && op.kind !== 'product-create') {
+          const live = await settleProductReplay(client, entry, op.kind);
+          if (live === 'deleted') return { id: id as string };
+          if (live) return patchResult(entry, live);
+        }
         // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
         const getOneMissing =
           op.kind === 'product-create'

@@ -3,6 +3,7 @@ import type { MerchantClient } from '../api/merchant-client.js';
 import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../apply/write-check.js';
 import type { PlanEntry } from '../plan/product-plan.js';
 import type { Product } from '../schema/index.js';
+import { readLiveProduct, reconcileProductPatch } from './product-reconcile.js';
 
 /**
  * Before an update/hide/delete: re-reads the product (`GET /products/{id}`) and throws
@@ -67,4 +68,48 @@ export async function refuseExistingProduct(
     );
   }
   return false;
+}
+
+/**
+ * Before re-sending an update/hide/delete whose earlier attempt has no known outcome (a resume, or
+ * `runs resume --reconcile` for whatever a damaged journal cannot prove): an absolute write is
+ * re-sent only when the product is still as planned. Re-reads it and returns:
+ * - `undefined`: unchanged since planning, send the write;
+ * - the live product (or `'deleted'` for a delete): the earlier attempt landed, nothing to send;
+ * - throws WriteDriftError (nothing sent, the row reported as drifted) when someone else changed it.
+ */
+export async function settleProductReplay(
+  client: MerchantClient,
+  entry: PlanEntry,
+  kind: 'product-update' | 'product-hide' | 'product-delete',
+): Promise<Product | 'deleted' | undefined> {
+  const id = entry.productId;
+  if (id === null) return undefined;
+  let live: Product | undefined;
+  try {
+    live = await readLiveProduct(client, id);
+  } catch (error) {
+    throw new WriteCheckFailedError(`product ${id}`, error);
+  }
+  if (kind === 'product-delete') {
+    if (live === undefined) return 'deleted';
+    if (entry.expectedUpdatedAt === null || live.updated_at === entry.expectedUpdatedAt) return undefined;
+    throw new WriteDriftError(
+      `drifted: ${entry.label} (product ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt} → ${live.updated_at}), and whether the earlier delete reached the store is unknown; not deleted. Plan again`,
+    );
+  }
+  if (live === undefined) {
+    throw new WriteDriftError(
+      `drifted: ${entry.label} (product ${id}) is no longer in the store; the change was not sent again`,
+    );
+  }
+  let decision: Awaited<ReturnType<typeof reconcileProductPatch>>;
+  try {
+    decision = await reconcileProductPatch(client, entry, {}, live);
+  } catch {
+    throw new WriteDriftError(
+      `drifted: ${entry.label} (product ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt ?? '?'} → ${live.updated_at}) and does not hold the planned change; whether the earlier attempt reached the store is unknown, so it was not sent again. Plan again to include the change`,
+    );
+  }
+  return decision === 'not_applied' ? undefined : decision.applied;
 }
