@@ -365,9 +365,15 @@ export async function applyCustomerRun(
   const backup = BackupLog.open(run.file('backupLog'));
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
+  const ops = buildOps(run, file.plan);
+  // One customer listing vs one get-one per update.
+  check.preferListing(
+    Math.ceil(file.liveCustomers / 100),
+    ops.filter((o) => o.kind === 'customer-update').length,
+  );
   let summary: ExecuteSummary<CustomerOp, CustomerOpResult>;
   try {
-    summary = await applyRun<CustomerOp, CustomerOpResult>(run, buildOps(run, file.plan), {
+    summary = await applyRun<CustomerOp, CustomerOpResult>(run, ops, {
       concurrency: options.concurrency ?? 4,
       ...signal,
       keyOf: (op) => op.key,
@@ -388,8 +394,7 @@ export async function applyCustomerRun(
           if (live) return { id: live.id, updatedAt: live.updated_at };
         }
         // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
-        const getOneMissing =
-          check.entityDue(ctx) && (await refuseChangedCustomer(client, op.entry, op.customerId));
+        if (check.due(ctx)) await refuseChangedCustomer(client, check, op.entry, op.customerId);
         const before = op.entry.before;
         backup.record([
           {
@@ -401,7 +406,6 @@ export async function applyCustomerRun(
         await backup.flush();
         requests++;
         const c = await client.customers.update(op.customerId, op.body);
-        if (getOneMissing) check.getOneMissing(`GET ${client.paths.customerGet}`);
         return { id: c.id, updatedAt: c.updated_at };
       },
       onProgress: (p) =>

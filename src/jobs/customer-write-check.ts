@@ -7,44 +7,10 @@ import type { Customer } from '../schema/index.js';
 const label = (entry: CustomerPlanEntry, fallback: string): string =>
   `row ${entry.rowNumber} ${entry.before?.name ?? entry.create?.name ?? fallback}`;
 
-/**
- * Before a PATCH: re-reads the customer (`GET /customers/{id}`) and throws WriteDriftError
- * (nothing sent) when its `updated_at` is not the one seen when planning. Returns true when get-one
- * answered 404 (the customer is gone, or the service has no get-one route: see refuseChangedProduct).
- */
-export async function refuseChangedCustomer(
-  client: MerchantClient,
-  entry: CustomerPlanEntry,
-  id: string,
-): Promise<boolean> {
-  let live: Customer;
+/** The shared customer listing, fresh per WriteCheck.snapshot. */
+async function customers(client: MerchantClient, check: WriteCheck): Promise<LiveCustomerIndex> {
   try {
-    live = await client.customers.get(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) return true;
-    throw new WriteCheckFailedError(`customer ${id}`, error);
-  }
-  if (entry.expectedUpdatedAt !== undefined && live.updated_at !== entry.expectedUpdatedAt) {
-    throw new WriteDriftError(
-      `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt} → ${live.updated_at}); not overwritten. Plan again to include the change`,
-    );
-  }
-  return false;
-}
-
-/**
- * Before a create: throws WriteDriftError (nothing sent) when a live customer now has its phone (or
- * its email, when the plan matched on email), by a fresh customer listing shared by the run's creates.
- */
-export async function refuseExistingCustomer(
-  client: MerchantClient,
-  check: WriteCheck,
-  entry: CustomerPlanEntry,
-  match: readonly CustomerMatchKey[],
-): Promise<false> {
-  let live: LiveCustomerIndex;
-  try {
-    live = await check.snapshot('customers', async () => {
+    return await check.snapshot('customers', async () => {
       const index = new LiveCustomerIndex();
       for await (const c of client.customers.list()) index.add(c);
       return index;
@@ -52,8 +18,59 @@ export async function refuseExistingCustomer(
   } catch (error) {
     throw new WriteCheckFailedError('the customers', error);
   }
+}
+
+const drifted = (entry: CustomerPlanEntry, id: string, now: string) =>
+  new WriteDriftError(
+    `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt ?? '?'} → ${now}); not overwritten. Plan again to include the change`,
+  );
+
+/**
+ * Before a PATCH: throws WriteDriftError (nothing sent) when the customer's `updated_at` is not the
+ * one seen when planning. Checked against the shared customer listing (default), or by re-reading
+ * the customer (`GET /customers/{id}`: strict, or too many customers to list often); see
+ * refuseChangedProduct.
+ */
+export async function refuseChangedCustomer(
+  client: MerchantClient,
+  check: WriteCheck,
+  entry: CustomerPlanEntry,
+  id: string,
+): Promise<void> {
+  if (entry.expectedUpdatedAt === undefined) return;
+  if (!check.usesListing) {
+    let live: Customer;
+    try {
+      live = await client.customers.get(id);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw new WriteCheckFailedError(`customer ${id}`, error);
+      const listed = (await customers(client, check)).byId.get(id);
+      if (listed === undefined) return; // gone: the write fails with its own 404
+      check.getOneMissing(`GET ${client.paths.customerGet}`);
+      if (listed.updatedAt !== entry.expectedUpdatedAt) throw drifted(entry, id, listed.updatedAt);
+      return;
+    }
+    if (live.updated_at !== entry.expectedUpdatedAt) throw drifted(entry, id, live.updated_at);
+    return;
+  }
+  const listed = (await customers(client, check)).byId.get(id);
+  if (listed === undefined) return; // not listed: the write fails with its own 404
+  if (listed.updatedAt !== entry.expectedUpdatedAt) throw drifted(entry, id, listed.updatedAt);
+}
+
+/**
+ * Before a create: throws WriteDriftError (nothing sent) when a live customer now has its phone (or
+ * its email, when the plan matched on email), by the shared fresh customer listing.
+ */
+export async function refuseExistingCustomer(
+  client: MerchantClient,
+  check: WriteCheck,
+  entry: CustomerPlanEntry,
+  match: readonly CustomerMatchKey[],
+): Promise<void> {
+  const live = await customers(client, check);
   const create = entry.create;
-  if (!create) return false;
+  if (!create) return;
   const byPhone = create.phone ? live.byPhone.get(create.phone) : undefined;
   const email = create.email ? create.email.toLowerCase() : undefined;
   const byEmail = match.includes('email') && email ? live.byEmail.get(email) : undefined;
@@ -64,7 +81,6 @@ export async function refuseExistingCustomer(
       `drifted: ${label(entry, entry.key)} was planned as a new customer, but customer ${hit.id} (${hit.name}) now has ${key}; not created twice. Plan again to update it instead`,
     );
   }
-  return false;
 }
 
 /** The customer as it is now: get-one, or a listing scan when that route answers 404. Undefined: not found. */

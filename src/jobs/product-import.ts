@@ -550,6 +550,11 @@ export async function applyProductRun(
   let requests = 0;
   const backup = BackupLog.open(run.file('backupLog'));
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  // One catalog listing (both statuses) vs one get-one per update/hide/delete.
+  check.preferListing(
+    Math.ceil(plan.liveCount / 100) + 1,
+    ops.filter((o) => o.kind !== 'product-create').length,
+  );
   async function writeProduct(op: ProductOp, entry: PlanEntry, id: string | null): Promise<ProductOpResult> {
     backup.record([
       {
@@ -596,13 +601,11 @@ export async function applyProductRun(
           if (live) return patchResult(entry, live);
         }
         // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
-        const getOneMissing =
-          op.kind === 'product-create'
-            ? check.due(ctx) && (await refuseExistingProduct(client, check, entry))
-            : check.entityDue(ctx) && (await refuseChangedProduct(client, entry));
-        const write = await writeProduct(op, entry, id);
-        if (getOneMissing) check.getOneMissing(`GET ${client.paths.productGet}`);
-        return write;
+        if (check.due(ctx)) {
+          if (op.kind === 'product-create') await refuseExistingProduct(client, check, entry);
+          else await refuseChangedProduct(client, check, entry);
+        }
+        return writeProduct(op, entry, id);
       },
       // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
       // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.
