@@ -404,7 +404,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
               type: 'boolean',
               default: false,
               describe:
-                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta (default: refuse, exit 2)',
+                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta; a product/customer write is re-sent only while the entity is as planned, else its row is drifted (default: refuse, exit 2)',
             })
             .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE }),
         async (argv) => {

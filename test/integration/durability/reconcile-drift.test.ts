@@ -1,8 +1,9 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { StoreSnapshot } from '../../../src/schema/snapshot.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 let sandbox: RunningSandbox | undefined;
@@ -59,5 +60,53 @@ describe('runs resume --reconcile of a damaged journal', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json<{ journal: { state: string } }>().journal.state).toBe('settled');
     expect(s.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it('customers: a PATCH of unproven outcome is not re-sent over a change made since planning; one already holding the change is settled without a write', async () => {
+    const seed = StoreSnapshot.parse(JSON.parse(readFileSync(resolve('samples/store.json'), 'utf8')));
+    const t = '2026-01-01T00:00:00.000Z';
+    const customer = (id: string, name: string, phone: string) => ({
+      id,
+      object: 'customer' as const,
+      name,
+      phone,
+      email: null,
+      address: null,
+      created_at: t,
+      updated_at: t,
+    });
+    sandbox = await startSandbox({
+      seed: {
+        ...seed,
+        products: [],
+        orders: [],
+        customers: [customer('cus_1', 'Aida', '60121111111'), customer('cus_2', 'Badrul', '60122222222')],
+      },
+    });
+    const s = sandbox;
+    const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-reconcile-cus-'));
+    writeFileSync(
+      join(dir, 'customers.csv'),
+      'id,name,phone\ncus_1,Aida Rahman,60121111111\ncus_2,Badrul Hisham,60122222222\n',
+    );
+    const applied = await runCli(
+      ['import', 'customers', 'customers.csv', '--apply', '--yes', '--json'],
+      env,
+      dir,
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    const { runId } = applied.json<{ runId: string }>();
+    const journal = join(dir, '.mbulk/runs', runId, 'journal.ndjson');
+    writeFileSync(journal, Buffer.alloc(statSync(journal).size));
+    s.store.updateCustomer('cus_2', { name: 'Badrul (edited in the admin)' });
+    s.clearRequestLog();
+
+    const reconciled = await runCli(['runs', 'resume', runId, '--yes', '--reconcile', '--json'], env, dir);
+    expect(s.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(s.store.getCustomer('cus_2').name).toBe('Badrul (edited in the admin)');
+    expect(s.store.getCustomer('cus_1').name).toBe('Aida Rahman');
+    expect(reconciled.code, reconciled.stderr).toBe(1);
+    expect(reconciled.stdout).toMatch(/drifted: .*cus_2.* does not hold the planned change/);
   });
 });
