@@ -105,6 +105,11 @@ export class WriteCheck {
     return this.getOneOff || (this.listingPreferred && !this.listingSlow);
   }
 
+  /** Whether the service is known to have no get-one route (see getOneMissing). */
+  get getOneIsMissing(): boolean {
+    return this.getOneOff;
+  }
+
   /** Whether the per-entity re-read (get-one) is due. */
   entityDue(ctx: ExecuteContext): boolean {
     return !this.usesListing && this.due(ctx);

@@ -390,8 +390,8 @@ export async function applyCustomerRun(
         }
         // A PATCH whose earlier attempt has no known outcome is re-sent only while the customer is as planned.
         if (ctx.previous === 'unknown') {
-          const live = await settleCustomerReplay(client, op.entry, op.customerId, op.body);
-          if (live) return { id: live.id, updatedAt: live.updated_at };
+          const live = await settleCustomerReplay(client, check, op.entry, op.customerId, op.body);
+          if (live) return { id: live.id, updatedAt: live.updatedAt };
         }
         // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
         if (check.due(ctx)) await refuseChangedCustomer(client, check, op.entry, op.customerId);

@@ -83,17 +83,6 @@ export async function refuseExistingCustomer(
   }
 }
 
-/** The customer as it is now: get-one, or a listing scan when that route answers 404. Undefined: not found. */
-async function readLiveCustomer(client: MerchantClient, id: string): Promise<Customer | undefined> {
-  try {
-    return await client.customers.get(id);
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-  }
-  for await (const c of client.customers.list()) if (c.id === id) return c;
-  return undefined;
-}
-
 /**
  * Before re-sending a customer PATCH whose earlier attempt has no known outcome (a resume, or
  * `runs resume --reconcile`): re-sent only when the customer is still as planned. Returns
@@ -102,14 +91,16 @@ async function readLiveCustomer(client: MerchantClient, id: string): Promise<Cus
  */
 export async function settleCustomerReplay(
   client: MerchantClient,
+  check: WriteCheck,
   entry: CustomerPlanEntry,
   id: string,
   body: Record<string, unknown>,
-): Promise<Customer | undefined> {
-  let live: Customer | undefined;
+): Promise<{ id: string; updatedAt: string } | undefined> {
+  let live: { id: string; updatedAt: string; fields: Record<string, unknown> } | undefined;
   try {
-    live = await readLiveCustomer(client, id);
+    live = await readForReplay(client, check, id);
   } catch (error) {
+    if (error instanceof WriteCheckFailedError) throw error;
     throw new WriteCheckFailedError(`customer ${id}`, error);
   }
   if (live === undefined) {
@@ -117,10 +108,30 @@ export async function settleCustomerReplay(
       `drifted: ${label(entry, id)} (customer ${id}) is no longer in the store; not sent again`,
     );
   }
-  if (entry.expectedUpdatedAt === undefined || live.updated_at === entry.expectedUpdatedAt) return undefined;
-  const record = live as unknown as Record<string, unknown>;
-  if (Object.entries(body).every(([k, v]) => v === undefined || record[k] === v)) return live;
+  if (entry.expectedUpdatedAt === undefined || live.updatedAt === entry.expectedUpdatedAt) return undefined;
+  const fields = live.fields;
+  if (Object.entries(body).every(([k, v]) => v === undefined || fields[k] === v)) return live;
   throw new WriteDriftError(
-    `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt} → ${live.updated_at}) and does not hold the planned change; whether the earlier attempt reached the store is unknown, so it was not sent again. Plan again to include the change`,
+    `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt} → ${live.updatedAt}) and does not hold the planned change; whether the earlier attempt reached the store is unknown, so it was not sent again. Plan again to include the change`,
   );
+}
+
+/** The customer as it is now: get-one; without it, the shared customer listing (not one scan per replay). */
+async function readForReplay(
+  client: MerchantClient,
+  check: WriteCheck,
+  id: string,
+): Promise<{ id: string; updatedAt: string; fields: Record<string, unknown> } | undefined> {
+  if (!check.getOneIsMissing) {
+    try {
+      const c = await client.customers.get(id);
+      return { id: c.id, updatedAt: c.updated_at, fields: { name: c.name, phone: c.phone, email: c.email } };
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const c = (await customers(client, check)).byId.get(id);
+  if (c === undefined) return undefined;
+  check.getOneMissing(`GET ${client.paths.customerGet}`);
+  return { id: c.id, updatedAt: c.updatedAt, fields: { name: c.name, phone: c.phone, email: c.email } };
 }

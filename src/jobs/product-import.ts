@@ -596,7 +596,7 @@ export async function applyProductRun(
         // An absolute write whose earlier attempt has no known outcome is re-sent only while the
         // product is as planned; already holding the change settles it, anything else is drifted.
         if (ctx.previous === 'unknown' && op.kind !== 'product-create') {
-          const live = await settleProductReplay(client, entry, op.kind);
+          const live = await settleProductReplay(client, check, entry, op.kind);
           if (live === 'deleted') return { id: id as string };
           if (live) return patchResult(entry, live);
         }

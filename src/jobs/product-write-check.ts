@@ -3,7 +3,7 @@ import type { MerchantClient } from '../api/merchant-client.js';
 import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../apply/write-check.js';
 import type { PlanEntry } from '../plan/product-plan.js';
 import type { Product } from '../schema/index.js';
-import { readLiveProduct, reconcileProductPatch } from './product-reconcile.js';
+import { reconcileProductPatch } from './product-reconcile.js';
 
 /** The catalog as the write-time check knows it: `updated_at` by id, ids by reference_id and sku. */
 interface ProductKeys {
@@ -106,6 +106,7 @@ export async function refuseExistingProduct(
  */
 export async function settleProductReplay(
   client: MerchantClient,
+  check: WriteCheck,
   entry: PlanEntry,
   kind: 'product-update' | 'product-hide' | 'product-delete',
 ): Promise<Product | 'deleted' | undefined> {
@@ -113,7 +114,7 @@ export async function settleProductReplay(
   if (id === null) return undefined;
   let live: Product | undefined;
   try {
-    live = await readLiveProduct(client, id);
+    live = await readForReplay(client, check, id);
   } catch (error) {
     throw new WriteCheckFailedError(`product ${id}`, error);
   }
@@ -138,4 +139,30 @@ export async function settleProductReplay(
     );
   }
   return decision === 'not_applied' ? undefined : decision.applied;
+}
+
+/**
+ * The product as it is now, for settling a replay: get-one; without it (404 for a product the
+ * catalog has), one full catalog listing shared by every replay of the run (not one scan each).
+ */
+async function readForReplay(
+  client: MerchantClient,
+  check: WriteCheck,
+  id: string,
+): Promise<Product | undefined> {
+  if (!check.getOneIsMissing) {
+    try {
+      return await client.products.get(id);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const all = await check.snapshot('products-full', async () => {
+    const m = new Map<string, Product>();
+    for await (const p of client.products.listPartitioned()) m.set(p.id, p);
+    return m;
+  });
+  const live = all.get(id);
+  if (live !== undefined) check.getOneMissing(`GET ${client.paths.productGet}`);
+  return live;
 }
