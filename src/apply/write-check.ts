@@ -8,7 +8,7 @@ import type { ExecuteContext } from './execute-plan.js';
  *
  * - Default: the run's writes are checked against one shared listing of the collection (the whole
  *   catalog, or every customer), read in pages and re-read in the background once it is older than
- *   `max(2 s, 10 × its read time)`; a write waits for a new read only when the one it has is more
+ *   `max(3 s, 10 × its read time)`; a write waits for a new read only when the one it has is more
  *   than twice that old. Each update's `updated_at` must still be the one planned; a create's
  *   reference id / sku (phone / email) must still be free. So the listing costs about a tenth of
  *   the run, and a change is caught unless it was made in the last few seconds before the write.
@@ -27,14 +27,14 @@ export interface WriteCheckOptions {
   strict?: boolean | undefined;
   /** Plan age in ms past which writes re-read first (default 5000). */
   afterMs?: number | undefined;
-  /** Shortest reuse of a listing in ms in the default mode (default 2000). */
+  /** Shortest reuse of a listing in ms in the default mode (default 3000). */
   listingRefreshMs?: number | undefined;
   /** Wall clock in ms since the epoch (tests). */
   now?: (() => number) | undefined;
 }
 
 export const DEFAULT_WRITE_CHECK_AFTER_MS = 5000;
-export const DEFAULT_LISTING_REFRESH_MS = 2000;
+export const DEFAULT_LISTING_REFRESH_MS = 3000;
 /** A listing slower to read than this cannot be kept fresh: updates re-read their entity instead. */
 export const LISTING_MAX_READ_MS = 1000;
 

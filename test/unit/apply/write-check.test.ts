@@ -43,7 +43,7 @@ describe('WriteCheck', () => {
 
   it('shares one listing between concurrent writes; past its refresh time a new read starts in the background while the old one serves, and past twice that writes wait for the new one', async () => {
     let t = 10_000;
-    const check = new WriteCheck(PLANNED, { now: () => Date.parse(PLANNED) + t });
+    const check = new WriteCheck(PLANNED, { listingRefreshMs: 2000, now: () => Date.parse(PLANNED) + t });
     let loads = 0;
     let gate: (() => void) | undefined;
     const load = async () => {
