@@ -19,7 +19,11 @@ import type {
 import { checkCustomerDrift } from './customer-drift.js';
 import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
 import { writeCustomerReport } from './customer-report.js';
-import { refuseChangedCustomer, refuseExistingCustomer } from './customer-write-check.js';
+import {
+  refuseChangedCustomer,
+  refuseExistingCustomer,
+  settleCustomerReplay,
+} from './customer-write-check.js';
 
 type CustomerOp =
   | {
@@ -108,8 +112,14 @@ function customerSession(
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
   let created = 0;
   let updated = 0;
+  const operations = buildOps(run.id, file.plan);
+  // One customer listing vs one get-one per update.
+  check.preferListing(
+    Math.ceil(file.liveCustomers / 100),
+    operations.filter((o) => o.kind === 'customer-update').length,
+  );
   return {
-    first: { operations: buildOps(run.id, file.plan) },
+    first: { operations },
     execute: async (op, exec) => {
       if (op.kind === 'customer-create') {
         // Refuse (nothing sent) a create whose phone now belongs to a live customer.
@@ -119,9 +129,13 @@ function customerSession(
         const c = await client.customers.create(op.body, { idempotencyKey: op.idempotencyKey });
         return { id: c.id, updatedAt: c.updated_at };
       }
+      // A PATCH whose earlier attempt has no known outcome is re-sent only while the customer is as planned.
+      if (exec.previous === 'unknown') {
+        const live = await settleCustomerReplay(client, check, op.entry, op.customerId, op.body);
+        if (live) return { id: live.id, updatedAt: live.updatedAt };
+      }
       // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
-      const getOneMissing =
-        check.entityDue(exec) && (await refuseChangedCustomer(client, op.entry, op.customerId));
+      if (check.due(exec)) await refuseChangedCustomer(client, check, op.entry, op.customerId);
       const before = op.entry.before;
       await ctx.saveBefore([
         {
@@ -132,7 +146,6 @@ function customerSession(
       ]);
       ctx.countRequest();
       const c = await client.customers.update(op.customerId, op.body);
-      if (getOneMissing) check.getOneMissing(`GET ${client.paths.customerGet}`);
       return { id: c.id, updatedAt: c.updated_at };
     },
     changes: (o) => {

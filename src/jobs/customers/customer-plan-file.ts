@@ -33,6 +33,7 @@ export const CustomerPlanFileSchema = planFileSchema('customers', {
   blank: z.enum(['keep', 'clear']),
   match: z.array(z.enum(['id', 'phone', 'email'])).optional(),
   rows: z.number(),
+  liveCustomers: z.number(),
   plan: z.looseObject({
     entries: listOf({
       action: z.enum(['create', 'update', 'noop', 'skip']),

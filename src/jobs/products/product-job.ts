@@ -21,7 +21,7 @@ import { ProductPlanFileSchema, type ProductOpResult, type ProductPlanFile } fro
 import { reconcileProductPatch } from './product-reconcile.js';
 import { writeProductReport } from './product-report.js';
 import { writeProductResults } from './product-results.js';
-import { refuseChangedProduct, refuseExistingProduct } from './product-write-check.js';
+import { refuseChangedProduct, refuseExistingProduct, settleProductReplay } from './product-write-check.js';
 import { replanProductRun } from './replan-product-run.js';
 
 interface ProductOp {
@@ -157,18 +157,29 @@ function productSession(
     }
   }
 
+  const operations = buildOps(run.id, plan);
+  // One catalog listing (both statuses) vs one get-one per update/hide/delete.
+  check.preferListing(
+    Math.ceil(plan.liveCount / 100) + 1,
+    operations.filter((o) => o.kind !== 'product-create').length,
+  );
   return {
-    first: { operations: buildOps(run.id, plan) },
+    first: { operations },
     execute: async (op, exec) => {
       const entry = entryOf(op);
+      // An absolute write whose earlier attempt has no known outcome is re-sent only while the
+      // product is as planned; already holding the change settles it, anything else is drifted.
+      if (exec.previous === 'unknown' && op.kind !== 'product-create') {
+        const live = await settleProductReplay(client, check, entry, op.kind);
+        if (live === 'deleted') return { id: entry.productId as string };
+        if (live) return patchResult(entry, live);
+      }
       // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
-      const getOneMissing =
-        op.kind === 'product-create'
-          ? check.due(exec) && (await refuseExistingProduct(client, check, entry))
-          : check.entityDue(exec) && (await refuseChangedProduct(client, entry));
-      const write = await writeProduct(op, entry, entry.productId);
-      if (getOneMissing) check.getOneMissing(`GET ${client.paths.productGet}`);
-      return write;
+      if (check.due(exec)) {
+        if (op.kind === 'product-create') await refuseExistingProduct(client, check, entry);
+        else await refuseChangedProduct(client, check, entry);
+      }
+      return writeProduct(op, entry, entry.productId);
     },
     // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
     // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.

@@ -65,6 +65,7 @@ export const ProductPlanFileSchema = planFileSchema('products', {
   rows: z.number(),
   plan: z.looseObject({
     format: z.literal('merchant-bulk/product-plan'),
+    liveCount: z.number(),
     entries: listOf({
       action: z.string(),
       key: z.string(),
