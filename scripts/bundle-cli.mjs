@@ -34,6 +34,71 @@ const yargsLocales = {
   },
 };
 
+/**
+ * undici's entry point loads all of undici (mock agents, caches, WebSocket, EventSource, cookies,
+ * which in turn load Node's own copy of undici): about a third of `mbulk whoami`'s start-up. The
+ * CLI uses only `Agent` and `fetch` (src/api/transport.ts), so its `import … from 'undici'` gets
+ * the two modules that define them. The library (dist/index.js) still imports undici whole. If a
+ * later undici moves these files, the build fails here rather than at run time.
+ */
+const undiciAgentAndFetch = {
+  name: 'undici-agent-and-fetch',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.endsWith(join('dist', 'api', 'transport.js'))
+        ? { path: 'undici-agent-and-fetch', namespace: 'mbulk' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^undici-agent-and-fetch$/, namespace: 'mbulk' }, () => ({
+      contents: [
+        "import Agent from 'undici/lib/dispatcher/agent.js';",
+        "import fetchModule from 'undici/lib/web/fetch/index.js';",
+        'export const fetch = fetchModule.fetch;',
+        'export { Agent };',
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * yargs lays out help with cliui, which measures every cell with string-width 7 (and wrap-ansi with
+ * the same): a grapheme segmenter and an emoji regex per character. yargs renders the help of the
+ * command it runs before running it, so this is paid by every command, not only --help. Printable
+ * ASCII is one column per character (string-width 8 takes the same shortcut); anything else still
+ * goes to string-width, so the layout is unchanged.
+ */
+const asciiStringWidth = {
+  name: 'ascii-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.pluginData === 'original' || !/[\\/]node_modules[\\/](cliui|wrap-ansi)[\\/]/.test(args.importer)
+        ? undefined
+        : { path: args.importer, namespace: 'ascii-string-width' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ascii-string-width' }, async (args) => {
+      // Resolve string-width as the importer would (its own nested copy), past this plugin.
+      const original = await b.resolve('string-width', {
+        kind: 'import-statement',
+        resolveDir: dirname(args.path),
+        pluginData: 'original',
+      });
+      if (original.errors.length > 0) throw new Error(`bundle-cli: string-width not found from ${args.path}`);
+      return {
+        contents: [
+          `import stringWidth from ${JSON.stringify(original.path)};`,
+          'const ascii = /^[\\x20-\\x7e]*$/;',
+          'export default (text, options) =>',
+          "  typeof text === 'string' && ascii.test(text) ? text.length : stringWidth(text, options);",
+        ].join('\n'),
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
@@ -51,7 +116,7 @@ await build({
   banner: {
     js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
   },
-  plugins: [yargsLocales],
+  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth],
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
