@@ -99,6 +99,27 @@ const asciiStringWidth = {
   },
 };
 
+/**
+ * zod re-exports every one of its ~60 message locales (`z.locales.de()` …): half of zod's size in
+ * the bundle, compiled by every command that reads an API answer. zod speaks English unless told
+ * otherwise (`z.config(z.locales.xx())`), which the CLI never does; its `locales` keep `en` only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
@@ -116,7 +137,7 @@ await build({
   banner: {
     js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
   },
-  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth],
+  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth, zodEnglishOnly],
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
