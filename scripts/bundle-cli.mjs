@@ -19,7 +19,8 @@ let yargsLocalesDir;
 
 /**
  * yargs finds its translated messages at `../../../locales` from its own module; inside the bundle
- * that module is a chunk of dist/bundle/, so point it at dist/bundle/locales (copied below).
+ * that module is a chunk of dist/bundle/, so point it at dist/bundle/locales (copied below). And the
+ * package.json it reads is this package's (below).
  */
 const yargsLocales = {
   name: 'yargs-locales',
@@ -27,8 +28,18 @@ const yargsLocales = {
     b.onLoad({ filter: /yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async (args) => {
       yargsLocalesDir = join(dirname(args.path), '..', '..', 'locales');
       const text = await readFile(args.path, 'utf8');
-      const patched = text.replace("'../../../locales'", "'../locales'");
-      if (patched === text) throw new Error(`bundle-cli: yargs locale path not found in ${args.path}`);
+      const localesPatched = text.replace("'../../../locales'", "'../locales'");
+      if (localesPatched === text) throw new Error(`bundle-cli: yargs locale path not found in ${args.path}`);
+      // yargs finds "its" package.json (a guessed --version, `yargs` settings) up from the directory
+      // above node_modules; in the bundle there is none, and it searched from the working directory
+      // upwards, reading every directory on the way. Start at this package instead (dist/bundle/../..),
+      // as yargs does when not bundled.
+      const patched = localesPatched.replace(
+        "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));",
+        "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));",
+      );
+      if (patched === localesPatched)
+        throw new Error(`bundle-cli: yargs mainFilename not found in ${args.path}`);
       return { contents: patched, loader: 'js' };
     });
   },
