@@ -1,5 +1,5 @@
-import { ErrorEnvelope } from '../schema/index.js';
-import type { ErrorType } from '../schema/index.js';
+import { ErrorEnvelope } from '../schema/common.js';
+import type { ErrorType } from '../schema/common.js';
 
 /** Exit code of failures that mean "the API could not be reached or rejected the token". */
 const EXIT_UNREACHABLE = 4;
