@@ -76,32 +76,38 @@ const undiciAgentAndFetch = {
 /**
  * yargs lays out help with cliui, which measures every cell with string-width 7 (and wrap-ansi with
  * the same): a grapheme segmenter and an emoji regex per character. yargs renders the help of the
- * command it runs before running it, so this is paid by every command, not only --help. Printable
- * ASCII is one column per character (string-width 8 takes the same shortcut); anything else still
- * goes to string-width, so the layout is unchanged.
+ * command it runs before running it, so this is paid by every command, not only --help. And loading
+ * string-width (7 for cliui and wrap-ansi, 8 for yargs) makes an `Intl.Segmenter` and a
+ * `\p{RGI_Emoji}` regex, ~50 ms of ICU data and regex compilation at start-up. Printable ASCII is one
+ * column per character (string-width 8 takes the same shortcut); anything else goes to the
+ * string-width the importer asked for, loaded on that first use, so the layout is unchanged.
  */
 const asciiStringWidth = {
   name: 'ascii-string-width',
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, (args) =>
-      args.pluginData === 'original' || !/[\\/]node_modules[\\/](cliui|wrap-ansi)[\\/]/.test(args.importer)
+      args.pluginData === 'original' ||
+      !/[\\/]node_modules[\\/](cliui|wrap-ansi|yargs)[\\/]/.test(args.importer)
         ? undefined
-        : { path: args.importer, namespace: 'ascii-string-width' },
+        : { path: `${args.importer}#string-width`, namespace: 'ascii-string-width' },
     );
     b.onLoad({ filter: /.*/, namespace: 'ascii-string-width' }, async (args) => {
       // Resolve string-width as the importer would (its own nested copy), past this plugin.
       const original = await b.resolve('string-width', {
-        kind: 'import-statement',
+        kind: 'require-call',
         resolveDir: dirname(args.path),
         pluginData: 'original',
       });
       if (original.errors.length > 0) throw new Error(`bundle-cli: string-width not found from ${args.path}`);
       return {
+        // esbuild runs a require()d ES module's top level at the require() call: here, on first use.
         contents: [
-          `import stringWidth from ${JSON.stringify(original.path)};`,
           'const ascii = /^[\\x20-\\x7e]*$/;',
+          'let stringWidth;',
           'export default (text, options) =>',
-          "  typeof text === 'string' && ascii.test(text) ? text.length : stringWidth(text, options);",
+          "  typeof text === 'string' && ascii.test(text)",
+          '    ? text.length',
+          `    : (stringWidth ??= require(${JSON.stringify(original.path)}).default)(text, options);`,
         ].join('\n'),
         resolveDir: dirname(args.path),
         loader: 'js',
