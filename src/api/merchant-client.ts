@@ -280,8 +280,8 @@ export class MerchantClient {
   ): Promise<Attempt> {
     let response: FetchResponse;
     let text: string;
-    // Never the run's shared signal itself: fetch would leave a listener on it per request.
     const transport = await this.loadTransport();
+    // Never the run's shared signal itself: fetch would leave a listener on it per request.
     const linked = linkedSignal(signal);
     try {
       response = await transport.fetch(url, {
