@@ -183,12 +183,8 @@ export class CsvReader {
       }
       const result = parser.parse(pending, 0, !final) as Papa.ParseResult<string[]>;
       const startRow = rowNumber;
-      const rows: SheetRow[] = [];
-      for (const record of result.data) {
-        rowNumber++;
-        const row = table.accept(record, rowNumber);
-        if (row !== null) rows.push(row);
-      }
+      // A quote never closed first: its record holds the rest of the file, which would otherwise
+      // be reported as a cell over the length limit.
       for (const error of result.errors) {
         const at = startRow + (error.row ?? 0) + 1;
         if (error.code === 'MissingQuotes') {
@@ -198,6 +194,15 @@ export class CsvReader {
             { file, rowNumber: at },
           );
         }
+      }
+      const rows: SheetRow[] = [];
+      for (const record of result.data) {
+        rowNumber++;
+        const row = table.accept(record, rowNumber);
+        if (row !== null) rows.push(row);
+      }
+      for (const error of result.errors) {
+        const at = startRow + (error.row ?? 0) + 1;
         table.warn('malformed_quotes', `Row ${at}: ${error.message}. Check the quotes (") of that row.`, at);
       }
       pending = final ? '' : pending.slice(result.meta.cursor);
