@@ -175,3 +175,5 @@ export {
   type ConvertedProducts,
   type ColumnUse,
 } from './formats/source-format.js';
+export { DEFAULT_SHEET_LIMITS } from './sheets/sheet-limits.js';
+export type { SheetLimits } from './sheets/sheet-limits.js';
