@@ -38,16 +38,16 @@ try {
     `generated in ${((Date.now() - generated) / 1000).toFixed(1)} s at ${scale === 1 ? 'the issue sizes' : `SCALE=${scale}`}: ${JSON.stringify(sizes)}`,
   );
   console.log(
-    `command: /usr/bin/time -f '%e %M' node bin/mbulk.js import stock FILE --apply --yes --sandbox-data SANDBOX`,
-  );
-  console.log(
-    `${'file'.padEnd(22)}${'size'.padEnd(11)}${'exit'.padEnd(6)}${'time'.padEnd(9)}${'peak RSS'.padEnd(11)}${'names file+limit'.padEnd(18)}within limits`,
+    `command: /usr/bin/time -f '%e %U %S %M' node bin/mbulk.js import stock FILE --apply --yes --sandbox-data SANDBOX`,
   );
   const base = join(dir, 'baseline-sandbox.json');
   copyFileSync(resolve('samples/store.json'), base);
   const baseline = measure(resolve('samples/stock.csv'), base);
   console.log(
-    `baseline, a valid 3-row stock file applied (samples/stock.csv): exit ${baseline.r.status}, ${baseline.seconds.toFixed(2)} s, ${Math.round(baseline.kib / 1024)} MiB`,
+    `baseline, a valid 3-row stock file applied (samples/stock.csv): exit ${baseline.r.status}, ${baseline.seconds.toFixed(2)} s (CPU ${baseline.cpu.toFixed(2)} s), ${Math.round(baseline.kib / 1024)} MiB`,
+  );
+  console.log(
+    `${'file'.padEnd(22)}${'size'.padEnd(11)}${'exit'.padEnd(6)}${'time'.padEnd(9)}${'CPU'.padEnd(9)}${'peak RSS'.padEnd(11)}${'names file+limit'.padEnd(18)}within limits`,
   );
   let failures = 0;
   let measured = 0;
@@ -55,7 +55,7 @@ try {
   for (const [name, file] of Object.entries(files)) {
     if (only !== undefined && !name.startsWith(only)) continue;
     measured++;
-    const { r, seconds, kib } = measure(file, sandbox);
+    const { r, seconds, cpu, kib } = measure(file, sandbox);
     const rssMiB = Math.round(kib / 1024);
     const stderr = r.stderr ?? '';
     const named =
@@ -63,7 +63,7 @@ try {
     const ok = r.status === 2 && named && seconds < MAX_SECONDS && rssMiB < MAX_RSS_MIB;
     if (!ok) failures++;
     console.log(
-      `${name.padEnd(22)}${mib(statSync(file).size).padEnd(11)}${String(r.status ?? r.signal).padEnd(6)}${`${seconds.toFixed(2)} s`.padEnd(9)}${`${rssMiB} MiB`.padEnd(11)}${(named ? 'yes' : 'NO').padEnd(18)}${ok ? 'yes' : 'NO'}`,
+      `${name.padEnd(22)}${mib(statSync(file).size).padEnd(11)}${String(r.status ?? r.signal).padEnd(6)}${`${seconds.toFixed(2)} s`.padEnd(9)}${`${cpu.toFixed(2)} s`.padEnd(9)}${`${rssMiB} MiB`.padEnd(11)}${(named ? 'yes' : 'NO').padEnd(18)}${ok ? 'yes' : 'NO'}`,
     );
     if (!ok || process.env['VERBOSE'])
       console.log(`  stderr: ${stderr.trim().split('\n').slice(-3).join('\n          ')}`);
@@ -86,7 +86,7 @@ function measure(file: string, sandboxFile: string) {
     '/usr/bin/time',
     [
       '-f',
-      '%e %M',
+      '%e %U %S %M',
       '-o',
       timing,
       process.execPath,
@@ -101,11 +101,13 @@ function measure(file: string, sandboxFile: string) {
     ],
     { encoding: 'utf8', cwd: dir, env: { ...process.env, NO_COLOR: '1' } },
   );
-  const [seconds, kib] = readFileSync(timing, 'utf8').trim().split('\n').pop()!.split(' ').map(Number) as [
-    number,
-    number,
-  ];
-  return { r, seconds, kib };
+  const [seconds, user, system, kib] = readFileSync(timing, 'utf8')
+    .trim()
+    .split('\n')
+    .pop()!
+    .split(' ')
+    .map(Number) as [number, number, number, number];
+  return { r, seconds, cpu: user + system, kib };
 }
 
 function mib(bytes: number): string {
