@@ -306,7 +306,7 @@ export class XlsxReader {
         const { limits } = this.options;
         const bounded = (maxBytes: number): PartLimits => ({ maxBytes, maxRatio: limits.maxInflateRatio });
         // Longest XML of one cell or shared string: its text (at most maxCellChars characters, up
-        // to 8 bytes each as an entity such as &#65535;), a formula, attributes.
+        // to 8 bytes each as an entity such as &#65535;; 10 counted), a formula and attributes.
         const maxCellXml = limits.maxCellChars * 10 + 64 * 1024;
         const sharedStrings = await zip.streamBounded(
           'xl/sharedStrings.xml',
@@ -346,7 +346,7 @@ export class XlsxReader {
                 badRow: (after) => {
                   throw new SheetError(
                     'corrupt_xlsx',
-                    `${file}: sheet "${sheet.name}", the row after row ${after} has no row number (its r attribute is missing). The workbook was not written by a spreadsheet program: open it in Excel or LibreOffice and save it again.`,
+                    `${file}: sheet "${sheet.name}", ${after === 0 ? 'the first row' : `the row after row ${after}`} has no row number (its r attribute is missing). The workbook was not written by a spreadsheet program: open it in Excel or LibreOffice and save it again.`,
                     { file, sheet: sheet.name, rowNumber: after + 1 },
                   );
                 },

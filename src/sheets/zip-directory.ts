@@ -92,27 +92,9 @@ export class ZipDirectory {
     return entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
   }
 
-  /** A stream of an entry's uncompressed bytes (1 MiB reads), or null when there is no such entry. */
-  async stream(name: string): Promise<Readable | null> {
-    const entry = this.entries.get(name);
-    if (!entry) return null;
-    if (entry.method !== 0 && entry.method !== 8) {
-      throw new ZipFormatError(`${name} uses unsupported compression method ${entry.method}`);
-    }
-    const start = await this.dataStart(name, entry);
-    if (entry.compressedSize === 0) return Readable.from([]);
-    const raw = createReadStream(this.path, {
-      start,
-      end: start + entry.compressedSize - 1,
-      highWaterMark: 1 << 20,
-    });
-    if (entry.method === 0) return raw;
-    const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
-    return pipeline(raw, inflate, () => {});
-  }
-
   /**
-   * Like `stream`, refusing a part that inflates past `limits.maxBytes`, or past `limits.maxRatio`
+   * A stream of a part's uncompressed bytes (1 MiB reads), or null when there is no such part,
+   * refusing a part that inflates past `limits.maxBytes`, or past `limits.maxRatio`
    * times its compressed size (a zip bomb): first by the sizes the directory declares, before
    * reading; then by the bytes actually inflated, as they come, since declared sizes can lie. The
    * ratio is checked against the compressed bytes inflated so far, not the part's total,
@@ -134,7 +116,7 @@ export class ZipDirectory {
       end: start + entry.compressedSize - 1,
       highWaterMark: 1 << 20,
     });
-    if (entry.method === 0) return raw; // stored: its size is its compressed size, already checked
+    if (entry.method === 0) return raw; // stored: its size is its compressed size, checked above
     const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
     let inflated = 0;
     const guard = new Transform({
@@ -174,14 +156,6 @@ export class ZipDirectory {
     const entry = this.entries.get(name);
     if (!entry) return null;
     checkDeclared(name, entry, limits);
-    if (entry.compressedSize > limits.maxBytes) {
-      throw new ZipLimitError(
-        name,
-        'size',
-        `is ${formatBytes(entry.compressedSize)} compressed, over the limit of ${formatBytes(limits.maxBytes)}`,
-        limits,
-      );
-    }
     const dataStart = await this.dataStart(name, entry);
     const data = Buffer.alloc(entry.compressedSize);
     await this.handle.read(data, 0, entry.compressedSize, dataStart);
@@ -211,8 +185,16 @@ export class ZipDirectory {
   }
 }
 
-/** Refuses a part by the sizes its directory entry declares (cheap, before any reading). */
+/** Refuses a part by the sizes its directory entry gives (cheap, before any reading). */
 function checkDeclared(name: string, entry: ZipEntry, limits: PartLimits): void {
+  if (entry.compressedSize > limits.maxBytes) {
+    throw new ZipLimitError(
+      name,
+      'size',
+      `is ${formatBytes(entry.compressedSize)} compressed, over the limit of ${formatBytes(limits.maxBytes)} inflated`,
+      limits,
+    );
+  }
   if (entry.uncompressedSize > limits.maxBytes) {
     throw new ZipLimitError(
       name,

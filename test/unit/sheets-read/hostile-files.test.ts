@@ -60,10 +60,15 @@ describe('XLSX parts: declared and actual inflated size, compression ratio', () 
         declare: { uncompressed: 4096 },
       }),
     );
-    const error = await refusal(file, { maxSharedStringsBytes: 4 * MiB });
+    const error = await refusal(file, { maxSharedStringsBytes: 6 * MiB });
     expect(error.code).toBe('xlsx_part_too_large');
     expect(error.message).toMatch(
-      /xl\/sharedStrings\.xml \(the shared strings\) inflates past the limit of 4\.0 MiB/,
+      /xl\/sharedStrings\.xml \(the shared strings\) inflates past the limit of 6\.0 MiB/,
+    );
+    // Its compressed size (~4.6 MiB: text compresses ~1.7×) alone is over a 4 MiB limit.
+    const compressed = await refusal(file, { maxSharedStringsBytes: 4 * MiB });
+    expect(compressed.message).toMatch(
+      /xl\/sharedStrings\.xml \(the shared strings\) is 4\.\d MiB compressed, over the limit of 4\.0 MiB inflated/,
     );
     // Read in full, the same file is accepted under the default limit: the check is the size.
     await expect(readSheet(file).columns()).resolves.toHaveLength(2);
@@ -120,6 +125,20 @@ describe('XLSX parts: declared and actual inflated size, compression ratio', () 
 });
 
 describe('cells past the limit are named as such, from the file as it streams', () => {
+  it('XLSX: a row without its number (r) is named, not "Invalid Address: ANaN"', async () => {
+    const file = join(dir, 'row-without-r.xlsx');
+    writeZip(
+      file,
+      workbookParts(Buffer.from(`${SHEET_HEAD}${HEADER_ROW}<row><c r="A2"><v>1</v></c></row>${SHEET_TAIL}`)),
+    );
+    const error = await refusal(file);
+    expect(error.code).toBe('corrupt_xlsx');
+    expect(error.message).toMatch(
+      /sheet "stock", the row after row 1 has no row number \(its r attribute is missing\)/,
+    );
+    expect(error.message).not.toMatch(/ANaN|valid spreadsheet XML/);
+  });
+
   it('XLSX: a shared string longer than any cell (not a bomb: text) is refused by the cell limit', async () => {
     const file = join(dir, 'long-shared-string.xlsx');
     writeZip(
