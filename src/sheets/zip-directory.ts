@@ -98,7 +98,8 @@ export class ZipDirectory {
    * times its compressed size (a zip bomb): first by the sizes the directory declares, before
    * reading; then by the bytes actually inflated, as they come, since declared sizes can lie. The
    * ratio is checked against the compressed bytes inflated so far, not the part's total,
-   * so a bomb is stopped within its first megabytes (the rule of Apache POI's ZipSecureFile);
+   * so a bomb is stopped within its first megabytes: the rule of Apache POI's ZipSecureFile
+   * (100× past 100 KiB there; ours is looser, 200× past 1 MiB by default);
    * the first MiB of a part is not checked (tiny parts compress well). The stream fails with a
    * ZipLimitError naming the part and the limit.
    */
