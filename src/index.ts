@@ -1,179 +1,616 @@
-// Public library API of merchant-bulk: named re-exports only. The CLI (`mbulk`) is built on these.
+/**
+ * merchant-bulk as a library: the curated public API. Everything the `mbulk` CLI does is one of
+ * these calls; modules not listed here (planners' helpers, cell codecs, the journal, the executor,
+ * the HTTP transport's pieces, …) are internals and may change in any release.
+ *
+ * Groups: {@link MerchantClient the API client} · the store's data model (schemas and types) ·
+ * jobs (plan, then apply, a saved run) · exports · sheet readers and writers · migrations from other
+ * platforms · the local sandbox · errors. The sandbox's msw handlers are in the
+ * `merchant-bulk/msw` subpath, so nothing here needs msw (an optional peer dependency).
+ *
+ * The names exported here are pinned by `test/integration/package/public-api.txt`: a change to
+ * the surface is a change to that file, reviewed like any other API change.
+ *
+ * @packageDocumentation
+ */
 
-// Schemas: one source for the client, the sandbox and sheet validation.
-export * from './schema/index.js';
-
-// API client.
-export * from './api/index.js';
-
-// Sheets: readers, cell codecs, writers.
-export { readSheet, readSheetBatches, listSheets } from './sheets/read-sheet.js';
+// ---------------------------------------------------------------------------------------------
+/**
+ * The Merchant API V2 client: `new MerchantClient({ baseUrl, token })`, one resource per
+ * endpoint family (`client.products`, `client.inventory`, …), list methods that page as async
+ * iterators, idempotent retried writes and a shared rate limit. Its errors are in the Errors group.
+ */
+export {
+  MerchantClient,
+  /** Client options: `baseUrl` and `token` (required), fetch, concurrency, rate, retries, timeouts, paths, callbacks. */
+  type MerchantClientOptions,
+  /** One raw request through `client.request()`: method, path, query, body, response schema. */
+  type RequestOptions,
+  type WriteOptions,
+  /** The HTTP methods the API uses. */
+  type HttpMethod,
+  /** A query-string value (`undefined` leaves the parameter out). */
+  type QueryValue,
+} from './api/merchant-client.js';
+/** `client.products`: list, get, create, update, delete. */
+export {
+  Products,
+  /** Filters of `client.products.list()`. */
+  type ProductListParams,
+} from './api/resources/products.js';
+/** `client.customers`: list, get, create, update. */
+export {
+  Customers,
+  /** Filters of `client.customers.list()`. */
+  type CustomerListParams,
+} from './api/resources/customers.js';
+/** `client.orders`: list (read-only in the API). */
+export {
+  Orders,
+  /** Filters of `client.orders.list()` (statuses). */
+  type OrderListParams,
+} from './api/resources/orders.js';
+/** `client.inventory`: list, get, update one item, batch updates. */
+export {
+  Inventory,
+  /** Filters of `client.inventory.list()`. */
+  type InventoryListParams,
+  /** What a batch stock update returns: one result per entry. */
+  type InventoryBatchResult,
+  type InventoryEntryResult,
+  /** Options of a batch stock update: idempotency key, chunk size, abort signal. */
+  type InventoryBatchOptions,
+} from './api/resources/inventory.js';
+/** `client.templates`: WhatsApp message templates. */
+export {
+  Templates,
+  /** Filters of `client.templates.list()`. */
+  type TemplateListParams,
+} from './api/resources/templates.js';
+/** `client.messages`: sends one templated message. */
+export { Messages } from './api/resources/messages.js';
+/** What a list method returns: an async iterator over every item, one page request at a time. */
+export { PageIterator } from './api/paginate.js';
+/** One rate limit shared by several clients (`rateController` option); its progress events. */
+export {
+  RateController,
+  /** Concurrency and requests per second of a shared RateController, and how it adapts. */
+  type RateControllerOptions,
+  type RateProgress,
+} from './api/rate-controller.js';
+/** Client options' types: the injected `fetch`, timeouts, retry delays, endpoint paths, clock. */
 export type {
-  ReadSheetOptions,
-  SheetInfo,
-  SheetReader,
-  SheetFormat,
-  SheetListing,
-} from './sheets/read-sheet.js';
-export { SheetError, isSheetError } from './sheets/sheet-error.js';
-export type { SheetErrorCode } from './sheets/sheet-error.js';
-export { columnLetter } from './sheets/sheet-row.js';
-export type { CellValue, SheetRow, SheetColumn, SheetWarning } from './sheets/sheet-row.js';
-export { cellOk, cellError, isBlank, cellText } from './sheets/cell-result.js';
-export type { CellResult } from './sheets/cell-result.js';
-export { parseMoney, formatMoney, minorToUnits } from './sheets/money.js';
-export { parseBooleanCell } from './sheets/boolean-cell.js';
-export { parseIntegerCell } from './sheets/integer-cell.js';
-export { parseListCell, formatListCell } from './sheets/list-cell.js';
-export { parseEnumCell } from './sheets/enum-cell.js';
-export { parseEmailCell } from './sheets/email-cell.js';
-export { normalizePhone } from './sheets/phone.js';
-export {
-  isFormulaRisk,
-  neutralizeFormula,
-  neutralizeXlsxText,
-  restoreFormulaText,
-} from './sheets/neutralize-formula.js';
-export { createSheetWriter } from './sheets/create-sheet-writer.js';
+  FetchLike,
+  FetchInit,
+  FetchResponse,
+  /** Connect, headers and body timeouts of each request (ms). */
+  TransportTimeouts,
+} from './api/transport.js';
 export type {
-  ColumnSpec,
-  ColumnType,
-  SheetSpec,
-  SheetWriter,
-  SheetWriterOptions,
-  SheetHandle,
-} from './sheets/sheet-writer.js';
-
-// Mapping and pure plans.
-export type { RowIssue } from './mapping/row-issue.js';
-export { formatRowIssue } from './mapping/row-issue.js';
-export { ProductSheetMapper, mapProductRows } from './mapping/product-sheet-mapper.js';
-export { indexLiveCatalog } from './plan/live-catalog.js';
-export { planProducts } from './plan/plan-products.js';
-export { checkGuardrail } from './plan/check-guardrail.js';
-export { findPriceJumps, medianCatalogPrice } from './plan/price-jumps.js';
-export type { PriceJump } from './plan/price-jumps.js';
-export { summarizePlan } from './plan/summarize-plan.js';
-export { describeChanges } from './plan/describe-changes.js';
-export { LiveInventoryIndex } from './plan/live-inventory-index.js';
-export { StockPlanner } from './plan/stock-plan.js';
-export type { StockPlan, StockChange } from './plan/stock-plan.js';
-export { LiveCustomerIndex, planCustomers } from './plan/customer-plan.js';
-export { planTemplates } from './plan/template-plan.js';
-export { planMessages, renderTemplate } from './plan/message-plan.js';
-
-// Apply engine: runs, journal, results.
-export { RunDirectory, listRuns, openRun } from './apply/run-directory.js';
-export type { RunMeta, RunStatus } from './apply/run-directory.js';
-export { executeOperations } from './apply/execute-plan.js';
-export type { ExecuteOptions, ExecuteSummary, OperationOutcome } from './apply/execute-plan.js';
-export { applyRun } from './apply/apply-run.js';
+  /** Backoff of retried requests: initial and maximum delay (ms), jitter. */
+  RetryDelayOptions,
+} from './api/retry.js';
 export {
-  DEFAULT_WRITE_CHECK_AFTER_MS,
-  WriteCheck,
-  WriteCheckFailedError,
-  WriteDriftError,
-  type WriteCheckOptions,
-} from './apply/write-check.js';
-export { Journal, readJournal } from './apply/journal.js';
+  /** The API's endpoint paths (override some with the client's `paths` option). */
+  DEFAULT_API_PATHS,
+  type ApiPaths,
+} from './api/api-paths.js';
+export type { Clock } from './api/clock.js';
 
-// Jobs: whole imports as library calls (the CLI's commands are thin wrappers of these).
-export { planStockImport, applyStockRun } from './jobs/stock-import.js';
-export type { PlanStockOptions, PlannedStockRun, StockApplySummary } from './jobs/stock-import.js';
-export { planCustomerImport, applyCustomerRun, checkCustomerDrift } from './jobs/customer-import.js';
+// ---------------------------------------------------------------------------------------------
+/**
+ * The store's data model: a zod schema and its TypeScript type under one name (`Product` is both),
+ * shared by the client, the sandbox and the sheet readers. Request bodies end in `Create` /
+ * `Update`; the `*_STATUSES`-style arrays list each enum's values.
+ */
 export {
-  planTemplateImport,
-  applyTemplateRun,
-  readTemplateStatus,
-  watchTemplateStatus,
-} from './jobs/template-import.js';
-export { planMessageSend, applyMessageRun, checkMessageDrift } from './jobs/message-send.js';
-export { checkStockDrift } from './jobs/stock-drift.js';
-export { EmptySheetError } from './jobs/empty-sheet.js';
+  /** A postal address (store, customer, delivery). */
+  Address,
+  /** What a DELETE answers: `{ id, object, deleted: true }`. */
+  DeletionResult,
+} from './schema/common.js';
+export {
+  /** The store the token belongs to (`client.me()`): name, country, currency, timezone, tax. */
+  Store,
+} from './schema/store.js';
+export {
+  /** A customer. */
+  Customer,
+  /** Body of a customer creation. */
+  CustomerCreate,
+  /** Body of a customer update (only the fields to change). */
+  CustomerUpdate,
+} from './schema/customer.js';
+export {
+  InventoryBatch,
+  /** One entry of a batch stock update: `item_id` and `quantity` or `delta_quantity`. */
+  InventoryBatchEntry,
+  /** The stock of a product without variants, or of one variant. */
+  InventoryItem,
+  InventoryUpdate,
+} from './schema/inventory.js';
+export {
+  MAX_IMAGES,
+  /** The product option types. */
+  OPTION_TYPES,
+  OptionCreate,
+  /** A product option type (`OPTION_TEXT`, `OPTION_SELECTION`, …). */
+  OptionType,
+  OptionUpdateEntry,
+  /** The product statuses. */
+  PRODUCT_STATUSES,
+  /** The product types. */
+  PRODUCT_TYPES,
+  /** The product units. */
+  PRODUCT_UNITS,
+  /** A product with its variants, options, images and stock. */
+  Product,
+  /** Body of a product creation. */
+  ProductCreate,
+  /** A product option (a question asked at checkout). */
+  ProductOption,
+  /** A product status (`VISIBLE`, `HIDDEN`). */
+  ProductStatus,
+  /** A product type. */
+  ProductType,
+  /** A product unit. */
+  ProductUnit,
+  /** Body of a product update (lists replace the existing ones). */
+  ProductUpdate,
+  SelectionSettings,
+  /** A variant of a product. */
+  Variant,
+  VariantCreate,
+  VariantUpdateEntry,
+} from './schema/product.js';
+export {
+  /** The order fulfillment statuses. */
+  FULFILLMENT_STATUSES,
+  /** An order fulfillment status. */
+  FulfillmentStatus,
+  /** An answered product option on an order line. */
+  LineItemOption,
+  /** The order statuses. */
+  ORDER_STATUSES,
+  /** An order, with its lines, money totals, customer and service. */
+  Order,
+  /** An answer to an order-level question. */
+  OrderAnswer,
+  /** Where an order came from (channel, ad). */
+  OrderAttribution,
+  /** A discount applied to an order. */
+  OrderDiscount,
+  /** One line of an order. */
+  OrderLineItem,
+  /** When an order is to be delivered or picked up. */
+  OrderSchedule,
+  /** Delivery or pickup of an order. */
+  OrderService,
+  /** An order status. */
+  OrderStatus,
+  /** The order payment statuses. */
+  PAYMENT_STATUSES,
+  /** An order payment status. */
+  PaymentStatus,
+} from './schema/order.js';
+export {
+  /** A WhatsApp message template and its review status. */
+  MessageTemplate,
+  /** The template categories. */
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_CREATE_CATEGORIES,
+  /** Length limits of template parts. */
+  TEMPLATE_LIMITS,
+  /** The template review statuses. */
+  TEMPLATE_STATUSES,
+  /** A button of a template. */
+  TemplateButton,
+  /** A template category. */
+  TemplateCategory,
+  /** Body of a template submission. */
+  TemplateCreate,
+  /** A template review status. */
+  TemplateStatus,
+  templateVariables,
+} from './schema/template.js';
+export {
+  /** A sent message. */
+  Message,
+  /** Body of a message send: recipient, template, parameters. */
+  MessageSend,
+} from './schema/message.js';
+export { currencyDecimals } from './schema/currency.js';
+export { StoreSnapshot } from './schema/snapshot.js';
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * Jobs: whole imports as library calls, each in two steps like the CLI. `plan*` reads the sheet
+ * and the live store and writes a run directory (plan.json, report, nothing written to the
+ * store); `apply*Run` applies a planned run (resumable: a run applied again skips what is done)
+ * and returns a summary. `check*Drift` reports entities changed in the store since the plan.
+ * A saved run is opened with `openRun` / `listRuns`; `runKind` says which apply function it needs.
+ */
+/** Products (and variants, options, images) from a products sheet, with an optional options sheet. */
 export {
   planProductImport,
   applyProductRun,
   checkProductDrift,
   replanProductRun,
+  /** Options of `planProductImport`: client, sheet file(s), runs root, target, money format, blank cells, replace/missing/delete rules, source format, column map. */
+  type PlanProductsImportOptions,
+  /** A planned product import: its run directory and plan file, the store, or why it was refused. */
+  type PlannedProductRun,
+  /** Options of `applyProductRun`: client, progress callbacks, concurrency, price-jump consent, write check. */
+  type ApplyProductsOptions,
+  /** What `applyProductRun` did: counts per outcome, results and failed files. */
+  type ProductApplySummary,
+  /** Options of `replanProductRun` (a new plan from a drifted run). */
+  type ReplanProductsOptions,
 } from './jobs/product-import.js';
-export { rollbackRun, planRollback, applyRollbackRun } from './jobs/rollback-run.js';
-export { checkRollbackDrift } from './jobs/rollback-drift.js';
-export { runKind } from './jobs/run-kind.js';
-export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
-export type { JobProgress, JobCallbacks } from './jobs/job-events.js';
-
-// Review pages (report.html): a plan as one self-contained HTML page, and the bodies per kind.
-export { renderReviewHtml, escapeHtml } from './report/render-review-html.js';
-export { productReview, type ReviewOptions } from './report/product-review.js';
-export { stockReview } from './report/stock-review.js';
-export { customerReview } from './report/customer-review.js';
-export { templateReview } from './report/template-review.js';
-export { messageReview } from './report/message-review.js';
-export type {
-  ReviewPage,
-  ReviewBody,
-  ReviewCard,
-  ReviewColumn,
-  ReviewRow,
-  ReviewInvalidRow,
-} from './report/review-page.js';
-
-// Exports: accounting-grade orders, round-trip catalog and customers, templates, snapshots.
-export { exportOrders } from './export/export-orders.js';
-export { exportOrdersIncremental } from './export/export-orders-incremental.js';
-export { allocateLargestRemainder } from './export/allocate-largest-remainder.js';
-export { orderChecks } from './export/order-checks.js';
+export type { DriftedProduct } from './jobs/product-drift.js';
+export type { OptionsSource } from './jobs/product-sheets.js';
+/** Stock levels (set or adjust) from a stock sheet. */
 export {
-  isRevenue,
-  parseStatusList,
+  planStockImport,
+  applyStockRun,
+  /** Options of `planStockImport`: client, sheet file, runs root, target, sales preservation, change cap. */
+  type PlanStockOptions,
+  /** A planned stock import: its run directory and plan file, the store, or why it was refused. */
+  type PlannedStockRun,
+  /** Options of `applyStockRun`: client, progress callbacks, concurrency. */
+  type ApplyStockOptions,
+  /** What `applyStockRun` did: counts per outcome, results and failed files. */
+  type StockApplySummary,
+} from './jobs/stock-import.js';
+export { checkStockDrift } from './jobs/stock-drift.js';
+/** Customers (create, update) from a customers sheet. */
+export {
+  planCustomerImport,
+  applyCustomerRun,
+  checkCustomerDrift,
+  type BlankMode,
+  /** Options of `planCustomerImport`: client, sheet file, runs root, target, blank cells, customer matching. */
+  type PlanCustomersOptions,
+  /** A planned customer import: its run directory, plan file and store. */
+  type PlannedCustomerRun,
+  /** Options of `applyCustomerRun`. */
+  type ApplyCustomersOptions,
+  /** What `applyCustomerRun` did. */
+  type CustomerApplySummary,
+} from './jobs/customer-import.js';
+/** Message templates submitted for review from a templates sheet; their review status. */
+export {
+  planTemplateImport,
+  applyTemplateRun,
+  readTemplateStatus,
+  watchTemplateStatus,
+  /** Options of `planTemplateImport`. */
+  type PlanTemplateOptions,
+  /** A planned template submission. */
+  type PlannedTemplateRun,
+  /** Options of `applyTemplateRun`. */
+  type ApplyTemplateOptions,
+  /** What `applyTemplateRun` did. */
+  type TemplateApplySummary,
+  /** The outcome of one templates-sheet row. */
+  type TemplateRowOutcome,
+  /** The review status of one submitted template. */
+  type TemplateStatusRow,
+  /** Options of `readTemplateStatus`. */
+  type TemplateStatusOptions,
+  /** Options of `watchTemplateStatus`: polling interval, a callback per poll. */
+  type WatchTemplateOptions,
+} from './jobs/template-import.js';
+/** Templated WhatsApp messages to a recipients sheet. */
+export {
+  planMessageSend,
+  applyMessageRun,
+  checkMessageDrift,
+  /** Options of `planMessageSend`: client, recipients sheet, template, runs root, target, duplicate and resend rules. */
+  type PlanMessageOptions,
+  /** A planned message send: its run directory and plan file, the store, or why it was refused. */
+  type PlannedMessageRun,
+  type MessagePreview,
+  /** Options of `applyMessageRun`. */
+  type ApplyMessageOptions,
+  /** What `applyMessageRun` did. */
+  type MessageApplySummary,
+} from './jobs/message-send.js';
+/** Rollback: undoes an applied run from its backup, in one call or as plan + apply. */
+export {
+  rollbackRun,
+  planRollback,
+  applyRollbackRun,
+  /** Options of `rollbackRun` (plan and apply in one call). */
+  type RollbackRunOptions,
+  /** Options of `planRollback`: the applied run to undo, client, runs root. */
+  type PlanRollbackOptions,
+  /** A planned rollback: what is restored, what cannot be and what is left alone. */
+  type PlannedRollback,
+  /** Options of `applyRollbackRun`. */
+  type ApplyRollbackOptions,
+  /** What `applyRollbackRun` did. */
+  type RollbackApplySummary,
+  /** One entity a rollback could not restore, and why. */
+  type RollbackFailure,
+} from './jobs/rollback-run.js';
+export { checkRollbackDrift } from './jobs/rollback-drift.js';
+/** Saved runs: open one by id or path, list a runs root, tell its kind. */
+export { RunDirectory, listRuns, openRun, type RunMeta, type RunStatus } from './apply/run-directory.js';
+export { runKind, type RunKind, type DriftedEntity } from './jobs/run-kind.js';
+/** Progress and warning callbacks every job takes. */
+export type {
+  JobProgress,
+  /** Callbacks every job takes: progress, warnings, and an abort signal. */
+  JobCallbacks,
+} from './jobs/job-events.js';
+/** A problem found in an input row, pointing at its sheet, row and column. */
+export { formatRowIssue, type RowIssue } from './mapping/row-issue.js';
+/** The write check (`--strict-check`): writes read back and compared after a delay. */
+export {
+  /** How long after a write the write check reads it back, by default (ms). */
+  DEFAULT_WRITE_CHECK_AFTER_MS,
+  type WriteCheckOptions,
+} from './apply/write-check.js';
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * Exports: the store into sheets. Orders (accounting-grade: totals that add up, Xero and
+ * QuickBooks profiles, incremental feeds), and round-trip sheets of the catalog, stock,
+ * customers and templates that the jobs read back; a whole-store JSON snapshot.
+ */
+export {
+  exportOrders,
+  /** Options of `exportOrders`: the orders, path, format, filter, accounting profile, progress. */
+  type ExportOrdersOptions,
+  /** What `exportOrders` wrote: counts, paths, total checks, invoices. */
+  type ExportOrdersResult,
+  /** Progress events of `exportOrders`. */
+  type ExportOrdersProgress,
+  /** Order export file format: `xlsx`, `csv` or `json`. */
+  type OrderExportFormat,
+  type OrderExportFilter,
+} from './export/export-orders.js';
+export {
+  exportOrdersIncremental,
+  /** Options of `exportOrdersIncremental` (a feed of orders changed since the last run). */
+  type ExportOrdersIncrementalOptions,
+  /** What `exportOrdersIncremental` wrote. */
+  type ExportOrdersIncrementalResult,
+} from './export/export-orders-incremental.js';
+/** Which orders count, by status (revenue is `REVENUE_SELECTION`, described by `REVENUE_DEFINITION`). */
+export {
   REVENUE_DEFINITION,
+  /** The statuses of orders that count as revenue. */
   REVENUE_SELECTION,
-  selectionReads,
+  isRevenue,
   type OrderSelection,
 } from './export/order-selection.js';
-export { OrderSummary, type SummaryRow } from './export/order-summary.js';
-export { invoiceLines, type InvoiceLine } from './export/invoice-lines.js';
-export {
-  invoiceRows,
-  PROFILE_COLUMNS,
-  PROFILE_INVOICES_PER_FILE,
-  type AccountingOptions,
-  type AccountingProfile,
-  type InvoiceDateFormat,
+export type {
+  /** Accounting export options: profile (Xero, QuickBooks), date format, account code, tax type, due days, invoice numbering. */
+  AccountingOptions,
+  AccountingProfile,
+  /** Date format of accounting invoices. */
+  InvoiceDateFormat,
 } from './export/accounting-profile.js';
-export { feedFileName, DEFAULT_FEED } from './export/feed-file-name.js';
-export { exportProducts } from './export/export-products.js';
-export { exportCustomers } from './export/export-customers.js';
-export { exportStock } from './export/export-stock.js';
-export { exportTemplates } from './export/export-templates.js';
-export { exportSnapshot } from './export/export-snapshot.js';
+export {
+  exportProducts,
+  /** Options of `exportProducts`. */
+  type ExportProductsOptions,
+  /** What `exportProducts` wrote. */
+  type ExportProductsResult,
+  /** Progress events of `exportProducts`. */
+  type ExportProductsProgress,
+} from './export/export-products.js';
+export {
+  exportStock,
+  /** Options of `exportStock`. */
+  type ExportStockOptions,
+  /** What `exportStock` wrote. */
+  type ExportStockResult,
+  /** Progress events of `exportStock`. */
+  type ExportStockProgress,
+} from './export/export-stock.js';
+export {
+  exportCustomers,
+  /** Options of `exportCustomers`. */
+  type ExportCustomersOptions,
+  /** What `exportCustomers` wrote. */
+  type ExportCustomersResult,
+  /** Progress events of `exportCustomers`. */
+  type ExportCustomersProgress,
+} from './export/export-customers.js';
+export {
+  exportTemplates,
+  /** Options of `exportTemplates`. */
+  type ExportTemplatesOptions,
+  /** What `exportTemplates` wrote. */
+  type ExportTemplatesResult,
+} from './export/export-templates.js';
+export {
+  exportSnapshot,
+  /** Options of `exportSnapshot`: the store's parts to write, the path, progress. */
+  type ExportSnapshotOptions,
+  /** What `exportSnapshot` wrote. */
+  type ExportSnapshotResult,
+  /** Progress events of `exportSnapshot`. */
+  type ExportSnapshotProgress,
+  /** A part of the store a snapshot can hold. */
+  type SnapshotSection,
+} from './export/export-snapshot.js';
 
-// Sandbox. Its msw handlers are in the 'merchant-bulk/msw' subpath (msw is an optional peer).
-export * from './sandbox/index.js';
+// ---------------------------------------------------------------------------------------------
+/**
+ * Sheet readers and writers: CSV and XLSX read as typed rows (`readSheet`, or in batches for
+ * large files), with the cell's column letter and row number kept for error messages; CSV and
+ * XLSX written through one writer interface, atomically and with formula injection neutralised.
+ */
+export {
+  readSheet,
+  readSheetBatches,
+  listSheets,
+  /** Options of `readSheet`: sheet, header row, format, encoding, delimiter, size limits. */
+  type ReadSheetOptions,
+  type SheetInfo,
+  type SheetReader,
+  /** A sheet file format: `csv` or `xlsx`. */
+  type SheetFormat,
+  /** The sheets of a workbook (`listSheets`). */
+  type SheetListing,
+  type SheetEncoding,
+  type SheetLimits,
+  type WorkbookSheet,
+} from './sheets/read-sheet.js';
+export {
+  columnLetter,
+  type CellValue,
+  type SheetRow,
+  type SheetColumn,
+  type SheetWarning,
+} from './sheets/sheet-row.js';
+export { createSheetWriter } from './sheets/create-sheet-writer.js';
+export type {
+  /** One column a writer writes: header and type. */
+  ColumnSpec,
+  ColumnType,
+  /** One sheet a writer writes: name and columns. */
+  SheetSpec,
+  /** A CSV or XLSX writer: add sheets, write rows, close (atomically). */
+  SheetWriter,
+  /** Options of `createSheetWriter`: format, money decimals, timezone, CSV delimiter, BOM and decimal comma. */
+  SheetWriterOptions,
+  /** One sheet being written. */
+  SheetHandle,
+} from './sheets/sheet-writer.js';
 
-// Migrations from other platforms (issue 13).
-export { htmlToMarkdown, type HtmlConversion } from './formats/html-to-markdown.js';
+// ---------------------------------------------------------------------------------------------
+/**
+ * Migrations from other platforms: which platform a products sheet comes from (Shopify,
+ * WooCommerce, merchant-bulk's own), and column maps renaming a sheet's columns to ours. The
+ * product import takes the format and the map as options.
+ */
 export {
   detectProductFormat,
-  isShopifyCustomerExport,
+  /** What `detectProductFormat` found: the format and a hint for the user. */
   type DetectedFormat,
 } from './formats/detect-format.js';
 export {
-  parseColumnMap,
-  readColumnMapFile,
-  applyColumnMap,
-  ColumnMapError,
-  type ColumnMap,
-} from './formats/column-map.js';
-export { ShopifyProductConverter } from './formats/shopify/shopify-product-converter.js';
-export { ShopifyCustomerConverter } from './formats/shopify/shopify-customer-converter.js';
-export { WooProductConverter } from './formats/woocommerce/woo-product-converter.js';
-export {
   PRODUCT_SOURCE_FORMATS,
+  /** A products sheet format: `mbulk`, `shopify` or `woocommerce`. */
   type ProductSourceFormat,
-  type ProductConverter,
-  type ConvertedProducts,
-  type ColumnUse,
 } from './formats/source-format.js';
-export { DEFAULT_SHEET_LIMITS } from './sheets/sheet-limits.js';
-export type { SheetLimits } from './sheets/sheet-limits.js';
+export { parseColumnMap, readColumnMapFile, type ColumnMap } from './formats/column-map.js';
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * The local sandbox: the Merchant API V2 on loopback with the spec's rules, persistent state,
+ * deterministic generated stores and injectable faults, for trying the CLI and testing code
+ * against. `startSandbox` listens; `SandboxStore` is the state and rules without HTTP (what the
+ * `merchant-bulk/msw` handlers serve).
+ */
+export {
+  startSandbox,
+  createSandboxStore,
+  /** Options of `startSandbox`: port, token, seed or generated store, state file, latency, rate limit and fault injection. */
+  type SandboxOptions,
+  /** A started sandbox: its URL, token, store and app. */
+  type RunningSandbox,
+} from './sandbox/server.js';
+export {
+  SandboxStore,
+  type SandboxState,
+  /** Options of `new SandboxStore()`: initial state, image base URL. */
+  type SandboxStoreOptions,
+  type SentMessage,
+} from './sandbox/store.js';
+export { generateStore, type GenerateStoreOptions } from './sandbox/generator.js';
+export type { FaultOptions } from './sandbox/faults.js';
+export type {
+  /** One request the sandbox served (its request log). */
+  RequestLogEntry,
+  RequestOutcome,
+} from './sandbox/request-log.js';
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * Applying a saved run as a library call (`mbulk apply RUN`, `mbulk runs resume RUN`): every check
+ * the CLI makes (busy, other store, other target, drift, replan, damaged journal, already
+ * applied), returning the summary or a typed refusal.
+ */
+export {
+  applySavedRun,
+  checkSavedRun,
+  type ApplySavedRunOptions,
+  type AppliedSavedRun,
+  type SavedRunChecked,
+  type SavedRunEvent,
+  type SavedRunLock,
+  type SavedRunStep,
+} from './jobs/apply-saved-run.js';
+export {
+  isSavedRunRefusal,
+  type SavedRunRefusal,
+  type SavedRunRefusalKind,
+} from './jobs/saved-run-refusal.js';
+
+// ---------------------------------------------------------------------------------------------
+/**
+ * Errors. Every error merchant-bulk throws is an `MbulkError` with a `category` (`usage`,
+ * `refused`, `unreachable`, `local`, `failed`); `exitCodeFor(category)` is the CLI's exit code.
+ * Each class has a guard, `Class.is(e)`, that also recognises errors from another copy of the
+ * package (and `instanceof` works across copies).
+ *
+ * API errors: `ApiError` (the API answered with an error; `InvalidRequestError` …
+ * `InternalServerError` by status, `ApiError.from` picks the class), `ConnectionError` /
+ * `TimeoutError` (no answer), `OutcomeUnknownError` (a write whose result could not be known),
+ * `ApiContractError` (an answer that breaks the spec). Input: `SheetError` (an unreadable sheet),
+ * `SheetHeaderError`, `EmptySheetError`, `ColumnMapError`, `ZipFormatError`, `UsageError` (a flag
+ * that cannot be used as given). Runs and jobs: `RefusedError`, `OtherStoreError`,
+ * `RunNotFoundError`, `RunFileError`, `LockHeldError`, `JournalDamagedError`,
+ * `JournalLockedError`, `JournalWriteError`, `WriteDriftError`, `WriteCheckFailedError`,
+ * `DuplicateOperationKeyError`, `RollbackError`, `InvalidRowsError`, `TemplateNotSendableError`,
+ * `SendRefusedError`. The sandbox answers with `SandboxError`.
+ */
+export { MbulkError, isMbulkError } from './errors/mbulk-error.js';
+export { ERROR_CATEGORIES, isErrorCategory, type ErrorCategory } from './errors/error-category.js';
+export { ExitCode, exitCodeFor, categoryOf, isUnreachable } from './errors/exit-code.js';
+export { UsageError } from './errors/usage-error.js';
+export { RefusedError } from './errors/refused-error.js';
+export {
+  ApiError,
+  InvalidRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  RateLimitError,
+  InternalServerError,
+  ConnectionError,
+  TimeoutError,
+  OutcomeUnknownError,
+  ApiContractError,
+  isApiError,
+  isConnectionError,
+  type ApiErrorFields,
+} from './api/errors.js';
+export { ListCapExceededError } from './api/paginate.js';
+export {
+  SheetError,
+  /** Whether a value is a SheetError. */
+  isSheetError,
+  type SheetErrorCode,
+} from './sheets/sheet-error.js';
+export { ZipFormatError } from './sheets/zip-directory.js';
+export { SheetHeaderError } from './jobs/sheet-header-error.js';
+export { EmptySheetError } from './jobs/empty-sheet.js';
+export { ColumnMapError } from './formats/column-map.js';
+export { RunNotFoundError, RunFileError } from './apply/run-directory.js';
+export { LockHeldError } from './apply/lock-file.js';
+export { DuplicateOperationKeyError } from './apply/execute-plan.js';
+export { JournalDamagedError } from './apply/apply-run.js';
+export { JournalLockedError, JournalWriteError } from './apply/journal.js';
+export { WriteDriftError, WriteCheckFailedError } from './apply/write-check.js';
+export { OtherStoreError, checkRunStore } from './apply/run-store.js';
+export { RollbackError } from './jobs/rollback-run.js';
+export { InvalidRowsError } from './jobs/template-import.js';
+export { TemplateNotSendableError, SendRefusedError } from './jobs/message-send.js';
+export { SandboxError } from './sandbox/sandbox-error.js';

@@ -1,10 +1,6 @@
+import { MbulkError } from '../errors/mbulk-error.js';
 import { ErrorEnvelope } from '../schema/index.js';
 import type { ErrorType } from '../schema/index.js';
-
-/** Exit code of failures that mean "the API could not be reached or rejected the token". */
-const EXIT_UNREACHABLE = 4;
-/** Exit code of ordinary failures (a row or an operation failed). */
-const EXIT_FAILED = 1;
 
 /** What every error of the API layer carries besides its message. */
 export interface ApiErrorFields {
@@ -26,7 +22,8 @@ function withRequestId(message: string, requestId: string | undefined): string {
  * subclass from `error.type` (or from the status when the body is not an envelope). The message shown
  * to people always names the request id when the server sent one.
  */
-export class ApiError extends Error {
+export class ApiError extends MbulkError {
+  static override readonly errorName: string = 'ApiError';
   readonly status: number;
   readonly type: string;
   readonly code: string | undefined;
@@ -39,8 +36,12 @@ export class ApiError extends Error {
   constructor(status: number, fields: ApiErrorFields & { message: string; type: string }) {
     const param = fields.param === undefined ? '' : ` [param: ${fields.param}]`;
     const where = fields.request === undefined ? '' : `${fields.request}: `;
-    super(withRequestId(`${where}${status} ${fields.type}: ${fields.message}${param}`, fields.requestId));
-    this.name = new.target.name;
+    // Authentication and permission errors: the token was rejected (unreachable, exit code 4).
+    const rejected = fields.type === 'authentication_error' || fields.type === 'permission_error';
+    super(
+      rejected ? 'unreachable' : 'failed',
+      withRequestId(`${where}${status} ${fields.type}: ${fields.message}${param}`, fields.requestId),
+    );
     this.status = status;
     this.type = fields.type;
     this.code = fields.code;
@@ -48,13 +49,6 @@ export class ApiError extends Error {
     this.requestId = fields.requestId;
     this.request = fields.request;
     this.apiMessage = fields.message;
-  }
-
-  /** 4 for authentication and permission errors (the token was rejected), else 1. */
-  get exitCode(): number {
-    return this.type === 'authentication_error' || this.type === 'permission_error'
-      ? EXIT_UNREACHABLE
-      : EXIT_FAILED;
   }
 
   /**
@@ -96,18 +90,35 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether `value` is an ApiError (from any copy of merchant-bulk): the server answered with an error. */
+export function isApiError(value: unknown): value is ApiError {
+  return ApiError.is(value);
+}
+
 /** 400: the request was invalid; `param` names the offending field (a dotted path). */
-export class InvalidRequestError extends ApiError {}
-/** 401: missing or invalid token. Exit code 4. */
-export class AuthenticationError extends ApiError {}
-/** 403: reserved for scope checks. Exit code 4. */
-export class PermissionError extends ApiError {}
+export class InvalidRequestError extends ApiError {
+  static override readonly errorName: string = 'InvalidRequestError';
+}
+/** 401: missing or invalid token. Category `unreachable` (exit code 4). */
+export class AuthenticationError extends ApiError {
+  static override readonly errorName: string = 'AuthenticationError';
+}
+/** 403: reserved for scope checks. Category `unreachable` (exit code 4). */
+export class PermissionError extends ApiError {
+  static override readonly errorName: string = 'PermissionError';
+}
 /** 404: unknown id or route. */
-export class NotFoundError extends ApiError {}
+export class NotFoundError extends ApiError {
+  static override readonly errorName: string = 'NotFoundError';
+}
 /** 429: too many requests; the request was not applied. */
-export class RateLimitError extends ApiError {}
+export class RateLimitError extends ApiError {
+  static override readonly errorName: string = 'RateLimitError';
+}
 /** 5xx / `api_error`: the server failed. */
-export class InternalServerError extends ApiError {}
+export class InternalServerError extends ApiError {
+  static override readonly errorName: string = 'InternalServerError';
+}
 
 const SUBCLASS_BY_TYPE: Record<ErrorType, typeof ApiError> = {
   invalid_request_error: InvalidRequestError,
@@ -159,10 +170,10 @@ function looseEnvelope(body: unknown): {
 /**
  * The request could not be completed at the transport level (refused, reset, dropped). No status.
  * `sent` says whether the request may have reached the server (false only when the connection was
- * never established). Exit code 4.
+ * never established). Category `unreachable` (exit code 4).
  */
-export class ConnectionError extends Error {
-  readonly exitCode = EXIT_UNREACHABLE;
+export class ConnectionError extends MbulkError {
+  static override readonly errorName: string = 'ConnectionError';
   readonly status = undefined;
   readonly requestId = undefined;
   constructor(
@@ -171,17 +182,18 @@ export class ConnectionError extends Error {
     readonly request?: string,
     options?: { cause?: unknown },
   ) {
-    super(request === undefined ? message : `${request}: ${message}`, options);
-    this.name = 'ConnectionError';
+    super('unreachable', request === undefined ? message : `${request}: ${message}`, options);
   }
 }
 
-/** Connecting, or waiting for headers or body, took longer than the configured timeout. Exit code 4. */
+/** Whether `value` is a ConnectionError or TimeoutError (from any copy of merchant-bulk). */
+export function isConnectionError(value: unknown): value is ConnectionError {
+  return ConnectionError.is(value);
+}
+
+/** Connecting, or waiting for headers or body, took longer than the configured timeout. Category `unreachable`. */
 export class TimeoutError extends ConnectionError {
-  constructor(message: string, sent: boolean, request?: string, options?: { cause?: unknown }) {
-    super(message, sent, request, options);
-    this.name = 'TimeoutError';
-  }
+  static override readonly errorName: string = 'TimeoutError';
 }
 
 /**
@@ -189,8 +201,8 @@ export class TimeoutError extends ConnectionError {
  * ...) failed after it may have reached the server: it may or may not have been applied. It is
  * never retried blindly; the caller must reconcile (re-read the entity) before deciding.
  */
-export class OutcomeUnknownError extends Error {
-  readonly exitCode = EXIT_FAILED;
+export class OutcomeUnknownError extends MbulkError {
+  static override readonly errorName: string = 'OutcomeUnknownError';
   readonly status: number | undefined;
   readonly requestId: string | undefined;
   readonly type = 'outcome_unknown';
@@ -202,10 +214,10 @@ export class OutcomeUnknownError extends Error {
     const rid = typeof requestId === 'string' ? requestId : undefined;
     // The cause's message already names its request id, if there was an answer at all.
     super(
+      'failed',
       `${request}: outcome unknown (the request may or may not have been applied; not retried because it is not idempotent): ${cause.message}`,
       { cause },
     );
-    this.name = 'OutcomeUnknownError';
     this.requestId = rid;
     const status = (cause as { status?: unknown }).status;
     this.status = typeof status === 'number' ? status : undefined;
@@ -213,8 +225,8 @@ export class OutcomeUnknownError extends Error {
 }
 
 /** A 2xx response whose body does not match the schema: the service and our schema disagree. */
-export class ApiContractError extends Error {
-  readonly exitCode = EXIT_FAILED;
+export class ApiContractError extends MbulkError {
+  static override readonly errorName: string = 'ApiContractError';
   readonly type = 'api_contract_error';
   constructor(
     readonly request: string,
@@ -225,11 +237,11 @@ export class ApiContractError extends Error {
     readonly status?: number,
   ) {
     super(
+      'failed',
       withRequestId(
         `${request}: response does not match the API schema at ${path === '' ? '(body)' : path}: ${detail}`,
         requestId,
       ),
     );
-    this.name = 'ApiContractError';
   }
 }

@@ -1,5 +1,6 @@
 import type { ListEnvelope } from '../schema/index.js';
 import { ApiContractError } from './errors.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /** Every list request asks for the maximum page size: the request count is ceil(N / 100). */
 export const PAGE_LIMIT = 100;
@@ -8,14 +9,16 @@ export const PAGE_LIMIT = 100;
 export type PageFetcher<T> = (cursor: string | undefined) => Promise<ListEnvelope<T>>;
 
 /** More items than the caller's explicit cap. */
-export class ListCapExceededError extends Error {
-  readonly exitCode = 1;
+export class ListCapExceededError extends MbulkError {
+  static override readonly errorName: string = 'ListCapExceededError';
   constructor(
     readonly what: string,
     readonly max: number,
   ) {
-    super(`${what}: more than ${max} items; raise the cap or stream the list instead of collecting it`);
-    this.name = 'ListCapExceededError';
+    super(
+      'failed',
+      `${what}: more than ${max} items; raise the cap or stream the list instead of collecting it`,
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import { executeOperations } from './execute-plan.js';
 import type { JournalOptions } from './journal.js';
 import { Journal, journalDamage } from './journal.js';
 import type { RunDirectory, RunStatus } from './run-directory.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 export interface ApplyRunOptions<Op, R> extends Omit<ExecuteOptions<Op, R>, 'journal'> {
   journal?: JournalOptions;
@@ -12,8 +13,8 @@ export interface ApplyRunOptions<Op, R> extends Omit<ExecuteOptions<Op, R>, 'jou
  * The journal of a run cannot prove what was sent (bad checksum, missing records, zeroed bytes):
  * resuming it blindly could send a write twice. Usage error (exit 2): `runs resume --reconcile`.
  */
-export class JournalDamagedError extends Error {
-  readonly exitCode = 2;
+export class JournalDamagedError extends MbulkError {
+  static override readonly errorName: string = 'JournalDamagedError';
   readonly code = 'journal_damaged';
   constructor(
     readonly runId: string,
@@ -21,9 +22,9 @@ export class JournalDamagedError extends Error {
     readonly damage: readonly string[],
   ) {
     super(
+      'usage',
       `the journal ${file} is damaged (${damage.slice(0, 3).join('; ')}${damage.length > 3 ? `; and ${damage.length - 3} more` : ''}); it cannot tell what was already sent, so nothing was written. To settle every operation it cannot prove by re-reading the store (no delta is resent): mbulk runs resume ${runId} --reconcile`,
     );
-    this.name = 'JournalDamagedError';
   }
 }
 

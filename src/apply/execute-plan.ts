@@ -1,5 +1,7 @@
 import type { Journal, JournalError, OperationState } from './journal.js';
 import { toJournalError } from './journal.js';
+import { isUnreachable } from '../errors/exit-code.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /**
  * The write engine every import reuses. It knows nothing about the API: the caller gives a
@@ -12,7 +14,7 @@ import { toJournalError } from './journal.js';
  *   never answered is re-run only if it is idempotent (a keyed POST, an absolute PATCH),
  *   otherwise it is handed to `reconcile` (re-read the live state and decide) and never resent
  *   blindly; without `reconcile` it stays `unknown` and is reported, not resent;
- * - one operation's failure does not stop the others; an error carrying `exitCode: 4` (the API
+ * - one operation's failure does not stop the others; an error of category `unreachable` (the API
  *   is unreachable or rejected the token) stops the run early;
  * - an aborted `signal` stops taking new operations and waits for those in flight, leaving a
  *   journal that a later call resumes.
@@ -86,8 +88,8 @@ export interface ExecuteOptions<Op, R> {
    */
   isOutcomeUnknown?: (error: unknown) => boolean;
   /**
-   * Whether an error stops the whole run (default: `error.exitCode === 4`: unreachable or
-   * token rejected, so every further request would fail the same way).
+   * Whether an error stops the whole run (default: its category is `unreachable` (a foreign error:
+   * `exitCode` 4): unreachable or token rejected, so every further request would fail the same way).
    */
   isFatal?: (error: unknown) => boolean;
   /**
@@ -145,10 +147,10 @@ export interface ExecuteSummary<Op, R> {
   elapsedMs: number;
 }
 
-export class DuplicateOperationKeyError extends Error {
+export class DuplicateOperationKeyError extends MbulkError {
+  static override readonly errorName: string = 'DuplicateOperationKeyError';
   constructor(readonly key: string) {
-    super(`Two operations share the key ${JSON.stringify(key)}; keys must be unique within a run.`);
-    this.name = 'DuplicateOperationKeyError';
+    super('failed', `Two operations share the key ${JSON.stringify(key)}; keys must be unique within a run.`);
   }
 }
 
@@ -477,7 +479,7 @@ export function defaultIsOutcomeUnknown(error: unknown): boolean {
   return !(typeof status === 'number' && status >= 400 && status < 500);
 }
 
-/** Unreachable or token rejected (exit code 4): every further request would fail the same way. */
+/** Unreachable or token rejected (category `unreachable`): every further request would fail the same way. */
 export function defaultIsFatal(error: unknown): boolean {
-  return field(error, 'exitCode') === 4;
+  return isUnreachable(error);
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { GroupFsync } from './group-fsync.js';
 import { LockFile, LockHeldError } from './lock-file.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /**
  * The apply journal: `journal.ndjson` in the run directory, one JSON record per line, append
@@ -231,26 +232,25 @@ export interface JournalOptions {
 }
 
 /** Another live process holds the journal: applying the same run twice at once could repeat writes. */
-export class JournalLockedError extends Error {
-  /** Refused (DESIGN.md exit codes). */
-  readonly exitCode = 3;
+export class JournalLockedError extends MbulkError {
+  static override readonly errorName: string = 'JournalLockedError';
   constructor(
     readonly lockFile: string,
     readonly pid: number,
   ) {
     super(
+      'refused',
       `This run is being applied by another process (pid ${pid}). Wait for it to finish, or delete ${lockFile} if that process is gone.`,
     );
-    this.name = 'JournalLockedError';
   }
 }
 
 /**
  * A journal record could not be written (disk full, read-only, permission, I/O error): the
- * operation it announced was not sent, and nothing more is. A local failure: exit code 5.
+ * operation it announced was not sent, and nothing more is. Category `local` (exit code 5).
  */
-export class JournalWriteError extends Error {
-  readonly exitCode = 5;
+export class JournalWriteError extends MbulkError {
+  static override readonly errorName: string = 'JournalWriteError';
   readonly code: string;
   constructor(
     readonly file: string,
@@ -260,9 +260,9 @@ export class JournalWriteError extends Error {
     const reason = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
     const runId = path.basename(path.dirname(file));
     super(
+      'local',
       `cannot write the journal ${file} (${reason}${code === 'ENOSPC' ? ': the disk is full' : code === 'EROFS' ? ': read-only file system' : code === 'EACCES' || code === 'EPERM' ? ': permission denied' : ''}); nothing more was sent. Fix it, then continue with: mbulk runs resume ${runId}`,
     );
-    this.name = 'JournalWriteError';
     this.code = typeof code === 'string' ? code : 'journal_write_failed';
   }
 }

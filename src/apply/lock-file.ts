@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /**
  * An exclusive lock held by one process, as a file: created atomically (the owner's details are
@@ -28,14 +29,14 @@ export interface LockOwner {
   token: string;
 }
 
-/** The lock is held by another live process. */
-export class LockHeldError extends Error {
+/** The lock is held by another live process (category `refused`). */
+export class LockHeldError extends MbulkError {
+  static override readonly errorName: string = 'LockHeldError';
   constructor(
     readonly file: string,
     readonly owner: LockOwner | undefined,
   ) {
-    super(`${file} is held by ${describeOwner(owner)}`);
-    this.name = 'LockHeldError';
+    super('refused', `${file} is held by ${describeOwner(owner)}`);
   }
 }
 

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './write-file-atomic.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /**
  * A run directory `.mbulk/runs/<run-id>/` holds everything one import produced: the plan, the
@@ -65,15 +66,13 @@ export interface CreateRunOptions {
 }
 
 /** A run id or prefix that matches no run, or several. */
-export class RunNotFoundError extends Error {
-  /** Usage error (DESIGN.md exit codes). */
-  readonly exitCode = 2;
+export class RunNotFoundError extends MbulkError {
+  static override readonly errorName: string = 'RunNotFoundError';
   constructor(
     message: string,
     readonly candidates: string[] = [],
   ) {
-    super(message);
-    this.name = 'RunNotFoundError';
+    super('usage', message);
   }
 }
 
@@ -289,16 +288,14 @@ function looksLikePath(value: string): boolean {
 }
 
 /** A run file that is missing or not valid JSON (edited by hand, truncated): a usage error, not a crash. */
-export class RunFileError extends Error {
-  /** Usage error (DESIGN.md exit codes). */
-  readonly exitCode = 2;
+export class RunFileError extends MbulkError {
+  static override readonly errorName: string = 'RunFileError';
   constructor(
     readonly file: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = 'RunFileError';
+    super('usage', message, options);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { ExecuteContext } from './execute-plan.js';
+import { MbulkError } from '../errors/mbulk-error.js';
+import { categoryOf } from '../errors/exit-code.js';
 
 /**
  * Write-time check: just before a PATCH (or a create), re-read what the plan was made from, so a
@@ -29,14 +31,14 @@ export interface WriteCheckOptions {
 export const DEFAULT_WRITE_CHECK_AFTER_MS = 5000;
 
 /** An operation refused at write time: the entity changed since planning. A definite failure (nothing was sent). */
-export class WriteDriftError extends Error {
+export class WriteDriftError extends MbulkError {
+  static override readonly errorName: string = 'WriteDriftError';
   readonly code = 'drifted';
   readonly type = 'drift';
   /** Like a 409: the service was not asked to write, so the outcome is known (not applied). */
   readonly status = 409;
   constructor(message: string) {
-    super(message);
-    this.name = 'WriteDriftError';
+    super('failed', message);
   }
 }
 
@@ -114,17 +116,21 @@ export class WriteCheck {
 
 /**
  * The re-read before a write failed (5xx after retries, timeout): the write was not sent, so the
- * outcome is known (not applied); a resume tries it again. Keeps `exitCode` 4 (unreachable) fatal.
+ * outcome is known (not applied); a resume tries it again. Keeps the cause's category, so an
+ * unreachable API (category `unreachable`) still stops the run.
  */
-export class WriteCheckFailedError extends Error {
+export class WriteCheckFailedError extends MbulkError {
+  static override readonly errorName: string = 'WriteCheckFailedError';
   readonly code = 'recheck_failed';
   readonly status = 424;
-  readonly exitCode: number | undefined;
   constructor(what: string, cause: unknown) {
     const message = cause instanceof Error ? cause.message : String(cause);
-    super(`not sent: re-reading ${what} before writing it failed (${message})`, { cause });
-    this.name = 'WriteCheckFailedError';
-    const code = (cause as { exitCode?: unknown } | null)?.exitCode;
-    this.exitCode = typeof code === 'number' ? code : undefined;
+    super(
+      categoryOf(cause) ?? 'failed',
+      `not sent: re-reading ${what} before writing it failed (${message})`,
+      {
+        cause,
+      },
+    );
   }
 }

@@ -1,6 +1,7 @@
+import { MbulkError } from '../errors/mbulk-error.js';
 import { SheetError } from '../sheets/sheet-error.js';
 import { CliError } from './cli-error.js';
-import { ExitCode } from './exit-code.js';
+import { ExitCode, exitCodeFor } from './exit-code.js';
 
 export interface DescribedError {
   message: string;
@@ -21,23 +22,26 @@ interface ApiLikeError {
 }
 
 /**
- * Turns any thrown value into one message and an exit code. Errors from the API layer carry
- * `exitCode` and `requestId` (see src/api/errors); anything unexpected is an internal error,
- * reported without a stack trace unless MBULK_DEBUG is set.
+ * Turns any thrown value into one message and an exit code. Every library error is an MbulkError:
+ * its category gives the exit code (`exitCodeFor`); errors from the API layer also name their
+ * `requestId` (see src/api/errors). Anything unexpected is an internal error (exit 1), reported
+ * without a stack trace unless MBULK_DEBUG is set.
  */
 export function describeError(error: unknown): DescribedError {
   if (error instanceof CliError) {
     return { message: error.message, exitCode: error.exitCode };
   }
-  if (error instanceof SheetError) {
+  if (SheetError.is(error)) {
     // The file cannot be read at all: nothing was planned or written.
-    return { message: error.message, exitCode: ExitCode.Usage, code: error.code };
+    return { message: error.message, exitCode: exitCodeFor(error.category), code: error.code };
   }
   const local = localFailure(error);
   if (local) return local;
   if (error instanceof Error) {
     const e = error as Error & ApiLikeError;
-    const exitCode = (typeof e.exitCode === 'number' ? e.exitCode : ExitCode.RowsFailed) as ExitCode;
+    const exitCode = MbulkError.is(error)
+      ? exitCodeFor(error.category)
+      : ((typeof e.exitCode === 'number' ? e.exitCode : ExitCode.RowsFailed) as ExitCode);
     const described: DescribedError = { message: e.message, exitCode };
     if (e.type !== undefined) described.type = e.type;
     if (e.code !== undefined) described.code = e.code;
@@ -63,10 +67,15 @@ const LOCAL_CODES: Readonly<Record<string, string>> = {
 function localFailure(error: unknown): DescribedError | undefined {
   if (!(error instanceof Error)) return undefined;
   const e = error as Error & { code?: unknown; syscall?: unknown; path?: unknown; exitCode?: unknown };
-  if (e.exitCode === ExitCode.LocalFailure) {
+  if (MbulkError.is(error) ? error.category === 'local' : e.exitCode === ExitCode.LocalFailure) {
     return { message: e.message, exitCode: ExitCode.LocalFailure, code: String(e.code ?? 'local_failure') };
   }
-  if (typeof e.code !== 'string' || typeof e.syscall !== 'string' || e.exitCode !== undefined)
+  if (
+    MbulkError.is(error) ||
+    typeof e.code !== 'string' ||
+    typeof e.syscall !== 'string' ||
+    e.exitCode !== undefined
+  )
     return undefined;
   const what = LOCAL_CODES[e.code];
   if (what === undefined) return undefined;

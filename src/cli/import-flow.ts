@@ -165,7 +165,8 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
     if (args.apply) {
       // One writer per store: taken before planning, so a second import refuses before it reads.
       const { lockStore } = await import('./store-lock.js');
-      lock = lockStore(args, ctx, target, await target.client.me({ signal: ctx.signal }));
+      const { clientStore } = await import('../apply/run-store.js');
+      lock = lockStore(args, ctx, target, await clientStore(target.client, ctx.signal));
     }
     const planned = await withProgress(out, flow.planLabel, (report) =>
       flow.plan({

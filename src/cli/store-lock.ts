@@ -32,6 +32,23 @@ export function storeLockFile(env: NodeJS.ProcessEnv, where: string, storeId: st
   return path.join(dir, `store-${hash}.lock`);
 }
 
+/** Takes the store's lock for this command; throws LockHeldError when another process holds it. */
+export function acquireStoreLock(
+  args: GlobalArgs,
+  ctx: CommandContext,
+  target: ResolvedTarget,
+  store: { id: string; name: string },
+  runId?: string,
+): LockFile {
+  const config = resolveTargetConfig(args, ctx.env, ctx.cwd);
+  const where =
+    config.kind === 'embedded' ? `embedded:${config.dataFile}` : target.baseUrl.replace(/\/+$/, '');
+  return LockFile.acquire(storeLockFile(ctx.env, where, store.id), {
+    command: describeCommand(ctx.argv ?? process.argv.slice(2)),
+    ...(runId !== undefined ? { runId } : {}),
+  });
+}
+
 /**
  * Takes the store's lock for this command, or refuses (exit 3) naming the process that holds it.
  * Release it with `release()` when the command ends.
@@ -43,19 +60,12 @@ export function lockStore(
   store: { id: string; name: string },
   runId?: string,
 ): LockFile {
-  const config = resolveTargetConfig(args, ctx.env, ctx.cwd);
-  const where =
-    config.kind === 'embedded' ? `embedded:${config.dataFile}` : target.baseUrl.replace(/\/+$/, '');
-  const file = storeLockFile(ctx.env, where, store.id);
   try {
-    return LockFile.acquire(file, {
-      command: describeCommand(ctx.argv ?? process.argv.slice(2)),
-      ...(runId !== undefined ? { runId } : {}),
-    });
+    return acquireStoreLock(args, ctx, target, store, runId);
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     throw new CliError(
-      `refused: another mbulk is writing to store ${store.name} (${store.id}): ${describeOwner(error.owner)}. Nothing was written; run again when it has finished (a lock left by a process that is gone is taken over; the lock is ${file})`,
+      `refused: another mbulk is writing to store ${store.name} (${store.id}): ${describeOwner(error.owner)}. Nothing was written; run again when it has finished (a lock left by a process that is gone is taken over; the lock is ${error.file})`,
       ExitCode.Refused,
     );
   }

@@ -2,14 +2,17 @@ import { readFileSync } from 'node:fs';
 import { PRODUCT_SHEET_COLUMNS } from '../mapping/column-aliases.js';
 import { headerKey } from '../sheets/sheet-table.js';
 import type { SheetColumn } from '../sheets/sheet-row.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /** A column map: source header (as written, matched case-insensitively) → canonical field. */
 export type ColumnMap = Readonly<Record<string, string>>;
 
 /** A bad `--map` / `--map-file` (a usage error: exit 2). */
-export class ColumnMapError extends Error {
-  override readonly name = 'ColumnMapError';
-  readonly exitCode = 2;
+export class ColumnMapError extends MbulkError {
+  static override readonly errorName: string = 'ColumnMapError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 const FIELDS = new Set<string>(PRODUCT_SHEET_COLUMNS);

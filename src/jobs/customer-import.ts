@@ -37,6 +37,8 @@ import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './ru
 import { SheetHeaderError } from './sheet-header-error.js';
 import { refuseEmptySheet } from './empty-sheet.js';
 import { appendAll } from '../plan/append-all.js';
+import { UsageError } from '../errors/usage-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
@@ -91,7 +93,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
   const { client } = options;
   const blank: BlankMode = options.blank ?? 'keep';
   if (blank !== 'keep' && blank !== 'clear') {
-    throw new SheetHeaderError(`--blank must be keep or clear, not "${String(blank)}"`, []);
+    throw new UsageError(`--blank must be keep or clear, not "${String(blank)}"`, 'blank');
   }
   const signal = options.signal ? { signal: options.signal } : {};
   const store = await client.me(signal);
@@ -355,6 +357,8 @@ export async function applyCustomerRun(
   options: ApplyCustomersOptions,
 ): Promise<CustomerApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = run.readPlan() as CustomerPlanFile;
   const signal = options.signal ? { signal: options.signal } : {};
   let requests = 0;

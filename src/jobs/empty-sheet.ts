@@ -1,17 +1,19 @@
+import { MbulkError } from '../errors/mbulk-error.js';
+
 /**
  * A sheet with a header and no data rows, refused unless `--allow-empty`: the classic sign of a
- * truncated file (an ERP export cut off after its header). Exit code 3 (refused): nothing is
- * planned or written.
+ * truncated file (an ERP export cut off after its header). Category `refused` (exit code 3):
+ * nothing is planned or written.
  */
-export class EmptySheetError extends Error {
-  readonly exitCode = 3;
+export class EmptySheetError extends MbulkError {
+  static override readonly errorName: string = 'EmptySheetError';
   readonly code = 'empty_sheet';
 
   constructor(file: string) {
     super(
+      'refused',
       `${file}: the sheet has no rows: truncated file? It has a header but no data rows, so nothing was planned or written. Check the file, or pass --allow-empty if it is meant to be empty`,
     );
-    this.name = 'EmptySheetError';
   }
 }
 

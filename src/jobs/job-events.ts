@@ -1,3 +1,5 @@
+import { categoryOf, exitCodeFor } from '../errors/exit-code.js';
+
 /** Progress of a job, reported through callbacks: the CLI renders it (listr2 or plain lines). */
 export interface JobProgress {
   phase: 'read' | 'fetch' | 'plan' | 'apply' | 'results' | 'export';
@@ -30,9 +32,11 @@ export interface AbortCause {
 /** The abort cause of an apply that stopped on a fatal error (undefined when it did not). */
 export function abortCauseOf(summary: { status: string; fatalError?: unknown }): AbortCause | undefined {
   if (summary.status !== 'aborted') return undefined;
-  const e = summary.fatalError as { message?: unknown; exitCode?: unknown } | undefined;
+  const e = summary.fatalError as { message?: unknown } | undefined;
   const message = typeof e?.message === 'string' ? e.message : String(summary.fatalError);
-  const cause: AbortCause = { message, exitCode: e?.exitCode === 4 || e?.exitCode === 5 ? e.exitCode : 1 };
+  const category = categoryOf(summary.fatalError);
+  const fatal = category === 'unreachable' || category === 'local' ? category : 'failed';
+  const cause: AbortCause = { message, exitCode: exitCodeFor(fatal) };
   // The error itself, for advice on what to check; not enumerable, so JSON summaries skip it.
   Object.defineProperty(cause, 'error', { value: summary.fatalError, enumerable: false });
   return cause;

@@ -36,6 +36,9 @@ import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './ru
 import { SheetHeaderError } from './sheet-header-error.js';
 import { InvalidRowsError } from './template-import.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
+import { UsageError } from '../errors/usage-error.js';
+import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** Most customers read to resolve `customer_id` recipients. */
 const MAX_CUSTOMERS = 1_000_000;
@@ -99,22 +102,23 @@ export interface PlannedMessageRun {
 }
 
 /** The template is missing or not APPROVED: nothing can be sent (exit 3, refused). */
-export class TemplateNotSendableError extends Error {
-  override readonly name = 'TemplateNotSendableError';
-  readonly exitCode = 3;
+export class TemplateNotSendableError extends MbulkError {
+  static override readonly errorName: string = 'TemplateNotSendableError';
   constructor(
     message: string,
     readonly template: string,
     readonly status?: string,
   ) {
-    super(message);
+    super('refused', message);
   }
 }
 
 /** A refused send (over --max): exit 3. */
-export class SendRefusedError extends Error {
-  override readonly name = 'SendRefusedError';
-  readonly exitCode = 3;
+export class SendRefusedError extends MbulkError {
+  static override readonly errorName: string = 'SendRefusedError';
+  constructor(message: string) {
+    super('refused', message);
+  }
 }
 
 /** Finds a template by its exact name (the list filter is a contains match). */
@@ -206,7 +210,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   const { client } = options;
   const signal = options.signal ? { signal: options.signal } : {};
   if (options.max !== undefined && !(Number.isInteger(options.max) && options.max >= 0)) {
-    throw new SheetHeaderError(`--max must be a whole number >= 0, not ${options.max}`, []);
+    throw new UsageError(`--max must be a whole number >= 0, not ${options.max}`, 'max');
   }
   const store = await client.me(signal);
   const template = await findTemplate(client, options.template, options.signal);
@@ -426,6 +430,8 @@ export async function applyMessageRun(
   options: ApplyMessageOptions,
 ): Promise<MessageApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = run.readPlan() as MessagePlanFile;
   const refusal = sendRefusal(file);
   if (refusal) throw new SendRefusedError(refusal);

@@ -34,6 +34,8 @@ import { summarizeColumns, type SourceDescription } from '../formats/source-desc
 import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
 import { keepRunInput, runInputPath, type RunInput } from './run-input.js';
 import { refuseEmptySheet } from './empty-sheet.js';
+import { RefusedError } from '../errors/refused-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 export { checkProductDrift, type DriftedProduct } from './product-drift.js';
 
@@ -538,11 +540,13 @@ export async function applyProductRun(
 ): Promise<ProductApplySummary> {
   const started = performance.now();
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = readProductPlan(run);
-  if (file.refusal) throw Object.assign(new Error(file.refusal), { exitCode: 3 });
+  if (file.refusal) throw new RefusedError(file.refusal);
   const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;
   if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
-    throw Object.assign(new Error(priceJumpRefusal(file.priceJumps)), { exitCode: 3 });
+    throw new RefusedError(priceJumpRefusal(file.priceJumps));
   }
   const { plan } = file;
   const ops = buildOps(run, plan);

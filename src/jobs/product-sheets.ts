@@ -21,6 +21,7 @@ import { WooProductConverter } from '../formats/woocommerce/woo-product-converte
 import { fileWarning, type JobCallbacks } from './job-events.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { appendAll } from '../plan/append-all.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** Where the options of a product import come from. */
 export type OptionsSource =
@@ -119,9 +120,9 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
   const format = detected.format;
   if (options.columnMap !== undefined && format !== 'mbulk') {
-    throw new SheetHeaderError(
+    throw new UsageError(
       `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
-      [],
+      'map',
     );
   }
   let converter: ProductConverter | undefined;

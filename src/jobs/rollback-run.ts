@@ -31,6 +31,8 @@ import type { RestoreChange } from './rollback-product.js';
 import { reconcileProductPatch } from './product-reconcile.js';
 import { readRollbackSource } from './rollback-source.js';
 import type { DriftedEntity } from './run-kind.js';
+import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /**
  * Rolls a run back (DESIGN.md safety rule 3): from the run's backup, restores the before-state of
@@ -60,14 +62,11 @@ export interface RollbackPlanFile {
   refusal?: string;
 }
 
-/** A refusal or usage problem, with the CLI's exit code (2 usage, 3 refused). */
-export class RollbackError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 2 | 3,
-  ) {
-    super(message);
-    this.name = 'RollbackError';
+/** A refusal or usage problem (category `usage` or `refused`). */
+export class RollbackError extends MbulkError {
+  static override readonly errorName: string = 'RollbackError';
+  constructor(message: string, category: 'usage' | 'refused') {
+    super(category, message);
   }
 }
 
@@ -103,17 +102,17 @@ export async function planRollback(
   if (meta.status === 'applying' && isRunLive(meta)) {
     throw new RollbackError(
       `run ${source.id} is being applied by process ${meta.pid}; wait for it to finish`,
-      3,
+      'refused',
     );
   }
   if (meta.status === 'planned') {
-    throw new RollbackError(`run ${source.id} was never applied: there is nothing to roll back`, 2);
+    throw new RollbackError(`run ${source.id} was never applied: there is nothing to roll back`, 'usage');
   }
   const store = await client.me(signal);
   if (meta.store_id !== undefined && meta.store_id !== store.id) {
     throw new RollbackError(
       `run ${source.id} wrote to store ${meta.store_id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
-      3,
+      'refused',
     );
   }
   const { backup, writes } = readRollbackSource(source);
@@ -314,7 +313,7 @@ function stockEntries(entry: Extract<RestoreEntry, { type: 'stock' }>): Inventor
 /** Reads a run's plan.json as a rollback plan (throws when it is another kind of run). */
 export function readRollbackPlan(run: RunDirectory): RollbackPlanFile {
   const file = run.readPlan() as RollbackPlanFile;
-  if (file.kind !== 'rollback') throw new RollbackError(`${run.dir} is not a rollback run`, 2);
+  if (file.kind !== 'rollback') throw new RollbackError(`${run.dir} is not a rollback run`, 'usage');
   return file;
 }
 
@@ -328,8 +327,10 @@ export async function applyRollbackRun(
   options: ApplyRollbackOptions,
 ): Promise<RollbackApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = readRollbackPlan(run);
-  if (file.refusal) throw new RollbackError(file.refusal, 3);
+  if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   const signal = options.signal ? { signal: options.signal } : {};
   const ops = file.restores.map((e) => toOp(run, e));
   let requests = 0;
@@ -534,7 +535,7 @@ export async function rollbackRun(
   options: RollbackRunOptions,
 ): Promise<{ planned: PlannedRollback; applied: RollbackApplySummary }> {
   const planned = await planRollback(source, options);
-  if (planned.refusal) throw new RollbackError(planned.refusal, 3);
+  if (planned.refusal) throw new RollbackError(planned.refusal, 'refused');
   const applied = await applyRollbackRun(planned.run, options);
   return { planned, applied };
 }

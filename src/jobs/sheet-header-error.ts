@@ -1,13 +1,13 @@
 import type { RowIssue } from '../mapping/row-issue.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
-/** A sheet that cannot be imported at all (a required column is missing): exit 2, nothing planned. */
-export class SheetHeaderError extends Error {
-  override readonly name = 'SheetHeaderError';
-  readonly exitCode = 2;
+/** A sheet that cannot be imported at all (a required column is missing): category `usage`, nothing planned. */
+export class SheetHeaderError extends MbulkError {
+  static override readonly errorName: string = 'SheetHeaderError';
   constructor(
     message: string,
     readonly issues: RowIssue[],
   ) {
-    super(message);
+    super('usage', message);
   }
 }

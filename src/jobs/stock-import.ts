@@ -27,6 +27,9 @@ import { refuseEmptySheet } from './empty-sheet.js';
 import { readItemQuantity, readLiveInventory, sharedInventoryReader } from './live-inventory.js';
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { prependAll } from '../plan/append-all.js';
+import { UsageError } from '../errors/usage-error.js';
+import { RefusedError } from '../errors/refused-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** plan.json of a stock run. Plain JSON. */
 export interface StockPlanFile {
@@ -70,9 +73,9 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const { client } = options;
   const limit = options.maxChanges === undefined ? undefined : parseMaxChanges(options.maxChanges);
   if (options.maxChanges !== undefined && limit === undefined) {
-    throw new SheetHeaderError(
+    throw new UsageError(
       `--max-changes must be a count (50) or a percentage (10%), not "${options.maxChanges}"`,
-      [],
+      'max-changes',
     );
   }
   const store = await client.me(options.signal ? { signal: options.signal } : {});
@@ -286,9 +289,11 @@ export async function applyStockRun(
   options: ApplyStockOptions,
 ): Promise<StockApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = run.readPlan() as StockPlanFile;
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
-  if (file.refusal) throw Object.assign(new Error(`refused: ${file.refusal}`), { exitCode: 3 });
+  if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);
   const changes = file.plan.changes;
   const knownMode = run.meta.options['inventoryMode'];
   let mode: 'batch' | 'per-item' = knownMode === 'per-item' ? 'per-item' : 'batch';

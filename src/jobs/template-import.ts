@@ -25,6 +25,8 @@ import { abortFields, fileWarning, type AbortCause, type JobCallbacks } from './
 import { inputLabel, keepRunInput, writeInputResults, type RunInput } from './run-input.js';
 import { SheetHeaderError } from './sheet-header-error.js';
 import { appendAll, prependAll } from '../plan/append-all.js';
+import { MbulkError } from '../errors/mbulk-error.js';
+import { checkRunStore } from '../apply/run-store.js';
 
 /** Most templates read from the store at once (a store has tens, not millions). */
 const MAX_LIVE_TEMPLATES = 100_000;
@@ -292,14 +294,13 @@ export interface TemplateApplySummary {
 }
 
 /** Invalid rows in a plan that does not allow skipping them: nothing may be sent (exit 1). */
-export class InvalidRowsError extends Error {
-  override readonly name = 'InvalidRowsError';
-  readonly exitCode = 1;
+export class InvalidRowsError extends MbulkError {
+  static override readonly errorName: string = 'InvalidRowsError';
   constructor(
     message: string,
     readonly issues: RowIssue[],
   ) {
-    super(message);
+    super('failed', message);
   }
 }
 
@@ -313,6 +314,8 @@ export async function applyTemplateRun(
   options: ApplyTemplateOptions,
 ): Promise<TemplateApplySummary> {
   const { client } = options;
+  // A client of another store is refused here, before anything is read or written.
+  await checkRunStore(run, client);
   const file = run.readPlan() as TemplatePlanFile;
   const errors = file.plan.issues.filter((i) => i.severity === 'error');
   if (errors.length > 0 && !file.skipInvalid) {

@@ -1,22 +1,14 @@
-import { TrimmedCells } from './trimmed-cells.js';
-import { cellText } from '../sheets/cell-result.js';
+import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { cellIssue, type BoundColumn, type KeyColumns } from './bound-column.js';
+import { PRODUCT_COLUMN_ALIASES, PRODUCT_SHEET_COLUMNS, resolveColumns } from './column-aliases.js';
+import type { ProductSheetColumn } from './column-aliases.js';
+import { columnHeaderIssues } from './column-header-issues.js';
 import { cutShortIssue } from './cut-short-row.js';
-import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
-import {
-  OPTION_COLUMN_ALIASES,
-  OPTION_SHEET_COLUMNS,
-  PRODUCT_COLUMN_ALIASES,
-  PRODUCT_SHEET_COLUMNS,
-  resolveColumns,
-} from './column-aliases.js';
-import type { OptionSheetColumn, ProductSheetColumn } from './column-aliases.js';
-import { OPTION_FIELD_OF, buildOptionDecoders } from './options-row-decoder.js';
-import type { OptionCellDecoder } from './options-row-decoder.js';
+import { OptionsSheetColumns } from './options-sheet-columns.js';
 import { CellFailure, buildProductColumnSpecs } from './product-cell-decoders.js';
 import type { ColumnSpec } from './product-cell-decoders.js';
 import type {
   ColumnRefs,
-  DesiredOption,
   DesiredProduct,
   DesiredProductFields,
   DesiredVariantFields,
@@ -26,43 +18,10 @@ import type {
   ProductMappingOptions,
   SourceRow,
 } from './product-desired.js';
+import { failGroup, type ProductGroup } from './product-group.js';
+import { ProductKeyIndex } from './product-key-index.js';
 import type { RowIssue } from './row-issue.js';
-
-interface BoundColumn {
-  spec: ColumnSpec;
-  key: string;
-  letter: string;
-  header: string;
-}
-
-interface BoundOptionColumn {
-  column: OptionSheetColumn;
-  field: keyof DesiredOption;
-  decode: OptionCellDecoder;
-  key: string;
-  letter: string;
-  header: string;
-}
-
-interface Group {
-  order: number;
-  id: string | undefined;
-  ref: string | undefined;
-  sku: string | undefined;
-  command: ProductCommand | undefined;
-  commandRow: number;
-  /** Product values by column slot (index in productCols): arrays beat keyed object access here. */
-  values: unknown[];
-  valueRows: number[];
-  variants: { fields: DesiredVariantFields; row: SourceRow }[];
-  options: DesiredOption[] | undefined;
-  rows: SourceRow[];
-  issues: RowIssue[];
-  invalid: boolean;
-}
-
-const KEY_LABEL = { id: 'id', ref: 'reference_id', sku: 'sku' } as const;
-const MAX_VALUE_TEXT = 200;
+import { TrimmedCells } from './trimmed-cells.js';
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -78,11 +37,6 @@ function show(value: unknown): string {
   return Array.isArray(value) ? value.join('|') : String(value);
 }
 
-function valueText(raw: CellValue | undefined): string {
-  const t = cellText(raw);
-  return t.length > MAX_VALUE_TEXT ? `${t.slice(0, MAX_VALUE_TEXT)}…` : t;
-}
-
 /**
  * Maps the products sheet (and optionally the options sheet) into DesiredProduct objects,
  * incrementally: construct it from the header, feed every row with `addRow` (then the options
@@ -96,7 +50,7 @@ function valueText(raw: CellValue | undefined): string {
  */
 export class ProductSheetMapper {
   private readonly options: ProductMappingOptions;
-  private readonly keyCols: { id?: BoundColumn; ref?: BoundColumn; sku?: BoundColumn } = {};
+  private readonly keyCols: KeyColumns = {};
   private commandCol: BoundColumn | undefined;
   private readonly productCols: BoundColumn[] = [];
   private readonly variantCols: BoundColumn[] = [];
@@ -105,19 +59,15 @@ export class ProductSheetMapper {
   private unkeyedRows = 0;
   private unkeyedOptionRows = 0;
   private readonly clearMode: boolean;
-  private readonly groups: Group[] = [];
-  private readonly byId = new Map<string, Group>();
-  private readonly byRef = new Map<string, Group>();
-  private readonly bySku = new Map<string, Group>();
+  private readonly keys: ProductKeyIndex;
   private readonly variantIds = new Map<string, number>();
-  private readonly variantSkus = new Map<string, { group: Group; row: number; col: BoundColumn }>();
+  private readonly variantSkus = new Map<string, { group: ProductGroup; row: number; col: BoundColumn }>();
   private readonly looseIssues: RowIssue[] = [];
   /** id / reference_id / sku / variant_sku cells read trimmed: one warning per column, never silent. */
   private readonly trimmed = new TrimmedCells();
   private readonly headerIssues: RowIssue[] = [];
   private readonly pendingOptionRows: SheetRow[] = [];
-  private optionCols: BoundOptionColumn[] = [];
-  private optionKeyCols: { id?: BoundColumn; ref?: BoundColumn; sku?: BoundColumn } = {};
+  private optionSheet: OptionsSheetColumns | undefined;
   private readonly presentColumns: string[] = [];
   private readonly columnRefs: ColumnRefs = {};
   private rowCount = 0;
@@ -132,7 +82,9 @@ export class ProductSheetMapper {
       PRODUCT_SHEET_COLUMNS,
       PRODUCT_COLUMN_ALIASES,
     );
-    this.reportHeader(sheet, resolved.unknown, resolved.duplicates);
+    this.headerIssues.push(
+      ...columnHeaderIssues(sheet, options.headerRowNumber ?? 1, resolved.unknown, resolved.duplicates),
+    );
     for (const [column, sheetColumn] of resolved.byField) {
       const spec = specs.get(column) as ColumnSpec;
       const bound: BoundColumn = {
@@ -171,58 +123,7 @@ export class ProductSheetMapper {
         rowNumber: options.headerRowNumber ?? 1,
       });
     }
-  }
-
-  private reportHeader(
-    sheet: string,
-    unknown: readonly SheetColumn[],
-    duplicates: readonly { column: SheetColumn; field: string; first: SheetColumn }[],
-  ): void {
-    const rowNumber = this.options.headerRowNumber ?? 1;
-    for (const col of unknown) {
-      this.headerIssues.push({
-        severity: 'warning',
-        code: 'unknown_column',
-        message: `column "${col.header}" is not a known column and is ignored; rename it to a field name such as price or variant_sku if it should be imported`,
-        sheet,
-        rowNumber,
-        column: col.letter,
-        header: col.header,
-      });
-    }
-    for (const d of duplicates) {
-      this.headerIssues.push({
-        severity: 'error',
-        code: 'duplicate_column',
-        message: `column "${d.column.header}" means ${d.field}, like column ${d.first.letter} ("${d.first.header}"); keep only one of them`,
-        sheet,
-        rowNumber,
-        column: d.column.letter,
-        header: d.column.header,
-      });
-    }
-  }
-
-  private issue(
-    row: SheetRow,
-    col: { letter: string; header: string; key: string } | undefined,
-    code: string,
-    message: string,
-    severity: 'error' | 'warning' = 'error',
-  ): RowIssue {
-    const issue: RowIssue = { severity, code, message, sheet: row.sheet, rowNumber: row.rowNumber };
-    if (col !== undefined) {
-      issue.column = col.letter;
-      issue.header = col.header;
-      const raw = row.cells[col.key];
-      if (raw !== undefined && raw !== null && raw !== '') issue.value = valueText(raw);
-    }
-    return issue;
-  }
-
-  private fail(group: Group, issue: RowIssue): void {
-    group.issues.push(issue);
-    if (issue.severity === 'error') group.invalid = true;
+    this.keys = new ProductKeyIndex(this.productCols.length);
   }
 
   private decodeKey(row: SheetRow, col: BoundColumn | undefined): string | undefined {
@@ -233,131 +134,6 @@ export class ProductSheetMapper {
     if (typeof r !== 'string') return undefined;
     if (typeof raw === 'string' && r.length !== raw.length) this.trimmed.note(col, row.sheet, row.rowNumber);
     return r;
-  }
-
-  /** Finds (or creates) the product of a row from its identifiers; reports key clashes. */
-  private groupOf(
-    row: SheetRow,
-    id: string | undefined,
-    ref: string | undefined,
-    sku: string | undefined,
-    cols: { id?: BoundColumn; ref?: BoundColumn; sku?: BoundColumn },
-    create: boolean,
-  ): Group | undefined {
-    const gId = id === undefined ? undefined : this.byId.get(id);
-    const gRef = ref === undefined ? undefined : this.byRef.get(ref);
-    const gSku = sku === undefined ? undefined : this.bySku.get(sku);
-    // A lower-priority identifier only leads to a product that has no higher-priority one of its own
-    // (a row `R2,K` does not join the product `R1,K`: that is a duplicate sku, not the same product).
-    let group = gId;
-    if (group === undefined && gRef !== undefined && (id === undefined || gRef.id === undefined))
-      group = gRef;
-    if (
-      group === undefined &&
-      gSku !== undefined &&
-      (id === undefined || gSku.id === undefined) &&
-      (ref === undefined || gSku.ref === undefined)
-    ) {
-      group = gSku;
-    }
-    if (group === undefined) {
-      if (!create) return undefined;
-      const g: Group = {
-        order: this.groups.length,
-        id,
-        ref,
-        sku,
-        command: undefined,
-        commandRow: 0,
-        values: new Array<unknown>(this.productCols.length),
-        valueRows: [],
-        variants: [],
-        options: undefined,
-        rows: [],
-        issues: [],
-        invalid: false,
-      };
-      this.groups.push(g);
-      this.claimKey(row, g, 'id', id, gId, cols);
-      this.claimKey(row, g, 'ref', ref, gRef, cols);
-      this.claimKey(row, g, 'sku', sku, gSku, cols);
-      return g;
-    }
-    // Fast path: the row repeats exactly the identifiers its product already has.
-    if (group.id === id && group.ref === ref && group.sku === sku) return group;
-    this.checkKey(row, group, 'id', id, gId, cols);
-    this.checkKey(row, group, 'ref', ref, gRef, cols);
-    this.checkKey(row, group, 'sku', sku, gSku, cols);
-    return group;
-  }
-
-  private indexOf(which: 'id' | 'ref' | 'sku'): Map<string, Group> {
-    return which === 'id' ? this.byId : which === 'ref' ? this.byRef : this.bySku;
-  }
-
-  /** A new product takes its identifiers unless another product already holds one. */
-  private claimKey(
-    row: SheetRow,
-    g: Group,
-    which: 'id' | 'ref' | 'sku',
-    value: string | undefined,
-    taken: Group | undefined,
-    cols: { id?: BoundColumn; ref?: BoundColumn; sku?: BoundColumn },
-  ): void {
-    if (value === undefined) return;
-    if (taken === undefined) {
-      this.indexOf(which).set(value, g);
-      return;
-    }
-    const label = KEY_LABEL[which];
-    this.fail(
-      g,
-      this.issue(
-        row,
-        cols[which],
-        `duplicate_${label}`,
-        `${label} "${value}" already belongs to another product (row ${taken.rows[0]?.rowNumber ?? '?'}); each product needs its own ${label}`,
-      ),
-    );
-  }
-
-  /** A later row of a product: each identifier it gives must be the product's (or new to it). */
-  private checkKey(
-    row: SheetRow,
-    g: Group,
-    which: 'id' | 'ref' | 'sku',
-    value: string | undefined,
-    registered: Group | undefined,
-    cols: { id?: BoundColumn; ref?: BoundColumn; sku?: BoundColumn },
-  ): void {
-    if (value === undefined) return;
-    const label = KEY_LABEL[which];
-    if (registered !== undefined && registered !== g) {
-      this.claimKey(row, g, which, value, registered, cols);
-      return;
-    }
-    const current = g[which];
-    if (current === undefined) {
-      g[which] = value;
-      this.indexOf(which).set(value, g);
-    } else if (current !== value) {
-      this.fail(
-        g,
-        this.issue(
-          row,
-          cols[which],
-          'conflicting_key',
-          `this row joins the product of row ${g.rows[0]?.rowNumber ?? '?'} (same ${this.keyName(g, which)}) whose ${label} is "${current}", not "${value}"; write the same ${label} on every row of a product`,
-        ),
-      );
-    }
-  }
-
-  private keyName(g: Group, except: 'id' | 'ref' | 'sku'): string {
-    if (except !== 'id' && g.id !== undefined) return `id ${g.id}`;
-    if (except !== 'ref' && g.ref !== undefined) return `reference_id ${g.ref}`;
-    if (except !== 'sku' && g.sku !== undefined) return `sku ${g.sku}`;
-    return 'key';
   }
 
   /** Feeds one data row of the products sheet. */
@@ -373,12 +149,12 @@ export class ProductSheetMapper {
       const group =
         id === undefined && ref === undefined && sku === undefined
           ? undefined
-          : this.groupOf(row, id, ref, sku, this.keyCols, true);
+          : this.keys.groupOf(row, id, ref, sku, this.keyCols, true);
       if (group === undefined) {
         this.unkeyedRows++;
         this.looseIssues.push(issue);
       } else {
-        this.fail(group, issue);
+        failGroup(group, issue);
         group.rows.push({ sheet: row.sheet, rowNumber: row.rowNumber });
       }
       return;
@@ -386,7 +162,7 @@ export class ProductSheetMapper {
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedRows++;
       this.looseIssues.push(
-        this.issue(
+        cellIssue(
           row,
           this.keyCols.ref ?? this.keyCols.sku ?? this.keyCols.id,
           'missing_product_key',
@@ -395,7 +171,7 @@ export class ProductSheetMapper {
       );
       return;
     }
-    const group = this.groupOf(row, id, ref, sku, this.keyCols, true) as Group;
+    const group = this.keys.groupOf(row, id, ref, sku, this.keyCols, true) as ProductGroup;
     const cells = row.cells;
 
     const cmdCol = this.commandCol;
@@ -403,14 +179,14 @@ export class ProductSheetMapper {
       const r = cmdCol.spec.decode(cells[cmdCol.key] ?? null);
       if (r !== undefined) {
         if (r instanceof CellFailure)
-          this.fail(group, this.issue(row, cmdCol, r.code, `command: ${r.message}`));
+          failGroup(group, cellIssue(row, cmdCol, r.code, `command: ${r.message}`));
         else if (group.command === undefined) {
           group.command = r as ProductCommand;
           group.commandRow = row.rowNumber;
         } else if (group.command !== r) {
-          this.fail(
+          failGroup(
             group,
-            this.issue(
+            cellIssue(
               row,
               cmdCol,
               'conflicting_value',
@@ -430,7 +206,7 @@ export class ProductSheetMapper {
       const r = col.spec.decode(raw);
       if (r === undefined) continue;
       if (r instanceof CellFailure) {
-        this.fail(group, this.issue(row, col, r.code, `${col.spec.column}: ${r.message}`));
+        failGroup(group, cellIssue(row, col, r.code, `${col.spec.column}: ${r.message}`));
         continue;
       }
       const prev = values[i];
@@ -438,9 +214,9 @@ export class ProductSheetMapper {
         values[i] = r;
         group.valueRows[i] = row.rowNumber;
       } else if (!sameValue(prev, r)) {
-        this.fail(
+        failGroup(
           group,
-          this.issue(
+          cellIssue(
             row,
             col,
             'conflicting_value',
@@ -455,7 +231,7 @@ export class ProductSheetMapper {
     group.rows.push(source);
   }
 
-  private addVariant(row: SheetRow, group: Group, source: SourceRow): void {
+  private addVariant(row: SheetRow, group: ProductGroup, source: SourceRow): void {
     const cells = row.cells;
     let mentioned = false;
     let variant: Record<string, unknown> | undefined;
@@ -475,7 +251,7 @@ export class ProductSheetMapper {
       )
         this.trimmed.note(col, row.sheet, row.rowNumber);
       if (r instanceof CellFailure) {
-        this.fail(group, this.issue(row, col, r.code, `${col.spec.column}: ${r.message}`));
+        failGroup(group, cellIssue(row, col, r.code, `${col.spec.column}: ${r.message}`));
         continue;
       }
       (variant ??= {})[col.spec.field] = r;
@@ -492,9 +268,9 @@ export class ProductSheetMapper {
     if (fields.id !== undefined) {
       const seen = this.variantIds.get(fields.id);
       if (seen !== undefined) {
-        this.fail(
+        failGroup(
           group,
-          this.issue(
+          cellIssue(
             row,
             this.variantIdCol,
             'duplicate_variant_id',
@@ -507,9 +283,9 @@ export class ProductSheetMapper {
       const col = this.variantSkuCol as BoundColumn;
       const seen = this.variantSkus.get(fields.sku);
       if (seen !== undefined) {
-        this.fail(
+        failGroup(
           group,
-          this.issue(
+          cellIssue(
             row,
             col,
             'duplicate_variant_sku',
@@ -523,47 +299,13 @@ export class ProductSheetMapper {
 
   /** Declares the options sheet's header (call before addOptionRow). */
   setOptionColumns(columns: readonly SheetColumn[], sheet = 'options'): void {
-    const resolved = resolveColumns<OptionSheetColumn>(columns, OPTION_SHEET_COLUMNS, OPTION_COLUMN_ALIASES);
-    this.reportHeader(sheet, resolved.unknown, resolved.duplicates);
-    const decoders = buildOptionDecoders(this.options);
-    const specs = buildProductColumnSpecs(this.options);
-    this.optionCols = [];
-    this.optionKeyCols = {};
-    for (const [column, sc] of resolved.byField) {
-      const base = { key: sc.key, letter: sc.letter, header: sc.header };
-      if (column === 'id' || column === 'reference_id' || column === 'sku') {
-        const bound: BoundColumn = { spec: specs.get(column) as ColumnSpec, ...base };
-        if (column === 'id') this.optionKeyCols.id = bound;
-        else if (column === 'reference_id') this.optionKeyCols.ref = bound;
-        else this.optionKeyCols.sku = bound;
-        continue;
-      }
-      this.columnRefs[column] = { letter: sc.letter, header: sc.header };
-      const field = OPTION_FIELD_OF[column];
-      const decode = decoders.get(column);
-      if (field !== undefined && decode !== undefined)
-        this.optionCols.push({ column, field, decode, ...base });
-    }
-    const rowNumber = this.options.headerRowNumber ?? 1;
-    if (!this.optionKeyCols.id && !this.optionKeyCols.ref && !this.optionKeyCols.sku) {
-      this.headerIssues.push({
-        severity: 'error',
-        code: 'missing_key_column',
-        message:
-          'the options sheet needs an id, reference_id or sku column naming the product of each option',
-        sheet,
-        rowNumber,
-      });
-    }
-    if (!resolved.byField.has('option_text') && !resolved.byField.has('option_id')) {
-      this.headerIssues.push({
-        severity: 'error',
-        code: 'missing_option_column',
-        message: 'the options sheet needs an option_text column (or option_id) naming each option',
-        sheet,
-        rowNumber,
-      });
-    }
+    this.optionSheet = new OptionsSheetColumns(
+      columns,
+      sheet,
+      this.options,
+      this.headerIssues,
+      this.columnRefs,
+    );
   }
 
   /** Feeds one data row of the options sheet (resolved against the products in finish()). */
@@ -573,7 +315,7 @@ export class ProductSheetMapper {
   }
 
   private resolveOptionRow(row: SheetRow): void {
-    const cols = this.optionKeyCols;
+    const cols = this.optionSheet?.keyCols ?? {};
     const id = this.decodeKey(row, cols.id);
     const ref = this.decodeKey(row, cols.ref);
     const sku = this.decodeKey(row, cols.sku);
@@ -585,7 +327,7 @@ export class ProductSheetMapper {
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedOptionRows++;
       this.looseIssues.push(
-        this.issue(
+        cellIssue(
           row,
           cols.ref ?? cols.sku ?? cols.id,
           'missing_product_key',
@@ -594,7 +336,7 @@ export class ProductSheetMapper {
       );
       return;
     }
-    const group = this.groupOf(row, id, ref, sku, cols, false);
+    const group = this.keys.groupOf(row, id, ref, sku, cols, false);
     if (group === undefined && row.cutShort === true) {
       this.unkeyedOptionRows++;
       this.looseIssues.push(cutShortIssue(row));
@@ -603,7 +345,7 @@ export class ProductSheetMapper {
     if (group === undefined) {
       this.unkeyedOptionRows++;
       this.looseIssues.push(
-        this.issue(
+        cellIssue(
           row,
           cols.id ?? cols.ref ?? cols.sku,
           'option_product_not_found',
@@ -613,53 +355,10 @@ export class ProductSheetMapper {
       return;
     }
     if (row.cutShort === true) {
-      this.fail(group, cutShortIssue(row));
+      failGroup(group, cutShortIssue(row));
       return;
     }
-    const option: DesiredOption = { row: { sheet: row.sheet, rowNumber: row.rowNumber } };
-    const o = option as unknown as Record<string, unknown>;
-    for (const col of this.optionCols) {
-      const r = col.decode(row.cells[col.key] ?? null);
-      if (r === undefined) continue;
-      if (!r.ok) {
-        this.fail(group, this.issue(row, col, r.code, `${col.column}: ${r.message}`));
-        continue;
-      }
-      o[col.field] = r.value;
-    }
-    group.rows.push(option.row);
-    if (option.id === undefined && option.text === undefined) {
-      this.fail(
-        group,
-        this.issue(
-          row,
-          this.optionCols.find((c) => c.column === 'option_text'),
-          'missing_option_text',
-          'write the option text (its label), or option_id for an existing option',
-        ),
-      );
-      return;
-    }
-    const list = (group.options ??= []);
-    const textKey = option.text?.toLowerCase();
-    const clash = list.find(
-      (other) =>
-        (option.id !== undefined && other.id === option.id) ||
-        (textKey !== undefined && other.text?.toLowerCase() === textKey),
-    );
-    if (clash !== undefined) {
-      this.fail(
-        group,
-        this.issue(
-          row,
-          this.optionCols.find((c) => c.column === (option.id !== undefined ? 'option_id' : 'option_text')),
-          'duplicate_option',
-          `this product already has option "${clash.text ?? clash.id ?? ''}" on row ${clash.row.rowNumber}; list each option once`,
-        ),
-      );
-      return;
-    }
-    list.push(option);
+    this.optionSheet?.addTo(group, row);
   }
 
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
@@ -669,7 +368,7 @@ export class ProductSheetMapper {
 
     // A variant sku may not be another product's sku.
     for (const [sku, v] of this.variantSkus) {
-      const owner = this.bySku.get(sku);
+      const owner = this.keys.ownerOfSku(sku);
       if (owner !== undefined && owner !== v.group) {
         const row = v.group.variants.find((x) => x.row.rowNumber === v.row)?.row;
         const issue: RowIssue = {
@@ -682,13 +381,13 @@ export class ProductSheetMapper {
           header: v.col.header,
           value: sku,
         };
-        this.fail(v.group, issue);
+        failGroup(v.group, issue);
       }
     }
 
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
-    for (const g of this.groups) {
+    for (const g of this.keys.groups) {
       const out: Record<string, unknown> = {};
       for (let i = 0; i < this.productCols.length; i++) {
         const col = this.productCols[i] as BoundColumn;

@@ -1,3 +1,5 @@
+import { MbulkError } from '../errors/mbulk-error.js';
+
 /** Stable codes of the reader's fatal errors (safe to match on in callers and tests). */
 export type SheetErrorCode =
   | 'file_not_found'
@@ -31,11 +33,11 @@ export interface SheetErrorDetails {
 }
 
 /**
- * A sheet that cannot be read. The message says what is wrong and what to do about it;
+ * A sheet that cannot be read (category `usage`: nothing was planned or written). The message says what is wrong and what to do about it;
  * `code` is stable, `file`/`rowNumber`/`column` locate the problem when known.
  */
-export class SheetError extends Error {
-  override readonly name = 'SheetError';
+export class SheetError extends MbulkError {
+  static override readonly errorName: string = 'SheetError';
   readonly code: SheetErrorCode;
   readonly file: string;
   readonly sheet: string | undefined;
@@ -43,7 +45,7 @@ export class SheetError extends Error {
   readonly column: string | undefined;
 
   constructor(code: SheetErrorCode, message: string, details: SheetErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super('usage', message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.file = details.file;
     this.sheet = details.sheet;
@@ -53,5 +55,5 @@ export class SheetError extends Error {
 }
 
 export function isSheetError(error: unknown): error is SheetError {
-  return error instanceof SheetError;
+  return SheetError.is(error);
 }

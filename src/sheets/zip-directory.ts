@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { formatBytes } from './sheet-limits.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /** One entry of a ZIP file's central directory. */
 export interface ZipEntry {
@@ -14,7 +15,13 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-export class ZipFormatError extends Error {}
+/** The XLSX file's zip structure cannot be read. */
+export class ZipFormatError extends MbulkError {
+  static override readonly errorName: string = 'ZipFormatError';
+  constructor(message: string) {
+    super('failed', message);
+  }
+}
 
 /** How far one part of a ZIP may inflate. */
 export interface PartLimits {
@@ -26,15 +33,19 @@ export interface PartLimits {
 
 const DEFAULT_PART_LIMITS: PartLimits = { maxBytes: 64 * 1024 * 1024, maxRatio: 200 };
 
-/** A part refused by a PartLimits limit: `what` says how, in words, with the limit. */
-export class ZipLimitError extends Error {
+/**
+ * A part refused by a PartLimits limit: `what` says how, in words, with the limit. Input that
+ * cannot be read safely (exit 2); the XLSX reader turns it into a SheetError naming the file.
+ */
+export class ZipLimitError extends MbulkError {
+  static override readonly errorName: string = 'ZipLimitError';
   constructor(
     readonly part: string,
     readonly limit: 'size' | 'ratio',
     readonly what: string,
     readonly limits: PartLimits,
   ) {
-    super(`${part} ${what}`);
+    super('usage', `${part} ${what}`);
   }
 }
 

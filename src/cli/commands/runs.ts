@@ -239,7 +239,8 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         out.result({ ok: true, applied: false, runId: source.id, runDir: source.dir, status: meta.status });
         return ExitCode.Ok;
       }
-      const store = await target.client.me({ signal: ctx.signal });
+      const { clientStore } = await import('../../apply/run-store.js');
+      const store = await clientStore(target.client, ctx.signal);
       if (store.id !== file.store.id) {
         throw new CliError(
           `run ${source.id} was planned for store ${file.store.id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,

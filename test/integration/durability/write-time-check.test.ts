@@ -99,7 +99,9 @@ describe('write-time check: products', () => {
     s.clearRequestLog();
     const applied = await applyProductRun(planned.run, { client, writeCheck: { afterMs: 600_000 } });
     expect(applied).toMatchObject({ status: 'completed', updated: 3, created: 1, failed: 0 });
-    expect(s.requestLog().filter((e) => e.method === 'GET')).toEqual([]);
+    // The apply asks which store the token belongs to (GET /api/v2/me: a client of another store
+    // is refused), and re-reads no product.
+    expect(s.requestLog().filter((e) => e.method === 'GET' && e.path !== '/api/v2/me')).toEqual([]);
   });
 
   it('strict sandbox (no get-one): one warning, re-reads stop, the writes go on (the apply-time drift check is the guard)', async () => {

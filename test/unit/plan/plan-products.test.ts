@@ -11,7 +11,7 @@ import { summarizePlan } from '../../../src/plan/summarize-plan.js';
 import type { Product } from '../../../src/schema/product.js';
 import { ProductUpdate } from '../../../src/schema/product.js';
 import type { CellValue } from '../../../src/sheets/sheet-row.js';
-import { sheet } from '../mapping-products/sheet-fixture.js';
+import { sheet } from '../mapping/sheet-fixture.js';
 import { exportRows } from './export-fixture.js';
 import { liveProduct, variant } from './live-fixture.js';
 

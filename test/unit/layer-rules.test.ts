@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 // The layer rules of eslint.config.js, checked on imports each layer must refuse.
-const root = resolve(import.meta.dirname, '..', '..', '..');
+const root = resolve(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
 
 async function restrictedImports(filePath: string, source: string): Promise<string[]> {

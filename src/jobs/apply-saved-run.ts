@@ -1,0 +1,340 @@
+import type { MerchantClient } from '../api/merchant-client.js';
+import { JournalDamagedError } from '../apply/apply-run.js';
+import { journalDamage, readJournal, type JournalSnapshot } from '../apply/journal.js';
+import { LockHeldError, describeOwner } from '../apply/lock-file.js';
+import { isRunLive, type RunDirectory } from '../apply/run-directory.js';
+import { clientStore } from '../apply/run-store.js';
+import type { WriteCheckOptions } from '../apply/write-check.js';
+import { RefusedError } from '../errors/refused-error.js';
+import type { Store } from '../schema/index.js';
+import type { JobCallbacks, JobProgress } from './job-events.js';
+import { planShapeProblem } from './plan-shape.js';
+import { runKind, type DriftedEntity, type RunKind } from './run-kind.js';
+import type { SavedRunRefusal } from './saved-run-refusal.js';
+
+/** A step of `applySavedRun` that reports progress. */
+export type SavedRunStep = 'drift' | 'replan' | 'apply';
+
+/** What `applySavedRun` tells between its steps (for a running commentary). */
+export type SavedRunEvent =
+  /** Every check before the drift check passed: the run, its kind and the store it will write to. */
+  | { type: 'checked'; run: RunDirectory; kind: string; store: Store }
+  /** Entities the run touches changed since planning (reported before the refusal or the replan). */
+  | { type: 'drifted'; drifted: DriftedEntity[] }
+  /** The run's input was planned again as a new run (`replan`), which is applied instead. */
+  | { type: 'replanned'; run: RunDirectory; from: RunDirectory };
+
+/** The one-writer-per-store lock `applySavedRun` holds while it writes. */
+export interface SavedRunLock {
+  release(): void;
+  /** The run the lock is held for changes (after a replan). */
+  setRunId(id: string): void;
+}
+
+export interface ApplySavedRunOptions extends JobCallbacks {
+  client: MerchantClient;
+  /**
+   * Where the client writes, as the run recorded it when planned (`run.meta.target`: the base URL,
+   * or the local sandbox): a run planned against another service is refused (`other-target`).
+   */
+  target: string;
+  /** Continue a started or interrupted run (`mbulk runs resume`); default: apply a planned run. */
+  resume?: boolean | undefined;
+  /** When the store drifted, plan the run's input again and apply the new plan (kinds that can). */
+  replan?: boolean | undefined;
+  /**
+   * A resume that settles every operation the journal cannot prove done by re-reading the store:
+   * accepts a damaged journal or an applied run, and skips the drift check.
+   */
+  reconcile?: boolean | undefined;
+  concurrency?: number | undefined;
+  /** Write a products plan whose prices jump (default: refused unless planned with it). */
+  allowPriceJumps?: boolean | undefined;
+  /** Write-time re-read of products and customers. */
+  writeCheck?: WriteCheckOptions | undefined;
+  /**
+   * Takes the store's one-writer lock once the store is known (the CLI's lock in
+   * `$MBULK_LOCK_DIR`). A LockHeldError it throws is the refusal `busy`. Default: no lock.
+   */
+  lock?: ((store: Store, runId: string) => SavedRunLock) | undefined;
+  /** Asked after every check passed, before the first write; false is the refusal `declined`. */
+  confirm?: ((run: RunDirectory, store: Store) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Runs one step with the progress callback it should report to (the CLI shows each step as a
+   * task). Default: calls `work(onProgress)`.
+   */
+  step?:
+    | (<T>(step: SavedRunStep, work: (onProgress: (p: JobProgress) => void) => Promise<T>) => Promise<T>)
+    | undefined;
+  onEvent?: ((event: SavedRunEvent) => void) | undefined;
+}
+
+/** A saved run that was applied (or resumed): how it went. */
+export interface AppliedSavedRun {
+  applied: true;
+  /** The run that was applied: a new one when it was planned again (`replannedFrom`). */
+  run: RunDirectory;
+  kind: string;
+  store: Store;
+  /** False when rows failed or the apply did not complete. */
+  ok: boolean;
+  status: string;
+  summary: Record<string, unknown>;
+  abortedBy?: Awaited<ReturnType<RunKind['apply']>>['abortedBy'];
+  /** The run this one was planned again from. */
+  replannedFrom?: string | undefined;
+}
+
+/** What `checkSavedRun` found: the run can be applied as asked (nothing remote checked yet). */
+export interface SavedRunChecked {
+  applied?: undefined;
+  kind: RunKind;
+  journal: JournalSnapshot;
+}
+
+/**
+ * The checks of a saved run that need no store: not being applied by another live process, in a
+ * state that can be applied (or resumed), of a kind that can be applied, with an intact plan and
+ * (for a resume without `reconcile`) an intact journal of a run not yet applied.
+ */
+export async function checkSavedRun(
+  run: RunDirectory,
+  options: { resume?: boolean | undefined; reconcile?: boolean | undefined } = {},
+): Promise<SavedRunChecked | SavedRunRefusal> {
+  const meta = run.refresh();
+  const base = { applied: false as const, runId: run.id };
+  if (meta.status === 'applying' && isRunLive(meta)) {
+    return {
+      ...base,
+      refused: 'busy',
+      category: 'refused',
+      pid: meta.pid,
+      message: `run ${run.id} is being applied by process ${meta.pid}; wait for it to finish`,
+    };
+  }
+  if (options.resume !== true && meta.status !== 'planned') {
+    return {
+      ...base,
+      refused: 'not-planned',
+      category: 'usage',
+      status: meta.status,
+      message: `run ${run.id} was already ${meta.status === 'applying' ? 'started' : meta.status}; continue it with: mbulk runs resume ${run.id}`,
+    };
+  }
+  const kind = await runKind(meta.kind);
+  if (!kind) {
+    return {
+      ...base,
+      refused: 'not-appliable',
+      category: 'usage',
+      kind: meta.kind,
+      message: `run ${run.id} is a ${meta.kind} run, which cannot be applied`,
+    };
+  }
+  const problem = planShapeProblem(meta.kind, run.readPlan());
+  if (problem !== undefined) {
+    return {
+      ...base,
+      refused: 'damaged-plan',
+      category: 'usage',
+      problem,
+      file: run.file('plan'),
+      message: `run ${run.id}: damaged plan, plan again (${run.file('plan')}: ${problem}); nothing was written. Plan again with: mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`,
+    };
+  }
+  const journal = readJournal(run.file('journal'));
+  if (options.resume === true && options.reconcile !== true) {
+    const damage = journalDamage(journal, meta.journal_seq);
+    if (damage.length > 0) {
+      return {
+        ...base,
+        refused: 'damaged-journal',
+        category: 'usage',
+        damage,
+        file: run.file('journal'),
+        message: new JournalDamagedError(run.id, run.file('journal'), damage).message,
+      };
+    }
+    if (meta.status === 'applied') {
+      return {
+        ...base,
+        refused: 'already-applied',
+        category: 'usage',
+        message: `run ${run.id} was already applied: there is nothing to resume, and resending could repeat writes. To check every operation its journal cannot prove against the store (nothing is resent blindly): mbulk runs resume ${run.id} --reconcile`,
+      };
+    }
+  }
+  return { kind, journal };
+}
+
+/**
+ * Applies a saved run (`mbulk apply RUN`), or continues a started one (`resume`: `mbulk runs
+ * resume RUN`), with every check the CLI makes, in its order: nobody else is applying it, it can be
+ * applied as asked (`checkSavedRun`), the client's token belongs to the store it was planned for,
+ * the client writes where it was planned, the store's lock is free, and nothing it touches changed
+ * since planning (for a resume: nothing it has not started; with `replan`, a drifted run is planned
+ * again and the new run applied). Returns the apply's summary, or a typed refusal: nothing was
+ * written then. Errors (the API unreachable, a disk full) are thrown.
+ */
+export async function applySavedRun(
+  run: RunDirectory,
+  options: ApplySavedRunOptions,
+): Promise<AppliedSavedRun | SavedRunRefusal> {
+  const checked = await checkSavedRun(run, options);
+  if (checked.applied === false) return checked;
+  const { kind, journal } = checked;
+  const meta = run.meta;
+  const base = { applied: false as const, runId: run.id };
+  if (options.resume === true && options.reconcile === true) run.settleUnproven = true;
+  const step =
+    options.step ?? (<T>(_: SavedRunStep, work: (p: (p: JobProgress) => void) => Promise<T>) => work(report));
+  function report(p: JobProgress): void {
+    options.onProgress?.(p);
+  }
+
+  const store = await clientStore(options.client, options.signal);
+  if (meta.store_id !== undefined && store.id !== meta.store_id) {
+    return {
+      ...base,
+      refused: 'other-store',
+      category: 'refused',
+      plannedStore: meta.store_id,
+      store,
+      message: `run ${run.id} was planned for store ${meta.store_id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
+    };
+  }
+  // Two services can hold stores with the same id (two sandboxes do): the run also names where it
+  // was planned, and writes go nowhere else.
+  if (meta.target !== options.target) {
+    return {
+      ...base,
+      refused: 'other-target',
+      category: 'refused',
+      plannedTarget: String(meta.target),
+      target: options.target,
+      message: `run ${run.id} was planned against ${meta.target}, but this command targets ${options.target}; set --base-url (or MERCHANT_API_URL) to ${meta.target}. Nothing was written`,
+    };
+  }
+  let lock: SavedRunLock | undefined;
+  try {
+    try {
+      lock = options.lock?.(store, run.id);
+    } catch (error) {
+      if (!LockHeldError.is(error)) throw error;
+      return {
+        ...base,
+        refused: 'busy',
+        category: 'refused',
+        owner: error.owner,
+        lockFile: error.file,
+        message: `refused: another mbulk is writing to store ${store.name} (${store.id}): ${describeOwner(error.owner)}. Nothing was written; run again when it has finished (a lock left by a process that is gone is taken over; the lock is ${error.file})`,
+      };
+    }
+    options.onEvent?.({ type: 'checked', run, kind: meta.kind, store });
+    let target = run;
+    // The journal knows what this run wrote: the drift check covers what it has not started. With
+    // `reconcile` the journal cannot be trusted to tell, and every operation re-reads the store.
+    if (options.reconcile !== true && kind.drift) {
+      const drift = kind.drift;
+      const drifted = await step('drift', () => drift(run, options.client));
+      if (drifted.length > 0) {
+        options.onEvent?.({ type: 'drifted', drifted });
+        if (options.replan !== true || !kind.replan) {
+          const how = kind.replan
+            ? `mbulk apply ${run.id} --replan`
+            : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
+          return {
+            ...base,
+            refused: 'drift',
+            category: 'refused',
+            drifted,
+            canReplan: kind.replan !== undefined,
+            message: `the live store drifted since planning; plan again with ${how}`,
+          };
+        }
+        const repeats = journal.records > 0 ? kind.replanRepeats?.(run) : undefined;
+        if (repeats !== undefined) {
+          return {
+            ...base,
+            refused: 'replan-repeats',
+            category: 'refused',
+            drifted,
+            reason: repeats,
+            message: `run ${run.id} already sent some of its changes, and planning its input again would send those again (${repeats}); fix the drifted entities by hand or plan a new sheet with what is left`,
+          };
+        }
+        const replan = kind.replan;
+        const replanned = await step('replan', (onProgress) =>
+          replan(run, {
+            client: options.client,
+            target: options.target,
+            onProgress,
+            signal: options.signal,
+          }),
+        );
+        options.onEvent?.({ type: 'replanned', run: replanned.run, from: run });
+        if (replanned.refusal) {
+          return {
+            applied: false,
+            runId: replanned.run.id,
+            refused: 'replan-refused',
+            category: 'refused',
+            drifted,
+            reason: replanned.refusal,
+            replannedRun: replanned.run,
+            message: replanned.refusal,
+          };
+        }
+        target = replanned.run;
+        lock?.setRunId(target.id);
+      }
+    }
+    if (options.confirm !== undefined && !(await options.confirm(target, store))) {
+      return {
+        ...base,
+        runId: target.id,
+        refused: 'declined',
+        category: 'refused',
+        message: 'declined: nothing was written',
+      };
+    }
+    const applying = target;
+    let result: Awaited<ReturnType<RunKind['apply']>>;
+    try {
+      result = await step('apply', (onProgress) =>
+        kind.apply(applying, {
+          client: options.client,
+          ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+          allowPriceJumps: options.allowPriceJumps === true,
+          ...(options.writeCheck !== undefined ? { writeCheck: options.writeCheck } : {}),
+          onProgress,
+          onWarning: options.onWarning,
+          signal: options.signal,
+        }),
+      );
+    } catch (error) {
+      // A plan refused as a whole (refused when planned, price jumps not allowed): nothing was sent.
+      if (!RefusedError.is(error)) throw error;
+      return {
+        ...base,
+        runId: target.id,
+        refused: 'plan-refused',
+        category: 'refused',
+        message: error.message,
+      };
+    }
+    return {
+      applied: true,
+      run: target,
+      kind: meta.kind,
+      store,
+      ok: result.ok,
+      status: result.status,
+      summary: result.summary,
+      abortedBy: result.abortedBy,
+      replannedFrom: target === run ? undefined : run.id,
+    };
+  } finally {
+    lock?.release();
+  }
+}

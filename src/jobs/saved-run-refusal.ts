@@ -1,0 +1,63 @@
+import type { LockOwner } from '../apply/lock-file.js';
+import type { RunDirectory } from '../apply/run-directory.js';
+import type { Store } from '../schema/index.js';
+import type { DriftedEntity } from './run-kind.js';
+
+/** What every refusal of `applySavedRun` says: nothing was written. */
+interface RefusalBase {
+  applied: false;
+  /** The run that was refused. */
+  runId: string;
+  /** `usage` (exit code 2: the run cannot be applied this way) or `refused` (exit code 3: a guardrail). */
+  category: 'usage' | 'refused';
+  /** One line for people, naming what to do next. */
+  message: string;
+}
+
+/**
+ * Why `applySavedRun` wrote nothing. Switch on `refused`:
+ * - `busy`: another live process is applying the run (`pid`), or holds the store's lock (`owner`);
+ * - `not-planned`: `apply` of a run already started or applied (continue it with a resume);
+ * - `not-appliable`: a kind of run that cannot be applied (an export);
+ * - `damaged-plan`: plan.json is not what its kind writes (edited or damaged);
+ * - `damaged-journal`: a resume of a journal that cannot prove what was sent (pass `reconcile`);
+ * - `already-applied`: a resume of a run that was applied (pass `reconcile` to re-check it);
+ * - `other-store`: the client's token belongs to another store than the run was planned for;
+ * - `other-target`: the client writes to another service than the run was planned against;
+ * - `drift`: entities the run touches changed since planning (`drifted`); `canReplan` says
+ *   whether `replan: true` would plan the run's input again;
+ * - `replan-repeats`: drift, and planning again would repeat writes the run already sent;
+ * - `replan-refused`: drift, and the new plan (`replannedRun`) was refused by a guardrail;
+ * - `plan-refused`: the plan itself is refused (it was refused when planned, or its price jumps
+ *   were not allowed);
+ * - `declined`: `confirm` answered no.
+ */
+export type SavedRunRefusal = RefusalBase &
+  (
+    | {
+        refused: 'busy';
+        pid?: number | undefined;
+        owner?: LockOwner | undefined;
+        lockFile?: string | undefined;
+      }
+    | { refused: 'not-planned'; status: string }
+    | { refused: 'not-appliable'; kind: string }
+    | { refused: 'damaged-plan'; problem: string; file: string }
+    | { refused: 'damaged-journal'; damage: readonly string[]; file: string }
+    | { refused: 'already-applied' }
+    | { refused: 'other-store'; plannedStore: string; store: Store }
+    | { refused: 'other-target'; plannedTarget: string; target: string }
+    | { refused: 'drift'; drifted: DriftedEntity[]; canReplan: boolean }
+    | { refused: 'replan-repeats'; drifted: DriftedEntity[]; reason: string }
+    | { refused: 'replan-refused'; drifted: DriftedEntity[]; reason: string; replannedRun: RunDirectory }
+    | { refused: 'plan-refused' }
+    | { refused: 'declined' }
+  );
+
+/** The kinds of refusal (`SavedRunRefusal['refused']`). */
+export type SavedRunRefusalKind = SavedRunRefusal['refused'];
+
+/** Whether an `applySavedRun` result is a refusal (nothing was written). */
+export function isSavedRunRefusal(result: { applied: boolean }): result is SavedRunRefusal {
+  return result.applied === false;
+}

@@ -1,0 +1,54 @@
+import { PRODUCT_FIELDS } from '../../schema/product.js';
+import type { Product, ProductOption } from '../../schema/index.js';
+import type { Sequenced } from '../pagination.js';
+
+/** The product's own fields (everything but id, variants, options, images, stock and times). */
+export const PRODUCT_FIELD_KEYS = PRODUCT_FIELDS;
+export type ProductFieldKey = (typeof PRODUCT_FIELD_KEYS)[number];
+export type ProductFields = Pick<Product, ProductFieldKey>;
+
+/** One inventory item (stock of a product without variants, or of one variant). */
+export interface ItemRec extends Sequenced {
+  item_id: string;
+  product_id: string;
+  variant_id: string | null;
+  quantity: number;
+  updated_at: string;
+}
+
+export interface VariantRec {
+  id: string;
+  name: string;
+  sku: string | null;
+  description: string | null;
+  price: number;
+  original_price: number | null;
+  cost: number | null;
+  weight: number;
+  item: ItemRec;
+}
+
+export interface ProductRec extends Sequenced {
+  id: string;
+  fields: ProductFields;
+  /**
+   * The product-level inventory item. Decision: a product WITHOUT variants has exactly one item
+   * (`product.inventory`); a product WITH variants has `inventory: null` and each variant carries
+   * its own item. Adding the first variant removes the product item; removing all variants
+   * (`variants: []`) creates a fresh one (quantity from `inventory_quantity`, else 0).
+   */
+  item: ItemRec | null;
+  variants: VariantRec[];
+  options: ProductOption[];
+  images: string[];
+  created_at: string;
+  updated_at: string;
+  json: string | null;
+}
+
+/** An inventory item with the product (and variant) it belongs to. */
+export interface ItemRef {
+  item: ItemRec;
+  product: ProductRec;
+  variant: VariantRec | null;
+}

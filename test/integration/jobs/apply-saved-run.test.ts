@@ -1,0 +1,212 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { LockFile } from '../../../src/apply/lock-file.js';
+import {
+  MerchantClient,
+  OtherStoreError,
+  applySavedRun,
+  applyStockRun,
+  isMbulkError,
+  openRun,
+  planStockImport,
+  type SavedRunRefusal,
+} from '../../../src/index.js';
+import { generateStore } from '../../../src/sandbox/generator.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
+
+// `applySavedRun` is the library call behind `mbulk apply RUN` / `mbulk runs resume RUN`: every
+// check before a write, as typed refusals. The witness of "nothing was written" is each sandbox's
+// own request log.
+
+const dir = mkdtempSync(join(tmpdir(), 'mbulk-apply-saved-'));
+const open: RunningSandbox[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function sandbox(seed: StoreSnapshot) {
+  const s = await startSandbox({ seed: structuredClone(seed) });
+  open.push(s);
+  const client = new MerchantClient({ baseUrl: s.url, token: s.token });
+  return { s, client, writes: () => s.requestLog().filter((e) => e.method !== 'GET') };
+}
+
+/** Tracked inventory items with a SKU. */
+function items(snapshot: StoreSnapshot): { itemId: string; sku: string; quantity: number }[] {
+  const out: { itemId: string; sku: string; quantity: number }[] = [];
+  for (const p of snapshot.products) {
+    if (!p.inventory_enabled) continue;
+    for (const i of [p.inventory, ...p.variants.map((v) => v.inventory)])
+      if (i?.sku) out.push({ itemId: i.item_id, sku: i.sku, quantity: i.quantity });
+  }
+  return out;
+}
+
+const STORE_A = generateStore({ products: 20, customers: 0, orders: 0, seed: 7 });
+const STORE_B = generateStore({ products: 20, customers: 0, orders: 0, seed: 8 });
+
+/** Plans a stock run that raises three items by 10 against `a`: nothing is written by planning. */
+async function planStock(a: Awaited<ReturnType<typeof sandbox>>, options: { maxChanges?: string } = {}) {
+  const tracked = items(STORE_A).slice(0, 10);
+  const file = join(mkdtempSync(join(dir, 'plan-')), 'stock.csv');
+  writeFileSync(
+    file,
+    ['sku,quantity', ...tracked.map((i, n) => `${i.sku},${n < 3 ? i.quantity + 10 : i.quantity}`)].join('\n'),
+  );
+  const planned = await planStockImport({
+    client: a.client,
+    file,
+    runsRoot: join(dir, 'runs'),
+    target: a.s.url,
+    ...options,
+  });
+  expect(a.writes()).toEqual([]);
+  return { run: planned.run, changed: tracked.slice(0, 3) };
+}
+
+function refusal(result: Awaited<ReturnType<typeof applySavedRun>>): SavedRunRefusal {
+  if (result.applied)
+    throw new Error(`expected a refusal, the run was applied: ${JSON.stringify(result.summary)}`);
+  return result;
+}
+
+describe('applySavedRun (library, no CLI)', () => {
+  it('refuses a saved stock run with a client of another store (other-store), writing nothing anywhere', async () => {
+    const a = await sandbox(STORE_A);
+    const b = await sandbox(STORE_B);
+    expect(STORE_B.me.id).not.toBe(STORE_A.me.id);
+    const { run } = await planStock(a);
+
+    const result = refusal(await applySavedRun(run, { client: b.client, target: b.s.url }));
+    expect(result).toMatchObject({
+      refused: 'other-store',
+      category: 'refused',
+      plannedStore: STORE_A.me.id,
+      store: { id: STORE_B.me.id },
+    });
+    expect(b.writes()).toEqual([]);
+    expect(a.writes()).toEqual([]);
+    expect(run.refresh().status).toBe('planned');
+
+    // The kind's own apply refuses too: a library caller skipping applySavedRun writes nothing.
+    const direct = await applyStockRun(run, { client: b.client }).catch((e: unknown) => e);
+    expect(direct).toBeInstanceOf(OtherStoreError);
+    expect(isMbulkError(direct) && direct.category).toBe('refused');
+    expect(b.writes()).toEqual([]);
+    expect(a.writes()).toEqual([]);
+  });
+
+  it('refuses the same store served elsewhere (other-target), writing nothing', async () => {
+    const a = await sandbox(STORE_A);
+    const copy = await sandbox(STORE_A); // the same store id, another service
+    const { run } = await planStock(a);
+    const result = refusal(await applySavedRun(run, { client: copy.client, target: copy.s.url }));
+    expect(result).toMatchObject({
+      refused: 'other-target',
+      category: 'refused',
+      plannedTarget: a.s.url,
+      target: copy.s.url,
+    });
+    expect(copy.writes()).toEqual([]);
+    expect(a.writes()).toEqual([]);
+  });
+
+  it('refuses a run another live process is applying, and a store whose lock is held (busy)', async () => {
+    const a = await sandbox(STORE_A);
+    const { run } = await planStock(a);
+    const lockFile = join(mkdtempSync(join(dir, 'lock-')), 'store.lock');
+    const held = LockFile.acquire(lockFile, { command: 'mbulk import stock other.csv --apply' });
+    try {
+      const locked = refusal(
+        await applySavedRun(run, {
+          client: a.client,
+          target: a.s.url,
+          lock: () => LockFile.acquire(lockFile, { command: 'test' }),
+        }),
+      );
+      expect(locked).toMatchObject({ refused: 'busy', category: 'refused', lockFile });
+      expect(locked.message).toContain('mbulk import stock other.csv --apply');
+    } finally {
+      held.release();
+    }
+    // This process is alive: a run it marked as applying is being applied by someone else.
+    openRun(join(dir, 'runs'), run.id).setStatus('applying');
+    const busy = refusal(
+      await applySavedRun(openRun(join(dir, 'runs'), run.id), { client: a.client, target: a.s.url }),
+    );
+    expect(busy).toMatchObject({ refused: 'busy', category: 'refused', pid: process.pid });
+    expect(a.writes()).toEqual([]);
+  });
+
+  it('refuses a drifted run with the drifted entities, and applies it planned again with replan', async () => {
+    const a = await sandbox(STORE_A);
+    const { run, changed } = await planStock(a);
+    const sold = changed[0]!;
+    a.s.store.updateInventoryItem(sold.itemId, { delta_quantity: -2 });
+
+    const drift = refusal(await applySavedRun(run, { client: a.client, target: a.s.url }));
+    expect(drift).toMatchObject({ refused: 'drift', category: 'refused', canReplan: true });
+    if (drift.refused !== 'drift') throw new Error('not a drift refusal');
+    expect(drift.drifted.map((d) => d.id)).toContain(sold.itemId);
+    expect(a.writes()).toEqual([]);
+
+    const events: string[] = [];
+    const replanned = await applySavedRun(run, {
+      client: a.client,
+      target: a.s.url,
+      replan: true,
+      onEvent: (e) => events.push(e.type),
+    });
+    if (!replanned.applied) throw new Error(replanned.message);
+    expect(replanned).toMatchObject({ ok: true, status: 'completed', replannedFrom: run.id });
+    expect(replanned.run.id).not.toBe(run.id);
+    expect(events).toEqual(['checked', 'drifted', 'replanned']);
+    // The new plan sets the quantities of the sheet, over the live (sold) quantity.
+    expect(a.s.store.getInventoryItem(sold.itemId)?.quantity).toBe(sold.quantity + 10);
+    expect(a.writes().map((w) => [w.method, w.path])).toEqual([
+      ['POST', '/api/v2/inventory_items/batch_update'],
+    ]);
+  });
+
+  it('applies a clean run once: a second apply is not-planned, a resume is already-applied', async () => {
+    const a = await sandbox(STORE_A);
+    const { run, changed } = await planStock(a);
+    const applied = await applySavedRun(run, { client: a.client, target: a.s.url });
+    if (!applied.applied) throw new Error(applied.message);
+    expect(applied).toMatchObject({ ok: true, kind: 'stock', store: { id: STORE_A.me.id } });
+    expect(applied.summary).toMatchObject({ updated: 3, failed: 0 });
+    for (const i of changed) expect(a.s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 10);
+    const written = a.writes().length;
+
+    expect(refusal(await applySavedRun(run, { client: a.client, target: a.s.url }))).toMatchObject({
+      refused: 'not-planned',
+      category: 'usage',
+      status: 'applied',
+    });
+    expect(
+      refusal(await applySavedRun(run, { client: a.client, target: a.s.url, resume: true })),
+    ).toMatchObject({ refused: 'already-applied', category: 'usage' });
+    expect(a.writes()).toHaveLength(written);
+  });
+
+  it('refuses a plan that was refused when planned (plan-refused), and one the confirm hook declines', async () => {
+    const a = await sandbox(STORE_A);
+    const over = await planStock(a, { maxChanges: '1' });
+    expect(refusal(await applySavedRun(over.run, { client: a.client, target: a.s.url }))).toMatchObject({
+      refused: 'plan-refused',
+      category: 'refused',
+    });
+    const { run } = await planStock(a);
+    expect(
+      refusal(await applySavedRun(run, { client: a.client, target: a.s.url, confirm: () => false })),
+    ).toMatchObject({ refused: 'declined', category: 'refused' });
+    expect(a.writes()).toEqual([]);
+  });
+});
