@@ -1,7 +1,7 @@
 import type { ExecuteOptions, ExecuteSummary } from './execute-plan.js';
 import { executeOperations } from './execute-plan.js';
 import type { JournalOptions } from './journal.js';
-import { Journal, journalDamage } from './journal.js';
+import { Journal, SETTLED_KEY, journalDamage } from './journal.js';
 import type { RunDirectory, RunStatus } from './run-directory.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
@@ -55,8 +55,16 @@ export async function applyRun<Op, R>(
         ...(settle ? { settleUnproven: settle } : {}),
       });
     } catch (error) {
+      // Records were written before the failure: a later resume must still notice a truncation.
       run.setStatus('failed');
+      run.update({ journal_seq: journal.lastSeq });
       throw error;
+    }
+    if (damage.length > 0 && summary.status === 'completed' && summary.counts.unknown === 0) {
+      // Every operation the damaged journal could not prove was settled against the store: say
+      // so in the journal, so later sessions (`runs resume`, `runs show`) see a settled run.
+      journal.append({ op: 'reconcile', phase: 'settled', key: SETTLED_KEY });
+      await journal.flush();
     }
     const status: RunStatus =
       summary.status === 'completed'

@@ -25,7 +25,14 @@ import { MbulkError } from '../errors/mbulk-error.js';
  * cannot prove what was sent, so `runs resume` refuses it unless told to re-read the store.
  */
 
-export type JournalPhase = 'start' | 'done' | 'failed' | 'unknown';
+/**
+ * `settled` is not about one operation: written when `runs resume --reconcile` settled every
+ * operation of a damaged journal against the store, it marks the damage before it as dealt with.
+ */
+export type JournalPhase = 'start' | 'done' | 'failed' | 'unknown' | 'settled';
+
+/** Key of the `settled` record (it names no operation). */
+export const SETTLED_KEY = '(journal)';
 
 /** What is kept of an error: enough to report it, never a token. */
 export interface JournalError {
@@ -91,6 +98,11 @@ export interface JournalSnapshot {
    * bytes…), one line each with its line number; empty when it is intact (torn records aside).
    */
   damage: string[];
+  /**
+   * Set when a `settled` record follows damage: `runs resume --reconcile` re-read the store for
+   * everything the journal could not prove (at `at`, ISO), so that damage no longer counts.
+   */
+  settled?: { at: string; damage: string[] };
 }
 
 const NOT_STARTED: OperationState = { status: 'not_started' };
@@ -154,6 +166,11 @@ export function parseJournal(text: string): JournalSnapshot {
     }
     if (record.seq !== undefined) snapshot.lastSeq = record.seq;
     applyRecord(snapshot, record);
+    if (record.phase === 'settled' && snapshot.damage.length > 0) {
+      // Everything before was settled against the store: the damage stays on record, not in force.
+      snapshot.settled = { at: record.t, damage: snapshot.damage };
+      snapshot.damage = [];
+    }
   }
   if (pendingBad) {
     if (pendingBad.torn) snapshot.tornLines++;
@@ -417,7 +434,7 @@ function emptySnapshot(): JournalSnapshot {
   return { states: new Map(), records: 0, damagedLines: 0, lastSeq: 0, tornLines: 0, damage: [] };
 }
 
-const PHASES = new Set<string>(['start', 'done', 'failed', 'unknown']);
+const PHASES = new Set<string>(['start', 'done', 'failed', 'unknown', 'settled']);
 
 function parseRecord(line: string): JournalRecord | undefined {
   let value: unknown;

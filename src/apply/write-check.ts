@@ -5,30 +5,40 @@ import { categoryOf } from '../errors/exit-code.js';
 /**
  * Write-time check: just before a PATCH (or a create), re-read what the plan was made from, so a
  * change someone made after planning (another terminal, a person in the admin, a long wait at the
- * confirmation prompt) is refused as drifted instead of overwritten.
+ * confirmation prompt) is refused as drifted instead of overwritten. Due when the plan is older
+ * than `afterMs` (default 5 s), or always with `strict`.
  *
- * - An update re-reads its entity (`GET /…/{id}`) when the plan is older than `afterMs` (default
- *   5 s) or always with `strict`; its `updated_at` must still be the one planned.
- * - Creates share one fresh read of the collection (by reference id / sku, or phone / email),
- *   taken when the plan is older than the threshold and reused for `max(afterMs, 10 × the read's
- *   duration)` so a big catalog costs at most ~10% of the run.
- * - A service without get-one (the sandbox in strict mode answers 404): the first 404 for an entity
- *   that the PATCH then finds existing turns the per-write re-reads off for the rest of the run,
- *   with one warning; the apply-time drift check (one catalog read before writing) still guards.
- * - Operations an earlier session started without a known outcome (resume) are not checked:
- *   their `updated_at` may have moved because of this run's own write. Those that failed (drifted
- *   included) are checked again.
+ * - Default: the run's writes are checked against one shared listing of the collection (the whole
+ *   catalog, or every customer), read in pages and re-read in the background once it is older than
+ *   `max(3 s, 10 × its read time)`; a write waits for a new read only when the one it has is more
+ *   than twice that old. Each update's `updated_at` must still be the one planned; a create's
+ *   reference id / sku (phone / email) must still be free. So the listing costs about a tenth of
+ *   the run, and a change is caught unless it was made in the last few seconds before the write.
+ *   The listing is used when it costs no more requests than one get-one per write (its pages ≤ the
+ *   writes to check) and reads in under a second; otherwise each update re-reads its entity.
+ * - `strict` (`--strict-check`): each update re-reads its entity (`GET /…/{id}`) immediately before
+ *   it is sent, whatever the plan's age (one more request per write). A service without get-one
+ *   (the sandbox in strict mode answers 404 for an entity the listing has) falls back, with one
+ *   warning, to the listing, re-read (writes waiting) whenever older than 10× its read time.
+ * - Operations an earlier session started without a known outcome (resume) are not checked here:
+ *   their `updated_at` may have moved because of this run's own write; the job settles them first
+ *   (see settleProductReplay). Those that failed (drifted included) are checked again.
  */
 export interface WriteCheckOptions {
-  /** Re-read before every update (`--strict-check`). Default false: only once the plan is older than `afterMs`. */
+  /** Re-read each entity just before writing it (`--strict-check`). Default false: a shared listing, once the plan is older than `afterMs`. */
   strict?: boolean | undefined;
   /** Plan age in ms past which writes re-read first (default 5000). */
   afterMs?: number | undefined;
+  /** Shortest reuse of a listing in ms in the default mode (default 3000). */
+  listingRefreshMs?: number | undefined;
   /** Wall clock in ms since the epoch (tests). */
   now?: (() => number) | undefined;
 }
 
 export const DEFAULT_WRITE_CHECK_AFTER_MS = 5000;
+export const DEFAULT_LISTING_REFRESH_MS = 3000;
+/** A listing slower to read than this cannot be kept fresh: updates re-read their entity instead. */
+export const LISTING_MAX_READ_MS = 1000;
 
 /** An operation refused at write time: the entity changed since planning. A definite failure (nothing was sent). */
 export class WriteDriftError extends MbulkError {
@@ -42,14 +52,26 @@ export class WriteDriftError extends MbulkError {
   }
 }
 
+interface Snapshot {
+  /** When the read started (what it shows is at least this fresh). */
+  at: number;
+  refreshMs: number;
+  value: Promise<unknown>;
+}
+
 export class WriteCheck {
   private readonly plannedAt: number;
   private readonly afterMs: number;
   private readonly strict: boolean;
+  private readonly refreshMs: number;
   private readonly now: () => number;
   private getOneOff = false;
-  private snapshots = new Map<string, { at: number; refreshMs: number; value: Promise<unknown> }>();
-  /** Collection reads made for creates. */
+  private listingPreferred = false;
+  private listingSlow = false;
+  /** The last completed read per collection, and the read under way. */
+  private snapshots = new Map<string, Snapshot>();
+  private pending = new Map<string, Snapshot>();
+  /** Collection listings read. */
   collectionReads = 0;
 
   constructor(
@@ -62,6 +84,7 @@ export class WriteCheck {
     this.plannedAt = Number.isFinite(t) ? t : 0;
     this.afterMs = Math.max(0, options.afterMs ?? DEFAULT_WRITE_CHECK_AFTER_MS);
     this.strict = options.strict === true;
+    this.refreshMs = Math.max(0, options.listingRefreshMs ?? DEFAULT_LISTING_REFRESH_MS);
   }
 
   /** Whether this operation is re-checked before it is sent. */
@@ -71,46 +94,80 @@ export class WriteCheck {
     return this.strict || this.now() - this.plannedAt >= this.afterMs;
   }
 
+  /**
+   * Default mode: check updates against the shared listing when one read of it (`pages` requests)
+   * costs no more than one get-one per write to check (`writes`). Ignored when strict.
+   */
+  preferListing(pages: number, writes: number): void {
+    this.listingPreferred = !this.strict && pages <= writes;
+  }
+
+  /** Whether updates are checked against the shared listing (else: one get-one each). */
+  get usesListing(): boolean {
+    return this.getOneOff || (this.listingPreferred && !this.listingSlow);
+  }
+
+  /** Whether the service is known to have no get-one route (see getOneMissing). */
+  get getOneIsMissing(): boolean {
+    return this.getOneOff;
+  }
+
   /** Whether the per-entity re-read (get-one) is due. */
   entityDue(ctx: ExecuteContext): boolean {
-    return !this.getOneOff && this.due(ctx);
+    return !this.usesListing && this.due(ctx);
   }
 
   /**
-   * The get-one route answered 404 for an entity the PATCH then found: the service has no get-one
-   * (strict mode). Re-reads are off for the rest of the run; said once.
+   * The get-one route answered 404 for an entity the listing has: the service has no get-one
+   * (strict mode). Updates are checked against the listing for the rest of the run; said once.
    */
   getOneMissing(route: string): void {
     if (this.getOneOff) return;
     this.getOneOff = true;
     this.warn(
-      `${route} answered 404 for an entity that exists: this service has no get-one route, so writes are no longer re-read one by one; the drift check before applying (one catalog read) still guards this run`,
+      `${route} answered 404 for an entity that exists: this service has no get-one route, so writes are checked against a fresh listing of the collection instead of being re-read one by one`,
     );
   }
 
   /**
-   * A fresh read shared by the creates of one kind: reused while younger than the threshold (or
-   * 10× its own duration, whichever is longer), then read again. Concurrent callers share one read.
+   * A fresh listing shared by the run's writes of one kind (concurrent callers share one read).
+   * Reused while younger than its refresh time (`max(listingRefreshMs, 10 × read time)`; strict:
+   * `10 × read time`); past that a new read starts, and until it is in, callers go on with the old
+   * one while it is younger than twice the refresh time (default mode only), else wait for it.
    */
   async snapshot<T>(name: string, load: () => Promise<T>): Promise<T> {
     const t = this.now();
-    const cached = this.snapshots.get(name);
-    if (cached && t - cached.at < cached.refreshMs) return cached.value as Promise<T>;
-    const entry = { at: t, refreshMs: this.afterMs, value: Promise.resolve() as Promise<unknown> };
+    const current = this.snapshots.get(name);
+    if (current && t - current.at < current.refreshMs) return current.value as Promise<T>;
+    const next = this.pending.get(name) ?? this.read(name, load);
+    if (current && !this.strict && t - current.at < 2 * current.refreshMs) {
+      return current.value as Promise<T>;
+    }
+    return next.value as Promise<T>;
+  }
+
+  private read<T>(name: string, load: () => Promise<T>): Snapshot {
+    const entry: Snapshot = { at: this.now(), refreshMs: 0, value: Promise.resolve() };
     const started = performance.now();
     entry.value = load().then(
       (v) => {
-        entry.refreshMs = Math.max(this.afterMs, 10 * (performance.now() - started));
+        const took = performance.now() - started;
+        entry.refreshMs = Math.max(this.strict ? 0 : this.refreshMs, 10 * took);
+        if (took > LISTING_MAX_READ_MS) this.listingSlow = true;
+        this.snapshots.set(name, entry);
+        this.pending.delete(name);
         return v;
       },
       (error: unknown) => {
-        this.snapshots.delete(name);
+        this.pending.delete(name);
         throw error;
       },
     );
-    this.snapshots.set(name, entry);
+    // A background read nobody awaits must not become an unhandled rejection.
+    entry.value.catch(() => undefined);
+    this.pending.set(name, entry);
     this.collectionReads++;
-    return entry.value as Promise<T>;
+    return entry;
   }
 }
 

@@ -3,7 +3,11 @@ import type { MerchantClient } from '../api/merchant-client.js';
 import { applyRun } from '../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../apply/backup.js';
 import { WriteCheck, type WriteCheckOptions } from '../apply/write-check.js';
-import { refuseChangedCustomer, refuseExistingCustomer } from './customer-write-check.js';
+import {
+  refuseChangedCustomer,
+  refuseExistingCustomer,
+  settleCustomerReplay,
+} from './customer-write-check.js';
 import type { ExecuteSummary, OperationOutcome } from '../apply/execute-plan.js';
 import { readJournal, stateOf } from '../apply/journal.js';
 import { writeReport } from '../apply/report.js';
@@ -365,9 +369,15 @@ export async function applyCustomerRun(
   const backup = BackupLog.open(run.file('backupLog'));
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
+  const ops = buildOps(run, file.plan);
+  // One customer listing vs one get-one per update.
+  check.preferListing(
+    Math.ceil(file.liveCustomers / 100),
+    ops.filter((o) => o.kind === 'customer-update').length,
+  );
   let summary: ExecuteSummary<CustomerOp, CustomerOpResult>;
   try {
-    summary = await applyRun<CustomerOp, CustomerOpResult>(run, buildOps(run, file.plan), {
+    summary = await applyRun<CustomerOp, CustomerOpResult>(run, ops, {
       concurrency: options.concurrency ?? 4,
       ...signal,
       keyOf: (op) => op.key,
@@ -382,9 +392,13 @@ export async function applyCustomerRun(
           const c = await client.customers.create(op.body, { idempotencyKey: op.idempotencyKey });
           return { id: c.id, updatedAt: c.updated_at };
         }
+        // A PATCH whose earlier attempt has no known outcome is re-sent only while the customer is as planned.
+        if (ctx.previous === 'unknown') {
+          const live = await settleCustomerReplay(client, check, op.entry, op.customerId, op.body);
+          if (live) return { id: live.id, updatedAt: live.updatedAt };
+        }
         // Refuse (nothing sent) a PATCH whose customer changed since planning: not overwritten (and not in the backup).
-        const getOneMissing =
-          check.entityDue(ctx) && (await refuseChangedCustomer(client, op.entry, op.customerId));
+        if (check.due(ctx)) await refuseChangedCustomer(client, check, op.entry, op.customerId);
         const before = op.entry.before;
         backup.record([
           {
@@ -396,7 +410,6 @@ export async function applyCustomerRun(
         await backup.flush();
         requests++;
         const c = await client.customers.update(op.customerId, op.body);
-        if (getOneMissing) check.getOneMissing(`GET ${client.paths.customerGet}`);
         return { id: c.id, updatedAt: c.updated_at };
       },
       onProgress: (p) =>

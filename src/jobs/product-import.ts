@@ -25,7 +25,7 @@ import type { ReadSheetOptions } from '../sheets/read-sheet.js';
 import { imageMemoryFile, readImageMemory, rememberImages } from './image-memory.js';
 import { abortFields, type AbortCause, type JobCallbacks } from './job-events.js';
 import { reconcileProductPatch } from './product-reconcile.js';
-import { refuseChangedProduct, refuseExistingProduct } from './product-write-check.js';
+import { refuseChangedProduct, refuseExistingProduct, settleProductReplay } from './product-write-check.js';
 import { writeProductResults } from './product-results.js';
 export { failedOptionsFile } from './product-results.js';
 import type { ColumnMap } from '../formats/column-map.js';
@@ -554,6 +554,11 @@ export async function applyProductRun(
   let requests = 0;
   const backup = BackupLog.open(run.file('backupLog'));
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  // One catalog listing (both statuses) vs one get-one per update/hide/delete.
+  check.preferListing(
+    Math.ceil(plan.liveCount / 100) + 1,
+    ops.filter((o) => o.kind !== 'product-create').length,
+  );
   async function writeProduct(op: ProductOp, entry: PlanEntry, id: string | null): Promise<ProductOpResult> {
     backup.record([
       {
@@ -592,14 +597,19 @@ export async function applyProductRun(
       execute: async (op, ctx) => {
         const entry = plan.entries[op.index] as PlanEntry;
         const id = entry.productId;
+        // An absolute write whose earlier attempt has no known outcome is re-sent only while the
+        // product is as planned; already holding the change settles it, anything else is drifted.
+        if (ctx.previous === 'unknown' && op.kind !== 'product-create') {
+          const live = await settleProductReplay(client, check, entry, op.kind);
+          if (live === 'deleted') return { id: id as string };
+          if (live) return patchResult(entry, live);
+        }
         // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
-        const getOneMissing =
-          op.kind === 'product-create'
-            ? check.due(ctx) && (await refuseExistingProduct(client, check, entry))
-            : check.entityDue(ctx) && (await refuseChangedProduct(client, entry));
-        const write = await writeProduct(op, entry, id);
-        if (getOneMissing) check.getOneMissing(`GET ${client.paths.productGet}`);
-        return write;
+        if (check.due(ctx)) {
+          if (op.kind === 'product-create') await refuseExistingProduct(client, check, entry);
+          else await refuseChangedProduct(client, check, entry);
+        }
+        return writeProduct(op, entry, id);
       },
       // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
       // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.

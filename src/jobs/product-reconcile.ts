@@ -57,12 +57,14 @@ export async function reconcileProductPatch(
   client: MerchantClient,
   entry: ProductPatchTarget,
   options: { signal?: AbortSignal | undefined } = {},
+  /** The product already re-read (undefined: read it now). */
+  read?: Product,
 ): Promise<'not_applied' | { applied: Product }> {
   const id = entry.productId;
   if (id === null || entry.body === null || typeof entry.body !== 'object') {
     throw new Error(`cannot tell whether the change to ${entry.label} (${entry.key}) reached the store`);
   }
-  const live = await readLiveProduct(client, id, options);
+  const live = read ?? (await readLiveProduct(client, id, options));
   if (live === undefined) {
     throw new Error(
       `could not tell whether the change to ${entry.label} (${id}) reached the store: the product is gone; it will not be resent`,

@@ -134,7 +134,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
 
 /** `--help` of `--strict-check` (apply, runs resume). */
 export const STRICT_CHECK_DESCRIBE =
-  'Products and customers: re-read each entity just before writing it, even when the plan is fresh (default: only once the plan is more than 5 s old); a write whose entity changed since planning is refused as drifted and the run goes on';
+  'Products and customers: re-read each entity (GET one) just before writing it, even when the plan is fresh (default: once the plan is more than 5 s old, check writes against a shared listing re-read every few seconds); a write whose entity changed since planning is refused as drifted and the run goes on';
 
 export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(

@@ -54,6 +54,21 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   if (progress !== undefined)
     ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
   if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
+  const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const snapshot = readJournal(run.file('journal'));
+  const damage = journalDamage(snapshot, meta.journal_seq);
+  const journal =
+    damage.length > 0
+      ? { state: 'damaged' as const, damage }
+      : snapshot.settled
+        ? { state: 'settled' as const, at: snapshot.settled.at, damage: snapshot.settled.damage }
+        : { state: 'intact' as const };
+  if (journal.state === 'damaged')
+    ctx.out.line(
+      `Journal: damaged (${damage[0] ?? ''}); settle it with: mbulk runs resume ${run.id} --reconcile`,
+    );
+  else if (journal.state === 'settled')
+    ctx.out.line(`Journal: damaged, settled against the store by --reconcile at ${journal.at}`);
   ctx.out.line(`Directory: ${run.dir}`);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
@@ -63,6 +78,7 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ok: openError === undefined,
     run: { ...meta, status },
     progress,
+    journal,
     resume: resumable ? `mbulk runs resume ${run.id}` : undefined,
     dir: run.dir,
     files: files.map((f) => run.file(f)),
@@ -389,7 +405,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
               type: 'boolean',
               default: false,
               describe:
-                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta (default: refuse, exit 2)',
+                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta; a product/customer write is re-sent only while the entity is as planned, else its row is drifted (default: refuse, exit 2)',
             })
             .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE }),
         async (argv) => {

@@ -104,7 +104,7 @@ describe('write-time check: products', () => {
     expect(s.requestLog().filter((e) => e.method === 'GET' && e.path !== '/api/v2/me')).toEqual([]);
   });
 
-  it('strict sandbox (no get-one): one warning, re-reads stop, the writes go on (the apply-time drift check is the guard)', async () => {
+  it('strict sandbox (no get-one): one warning, then the writes are checked against the catalog listing instead of one GET each', async () => {
     const { s, client, planned } = await productsSetup({ strict: true });
     s.clearRequestLog();
     const warnings: string[] = [];
@@ -117,7 +117,7 @@ describe('write-time check: products', () => {
     expect(applied).toMatchObject({ status: 'completed', updated: 3, created: 1, failed: 0 });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('GET /api/v2/products/{id} answered 404 for an entity that exists');
-    // One get-one tried (404), then none: the catalog read for the create is still made.
+    // One get-one tried (404), then none: the catalog listing checks the rest (and the create).
     const gets = s
       .requestLog()
       .filter((e) => e.method === 'GET' && /^\/api\/v2\/products\/[^?]/.test(e.path));

@@ -75,3 +75,31 @@ describe('applyRun', () => {
     expect(RunDirectory.load(run.dir).meta.status).toBe('failed');
   });
 });
+
+describe('applyRun: journal_seq', () => {
+  it('is recorded when the session fails with an error, so a later truncation of the journal is detected', async () => {
+    const run = RunDirectory.create(root, { kind: 'stock', target: 'sandbox' });
+    const two = ops.slice(0, 2);
+    await expect(
+      applyRun(run, two, {
+        keyOf: (op) => op.key,
+        concurrency: 1,
+        execute: async (op) => op.key,
+        // A progress consumer that breaks once everything settled: executeOperations throws.
+        onProgress: (p) => {
+          if (p.done === two.length) throw new Error('progress display crashed');
+        },
+      }),
+    ).rejects.toThrow('progress display crashed');
+    const meta = RunDirectory.load(run.dir).meta;
+    expect(meta.status).toBe('failed');
+    // start + done per operation.
+    expect(meta.journal_seq).toBe(4);
+    // Cut the journal to its first record: the resume refuses instead of resending.
+    const lines = fs.readFileSync(run.file('journal'), 'utf8').split('\n');
+    fs.writeFileSync(run.file('journal'), `${lines[0]}\n`);
+    await expect(
+      applyRun(RunDirectory.load(run.dir), two, { keyOf: (op) => op.key, execute: async (op) => op.key }),
+    ).rejects.toThrow(/ends at record 1, but the run recorded 4 records/);
+  });
+});

@@ -90,3 +90,31 @@ describe('journal integrity', () => {
 function writeSyncPart(fd: number, buffer: Uint8Array, offset: number, length: number): number {
   return writeSync(fd, buffer, offset, length);
 }
+
+describe('journal: settled damage', () => {
+  it('a `settled` record puts the damage before it out of force (kept on record); damage after it still counts', () => {
+    const { file, text } = journalWith(4);
+    const lines = text.trimEnd().split('\n');
+    // Record 2 zeroed: damage.
+    writeFileSync(
+      file,
+      `${lines[0]}\n${'\u0000'.repeat((lines[1] as string).length)}\n${lines.slice(2).join('\n')}\n`,
+      'latin1',
+    );
+    expect(readJournal(file).damage.length).toBeGreaterThan(0);
+    const j = Journal.open(file, { durable: false, lock: false });
+    j.append({ op: 'reconcile', phase: 'settled', key: '(journal)' });
+    j.close();
+    const settled = readJournal(file);
+    expect(settled.damage).toEqual([]);
+    expect(settled.settled?.damage.join(' ')).toContain('records are missing');
+    expect(journalDamage(settled, 5)).toEqual([]);
+    const withMarker = readFileSync(file, 'latin1').trimEnd().split('\n');
+    // Foreign bytes after the settled record: that damage counts.
+    writeFileSync(file, `${withMarker.join('\n')}\nGARBAGE\n`, 'latin1');
+    expect(readJournal(file).damage).toEqual(['line 6: not a complete record']);
+    // The settled record cut off: the earlier damage is back in force.
+    writeFileSync(file, `${withMarker.slice(0, -1).join('\n')}\n`, 'latin1');
+    expect(readJournal(file).damage.length).toBeGreaterThan(0);
+  });
+});

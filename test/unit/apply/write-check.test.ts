@@ -19,35 +19,68 @@ describe('WriteCheck', () => {
     expect(check.due({ attempt: 2, resumed: true, previous: 'failed' })).toBe(true);
   });
 
-  it('turns per-entity re-reads off once get-one is missing, with one warning', () => {
+  it('default: updates use the shared listing when it costs no more requests than one get-one each; strict: get-one until get-one is missing (one warning)', () => {
+    const cheap = new WriteCheck(PLANNED, {});
+    cheap.preferListing(7, 600);
+    expect(cheap.usesListing).toBe(true);
+    expect(cheap.entityDue({ ...fresh })).toBe(false);
+    const costly = new WriteCheck(PLANNED, {});
+    costly.preferListing(1000, 50);
+    expect(costly.usesListing).toBe(false);
+
     const warnings: string[] = [];
     const check = new WriteCheck(PLANNED, { strict: true }, (m) => warnings.push(m));
+    check.preferListing(1, 600);
+    expect(check.usesListing).toBe(false);
     expect(check.entityDue(fresh)).toBe(true);
     check.getOneMissing('GET /api/v2/products/{id}');
     check.getOneMissing('GET /api/v2/products/{id}');
-    expect(check.entityDue(fresh)).toBe(false);
-    expect(check.due(fresh)).toBe(true); // creates still re-check against the listing
+    expect(check.usesListing).toBe(true);
+    expect(check.due(fresh)).toBe(true);
     expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('checked against a fresh listing');
   });
 
-  it('shares one collection read between concurrent creates and reads again once it is older than the threshold', async () => {
+  it('shares one listing between concurrent writes; past its refresh time a new read starts in the background while the old one serves, and past twice that writes wait for the new one', async () => {
     let t = 10_000;
-    const check = new WriteCheck(PLANNED, { now: () => Date.parse(PLANNED) + t });
+    const check = new WriteCheck(PLANNED, { listingRefreshMs: 2000, now: () => Date.parse(PLANNED) + t });
     let loads = 0;
+    let gate: (() => void) | undefined;
     const load = async () => {
       loads++;
-      await new Promise((r) => setTimeout(r, 5));
-      return new Map([['ref', loads]]);
+      const n = loads;
+      if (n === 2) await new Promise<void>((r) => (gate = r));
+      else await new Promise((r) => setTimeout(r, 5));
+      return new Map([['ref', n]]);
     };
     const [a, b] = await Promise.all([check.snapshot('products', load), check.snapshot('products', load)]);
     expect(a).toBe(b);
     expect(loads).toBe(1);
-    t += 4_000;
-    await check.snapshot('products', load);
+    t += 1_500; // younger than 2 s: reused, no read
+    expect((await check.snapshot('products', load)).get('ref')).toBe(1);
     expect(loads).toBe(1);
-    t += 2_000;
-    expect((await check.snapshot('products', load)).get('ref')).toBe(2);
+    t += 1_000; // 2.5 s: stale, a read starts in the background; the old one still serves
+    expect((await check.snapshot('products', load)).get('ref')).toBe(1);
+    expect(loads).toBe(2);
+    t += 2_000; // 4.5 s: too old, the write waits for the read under way (no third read)
+    const waiting = check.snapshot('products', load);
+    gate?.();
+    expect((await waiting).get('ref')).toBe(2);
     expect(check.collectionReads).toBe(2);
+  });
+
+  it('strict: a listing is reused only for 10× its read time, never served stale', async () => {
+    let t = 10_000;
+    const check = new WriteCheck(PLANNED, { strict: true, now: () => Date.parse(PLANNED) + t });
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      await new Promise((r) => setTimeout(r, 5));
+      return loads;
+    };
+    expect(await check.snapshot('customers', load)).toBe(1);
+    t += 2_000; // far more than 10 × ~5 ms
+    expect(await check.snapshot('customers', load)).toBe(2);
   });
 
   it('a failed collection read is not cached', async () => {
