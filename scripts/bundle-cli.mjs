@@ -19,7 +19,8 @@ let yargsLocalesDir;
 
 /**
  * yargs finds its translated messages at `../../../locales` from its own module; inside the bundle
- * that module is a chunk of dist/bundle/, so point it at dist/bundle/locales (copied below).
+ * that module is a chunk of dist/bundle/, so point it at dist/bundle/locales (copied below). And the
+ * package.json it reads is this package's (below).
  */
 const yargsLocales = {
   name: 'yargs-locales',
@@ -27,10 +28,112 @@ const yargsLocales = {
     b.onLoad({ filter: /yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async (args) => {
       yargsLocalesDir = join(dirname(args.path), '..', '..', 'locales');
       const text = await readFile(args.path, 'utf8');
-      const patched = text.replace("'../../../locales'", "'../locales'");
-      if (patched === text) throw new Error(`bundle-cli: yargs locale path not found in ${args.path}`);
+      const localesPatched = text.replace("'../../../locales'", "'../locales'");
+      if (localesPatched === text) throw new Error(`bundle-cli: yargs locale path not found in ${args.path}`);
+      // yargs finds "its" package.json (a guessed --version, `yargs` settings) up from the directory
+      // above node_modules; in the bundle there is none, and it searched from the working directory
+      // upwards, reading every directory on the way. Start at this package instead (dist/bundle/../..),
+      // as yargs does when not bundled.
+      const patched = localesPatched.replace(
+        "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));",
+        "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));",
+      );
+      if (patched === localesPatched)
+        throw new Error(`bundle-cli: yargs mainFilename not found in ${args.path}`);
       return { contents: patched, loader: 'js' };
     });
+  },
+};
+
+/**
+ * undici's entry point loads all of undici (mock agents, caches, WebSocket, EventSource, cookies,
+ * which in turn load Node's own copy of undici): about a third of `mbulk whoami`'s start-up. The
+ * CLI uses only `Agent` and `fetch` (src/api/transport.ts), so its `import … from 'undici'` gets
+ * the two modules that define them. The library (dist/index.js) still imports undici whole. If a
+ * later undici moves these files, the build fails here rather than at run time.
+ */
+const undiciAgentAndFetch = {
+  name: 'undici-agent-and-fetch',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.endsWith(join('dist', 'api', 'transport.js'))
+        ? { path: 'undici-agent-and-fetch', namespace: 'mbulk' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^undici-agent-and-fetch$/, namespace: 'mbulk' }, () => ({
+      contents: [
+        "import Agent from 'undici/lib/dispatcher/agent.js';",
+        "import fetchModule from 'undici/lib/web/fetch/index.js';",
+        'export const fetch = fetchModule.fetch;',
+        'export { Agent };',
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * yargs lays out help with cliui, which measures every cell with string-width 7 (and wrap-ansi with
+ * the same): a grapheme segmenter and an emoji regex per character. yargs renders the help of the
+ * command it runs before running it, so this is paid by every command, not only --help. And loading
+ * string-width (7 for cliui and wrap-ansi, 8 for yargs) makes an `Intl.Segmenter` and a
+ * `\p{RGI_Emoji}` regex, ~50 ms of ICU data and regex compilation at start-up. Printable ASCII is one
+ * column per character (string-width 8 takes the same shortcut); anything else goes to the
+ * string-width the importer asked for, loaded on that first use, so the layout is unchanged.
+ */
+const asciiStringWidth = {
+  name: 'ascii-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.pluginData === 'original' ||
+      !/[\\/]node_modules[\\/](cliui|wrap-ansi|yargs)[\\/]/.test(args.importer)
+        ? undefined
+        : { path: `${args.importer}#string-width`, namespace: 'ascii-string-width' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ascii-string-width' }, async (args) => {
+      // Resolve string-width as the importer would (its own nested copy), past this plugin.
+      const original = await b.resolve('string-width', {
+        kind: 'require-call',
+        resolveDir: dirname(args.path),
+        pluginData: 'original',
+      });
+      if (original.errors.length > 0) throw new Error(`bundle-cli: string-width not found from ${args.path}`);
+      return {
+        // esbuild runs a require()d ES module's top level at the require() call: here, on first use.
+        contents: [
+          'const ascii = /^[\\x20-\\x7e]*$/;',
+          'let stringWidth;',
+          'export default (text, options) =>',
+          "  typeof text === 'string' && ascii.test(text)",
+          '    ? text.length',
+          `    : (stringWidth ??= require(${JSON.stringify(original.path)}).default)(text, options);`,
+        ].join('\n'),
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * zod re-exports every one of its ~60 message locales (`z.locales.de()` …): half of zod's size in
+ * the bundle, compiled by every command that reads an API answer. zod speaks English unless told
+ * otherwise (`z.config(z.locales.xx())`), which the CLI never does; its `locales` keep `en` only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -51,7 +154,7 @@ await build({
   banner: {
     js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
   },
-  plugins: [yargsLocales],
+  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth, zodEnglishOnly],
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');

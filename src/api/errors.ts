@@ -1,6 +1,6 @@
 import { MbulkError } from '../errors/mbulk-error.js';
-import { ErrorEnvelope } from '../schema/index.js';
-import type { ErrorType } from '../schema/index.js';
+import { ErrorEnvelope } from '../schema/common.js';
+import type { ErrorType } from '../schema/common.js';
 
 /** What every error of the API layer carries besides its message. */
 export interface ApiErrorFields {

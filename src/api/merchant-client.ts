@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Agent } from 'undici';
-import { Store } from '../schema/index.js';
+import { Store } from '../schema/store.js';
 import { DEFAULT_API_PATHS, type ApiPaths } from './api-paths.js';
 import { systemClock, type Clock } from './clock.js';
 import { linkedSignal } from './linked-signal.js';
@@ -23,14 +23,8 @@ import {
   type AttemptFailure,
   type RetryDelayOptions,
 } from './retry.js';
-import {
-  classifyTransportError,
-  createAgent,
-  undiciFetchLike,
-  type FetchLike,
-  type FetchResponse,
-  type TransportTimeouts,
-} from './transport.js';
+import type { FetchLike, FetchResponse, TransportTimeouts } from './transport.js';
+import { classifyTransportError } from './transport-errors.js';
 import { Customers } from './resources/customers.js';
 import { Inventory } from './resources/inventory.js';
 import { Messages } from './resources/messages.js';
@@ -124,8 +118,11 @@ export class MerchantClient {
 
   /** An ES private field: never shown by util.inspect / console.log of the client, never enumerable. */
   readonly #token: string;
-  private readonly fetchImpl: FetchLike;
-  private readonly agent: Agent;
+  private readonly injectedFetch: FetchLike | undefined;
+  private readonly maxConcurrency: number;
+  private readonly timeouts: TransportTimeouts | undefined;
+  /** The Agent and fetch, made by the first request: undici loads only when a request is sent. */
+  private transport: Promise<{ agent: Agent; fetch: FetchLike }> | undefined;
   private readonly maxRetries: number;
   private readonly delayOptions: RetryDelayOptions;
   private readonly retryAfterCapMs: number;
@@ -156,9 +153,9 @@ export class MerchantClient {
         clock: this.clock,
         onProgress: options.onProgress,
       });
-    // The Agent goes to fetch as `dispatcher`; an injected fetch (msw, a fake) may ignore it.
-    this.agent = createAgent(maxConcurrency, options.timeouts);
-    this.fetchImpl = options.fetch ?? undiciFetchLike;
+    this.maxConcurrency = maxConcurrency;
+    this.timeouts = options.timeouts;
+    this.injectedFetch = options.fetch;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.delayOptions = options.retryDelay ?? {};
     this.retryAfterCapMs = options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS;
@@ -183,9 +180,9 @@ export class MerchantClient {
     return this.rate.progress();
   }
 
-  /** Closes the connection pool. */
+  /** Closes the connection pool (if a request opened one). */
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.transport !== undefined) await (await this.transport).agent.close();
   }
 
   /** Says `message` through onWarning, once per `key` for the life of the client. */
@@ -283,15 +280,16 @@ export class MerchantClient {
   ): Promise<Attempt> {
     let response: FetchResponse;
     let text: string;
+    const transport = await this.loadTransport();
     // Never the run's shared signal itself: fetch would leave a listener on it per request.
     const linked = linkedSignal(signal);
     try {
-      response = await this.fetchImpl(url, {
+      response = await transport.fetch(url, {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
         ...(linked.signal !== undefined ? { signal: linked.signal } : {}),
-        dispatcher: this.agent,
+        dispatcher: transport.agent,
       });
       text = await response.text();
     } catch (error) {
@@ -322,6 +320,18 @@ export class MerchantClient {
         ? parseRetryAfter(response.headers.get('retry-after'), Date.now(), this.retryAfterCapMs)
         : undefined;
     return { ok: false, failure: { kind: 'status', status: response.status }, error, retryAfterMs };
+  }
+
+  /**
+   * The keep-alive Agent and the fetch to send with, on first use. The Agent goes to fetch as
+   * `dispatcher`; an injected fetch (msw, a fake) may ignore it.
+   */
+  private loadTransport(): Promise<{ agent: Agent; fetch: FetchLike }> {
+    this.transport ??= import('./transport.js').then(({ createAgent, undiciFetchLike }) => ({
+      agent: createAgent(this.maxConcurrency, this.timeouts),
+      fetch: this.injectedFetch ?? undiciFetchLike,
+    }));
+    return this.transport;
   }
 
   private parse<T>(

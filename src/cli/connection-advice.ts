@@ -1,4 +1,4 @@
-import { isTlsErrorCode } from '../api/transport.js';
+import { isTlsErrorCode } from '../api/transport-errors.js';
 import type { GlobalArgs } from './command-context.js';
 
 /** Where the API URL and token of a remote target came from, to name them in error messages. */

@@ -3,7 +3,7 @@ import { CliError, InterruptedError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
-import { commands } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { describeError } from './describe-error.js';
 import { packageVersion } from './package-version.js';
 
@@ -99,7 +99,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
           ExitCode.Usage,
         );
       }) as unknown as Argv<GlobalArgs>;
-    for (const register of commands) {
+    for (const register of await Promise.all(commandsFor(argv).map((c) => c.load()))) {
       parser = register(parser, ctx, (c) => {
         code = c;
       });

@@ -7,6 +7,7 @@ import { LineBreakNormalizer } from './line-break-normalizer.js';
 import type { SheetEncoding } from './decode-text.js';
 import { SheetError } from './sheet-error.js';
 import type { SheetLimits } from './sheet-limits.js';
+import { columnLetter } from './sheet-row.js';
 import type { SheetRow, SheetWarning } from './sheet-row.js';
 import { SheetTable } from './sheet-table.js';
 
@@ -182,12 +183,8 @@ export class CsvReader {
       }
       const result = parser.parse(pending, 0, !final) as Papa.ParseResult<string[]>;
       const startRow = rowNumber;
-      const rows: SheetRow[] = [];
-      for (const record of result.data) {
-        rowNumber++;
-        const row = table.accept(record, rowNumber);
-        if (row !== null) rows.push(row);
-      }
+      // A quote never closed first: its record holds the rest of the file, which would otherwise
+      // be reported as a cell over the length limit.
       for (const error of result.errors) {
         const at = startRow + (error.row ?? 0) + 1;
         if (error.code === 'MissingQuotes') {
@@ -197,24 +194,19 @@ export class CsvReader {
             { file, rowNumber: at },
           );
         }
+      }
+      const rows: SheetRow[] = [];
+      for (const record of result.data) {
+        rowNumber++;
+        const row = table.accept(record, rowNumber);
+        if (row !== null) rows.push(row);
+      }
+      for (const error of result.errors) {
+        const at = startRow + (error.row ?? 0) + 1;
         table.warn('malformed_quotes', `Row ${at}: ${error.message}. Check the quotes (") of that row.`, at);
       }
       pending = final ? '' : pending.slice(result.meta.cursor);
-      if (pending.length > maxPending && !pending.includes('"')) {
-        // No quote at all: one enormous row (a huge cell, or a huge number of columns).
-        throw new SheetError(
-          'row_too_long',
-          `${file}: row ${rowNumber + 1} is longer than ${Math.round(maxPending / CHUNK_BYTES)} MiB with no line break (the limit for one row: cells hold at most ${this.options.limits.maxCellChars.toLocaleString('en-US')} characters, rows at most ${this.options.limits.maxColumns.toLocaleString('en-US')} columns). Check that the file is a CSV with one record per line.`,
-          { file, rowNumber: rowNumber + 1 },
-        );
-      }
-      if (pending.length > maxPending) {
-        throw new SheetError(
-          'unterminated_quote',
-          `${file}: row ${rowNumber + 1} is longer than ${Math.round(maxPending / CHUNK_BYTES)} MiB, probably because a quoted cell is never closed. Add the missing closing quote (") or remove the stray one.`,
-          { file, rowNumber: rowNumber + 1 },
-        );
-      }
+      if (pending.length > maxPending) this.refuseLongRow(pending, rowNumber + 1, maxPending);
       return rows;
     };
 
@@ -246,6 +238,65 @@ export class CsvReader {
     } finally {
       this.close();
     }
+  }
+
+  /**
+   * A record still unfinished after `maxPending` characters: says which limit it breaks, from its
+   * text (`text` starts at the record): a cell over the character limit (unquoted, or quoted and
+   * closed), too many columns, a quoted cell never closed, else a row with no line break.
+   */
+  private refuseLongRow(text: string, rowNumber: number, maxPending: number): never {
+    const { file, limits } = this.options;
+    const delimiter = (this.delimiter ?? ',').charCodeAt(0);
+    const size = `${Math.round(maxPending / CHUNK_BYTES)} MiB`;
+    let column = 0;
+    let start = 0;
+    let quoted = false;
+    let inQuotes = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inQuotes) {
+        if (c === 34) {
+          if (text.charCodeAt(i + 1) === 34) i++;
+          else inQuotes = false;
+        }
+      } else if (c === 34 && i === start) {
+        inQuotes = quoted = true;
+      } else if (c === delimiter) {
+        if (i - start > limits.maxCellChars) this.cellTooLong(column, rowNumber, i - start, quoted);
+        column++;
+        if (column >= limits.maxColumns) this.table.tooWide(rowNumber, column + 1);
+        start = i + 1;
+        quoted = false;
+      }
+    }
+    if (inQuotes) {
+      throw new SheetError(
+        'unterminated_quote',
+        `${file}: the quoted cell ${columnLetter(column)}${rowNumber} runs for more than ${size} without its closing quote: the quote is never closed, or the cell is far longer than the limit of ${limits.maxCellChars.toLocaleString('en-US')} characters. Add the missing closing quote (") or remove the stray one.`,
+        { file, rowNumber, column: columnLetter(column) },
+      );
+    }
+    if (text.length - start > limits.maxCellChars) {
+      this.cellTooLong(column, rowNumber, text.length - start, quoted);
+    }
+    throw new SheetError(
+      'row_too_long',
+      `${file}: row ${rowNumber} is longer than ${size} with no line break (the limit for one row). Check that the file is a CSV with one record per line.`,
+      { file, rowNumber },
+    );
+  }
+
+  private cellTooLong(index: number, rowNumber: number, length: number, quoted: boolean): never {
+    this.table.tooLong(
+      index,
+      rowNumber,
+      Math.min(length, this.options.limits.maxCellChars),
+      true,
+      quoted
+        ? 'Shorten it.'
+        : `The cell is not quoted, so no delimiter (${JSON.stringify(this.delimiter ?? ',')}) or line break was found in it: check that the file is a CSV with that delimiter.`,
+    );
   }
 
   private async detectEncoding(): Promise<{ encoding: SheetEncoding; bomLength: number }> {

@@ -245,7 +245,7 @@ class SheetReaderImpl implements SheetReader {
     const format = options.format ?? formatFromPath(file) ?? (await sniffFormat(file));
     let sheetName: string;
     if (format === 'xlsx') {
-      const index = await readWorkbookIndex(file);
+      const index = await readWorkbookIndex(file, limits);
       this.sheetNames = index.sheets.map((s) => s.name);
       const sheet = pickSheet(index, options.sheet);
       if (!sheet) {

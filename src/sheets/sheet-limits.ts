@@ -10,7 +10,14 @@ export interface SheetLimits {
   maxColumns: number;
   /** XLSX shared strings: most bytes once inflated. Default 512 MiB. */
   maxSharedStringsBytes: number;
-  /** XLSX parts: highest inflated/compressed ratio (a zip bomb inflates 1000×). Default 200. */
+  /** XLSX worksheet part (the sheet read): most bytes once inflated. Default 4 GiB. */
+  maxSheetBytes: number;
+  /** XLSX other parts read (styles, workbook, relationships): most bytes once inflated. Default 64 MiB. */
+  maxPartBytes: number;
+  /**
+   * XLSX parts: highest inflated/compressed ratio, of the part and of every prefix of it past its
+   * first MiB (a zip bomb inflates ~1000×; real parts 4-20×). Default 200.
+   */
   maxInflateRatio: number;
 }
 
@@ -20,6 +27,8 @@ export const DEFAULT_SHEET_LIMITS: Readonly<SheetLimits> = Object.freeze({
   maxCellChars: 32_767,
   maxColumns: 16_384,
   maxSharedStringsBytes: 512 * 1024 * 1024,
+  maxSheetBytes: 4 * 1024 * 1024 * 1024,
+  maxPartBytes: 64 * 1024 * 1024,
   maxInflateRatio: 200,
 });
 

@@ -243,11 +243,15 @@ export class SheetTable {
     );
   }
 
-  private tooLong(index: number, rowNumber: number, length: number): never {
+  /**
+   * Fails for a cell longer than the limit: `length` characters, or more than `length` when
+   * `atLeast` (a cell refused before its end was read), with `advice` replacing the default one.
+   */
+  tooLong(index: number, rowNumber: number, length: number, atLeast = false, advice?: string): never {
     const letter = columnLetter(index);
     throw new SheetError(
       'cell_too_long',
-      `${this.ctx.file}: cell ${letter}${rowNumber} holds ${length.toLocaleString('en-US')} characters, more than the limit of ${this.ctx.limits.maxCellChars.toLocaleString('en-US')}. Shorten it, or check for a stray quote that swallowed the rest of the file.`,
+      `${this.ctx.file}: cell ${letter}${rowNumber} ${atLeast ? `is longer than ${length.toLocaleString('en-US')} characters, the limit for one cell` : `holds ${length.toLocaleString('en-US')} characters, more than the limit of ${this.ctx.limits.maxCellChars.toLocaleString('en-US')}`}. ${advice ?? 'Shorten it, or check for a stray quote that swallowed the rest of the file.'}`,
       { file: this.ctx.file, sheet: this.ctx.sheet, rowNumber, column: letter },
     );
   }

@@ -3,11 +3,14 @@ import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { SheetError } from './sheet-error.js';
+import { DEFAULT_SHEET_LIMITS } from './sheet-limits.js';
 import type { SheetLimits } from './sheet-limits.js';
 import { columnLetter } from './sheet-row.js';
 import type { CellValue, SheetRow, SheetWarning } from './sheet-row.js';
 import { SheetTable } from './sheet-table.js';
-import { ZipDirectory } from './zip-directory.js';
+import { ZipDirectory, ZipLimitError } from './zip-directory.js';
+import type { PartLimits } from './zip-directory.js';
+import { formatBytes } from './sheet-limits.js';
 
 /** A sheet of a workbook, in workbook order. */
 export interface WorkbookSheet {
@@ -106,7 +109,10 @@ async function assertXlsxSignature(file: string): Promise<void> {
  * Reads a workbook's sheet list and date system from its ZIP directory, without streaming the
  * sheets: cheap even for huge files.
  */
-export async function readWorkbookIndex(file: string): Promise<WorkbookIndex> {
+export async function readWorkbookIndex(
+  file: string,
+  limits: Pick<SheetLimits, 'maxPartBytes' | 'maxInflateRatio'> = DEFAULT_SHEET_LIMITS,
+): Promise<WorkbookIndex> {
   await assertXlsxSignature(file);
   let zip: ZipDirectory;
   try {
@@ -120,8 +126,9 @@ export async function readWorkbookIndex(file: string): Promise<WorkbookIndex> {
   }
   try {
     const workbookPart = 'xl/workbook.xml';
-    const workbookXml = (await zip.read(workbookPart))?.toString('utf8');
-    const relsXml = (await zip.read('xl/_rels/workbook.xml.rels'))?.toString('utf8');
+    const partLimits = { maxBytes: limits.maxPartBytes, maxRatio: limits.maxInflateRatio };
+    const workbookXml = (await zip.read(workbookPart, partLimits))?.toString('utf8');
+    const relsXml = (await zip.read('xl/_rels/workbook.xml.rels', partLimits))?.toString('utf8');
     if (workbookXml === undefined) {
       throw new SheetError(
         'not_xlsx',
@@ -164,6 +171,7 @@ export async function readWorkbookIndex(file: string): Promise<WorkbookIndex> {
     return { sheets, date1904 };
   } catch (error) {
     if (error instanceof SheetError) throw error;
+    if (error instanceof ZipLimitError) throw partTooLarge(file, undefined, error);
     throw new SheetError(
       'corrupt_xlsx',
       `${file} is damaged (${(error as Error).message}). Export it again.`,
@@ -269,7 +277,11 @@ export class XlsxReader {
     // exceljs's and zlib's own messages ("reading 'length'", "Invalid Address: ANaN") mean nothing
     // to a user: they stay in `cause`; the message names the file, the sheet and the last row read.
     const fail = (error: unknown): SheetError =>
-      error instanceof SheetError ? error : damagedSheet(file, sheet.name, this.lastRowNumber, error);
+      error instanceof SheetError
+        ? error
+        : error instanceof ZipLimitError
+          ? partTooLarge(file, sheet.name, error)
+          : damagedSheet(file, sheet.name, this.lastRowNumber, error);
     let zip: ZipDirectory;
     try {
       zip = await ZipDirectory.open(file);
@@ -292,34 +304,61 @@ export class XlsxReader {
       let worksheet: WorksheetReaderLike | undefined;
       try {
         const { limits } = this.options;
+        const bounded = (maxBytes: number): PartLimits => ({ maxBytes, maxRatio: limits.maxInflateRatio });
+        // Longest XML of one cell or shared string: its text (at most maxCellChars characters, up
+        // to 8 bytes each as an entity such as &#65535;; 10 counted), a formula and attributes.
+        const maxCellXml = limits.maxCellChars * 10 + 64 * 1024;
         const sharedStrings = await zip.streamBounded(
           'xl/sharedStrings.xml',
-          { maxBytes: limits.maxSharedStringsBytes, maxRatio: limits.maxInflateRatio },
-          (what) =>
-            new SheetError(
-              'xlsx_part_too_large',
-              `${file}: its shared strings (xl/sharedStrings.xml) ${what}; the workbook is refused before it exhausts memory (limits: ${limits.maxSharedStringsBytes / (1024 * 1024)} MiB inflated, ${limits.maxInflateRatio}× compression). If it is genuine, save it as CSV.`,
-              { file, sheet: sheet.name },
-            ),
+          bounded(limits.maxSharedStringsBytes),
         );
         if (sharedStrings) {
-          for await (const _ of reader._parseSharedStrings(sharedStrings)) {
+          const guarded = pipeline(
+            sharedStrings,
+            sharedStringsGuard(maxCellXml, (index) =>
+              cellTooLong(
+                file,
+                sheet.name,
+                `shared string ${index} (xl/sharedStrings.xml)`,
+                maxCellXml,
+                limits,
+              ),
+            ),
+            () => {},
+          );
+          for await (const _ of reader._parseSharedStrings(guarded)) {
             // 'cache' mode yields nothing; the loop drives the parser.
           }
         }
-        const styles = await zip.stream('xl/styles.xml');
+        const styles = await zip.streamBounded('xl/styles.xml', bounded(limits.maxPartBytes));
         if (styles) await reader._parseStyles(styles);
-        const raw = await zip.stream(sheet.part);
-        // exceljs builds a whole row before handing it over: a row of millions of cells is
-        // refused from the XML as it streams, before it is built.
+        const raw = await zip.streamBounded(sheet.part, bounded(limits.maxSheetBytes));
+        // exceljs builds a whole row before handing it over: a row of millions of cells, or a
+        // cell of millions of characters, is refused from the XML as it streams, before it is built.
         const data = raw
           ? pipeline(
               raw,
-              sheetXmlGuard(limits.maxColumns, {
+              sheetXmlGuard(limits.maxColumns, maxCellXml, {
                 tooWide: (row, n) => this.table.tooWide(row, n),
                 badCell: (row, index, ref) => {
                   throw badCellAddress(file, sheet.name, row, index, ref);
                 },
+                badRow: (after) => {
+                  throw new SheetError(
+                    'corrupt_xlsx',
+                    `${file}: sheet "${sheet.name}", ${after === 0 ? 'the first row' : `the row after row ${after}`} has no row number (its r attribute is missing). The workbook was not written by a spreadsheet program: open it in Excel or LibreOffice and save it again.`,
+                    { file, sheet: sheet.name, rowNumber: after + 1 },
+                  );
+                },
+                cellTooLong: (row, index, ref) =>
+                  cellTooLong(
+                    file,
+                    sheet.name,
+                    `cell ${ref !== undefined && isCellRef(ref) ? ref : `${index} of row ${row}`}`,
+                    maxCellXml,
+                    limits,
+                    row,
+                  ),
                 cutShort: (row) =>
                   new SheetError(
                     'corrupt_xlsx',
@@ -465,6 +504,43 @@ function damagedSheet(file: string, sheet: string, lastRow: number, error: unkno
   );
 }
 
+/** What each XLSX part is, for messages. */
+function partDescription(part: string): string {
+  if (part === 'xl/sharedStrings.xml') return ' (the shared strings)';
+  if (part === 'xl/styles.xml') return ' (the styles)';
+  if (/^xl\/worksheets\//.test(part)) return ' (the sheet data)';
+  return '';
+}
+
+/** A part refused by a size or ratio limit: named, with the limit, and what to do. */
+function partTooLarge(file: string, sheet: string | undefined, error: ZipLimitError): SheetError {
+  const why =
+    error.limit === 'ratio'
+      ? 'compressed far more than spreadsheet data ever is (a zip bomb)'
+      : 'too large to read safely';
+  return new SheetError(
+    'xlsx_part_too_large',
+    `${file}: its part ${error.part}${partDescription(error.part)} ${error.what}: ${why}. The workbook is refused before it exhausts memory; if it is genuine, save it as CSV.`,
+    { file, ...(sheet === undefined ? {} : { sheet }), cause: error },
+  );
+}
+
+/** A cell (or shared string) whose XML is longer than any cell within the character limit. */
+function cellTooLong(
+  file: string,
+  sheet: string,
+  what: string,
+  maxXml: number,
+  limits: SheetLimits,
+  rowNumber?: number,
+): SheetError {
+  return new SheetError(
+    'cell_too_long',
+    `${file}: sheet "${sheet}", ${what} runs for more than ${formatBytes(maxXml)} of XML: longer than the limit of ${limits.maxCellChars.toLocaleString('en-US')} characters per cell (Excel's own). Shorten it, or check that the workbook was written by a spreadsheet program.`,
+    { file, sheet, ...(rowNumber === undefined ? {} : { rowNumber }) },
+  );
+}
+
 function badCellAddress(
   file: string,
   sheet: string,
@@ -500,48 +576,75 @@ function isCellRef(ref: string): boolean {
 
 /**
  * Watches a worksheet's XML as it streams, before exceljs builds rows from it: counts `<c` cell
- * elements per `<row` and calls `tooWide` (which throws) once a row has more than `max`, and calls
- * `badCell` (which throws) for a cell whose `r` address is missing or not an A1 reference (exceljs
- * fails on those with "reading 'length'" or "Invalid Address"), and fails XML that stops before
- * `</worksheet>` (a part cut short, which exceljs reads as a shorter sheet). ECMA-376 Part 1, 18.3.1.4 (c): `r`
- * is "an A1 style reference to the location of this cell". Chunks are read as latin1 (tags are
- * ASCII); a tag split between chunks is carried over to the next one.
+ * elements per `<row` and calls `tooWide` (which throws) once a row has more than `max`; calls
+ * `badCell` (which throws) for a cell whose `r` address is missing or not an A1 reference, and
+ * `badRow` for a cell in a row without its `r` number (exceljs fails on those with "reading
+ * 'length'" or "Invalid Address: ANaN"); fails a cell whose XML (from its `<c` to the next cell,
+ * row or `</sheetData>`) is longer than `maxCellXml` bytes, as soon as it is, and XML that stops
+ * before `</worksheet>` (a part cut short, which exceljs reads as a shorter sheet). ECMA-376
+ * Part 1, 18.3.1.4 (c): `r` is "an A1 style reference to the location of this cell"; 18.3.1.73
+ * (row): `r` is the row index. Chunks are read as latin1 (tags are ASCII); a tag split between
+ * chunks is carried over to the next one.
  */
 function sheetXmlGuard(
   max: number,
+  maxCellXml: number,
   on: {
     tooWide: (rowNumber: number, cells: number) => never;
     badCell: (rowNumber: number, index: number, ref: string | undefined) => never;
+    badRow: (previousRow: number) => never;
+    /** The error for a cell longer than maxCellXml bytes of XML. */
+    cellTooLong: (rowNumber: number, index: number, ref: string | undefined) => Error;
     /** The error for XML that stops before `</worksheet>` (exceljs would read it as a shorter sheet). */
     cutShort: (rowNumber: number) => Error;
   },
 ): Transform {
   let cells = 0;
-  let rows = 0;
   let rowNumber = 0;
+  let rowNumbered = true;
   let carry = '';
   let tail = '';
-  const tags = /<(c|row)(?=[\s>/])([^<>]*)>/g;
+  /** Bytes of the part before the current chunk. */
+  let consumed = 0;
+  /** Where the open cell's `<c` starts (offset in the part), or -1 outside a cell. */
+  let cellStart = -1;
+  let cellRef: string | undefined;
+  const tags = /<(c|row)(?=[\s>/])([^<>]*)>|<\/(?:\w+:)?sheetData>/g;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const text = carry + chunk.toString('latin1');
+      const base = consumed - carry.length;
+      consumed += chunk.length;
       tags.lastIndex = 0;
       let end = 0;
       try {
         for (let m = tags.exec(text); m !== null; m = tags.exec(text)) {
           end = tags.lastIndex;
+          if (cellStart >= 0 && base + m.index - cellStart > maxCellXml) {
+            throw on.cellTooLong(rowNumber, cells, cellRef);
+          }
+          cellStart = -1;
+          if (m[1] === undefined) continue; // </sheetData>: what follows is not cells
           const attrs = m[2] as string;
           const r = R_ATTRIBUTE.exec(attrs);
           const ref = r === null ? undefined : (r[1] ?? r[2]);
           if (m[1] === 'row') {
-            rows++;
             cells = 0;
             const n = ref === undefined ? Number.NaN : Number(ref);
-            rowNumber = Number.isInteger(n) && n > 0 ? n : rowNumber + 1;
+            rowNumbered = Number.isInteger(n) && n > 0;
+            rowNumber = rowNumbered ? n : rowNumber + 1;
           } else {
-            if (++cells > max) on.tooWide(rows, cells);
+            if (++cells > max) on.tooWide(rowNumber, cells);
             if (ref === undefined || !isCellRef(ref)) on.badCell(rowNumber, cells, ref);
+            if (!rowNumbered) on.badRow(rowNumber - 1);
+            if (!attrs.endsWith('/')) {
+              cellStart = base + m.index;
+              cellRef = ref;
+            }
           }
+        }
+        if (cellStart >= 0 && base + text.length - cellStart > maxCellXml) {
+          throw on.cellTooLong(rowNumber, cells, cellRef);
         }
       } catch (error) {
         done(error as Error);
@@ -555,6 +658,42 @@ function sheetXmlGuard(
     },
     flush(done) {
       done(WORKSHEET_END.test(tail) ? null : on.cutShort(rowNumber));
+    },
+  });
+}
+
+/**
+ * Watches the shared strings' XML as it streams: fails (with `tooLong(index)`, 1-based) a string
+ * item `<si>` whose XML is longer than `maxBytes` before exceljs has gathered it into one string.
+ */
+function sharedStringsGuard(maxBytes: number, tooLong: (index: number) => Error): Transform {
+  const items = /<(?:\w+:)?si[\s>/]|<\/(?:\w+:)?sst>/g;
+  let consumed = 0;
+  let carry = '';
+  let index = 0;
+  let itemStart = -1;
+  let lastMatch = -1;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = carry + chunk.toString('latin1');
+      const base = consumed - carry.length;
+      consumed += chunk.length;
+      items.lastIndex = 0;
+      for (let m = items.exec(text); m !== null; m = items.exec(text)) {
+        const at = base + m.index;
+        if (at <= lastMatch) continue; // seen in the previous chunk's carried tail
+        lastMatch = at;
+        if (itemStart >= 0 && at - itemStart > maxBytes) break;
+        itemStart = m[0].startsWith('</') ? -1 : at;
+        if (itemStart >= 0) index++;
+      }
+      if (itemStart >= 0 && base + text.length - itemStart > maxBytes) {
+        done(tooLong(index));
+        return;
+      }
+      // An item tag cut by the chunk boundary: keep the last few characters for the next chunk.
+      carry = text.slice(-8);
+      done(null, chunk);
     },
   });
 }

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { formatBytes } from './sheet-limits.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
 /** One entry of a ZIP file's central directory. */
@@ -22,6 +23,32 @@ export class ZipFormatError extends MbulkError {
   }
 }
 
+/** How far one part of a ZIP may inflate. */
+export interface PartLimits {
+  /** Most bytes once inflated. */
+  maxBytes: number;
+  /** Highest inflated/compressed ratio. */
+  maxRatio: number;
+}
+
+const DEFAULT_PART_LIMITS: PartLimits = { maxBytes: 64 * 1024 * 1024, maxRatio: 200 };
+
+/**
+ * A part refused by a PartLimits limit: `what` says how, in words, with the limit. Input that
+ * cannot be read safely (exit 2); the XLSX reader turns it into a SheetError naming the file.
+ */
+export class ZipLimitError extends MbulkError {
+  static override readonly errorName: string = 'ZipLimitError';
+  constructor(
+    readonly part: string,
+    readonly limit: 'size' | 'ratio',
+    readonly what: string,
+    readonly limits: PartLimits,
+  ) {
+    super('usage', `${part} ${what}`);
+  }
+}
+
 const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
@@ -32,6 +59,8 @@ const LOCAL_SIGNATURE = 0x04034b50;
  * reader 2-3x slower on wide sheets.
  */
 const INFLATE_CHUNK = 32 * 1024;
+/** Inflated bytes of a part before its compression ratio is checked (small parts compress well). */
+const RATIO_GRACE = 1024 * 1024;
 
 /**
  * A minimal random-access ZIP reader: the central directory (at the end of the file) lists the
@@ -74,82 +103,128 @@ export class ZipDirectory {
     return entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
   }
 
-  /** A stream of an entry's uncompressed bytes (1 MiB reads), or null when there is no such entry. */
-  async stream(name: string): Promise<Readable | null> {
+  /**
+   * A stream of a part's uncompressed bytes (1 MiB reads), or null when there is no such part,
+   * refusing a part that inflates past `limits.maxBytes`, or past `limits.maxRatio`
+   * times its compressed size (a zip bomb): first by the sizes the directory declares, before
+   * reading; then by the bytes actually inflated, as they come, since declared sizes can lie. The
+   * ratio is checked against the compressed bytes inflated so far, not the part's total,
+   * so a bomb is stopped within its first megabytes: the rule of Apache POI's ZipSecureFile
+   * (100× past 100 KiB there; ours is looser, 200× past 1 MiB by default);
+   * the first MiB of a part is not checked (tiny parts compress well). The stream fails with a
+   * ZipLimitError naming the part and the limit.
+   */
+  async streamBounded(name: string, limits: PartLimits): Promise<Readable | null> {
     const entry = this.entries.get(name);
     if (!entry) return null;
+    checkDeclared(name, entry, limits);
+    const start = await this.dataStart(name, entry);
+    if (entry.compressedSize === 0) return Readable.from([]);
     if (entry.method !== 0 && entry.method !== 8) {
       throw new ZipFormatError(`${name} uses unsupported compression method ${entry.method}`);
     }
-    const start = await this.dataStart(name, entry);
-    if (entry.compressedSize === 0) return Readable.from([]);
     const raw = createReadStream(this.path, {
       start,
       end: start + entry.compressedSize - 1,
       highWaterMark: 1 << 20,
     });
-    if (entry.method === 0) return raw;
+    if (entry.method === 0) return raw; // stored: its size is its compressed size, checked above
     const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
-    return pipeline(raw, inflate, () => {});
-  }
-
-  /**
-   * Like `stream`, refusing a part that inflates past `maxBytes` or past `maxRatio` times its
-   * compressed size (a zip bomb): by the sizes the directory declares, before reading, and by the
-   * bytes actually inflated, as they come (declared sizes can lie). `onLimit` builds the error.
-   */
-  async streamBounded(
-    name: string,
-    limits: { maxBytes: number; maxRatio: number },
-    onLimit: (what: string) => Error,
-  ): Promise<Readable | null> {
-    const entry = this.entries.get(name);
-    if (!entry) return null;
-    const ratioOk = (bytes: number) =>
-      bytes <= 1024 * 1024 || bytes <= limits.maxRatio * Math.max(1, entry.compressedSize);
-    if (entry.uncompressedSize > limits.maxBytes) {
-      throw onLimit(
-        `declares ${entry.uncompressedSize} bytes inflated, over the limit of ${limits.maxBytes}`,
-      );
-    }
-    if (!ratioOk(entry.uncompressedSize)) {
-      throw onLimit(
-        `declares a compression ratio of ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))}×, over the limit of ${limits.maxRatio}×`,
-      );
-    }
-    const source = await this.stream(name);
-    if (!source) return null;
-    let seen = 0;
+    let inflated = 0;
     const guard = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        seen += chunk.length;
-        if (seen > limits.maxBytes) {
-          done(onLimit(`inflates past the limit of ${limits.maxBytes} bytes`));
-        } else if (!ratioOk(seen)) {
+        inflated += chunk.length;
+        // zlib's bytesWritten: the compressed bytes inflate has consumed to produce this output.
+        const compressed = inflate.bytesWritten;
+        if (inflated > limits.maxBytes) {
           done(
-            onLimit(
-              `inflates more than ${limits.maxRatio}× its compressed size (${entry.compressedSize} bytes)`,
+            new ZipLimitError(
+              name,
+              'size',
+              `inflates past the limit of ${formatBytes(limits.maxBytes)}`,
+              limits,
+            ),
+          );
+        } else if (inflated > RATIO_GRACE && inflated > limits.maxRatio * compressed) {
+          done(
+            new ZipLimitError(
+              name,
+              'ratio',
+              `inflates more than ${limits.maxRatio}× (the limit) its compressed size: ${formatBytes(inflated)} from the first ${formatBytes(compressed)}`,
+              limits,
             ),
           );
         } else done(null, chunk);
       },
     });
-    return pipeline(source, guard, () => {});
+    return pipeline(raw, inflate, guard, () => {});
   }
 
-  /** The uncompressed bytes of a (small) entry, or null when there is no such entry. */
-  async read(name: string, maxBytes = 64 * 1024 * 1024): Promise<Buffer | null> {
+  /**
+   * The uncompressed bytes of a (small) entry, or null when there is no such entry; refused with
+   * a ZipLimitError past `limits` (declared or actual size, compression ratio).
+   */
+  async read(name: string, limits: PartLimits = DEFAULT_PART_LIMITS): Promise<Buffer | null> {
     const entry = this.entries.get(name);
     if (!entry) return null;
-    if (entry.compressedSize > maxBytes || entry.uncompressedSize > maxBytes) {
-      throw new ZipFormatError(`${name} is too large (${entry.uncompressedSize} bytes)`);
-    }
+    checkDeclared(name, entry, limits);
     const dataStart = await this.dataStart(name, entry);
     const data = Buffer.alloc(entry.compressedSize);
     await this.handle.read(data, 0, entry.compressedSize, dataStart);
     if (entry.method === 0) return data;
-    if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: maxBytes });
-    throw new ZipFormatError(`${name} uses unsupported compression method ${entry.method}`);
+    if (entry.method !== 8) {
+      throw new ZipFormatError(`${name} uses unsupported compression method ${entry.method}`);
+    }
+    const cap = Math.min(limits.maxBytes, Math.max(RATIO_GRACE, limits.maxRatio * entry.compressedSize));
+    try {
+      return inflateRawSync(data, { maxOutputLength: cap });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
+      throw cap < limits.maxBytes
+        ? new ZipLimitError(
+            name,
+            'ratio',
+            `inflates more than ${limits.maxRatio}× (the limit) its compressed size`,
+            limits,
+          )
+        : new ZipLimitError(
+            name,
+            'size',
+            `inflates past the limit of ${formatBytes(limits.maxBytes)}`,
+            limits,
+          );
+    }
+  }
+}
+
+/** Refuses a part by the sizes its directory entry gives (cheap, before any reading). */
+function checkDeclared(name: string, entry: ZipEntry, limits: PartLimits): void {
+  if (entry.compressedSize > limits.maxBytes) {
+    throw new ZipLimitError(
+      name,
+      'size',
+      `is ${formatBytes(entry.compressedSize)} compressed, over the limit of ${formatBytes(limits.maxBytes)} inflated`,
+      limits,
+    );
+  }
+  if (entry.uncompressedSize > limits.maxBytes) {
+    throw new ZipLimitError(
+      name,
+      'size',
+      `declares ${formatBytes(entry.uncompressedSize)} once inflated, over the limit of ${formatBytes(limits.maxBytes)}`,
+      limits,
+    );
+  }
+  if (
+    entry.uncompressedSize > RATIO_GRACE &&
+    entry.uncompressedSize > limits.maxRatio * entry.compressedSize
+  ) {
+    throw new ZipLimitError(
+      name,
+      'ratio',
+      `declares a compression ratio of ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))}×, over the limit of ${limits.maxRatio}×`,
+      limits,
+    );
   }
 }
 

@@ -1,10 +1,16 @@
-import { Customer, listOf } from '../../schema/index.js';
-import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
+import type { Customer, CustomerCreate, CustomerUpdate } from '../../schema/customer.js';
 import { fillPath } from '../api-paths.js';
 import type { MerchantClient, WriteOptions } from '../merchant-client.js';
 import { PAGE_LIMIT, PageIterator } from '../paginate.js';
+import { loadOnce } from './load-once.js';
 
-const CustomerList = listOf(Customer);
+const schemas = loadOnce(async () => {
+  const [{ Customer }, { listOf }] = await Promise.all([
+    import('../../schema/customer.js'),
+    import('../../schema/common.js'),
+  ]);
+  return { Customer, CustomerList: listOf(Customer) };
+});
 
 export interface CustomerListParams {
   /** Only customers updated after this date-time (an optimisation; never needed for correctness). */
@@ -21,12 +27,12 @@ export class Customers {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Customer> {
     return new PageIterator(
-      (cursor) =>
+      async (cursor) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/customers',
           query: { limit: PAGE_LIMIT, cursor, updated_after: params.updated_after },
-          schema: CustomerList,
+          schema: (await schemas()).CustomerList,
           signal: options.signal,
         }),
       'GET /api/v2/customers',
@@ -34,29 +40,29 @@ export class Customers {
   }
 
   /** GET one customer (path configurable: `paths.customerGet`). 404 -> NotFoundError. */
-  get(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Customer> {
+  async get(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Customer> {
     return this.client.request({
       method: 'GET',
       path: fillPath(this.client.paths.customerGet, id),
-      schema: Customer,
+      schema: (await schemas()).Customer,
       signal: options.signal,
     });
   }
 
   /** POST /api/v2/customers, keyed (see WriteOptions). */
-  create(body: CustomerCreate, options: WriteOptions = {}): Promise<Customer> {
+  async create(body: CustomerCreate, options: WriteOptions = {}): Promise<Customer> {
     return this.client.request({
       method: 'POST',
       path: '/api/v2/customers',
       body,
-      schema: Customer,
+      schema: (await schemas()).Customer,
       idempotencyKey: this.client.keyFor(options.idempotencyKey),
       signal: options.signal,
     });
   }
 
   /** PATCH /api/v2/customers/{id} (absolute values: safe to retry). */
-  update(
+  async update(
     id: string,
     body: CustomerUpdate,
     options: { signal?: AbortSignal | undefined } = {},
@@ -65,7 +71,7 @@ export class Customers {
       method: 'PATCH',
       path: `/api/v2/customers/${encodeURIComponent(id)}`,
       body,
-      schema: Customer,
+      schema: (await schemas()).Customer,
       signal: options.signal,
     });
   }

@@ -1,12 +1,17 @@
-import { z } from 'zod';
-import { InventoryItem, listOf } from '../../schema/index.js';
-import type { InventoryBatchEntry, InventoryUpdate } from '../../schema/index.js';
+import type { InventoryBatchEntry, InventoryItem, InventoryUpdate } from '../../schema/inventory.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantClient } from '../merchant-client.js';
 import { PAGE_LIMIT, PageIterator } from '../paginate.js';
+import { loadOnce } from './load-once.js';
 
-const InventoryList = listOf(InventoryItem);
-const InventoryItems = z.array(InventoryItem);
+const schemas = loadOnce(async () => {
+  const [{ InventoryItem }, { listOf }, { z }] = await Promise.all([
+    import('../../schema/inventory.js'),
+    import('../../schema/common.js'),
+    import('zod'),
+  ]);
+  return { InventoryItem, InventoryList: listOf(InventoryItem), InventoryItems: z.array(InventoryItem) };
+});
 
 /** Outcome of one entry of a batch update. */
 export type InventoryEntryResult =
@@ -47,7 +52,7 @@ export class Inventory {
    * PATCH one item: exactly one of `{quantity}` (absolute, retried safely) or `{delta_quantity}`
    * (relative: never retried after it may have reached the server; OutcomeUnknownError instead).
    */
-  update(
+  async update(
     itemId: string,
     body: InventoryUpdate,
     options: { signal?: AbortSignal | undefined } = {},
@@ -56,7 +61,7 @@ export class Inventory {
       method: 'PATCH',
       path: `/api/v2/inventory_items/${encodeURIComponent(itemId)}`,
       body,
-      schema: InventoryItem,
+      schema: (await schemas()).InventoryItem,
       signal: options.signal,
     });
   }
@@ -71,12 +76,12 @@ export class Inventory {
   ): PageIterator<InventoryItem> {
     const path = this.client.paths.inventoryList;
     return new PageIterator(
-      (cursor) =>
+      async (cursor) =>
         this.client.request({
           method: 'GET',
           path,
           query: { limit: PAGE_LIMIT, cursor, updated_after: params.updated_after },
-          schema: InventoryList,
+          schema: (await schemas()).InventoryList,
           signal: options.signal,
         }),
       `GET ${path}`,
@@ -115,7 +120,7 @@ export class Inventory {
           method: 'POST',
           path: this.client.paths.batchUpdate,
           body: chunk,
-          schema: InventoryItems,
+          schema: (await schemas()).InventoryItems,
           idempotencyKey: key,
           signal: options.signal,
         });

@@ -1,6 +1,8 @@
-import { Message } from '../../schema/index.js';
-import type { MessageSend } from '../../schema/index.js';
+import type { Message, MessageSend } from '../../schema/message.js';
 import type { MerchantClient, WriteOptions } from '../merchant-client.js';
+import { loadOnce } from './load-once.js';
+
+const schemas = loadOnce(async () => ({ Message: (await import('../../schema/message.js')).Message }));
 
 /** /api/v2/messages */
 export class Messages {
@@ -10,12 +12,12 @@ export class Messages {
    * Sends one message with an APPROVED template. Pass a deterministic key (recipient + template +
    * run) so a resumed run never messages the same person twice.
    */
-  send(body: MessageSend, options: WriteOptions = {}): Promise<Message> {
+  async send(body: MessageSend, options: WriteOptions = {}): Promise<Message> {
     return this.client.request({
       method: 'POST',
       path: '/api/v2/messages',
       body,
-      schema: Message,
+      schema: (await schemas()).Message,
       idempotencyKey: this.client.keyFor(options.idempotencyKey),
       signal: options.signal,
     });

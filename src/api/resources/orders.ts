@@ -1,9 +1,15 @@
-import { ORDER_STATUSES, Order, listOf } from '../../schema/index.js';
-import type { FulfillmentStatus, OrderStatus, PaymentStatus } from '../../schema/index.js';
+import type { FulfillmentStatus, Order, OrderStatus, PaymentStatus } from '../../schema/order.js';
 import type { MerchantClient } from '../merchant-client.js';
 import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
+import { loadOnce } from './load-once.js';
 
-const OrderList = listOf(Order);
+const schemas = loadOnce(async () => {
+  const [{ Order, ORDER_STATUSES }, { listOf }] = await Promise.all([
+    import('../../schema/order.js'),
+    import('../../schema/common.js'),
+  ]);
+  return { OrderList: listOf(Order), ORDER_STATUSES };
+});
 
 export interface OrderListParams {
   order_status?: OrderStatus;
@@ -21,7 +27,7 @@ export class Orders {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Order> {
     return new PageIterator(
-      (cursor) =>
+      async (cursor) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/orders',
@@ -32,7 +38,7 @@ export class Orders {
             payment_status: params.payment_status,
             fulfillment_status: params.fulfillment_status,
           },
-          schema: OrderList,
+          schema: (await schemas()).OrderList,
           signal: options.signal,
         }),
       'GET /api/v2/orders',
@@ -48,9 +54,10 @@ export class Orders {
     options: { signal?: AbortSignal | undefined } = {},
   ): AsyncIterable<Order> {
     if (params.order_status !== undefined) return this.list(params, options);
-    return mergePartitions(
-      ORDER_STATUSES.map((order_status) => this.list({ ...params, order_status }, options)),
-      (o) => o.id,
-    );
+    const list = (order_status: OrderStatus) => this.list({ ...params, order_status }, options);
+    return (async function* () {
+      const { ORDER_STATUSES } = await schemas();
+      yield* mergePartitions(ORDER_STATUSES.map(list), (o) => o.id);
+    })();
   }
 }

@@ -1,10 +1,17 @@
-import { DeletionResult, PRODUCT_STATUSES, Product, listOf } from '../../schema/index.js';
-import type { ProductCreate, ProductStatus, ProductUpdate } from '../../schema/index.js';
+import type { DeletionResult } from '../../schema/common.js';
+import type { Product, ProductCreate, ProductStatus, ProductUpdate } from '../../schema/product.js';
 import { fillPath } from '../api-paths.js';
 import type { MerchantClient, WriteOptions } from '../merchant-client.js';
 import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
+import { loadOnce } from './load-once.js';
 
-const ProductList = listOf(Product);
+const schemas = loadOnce(async () => {
+  const [{ Product, PRODUCT_STATUSES }, { DeletionResult, listOf }] = await Promise.all([
+    import('../../schema/product.js'),
+    import('../../schema/common.js'),
+  ]);
+  return { Product, ProductList: listOf(Product), DeletionResult, PRODUCT_STATUSES };
+});
 
 export interface ProductListParams {
   status?: ProductStatus;
@@ -20,12 +27,12 @@ export class Products {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Product> {
     return new PageIterator(
-      (cursor) =>
+      async (cursor) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/products',
           query: { limit: PAGE_LIMIT, cursor, status: params.status },
-          schema: ProductList,
+          schema: (await schemas()).ProductList,
           signal: options.signal,
         }),
       'GET /api/v2/products',
@@ -38,29 +45,30 @@ export class Products {
    * limit, is what bounds the read.
    */
   listPartitioned(options: { signal?: AbortSignal | undefined } = {}): AsyncIterable<Product> {
-    return mergePartitions(
-      PRODUCT_STATUSES.map((status) => this.list({ status }, options)),
-      (p) => p.id,
-    );
+    const list = (status: ProductStatus) => this.list({ status }, options);
+    return (async function* () {
+      const { PRODUCT_STATUSES } = await schemas();
+      yield* mergePartitions(PRODUCT_STATUSES.map(list), (p) => p.id);
+    })();
   }
 
   /** GET one product (path configurable: `paths.productGet`). 404 -> NotFoundError. */
-  get(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Product> {
+  async get(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Product> {
     return this.client.request({
       method: 'GET',
       path: fillPath(this.client.paths.productGet, id),
-      schema: Product,
+      schema: (await schemas()).Product,
       signal: options.signal,
     });
   }
 
   /** Create (POST, path configurable: `paths.productCreate`), keyed (see WriteOptions). */
-  create(body: ProductCreate, options: WriteOptions = {}): Promise<Product> {
+  async create(body: ProductCreate, options: WriteOptions = {}): Promise<Product> {
     return this.client.request({
       method: 'POST',
       path: this.client.paths.productCreate,
       body,
-      schema: Product,
+      schema: (await schemas()).Product,
       idempotencyKey: this.client.keyFor(options.idempotencyKey),
       signal: options.signal,
     });
@@ -70,7 +78,7 @@ export class Products {
    * PATCH /api/v2/products/{id}. Remember: `variants`, `options` and `images` REPLACE their lists
    * (an entry left out is deleted); omit a field to leave it untouched.
    */
-  update(
+  async update(
     id: string,
     body: ProductUpdate,
     options: { signal?: AbortSignal | undefined } = {},
@@ -79,7 +87,7 @@ export class Products {
       method: 'PATCH',
       path: `/api/v2/products/${encodeURIComponent(id)}`,
       body,
-      schema: Product,
+      schema: (await schemas()).Product,
       signal: options.signal,
     });
   }
@@ -88,11 +96,11 @@ export class Products {
    * DELETE /api/v2/products/{id}: permanent (HIDDEN is the reversible alternative). Retried like
    * any idempotent request; a 404 on a retry after an unanswered attempt means that attempt deleted it.
    */
-  delete(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<DeletionResult> {
+  async delete(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<DeletionResult> {
     return this.client.request({
       method: 'DELETE',
       path: `/api/v2/products/${encodeURIComponent(id)}`,
-      schema: DeletionResult,
+      schema: (await schemas()).DeletionResult,
       signal: options.signal,
       goneAfterRetry: () => ({ id, object: 'product', deleted: true }),
     });

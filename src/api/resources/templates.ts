@@ -1,9 +1,20 @@
-import { MessageTemplate, listOf } from '../../schema/index.js';
-import type { TemplateCategory, TemplateCreate, TemplateStatus } from '../../schema/index.js';
+import type {
+  MessageTemplate,
+  TemplateCategory,
+  TemplateCreate,
+  TemplateStatus,
+} from '../../schema/template.js';
 import type { MerchantClient, WriteOptions } from '../merchant-client.js';
 import { PAGE_LIMIT, PageIterator } from '../paginate.js';
+import { loadOnce } from './load-once.js';
 
-const TemplateList = listOf(MessageTemplate);
+const schemas = loadOnce(async () => {
+  const [{ MessageTemplate }, { listOf }] = await Promise.all([
+    import('../../schema/template.js'),
+    import('../../schema/common.js'),
+  ]);
+  return { MessageTemplate, TemplateList: listOf(MessageTemplate) };
+});
 
 export interface TemplateListParams {
   status?: TemplateStatus;
@@ -21,7 +32,7 @@ export class Templates {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<MessageTemplate> {
     return new PageIterator(
-      (cursor) =>
+      async (cursor) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/message_templates',
@@ -32,7 +43,7 @@ export class Templates {
             category: params.category,
             name: params.name,
           },
-          schema: TemplateList,
+          schema: (await schemas()).TemplateList,
           signal: options.signal,
         }),
       'GET /api/v2/message_templates',
@@ -40,12 +51,12 @@ export class Templates {
   }
 
   /** Submits a template for review (it comes back PENDING), keyed (see WriteOptions). */
-  create(body: TemplateCreate, options: WriteOptions = {}): Promise<MessageTemplate> {
+  async create(body: TemplateCreate, options: WriteOptions = {}): Promise<MessageTemplate> {
     return this.client.request({
       method: 'POST',
       path: '/api/v2/message_templates',
       body,
-      schema: MessageTemplate,
+      schema: (await schemas()).MessageTemplate,
       idempotencyKey: this.client.keyFor(options.idempotencyKey),
       signal: options.signal,
     });

@@ -21,6 +21,7 @@ import { WooProductConverter } from '../../formats/woocommerce/woo-product-conve
 import { fileWarning, type JobCallbacks } from '../job-events.js';
 import { SheetHeaderError } from '../sheet-header-error.js';
 import { UsageError } from '../../errors/usage-error.js';
+import { appendAll } from '../../plan/append-all.js';
 
 /** Where the options of a product import come from. */
 export type OptionsSource =
@@ -217,7 +218,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
   const mapping = productMapper.finish();
-  if (converted !== undefined) mapping.issues.push(...converted.issues);
+  if (converted !== undefined) appendAll(mapping.issues, converted.issues); // one per source row at most
   pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/server.js';
 
 // bin/mbulk.js runs the bundled CLI (dist/bundle/, made by scripts/bundle-cli.mjs in `npm run build`;
 // the globalSetup keeps it fresh). These check that the bundle loads only what start-up needs and
@@ -73,5 +75,102 @@ describe('the bundled CLI', () => {
       LC_ALL: 'de_DE.UTF-8',
     });
     expect(german).toContain('Hilfe anzeigen');
+  });
+});
+
+/**
+ * Runs `node bin/mbulk.js ARGS` with a module loader hook that logs every ES module it loads; resolves
+ * to its stdout and the texts of the bundle chunks it loaded (file name → text), and the other
+ * modules (node_modules, outside the bundle) it loaded.
+ */
+async function modulesLoadedBy(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; chunks: Map<string, string>; others: string[] }> {
+  const dir = await mkdtemp(join(tmpdir(), 'mbulk-loaded-'));
+  try {
+    const log = join(dir, 'loaded.txt');
+    await writeFile(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    await writeFile(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
+    );
+    await writeFile(log, '');
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(root, 'bin', 'mbulk.js'), ...args],
+      { cwd: root, env },
+    );
+    const urls = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
+    const bundleDir = join(root, 'dist', 'bundle');
+    const chunks = new Map<string, string>();
+    const others: string[] = [];
+    for (const url of urls) {
+      const file = fileURLToPath(url);
+      if (dirname(file) === bundleDir)
+        chunks.set(file.slice(bundleDir.length + 1), await readFile(file, 'utf8'));
+      else if (!file.startsWith(join(root, 'bin'))) others.push(file);
+    }
+    return { stdout, chunks, others };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Which of these libraries and modules the loaded chunks hold, by a string only each one has. */
+function holding(chunks: Map<string, string>): string[] {
+  const markers: Record<string, string> = {
+    undici: 'node_modules/undici/lib/dispatcher/agent.js',
+    zod: '"$ZodType"',
+    'store schema': '.literal("store")',
+    'product schemas': 'PRODUCT_STATUSES=',
+    'order schemas': 'ORDER_STATUSES=',
+    'customer schemas': 'var Customer=',
+    'apply command': 'registerApply=',
+    'export command': 'registerExport=',
+    'import command': 'registerImport=',
+    'runs command': 'registerRuns=',
+    'sandbox command': 'registerSandbox=',
+    'whoami command': 'registerWhoami=',
+  };
+  const text = [...chunks.values()].join('\n');
+  return Object.entries(markers)
+    .filter(([, marker]) => text.includes(marker))
+    .map(([name]) => name);
+}
+
+describe('start-up of the bundled CLI', () => {
+  it('mbulk whoami loads its own command, the HTTP client and the store schema, nothing else', async () => {
+    const sandbox = await startSandbox({
+      port: 0,
+      generate: { products: 1, customers: 1, orders: 0, currency: 'MYR' },
+    });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_API_TOKEN: sandbox.token, NO_COLOR: '1' };
+      delete env['MERCHANT_API_URL'];
+      const loaded = await modulesLoadedBy(['whoami', '--base-url', sandbox.url], env);
+      expect(loaded.stdout).toContain(`Store:     ${sandbox.store.getMe().name}`);
+      expect(holding(loaded.chunks)).toEqual(['undici', 'zod', 'store schema', 'whoami command']);
+      // exceljs, listr2, libphonenumber-js: none.
+      expect(loaded.others).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('mbulk --help loads every command, and neither the HTTP client nor zod', async () => {
+    const loaded = await modulesLoadedBy(['--help'], { ...process.env, COLUMNS: '100' });
+    expect(loaded.stdout).toContain('mbulk whoami');
+    expect(holding(loaded.chunks)).toEqual([
+      'apply command',
+      'export command',
+      'import command',
+      'runs command',
+      'sandbox command',
+      'whoami command',
+    ]);
   });
 });
