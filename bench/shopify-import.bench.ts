@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { csvField } from '../src/apply/results-file.js';
-import { readProductSheets } from '../src/jobs/product-sheets.js';
+import { readProductSheets } from '../src/jobs/products/product-sheets.js';
 import { addLiveProduct, emptyLiveCatalog } from '../src/plan/live-catalog.js';
 import { planProducts } from '../src/plan/plan-products.js';
 import { SandboxStore } from '../src/sandbox/store.js';

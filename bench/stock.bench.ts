@@ -268,7 +268,7 @@ interface ImportFigures {
 
 async function childImport(url: string, token: string, sheet: string, batch: number): Promise<void> {
   const { MerchantClient } = await import('../src/api/merchant-client.js');
-  const { applyStockRun, planStockImport } = await import('../src/jobs/stock-import.js');
+  const { applyStockRun, planStockImport } = await import('../src/jobs/stock/stock-import.js');
   const sampler = rssSampler();
   const client = new MerchantClient({ baseUrl: url, token });
   const runsRoot = join(dir, 'runs');
@@ -382,7 +382,7 @@ async function papaRows(file: string): Promise<number> {
 
 async function childPlan(url: string, token: string, sheet: string, repeat: number): Promise<void> {
   const { MerchantClient } = await import('../src/api/merchant-client.js');
-  const { readLiveInventory } = await import('../src/jobs/live-inventory.js');
+  const { readLiveInventory } = await import('../src/jobs/stock/live-inventory.js');
   const client = new MerchantClient({ baseUrl: url, token });
   const t0 = performance.now();
   const c0 = process.cpuUsage();

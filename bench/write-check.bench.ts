@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MerchantClient } from '../src/api/merchant-client.js';
 import type { WriteCheckOptions } from '../src/apply/write-check.js';
-import { applyProductRun, planProductImport } from '../src/jobs/product-import.js';
+import { applyProductRun, planProductImport } from '../src/jobs/products/product-import.js';
 import { generateStore } from '../src/sandbox/generator.js';
 import { startSandbox } from '../src/sandbox/server.js';
 

@@ -246,9 +246,9 @@ export {
   type ProductApplySummary,
   /** Options of `replanProductRun` (a new plan from a drifted run). */
   type ReplanProductsOptions,
-} from './jobs/product-import.js';
-export type { DriftedProduct } from './jobs/product-drift.js';
-export type { OptionsSource } from './jobs/product-sheets.js';
+} from './jobs/products/product-import.js';
+export type { DriftedProduct } from './jobs/products/product-drift.js';
+export type { OptionsSource } from './jobs/products/product-sheets.js';
 /** Stock levels (set or adjust) from a stock sheet. */
 export {
   planStockImport,
@@ -261,8 +261,8 @@ export {
   type ApplyStockOptions,
   /** What `applyStockRun` did: counts per outcome, results and failed files. */
   type StockApplySummary,
-} from './jobs/stock-import.js';
-export { checkStockDrift } from './jobs/stock-drift.js';
+} from './jobs/stock/stock-import.js';
+export { checkStockDrift } from './jobs/stock/stock-drift.js';
 /** Customers (create, update) from a customers sheet. */
 export {
   planCustomerImport,
@@ -277,7 +277,7 @@ export {
   type ApplyCustomersOptions,
   /** What `applyCustomerRun` did. */
   type CustomerApplySummary,
-} from './jobs/customer-import.js';
+} from './jobs/customers/customer-import.js';
 /** Message templates submitted for review from a templates sheet; their review status. */
 export {
   planTemplateImport,
@@ -300,7 +300,7 @@ export {
   type TemplateStatusOptions,
   /** Options of `watchTemplateStatus`: polling interval, a callback per poll. */
   type WatchTemplateOptions,
-} from './jobs/template-import.js';
+} from './jobs/templates/template-import.js';
 /** Templated WhatsApp messages to a recipients sheet. */
 export {
   planMessageSend,
@@ -315,7 +315,7 @@ export {
   type ApplyMessageOptions,
   /** What `applyMessageRun` did. */
   type MessageApplySummary,
-} from './jobs/message-send.js';
+} from './jobs/messages/message-send.js';
 /** Rollback: undoes an applied run from its backup, in one call or as plan + apply. */
 export {
   rollbackRun,
@@ -333,8 +333,8 @@ export {
   type RollbackApplySummary,
   /** One entity a rollback could not restore, and why. */
   type RollbackFailure,
-} from './jobs/rollback-run.js';
-export { checkRollbackDrift } from './jobs/rollback-drift.js';
+} from './jobs/rollback/rollback-run.js';
+export { checkRollbackDrift } from './jobs/rollback/rollback-drift.js';
 /** Saved runs: open one by id or path, list a runs root, tell its kind. */
 export { RunDirectory, listRuns, openRun, type RunMeta, type RunStatus } from './apply/run-directory.js';
 export { runKind, type RunKind, type DriftedEntity } from './jobs/run-kind.js';
@@ -610,7 +610,7 @@ export { JournalDamagedError } from './apply/apply-run.js';
 export { JournalLockedError, JournalWriteError } from './apply/journal.js';
 export { WriteDriftError, WriteCheckFailedError } from './apply/write-check.js';
 export { OtherStoreError, checkRunStore } from './apply/run-store.js';
-export { RollbackError } from './jobs/rollback-run.js';
-export { InvalidRowsError } from './jobs/template-import.js';
-export { TemplateNotSendableError, SendRefusedError } from './jobs/message-send.js';
+export { RollbackError } from './jobs/rollback/rollback-run.js';
+export { InvalidRowsError } from './jobs/templates/template-import.js';
+export { TemplateNotSendableError, SendRefusedError } from './jobs/messages/message-send.js';
 export { SandboxError } from './sandbox/sandbox-error.js';

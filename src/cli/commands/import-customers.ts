@@ -13,7 +13,7 @@ interface CustomerArgs extends ImportArgs {
 /** Plans a customer sheet and, with --apply, writes it. */
 export async function importCustomers(args: CustomerArgs, ctx: CommandContext): Promise<number> {
   const { planCustomerImport, applyCustomerRun, describeCustomerChange, customerCounts, customerChanges } =
-    await import('../../jobs/customer-import.js');
+    await import('../../jobs/customers/customer-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');

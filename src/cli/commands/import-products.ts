@@ -52,7 +52,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     productCounts,
     summarizeCreate,
     writeFullProductReport,
-  } = await import('../../jobs/product-import.js');
+  } = await import('../../jobs/products/product-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');

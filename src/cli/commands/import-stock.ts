@@ -13,7 +13,7 @@ interface StockArgs extends ImportArgs {
 /** Plans a stock sheet and, with --apply, writes it: the nightly ERP upload. */
 export async function importStock(args: StockArgs, ctx: CommandContext): Promise<number> {
   const { planStockImport, applyStockRun, describeStockChange, stockCounts } =
-    await import('../../jobs/stock-import.js');
+    await import('../../jobs/stock/stock-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');

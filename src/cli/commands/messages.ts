@@ -23,7 +23,8 @@ interface SendArgs extends GlobalArgs, NotifyArgs {
  * row, previews the first messages, and with --apply sends each one exactly once.
  */
 export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise<number> {
-  const { planMessageSend, applyMessageRun, messageCounts } = await import('../../jobs/message-send.js');
+  const { planMessageSend, applyMessageRun, messageCounts } =
+    await import('../../jobs/messages/message-send.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import type { RollbackApplySummary } from '../../jobs/rollback-run.js';
+import type { RollbackApplySummary } from '../../jobs/rollback/rollback-run.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
@@ -179,7 +179,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
 
 async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
-  const rollback = await import('../../jobs/rollback-run.js');
+  const rollback = await import('../../jobs/rollback/rollback-run.js');
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
-import type { TemplateStatusRow } from '../../jobs/template-import.js';
+import type { TemplateStatusRow } from '../../jobs/templates/template-import.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 
@@ -30,7 +30,7 @@ function stateDirOf(args: { 'state-dir'?: string | undefined }, ctx: CommandCont
 /** `mbulk templates create FILE`: checks every row, then (with --apply) submits them for review. */
 export async function createTemplates(args: CreateArgs, ctx: CommandContext): Promise<number> {
   const { planTemplateImport, applyTemplateRun, describeTemplateEntry, templateCounts } =
-    await import('../../jobs/template-import.js');
+    await import('../../jobs/templates/template-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts } = await import('../run-summary.js');
   const out = ctx.out;
@@ -104,7 +104,7 @@ function nameWidth(templates: readonly TemplateStatusRow[]): number {
 /** `mbulk templates status [--watch]`: review status, category (re-categorised flag), rejected reason. */
 export async function templatesStatus(args: StatusArgs, ctx: CommandContext): Promise<number> {
   const { resolveTarget } = await import('../target.js');
-  const { readTemplateStatus, watchTemplateStatus } = await import('../../jobs/template-import.js');
+  const { readTemplateStatus, watchTemplateStatus } = await import('../../jobs/templates/template-import.js');
   const { CliError } = await import('../cli-error.js');
   if (!(args.interval > 0))
     throw new CliError('--interval must be a number of seconds above 0', ExitCode.Usage);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
-import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
+import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 
 let sandbox: RunningSandbox | undefined;

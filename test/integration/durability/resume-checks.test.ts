@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { readJournal, stateOf } from '../../../src/apply/journal.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
-import { applyProductRun, type ProductPlanFile } from '../../../src/jobs/product-import.js';
+import { applyProductRun, type ProductPlanFile } from '../../../src/jobs/products/product-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCli } from '../../helpers/run-cli.js';

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { exportCustomers } from '../../../src/export/export-customers.js';
 import { exportProducts } from '../../../src/export/export-products.js';
-import { readProductSheets } from '../../../src/jobs/product-sheets.js';
+import { readProductSheets } from '../../../src/jobs/products/product-sheets.js';
 import { mapCustomerRow, resolveCustomerColumns } from '../../../src/mapping/customer-sheet.js';
 import type { DesiredCustomer } from '../../../src/mapping/customer-sheet.js';
 import { LiveCustomerIndex, planCustomers } from '../../../src/plan/customer-plan.js';

@@ -11,7 +11,7 @@ import {
   checkCustomerDrift,
   planCustomerImport,
   type CustomerPlanFile,
-} from '../../../src/jobs/customer-import.js';
+} from '../../../src/jobs/customers/customer-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { Customer } from '../../../src/schema/customer.js';
 import { StoreSnapshot } from '../../../src/schema/snapshot.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
-import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 

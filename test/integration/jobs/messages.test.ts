@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
-import { applyMessageRun, planMessageSend } from '../../../src/jobs/message-send.js';
+import { applyMessageRun, planMessageSend } from '../../../src/jobs/messages/message-send.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 import { captureStream as capture } from '../../helpers/run-cli.js';
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { undiciFetchLike, type FetchLike } from '../../../src/api/transport.js';
-import { checkProductDrift, planProductImport } from '../../../src/jobs/product-import.js';
+import { checkProductDrift, planProductImport } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 
 const SAMPLES = join(resolve(import.meta.dirname, '../../..'), 'samples');

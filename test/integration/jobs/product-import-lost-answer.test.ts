@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
-import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
-import { reconcileProductPatch } from '../../../src/jobs/product-reconcile.js';
+import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
+import { reconcileProductPatch } from '../../../src/jobs/products/product-reconcile.js';
 import { FaultInjector, type FaultDecision } from '../../../src/sandbox/faults.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 

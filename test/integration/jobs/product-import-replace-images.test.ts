@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
-import type { ProductPlanFile } from '../../../src/jobs/product-import.js';
+import type { ProductPlanFile } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { captureStream as capture } from '../../helpers/run-cli.js';
 

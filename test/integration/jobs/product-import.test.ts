@@ -13,7 +13,7 @@ import {
   planProductImport,
   replanProductRun,
   type ProductPlanFile,
-} from '../../../src/jobs/product-import.js';
+} from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { captureStream as capture } from '../../helpers/run-cli.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BackupEntry } from '../../../src/apply/backup.js';
-import { decideRollback, type SourceWrites } from '../../../src/jobs/rollback-plan.js';
-import { productRestore } from '../../../src/jobs/rollback-product.js';
+import { decideRollback, type SourceWrites } from '../../../src/plan/rollback-plan.js';
+import { productRestore } from '../../../src/plan/rollback-product.js';
 import type { Product } from '../../../src/schema/product.js';
 import { StoreSnapshot } from '../../../src/schema/snapshot.js';
 

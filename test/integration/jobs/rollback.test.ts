@@ -7,17 +7,17 @@ import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { readBackup } from '../../../src/apply/backup.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
-import { checkRollbackDrift } from '../../../src/jobs/rollback-drift.js';
-import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customer-import.js';
-import { applyProductRun, planProductImport } from '../../../src/jobs/product-import.js';
+import { checkRollbackDrift } from '../../../src/jobs/rollback/rollback-drift.js';
+import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
+import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import {
   applyRollbackRun,
   planRollback,
   rollbackRun,
   RollbackError,
-} from '../../../src/jobs/rollback-run.js';
-import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
-import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/template-import.js';
+} from '../../../src/jobs/rollback/rollback-run.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
+import { applyTemplateRun, planTemplateImport } from '../../../src/jobs/templates/template-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { StoreSnapshot } from '../../../src/schema/snapshot.js';

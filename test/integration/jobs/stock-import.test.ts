@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
-import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { idempotencyKey } from '../../../src/api/idempotency-key.js';
 import { generateStore } from '../../../src/sandbox/generator.js';

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
-import { applyStockRun, planStockImport } from '../../../src/jobs/stock-import.js';
+import { applyStockRun, planStockImport } from '../../../src/jobs/stock/stock-import.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 

@@ -13,7 +13,7 @@ import {
   readTemplateStatus,
   submittedTemplatesPath,
   watchTemplateStatus,
-} from '../../../src/jobs/template-import.js';
+} from '../../../src/jobs/templates/template-import.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 import { captureStream as capture } from '../../helpers/run-cli.js';
 

@@ -1,0 +1,54 @@
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { readJournal, stateOf } from '../../apply/journal.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import { LiveCustomerIndex } from '../../plan/customer-plan.js';
+import type { DriftedEntity } from '../runner/job-definition.js';
+import { readPlanFile } from '../runner/plan-file.js';
+import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
+import { customerChanges } from './customer-report.js';
+
+/**
+ * Which planned writes no longer fit the live store (`mbulk apply RUN` refuses then): a customer
+ * to update is gone or changed since planning (its `updated_at` moved), or a customer to create
+ * now exists (its phone is live). Operations this run already started are its own doing, not drift.
+ */
+export async function checkCustomerDrift(
+  run: RunDirectory,
+  client: MerchantClient,
+): Promise<DriftedEntity[]> {
+  const file = readPlanFile<CustomerPlanFile>(run, CustomerPlanFileSchema);
+  const journal = readJournal(run.file('journal'));
+  const pending = customerChanges(file.plan).filter((e) => stateOf(journal, e.key).status === 'not_started');
+  if (pending.length === 0) return [];
+  const live = new LiveCustomerIndex();
+  for await (const c of client.customers.list()) live.add(c);
+  const drifted: DriftedEntity[] = [];
+  for (const e of pending) {
+    if (e.action === 'create' && e.create) {
+      const now = live.byPhone.get(e.create.phone);
+      if (now) {
+        drifted.push({
+          type: 'customer',
+          id: e.key,
+          label: `row ${e.rowNumber} ${e.create.name}`,
+          reason: `to be created, but customer ${now.id} (${now.name}) now has phone ${e.create.phone}`,
+        });
+      }
+      continue;
+    }
+    if (e.customerId === undefined) continue;
+    const now = live.byId.get(e.customerId);
+    const label = `row ${e.rowNumber} ${e.before?.name ?? e.customerId}`;
+    if (!now) {
+      drifted.push({ type: 'customer', id: e.customerId, label, reason: 'no longer exists' });
+    } else if (now.updatedAt !== e.expectedUpdatedAt) {
+      drifted.push({
+        type: 'customer',
+        id: e.customerId,
+        label,
+        reason: `changed since planning (updated_at ${e.expectedUpdatedAt ?? '?'} → ${now.updatedAt})`,
+      });
+    }
+  }
+  return drifted;
+}

@@ -1,0 +1,190 @@
+import type { MerchantClient } from '../../api/merchant-client.js';
+import { RunDirectory } from '../../apply/run-directory.js';
+import type { ColumnMap } from '../../formats/column-map.js';
+import type { ProductSourceFormat } from '../../formats/source-format.js';
+import { checkGuardrail } from '../../plan/check-guardrail.js';
+import { addLiveProduct, emptyLiveCatalog } from '../../plan/live-catalog.js';
+import { planProducts } from '../../plan/plan-products.js';
+import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
+import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
+import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
+import { refuseEmptySheet } from '../empty-sheet.js';
+import type { JobCallbacks } from '../job-events.js';
+import { keepRunInput } from '../run-input.js';
+import { imageMemoryFile, readImageMemory } from './image-memory.js';
+import type { ProductPlanFile } from './product-plan-file.js';
+import { productCounts, writeProductReport, WRITES } from './product-report.js';
+import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
+
+export interface PlanProductsImportOptions extends JobCallbacks {
+  client: MerchantClient;
+  file: string;
+  runsRoot: string;
+  /** Where the run writes, for people (never the token). */
+  target: string;
+  read?: ReadSheetOptions;
+  /** A separate options file (`--options FILE`); default: the workbook's `options` sheet, if any. */
+  optionsFile?: string | undefined;
+  money?: 'units' | 'minor';
+  decimalComma?: boolean;
+  blank?: 'keep' | 'clear';
+  replace?: { variants?: boolean; options?: boolean; images?: boolean };
+  missing?: 'ignore' | 'hide' | 'delete';
+  allowDeletes?: boolean;
+  /** The products sheet's format (`--from`); default: detected from its header. */
+  from?: ProductSourceFormat | undefined;
+  /** `--map` / `--map-file`: source headers → canonical fields. */
+  columnMap?: ColumnMap | undefined;
+  /**
+   * `protect` (default): when the sheet is an `mbulk export products` (its `mbulk_exported_at`), an
+   * item whose stock changed in the store after the export keeps its live stock. `overwrite`: the
+   * sheet's quantities are written anyway (`--stock overwrite`).
+   */
+  stock?: 'protect' | 'overwrite';
+  /** Plan a products sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
+  allowEmpty?: boolean;
+  /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
+  allowPriceJumps?: boolean;
+}
+
+export interface PlannedProductRun {
+  run: RunDirectory;
+  file: ProductPlanFile;
+  store: Store;
+  /** Set when the guardrail refuses the plan (exit 3); nothing may be applied. */
+  refusal?: string;
+  /** Set when the plan has price jumps and `allowPriceJumps` is off: `--apply` refuses (exit 3). */
+  applyRefusal?: string;
+  /** Seconds per phase: read+validate, live fetch, plan. */
+  timings: { read: number; fetch: number; plan: number };
+}
+
+/** Live products read page by page (limit 100) in one unfiltered listing. */
+async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) {
+  const catalog = emptyLiveCatalog();
+  // The full products are kept as JSON text (compact): only those the plan touches are parsed back.
+  const raw = new Map<string, string>();
+  let n = 0;
+  // One plain read, not the status partitions: a product whose status changes mid-read could be
+  // missed by both partitions and would then be planned as a duplicate create.
+  for await (const p of client.products.list({}, callbacks.signal ? { signal: callbacks.signal } : {})) {
+    addLiveProduct(catalog, p);
+    raw.set(p.id, JSON.stringify(p));
+    if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
+  }
+  callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
+  return { catalog, raw };
+}
+
+/**
+ * Reads the products sheet (and options), the live catalog and the image memory, and plans (dry
+ * run). Creates the run directory with plan.json, the input copies and report.md.
+ */
+export async function planProductImport(options: PlanProductsImportOptions): Promise<PlannedProductRun> {
+  const { client } = options;
+  const signal = options.signal ? { signal: options.signal } : {};
+  const store = await client.me(signal);
+  const decimals = currencyDecimals(store.currency);
+  const money = options.money ?? 'units';
+  const decimalComma = options.decimalComma ?? false;
+  const blank = options.blank ?? 'keep';
+  const sheets = await readProductSheets({
+    file: options.file,
+    read: options.read,
+    optionsFile: options.optionsFile,
+    mapping: { decimals, money, decimalComma, blank, currency: store.currency },
+    from: options.from,
+    columnMap: options.columnMap,
+    onProgress: options.onProgress,
+    onWarning: options.onWarning,
+    signal: options.signal,
+  });
+  refuseEmptySheet(options.file, sheets.productRows, options.allowEmpty);
+  const fetchStart = performance.now();
+  const { catalog, raw } = await readLiveCatalog(client, options);
+  const fetchSeconds = (performance.now() - fetchStart) / 1000;
+
+  const planStart = performance.now();
+  const memoryFile = imageMemoryFile(options.runsRoot, store.id);
+  const { mapping } = sheets;
+  const plan = planProducts(mapping.products, catalog, {
+    decimals,
+    missing: options.missing ?? 'ignore',
+    replace: options.replace ?? {},
+    imageMemory: readImageMemory(memoryFile),
+    columnRefs: mapping.columnRefs,
+    unkeyedRows: mapping.unkeyedRows,
+    unkeyedOptionRows: mapping.unkeyedOptionRows,
+    ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
+      ? { stockSince: sheets.exportedAt }
+      : {}),
+  });
+  const before: Record<string, Product> = {};
+  for (const e of plan.entries) {
+    if (WRITES.has(e.action) && e.productId !== null) {
+      const p = raw.get(e.productId);
+      if (p !== undefined) before[e.productId] = JSON.parse(p) as Product;
+    }
+  }
+  raw.clear();
+  const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+  const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
+  const allowPriceJumps = options.allowPriceJumps ?? false;
+  const planSeconds = (performance.now() - planStart) / 1000;
+  options.onProgress?.({ phase: 'plan', done: plan.entries.length });
+
+  const run = RunDirectory.create(options.runsRoot, {
+    kind: 'products',
+    input: options.file,
+    target: options.target,
+    storeId: store.id,
+    options: {
+      ...(options.read?.sheet ? { sheet: options.read.sheet } : {}),
+      ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
+      ...(options.from ? { from: options.from } : {}),
+      ...(options.columnMap ? { columnMap: options.columnMap } : {}),
+      money,
+      decimalComma,
+      blank,
+      missing: plan.options.missing,
+      replace: plan.options.replace,
+      allowDeletes: options.allowDeletes ?? false,
+      allowPriceJumps,
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      stock: options.stock ?? 'protect',
+    },
+  });
+  const info = sheets.products;
+  const input = keepRunInput(run, options.file, 'products', info.format === 'xlsx' ? info.sheet : undefined);
+  // The run re-reads its copy for results.csv: from the same header row.
+  if (info.headerRow > 1) input.headerRow = info.headerRow;
+  const file: ProductPlanFile = {
+    kind: 'products',
+    version: 1,
+    store: { id: store.id, name: store.name, currency: store.currency },
+    input,
+    sheets: { products: sheets.productsLabel },
+    read: { money, decimalComma, blank },
+    imageMemoryFile: memoryFile,
+    rows: sheets.rows,
+    plan,
+    issues: looseIssues(mapping),
+    source: sheets.source,
+    before,
+  };
+  if (sheets.skipped.length > 0) file.skippedRows = sheets.skipped;
+  const src: OptionsSource = sheets.options;
+  if (src.kind === 'workbook') file.optionsInput = { ...input, sheet: src.sheet };
+  else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
+  if (sheets.optionsLabel !== undefined) file.sheets.options = sheets.optionsLabel;
+  if (!guard.ok) file.refusal = guard.message;
+  if (priceJumps.length > 0) file.priceJumps = priceJumps;
+  run.writePlan(file);
+  run.update({ counts: productCounts(file) });
+  writeProductReport(run, file);
+  const timings = { read: sheets.seconds, fetch: fetchSeconds, plan: planSeconds };
+  const planned: PlannedProductRun = { run, file, store, timings };
+  if (file.refusal) planned.refusal = file.refusal;
+  if (priceJumps.length > 0 && !allowPriceJumps) planned.applyRefusal = priceJumpRefusal(priceJumps);
+  return planned;
+}

@@ -1,0 +1,267 @@
+import { basename } from 'node:path';
+import { EXPORTED_AT_COLUMN, exportedAtMs } from '../../mapping/exported-at.js';
+import { ProductSheetMapper } from '../../mapping/product-sheet-mapper.js';
+import type { ProductMapping, ProductMappingOptions } from '../../mapping/product-desired.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
+import { RESERVED_COLUMN_PREFIX } from '../../apply/results-file.js';
+import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
+import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
+import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
+import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
+import { detectProductFormat } from '../../formats/detect-format.js';
+import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
+import {
+  FORMAT_LABELS,
+  type ProductConverter,
+  type ProductSourceFormat,
+  type SkippedRow,
+} from '../../formats/source-format.js';
+import { describeSheetColumns, type SourceDescription } from '../../formats/source-description.js';
+import { WooProductConverter } from '../../formats/woocommerce/woo-product-converter.js';
+import { fileWarning, type JobCallbacks } from '../job-events.js';
+import { SheetHeaderError } from '../sheet-header-error.js';
+import { UsageError } from '../../errors/usage-error.js';
+import { appendAll } from '../../plan/append-all.js';
+
+/** Where the options of a product import come from. */
+export type OptionsSource =
+  | { kind: 'none' }
+  /** The `options` sheet of the products workbook. */
+  | { kind: 'workbook'; sheet: string }
+  /** A separate file (`--options FILE`). */
+  | { kind: 'file'; file: string; sheet?: string | undefined };
+
+export interface ReadProductSheetsOptions extends JobCallbacks {
+  file: string;
+  read?: ReadSheetOptions | undefined;
+  /** `--options FILE`; default: the workbook's `options` sheet, if any. */
+  optionsFile?: string | undefined;
+  mapping: ProductMappingOptions;
+  /** The format of the products sheet (`--from`); default: detected from its header. */
+  from?: ProductSourceFormat | undefined;
+  /** `--map` / `--map-file`: source headers renamed to canonical fields (merchant-bulk format only). */
+  columnMap?: ColumnMap | undefined;
+}
+
+export interface ProductSheets {
+  mapping: ProductMapping;
+  products: SheetInfo;
+  /** The sheet label rows of the products sheet carry (issues, plan rows). */
+  productsLabel: string;
+  options: OptionsSource;
+  optionsInfo?: SheetInfo;
+  optionsLabel?: string;
+  /** What the products sheet was read as: format, header row, what each source column became. */
+  source: SourceDescription;
+  /** Rows the format conversion left out on purpose (results.csv: skipped). */
+  skipped: SkippedRow[];
+  /** Data rows read (both sheets). */
+  rows: number;
+  /** Data rows of the products sheet alone. */
+  productRows: number;
+  /**
+   * The earliest `mbulk_exported_at` of the products sheet (ISO 8601): the sheet is an export taken
+   * then. Absent when the sheet has no such column or no readable value in it.
+   */
+  exportedAt?: string;
+  /** Seconds spent reading and mapping. */
+  seconds: number;
+}
+
+/** Header problems that make a sheet unusable (exit 2, nothing planned). */
+const HEADER_ERRORS = new Set(['missing_key_column', 'duplicate_column', 'missing_option_column']);
+
+/** Columns the importer reads: those starting with `mbulk_` (failed.csv's error column) are ignored. */
+export function importableColumns(columns: readonly SheetColumn[]): SheetColumn[] {
+  return columns.filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX));
+}
+
+/**
+ * A row as the mapping sees it: text an export neutralised (`'=x`, `'-5 off`) is restored, and the
+ * sheet label is the given one. The row object is reused when nothing changes.
+ */
+function cleanRow(row: SheetRow, label: string): SheetRow {
+  let cells = row.cells;
+  for (const key in cells) {
+    const v = cells[key];
+    if (typeof v === 'string' && v.charCodeAt(0) === 39 /* ' */) {
+      const restored = restoreFormulaText(v);
+      if (restored !== v) {
+        if (cells === row.cells) cells = { ...cells };
+        cells[key] = restored;
+      }
+    }
+  }
+  if (cells === row.cells && row.sheet === label) return row;
+  return { sheet: label, rowNumber: row.rowNumber, cells };
+}
+
+/**
+ * Reads the products sheet (and the options sheet or file) through ProductSheetMapper, streaming:
+ * only the mapped products are kept. Throws SheetHeaderError when a header makes the sheet unusable.
+ */
+export async function readProductSheets(options: ReadProductSheetsOptions): Promise<ProductSheets> {
+  const started = performance.now();
+  // A products sheet's header may sit below a title row or merged headings: found unless given.
+  const read: ReadSheetOptions = { headerRow: 'auto', ...options.read };
+  let reader = readSheet(options.file, read);
+  let info = await reader.open();
+  // A workbook without --sheet: its `products` sheet when it has one, else the first.
+  if (info.format === 'xlsx' && options.read?.sheet === undefined) {
+    const named = info.sheetNames.find((n) => n.toLowerCase() === 'products');
+    if (named !== undefined && named !== info.sheet) {
+      await reader.close();
+      reader = readSheet(options.file, { ...read, sheet: named });
+      info = await reader.open();
+    }
+  }
+  const productsLabel = info.sheet;
+  const sourceColumns = importableColumns(info.columns);
+  const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
+  const format = detected.format;
+  if (options.columnMap !== undefined && format !== 'mbulk') {
+    throw new UsageError(
+      `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
+      'map',
+    );
+  }
+  let converter: ProductConverter | undefined;
+  if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
+  else if (format === 'woocommerce') converter = new WooProductConverter(sourceColumns, productsLabel);
+  const mapped =
+    options.columnMap === undefined
+      ? sourceColumns
+      : applyColumnMap(sourceColumns, options.columnMap, options.file);
+  const mappingOptions = {
+    ...options.mapping,
+    sheetName: productsLabel,
+    headerRowNumber: info.headerRow || 1,
+  };
+  let mapper = converter === undefined ? new ProductSheetMapper(mapped, mappingOptions) : undefined;
+  let rows = 0;
+  const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
+  let exportedAt = Number.POSITIVE_INFINITY;
+  let unreadableAt: number | undefined;
+  for await (const batch of reader.batches()) {
+    for (const row of batch) {
+      if (converter !== undefined) converter.addRow(cleanRow(row, productsLabel));
+      else (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
+      if (stamped) {
+        // Rows added to an export leave it blank: only a filled, unreadable cell is worth a warning.
+        const cell = row.cells[EXPORTED_AT_COLUMN];
+        const at = exportedAtMs(cell);
+        if (at !== undefined) exportedAt = Math.min(exportedAt, at);
+        else if (cell !== null && cell !== undefined && String(cell).trim() !== '')
+          unreadableAt ??= row.rowNumber;
+      }
+    }
+    rows += batch.length;
+    options.onProgress?.({ phase: 'read', done: rows });
+  }
+  const converted = converter?.finish();
+  if (converted !== undefined) {
+    mapper = new ProductSheetMapper(converted.columns, mappingOptions);
+    for (const row of converted.rows) mapper.addRow(row);
+  }
+  const source: SourceDescription = {
+    format: converted === undefined && options.columnMap !== undefined ? 'map' : format,
+    label: FORMAT_LABELS[converted === undefined && options.columnMap !== undefined ? 'map' : format],
+    detected: options.from === undefined,
+    headerRow: info.headerRow || 1,
+    columns: converted?.columnUses ?? describeSheetColumns(sourceColumns, mapped),
+  };
+  if ('hint' in detected && detected.hint !== undefined) source.hint = detected.hint;
+  const productMapper = mapper as ProductSheetMapper;
+  for (const w of reader.warnings) options.onWarning?.(fileWarning(options.file, w.message));
+  if (unreadableAt !== undefined) {
+    options.onWarning?.(
+      fileWarning(
+        options.file,
+        `${EXPORTED_AT_COLUMN} on row ${unreadableAt} is not a date-time; the stock of items that changed since the export is only protected by the readable ones`,
+      ),
+    );
+  }
+  const productRows = rows;
+
+  let optionsSource: OptionsSource = { kind: 'none' };
+  let optionsInfo: SheetInfo | undefined;
+  let optionsLabel: string | undefined;
+  let optionsReader;
+  if (options.optionsFile !== undefined) {
+    optionsReader = readSheet(options.optionsFile, {});
+    optionsInfo = await optionsReader.open();
+    optionsSource = {
+      kind: 'file',
+      file: options.optionsFile,
+      sheet: optionsInfo.format === 'xlsx' ? optionsInfo.sheet : undefined,
+    };
+  } else if (info.format === 'xlsx') {
+    const candidate = readSheet(options.file, { ...options.read, sheet: 'options', optionalSheet: true });
+    const ci = await candidate.open();
+    if (!ci.missing && ci.sheet.toLowerCase() !== info.sheet.toLowerCase()) {
+      optionsReader = candidate;
+      optionsInfo = ci;
+      optionsSource = { kind: 'workbook', sheet: ci.sheet };
+    } else await candidate.close();
+  }
+  if (optionsReader !== undefined && optionsInfo !== undefined) {
+    optionsLabel = optionsInfo.sheet === productsLabel ? `options:${optionsInfo.sheet}` : optionsInfo.sheet;
+    if (optionsSource.kind === 'file' && optionsInfo.format === 'csv' && optionsLabel === productsLabel) {
+      optionsLabel = basename(options.optionsFile ?? 'options');
+    }
+    productMapper.setOptionColumns(importableColumns(optionsInfo.columns), optionsLabel);
+    for await (const batch of optionsReader.batches()) {
+      for (const row of batch) productMapper.addOptionRow(cleanRow(row, optionsLabel));
+      rows += batch.length;
+      options.onProgress?.({ phase: 'read', done: rows });
+    }
+    for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
+  }
+  const mapping = productMapper.finish();
+  if (converted !== undefined) appendAll(mapping.issues, converted.issues); // one per source row at most
+  pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
+  const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
+  if (fatal.length > 0) {
+    throw new SheetHeaderError(
+      `${options.file}: ${fatal.map((i) => `${i.sheet}: ${i.message}`).join('; ')}`,
+      fatal,
+    );
+  }
+  const result: ProductSheets = {
+    mapping,
+    products: info,
+    productsLabel,
+    options: optionsSource,
+    source,
+    skipped: converted?.skipped ?? [],
+    rows,
+    productRows,
+    seconds: (performance.now() - started) / 1000,
+  };
+  if (Number.isFinite(exportedAt)) result.exportedAt = new Date(exportedAt).toISOString();
+  if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
+  if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
+  return result;
+}
+
+/**
+ * Issues of a converted or mapped sheet name the canonical field (`variant_price`); the user reads
+ * the source sheet, so each issue with a column letter gets that column's own header back.
+ */
+function pointAtSourceHeaders(mapping: ProductMapping, sheet: string, columns: readonly SheetColumn[]): void {
+  const byLetter = new Map(columns.map((c) => [c.letter, c.header]));
+  const fix = (i: RowIssue) => {
+    if (i.sheet !== sheet || i.column === undefined) return;
+    const header = byLetter.get(i.column);
+    if (header !== undefined) i.header = header;
+  };
+  for (const i of mapping.issues) fix(i);
+  for (const p of mapping.products) for (const i of p.issues) fix(i);
+}
+
+/** Issues of a mapping that belong to no product (header warnings, rows without a key…). */
+export function looseIssues(mapping: ProductMapping): RowIssue[] {
+  const owned = new Set<RowIssue>();
+  for (const p of mapping.products) for (const i of p.issues) owned.add(i);
+  return mapping.issues.filter((i) => !owned.has(i));
+}

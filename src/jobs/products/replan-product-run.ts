@@ -1,0 +1,62 @@
+import { dirname } from 'node:path';
+import type { MerchantClient } from '../../api/merchant-client.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { ColumnMap } from '../../formats/column-map.js';
+import type { ProductSourceFormat } from '../../formats/source-format.js';
+import type { JobCallbacks } from '../job-events.js';
+import { runInputPath } from '../run-input.js';
+import { planProductImport, type PlannedProductRun } from './plan-product-import.js';
+import { readProductPlan } from './product-plan-file.js';
+
+/** The runs root of a run directory (its parent). */
+export function runsRootOf(run: RunDirectory): string {
+  return dirname(run.dir);
+}
+
+export interface ReplanProductsOptions extends JobCallbacks {
+  client: MerchantClient;
+  /** Where the new run writes, for people (never the token). */
+  target: string;
+}
+
+/**
+ * Plans a saved run again against the store as it is now (`mbulk apply RUN --replan`): the run's
+ * own copy of the input, with the options it was planned with, into a new run beside it.
+ */
+export async function replanProductRun(
+  run: RunDirectory,
+  options: ReplanProductsOptions,
+): Promise<PlannedProductRun> {
+  const file = readProductPlan(run);
+  const o = run.meta.options;
+  const optionsCopy =
+    file.optionsInput && file.optionsInput.copy !== file.input.copy
+      ? runInputPath(run, file.optionsInput)
+      : undefined;
+  const replace = o['replace'] as { variants?: boolean; options?: boolean; images?: boolean } | undefined;
+  return planProductImport({
+    client: options.client,
+    file: runInputPath(run, file.input),
+    runsRoot: runsRootOf(run),
+    target: options.target,
+    read: {
+      ...(file.input.sheet ? { sheet: file.input.sheet } : {}),
+      ...(file.input.headerRow ? { headerRow: file.input.headerRow } : {}),
+    },
+    optionsFile: optionsCopy,
+    from: o['from'] as ProductSourceFormat | undefined,
+    columnMap: o['columnMap'] as ColumnMap | undefined,
+    money: file.read.money,
+    decimalComma: file.read.decimalComma,
+    blank: file.read.blank,
+    replace: replace ?? file.plan.options.replace,
+    missing: file.plan.options.missing,
+    allowDeletes: o['allowDeletes'] === true,
+    allowPriceJumps: o['allowPriceJumps'] === true,
+    allowEmpty: o['allowEmpty'] === true,
+    stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
+    onProgress: options.onProgress,
+    onWarning: options.onWarning,
+    signal: options.signal,
+  });
+}

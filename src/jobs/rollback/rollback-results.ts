@@ -1,0 +1,47 @@
+import Papa from 'papaparse';
+import { writeFileAtomic } from '../../apply/write-file-atomic.js';
+import { neutralizeFormula } from '../../sheets/neutralize-formula.js';
+import type { RollbackPlanFile } from './rollback-plan-file.js';
+
+/** One line of a rollback's results.csv: an entity and what became of it. */
+export type RollbackRow = Record<
+  'type' | 'id' | 'label' | 'outcome' | 'error_code' | 'error_message',
+  string
+>;
+
+export function rollbackRow(
+  type: string,
+  id: string,
+  label: string,
+  outcome: string,
+  code: string,
+  message: string,
+): RollbackRow {
+  return {
+    type,
+    id,
+    label: neutralizeFormula(label),
+    outcome,
+    error_code: code,
+    error_message: neutralizeFormula(message),
+  };
+}
+
+/**
+ * results.csv of a rollback: one line per entity restored, deleted or failed, then those not
+ * reversible and those left alone (a rollback has no input sheet to mirror).
+ */
+export function writeRollbackResults(
+  path: string,
+  rows: readonly RollbackRow[],
+  file: RollbackPlanFile,
+): void {
+  const all = [...rows];
+  for (const n of file.notReversible)
+    all.push(rollbackRow(n.type, n.id, n.label, 'not_reversible', '', n.reason));
+  for (const l of file.leftAlone) all.push(rollbackRow(l.type, l.id, l.label, 'left_alone', '', l.reason));
+  writeFileAtomic(
+    path,
+    `\uFEFF${Papa.unparse(all, { columns: ['type', 'id', 'label', 'outcome', 'error_code', 'error_message'] })}\r\n`,
+  );
+}

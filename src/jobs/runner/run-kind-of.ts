@@ -1,0 +1,63 @@
+import type { MerchantClient } from '../../api/merchant-client.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import type { AbortCause, JobCallbacks } from '../job-events.js';
+import type {
+  ApplyJobOptions,
+  DriftedEntity,
+  JobDefinition,
+  JobSummary,
+  PlanFileBase,
+} from './job-definition.js';
+import { readPlanFile } from './plan-file.js';
+import { runJob } from './run-job.js';
+
+/** What `mbulk apply RUN` and `mbulk runs resume RUN` need of every kind of run. */
+export interface RunKind {
+  /** Applies or resumes the run; `ok` false when rows failed or the run did not complete. */
+  apply(
+    run: RunDirectory,
+    options: ApplyJobOptions,
+  ): Promise<{
+    ok: boolean;
+    status: string;
+    summary: Record<string, unknown>;
+    /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached). */
+    abortedBy?: AbortCause | undefined;
+  }>;
+  /** Entities the plan touches that changed since planning (empty: safe to apply). */
+  drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+  /**
+   * Why planning the input of a started run again would repeat writes (relative changes such as
+   * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
+   */
+  replanRepeats?(run: RunDirectory): string | undefined;
+  /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
+  replan?(
+    run: RunDirectory,
+    options: JobCallbacks & { client: MerchantClient; target: string },
+  ): Promise<{ run: RunDirectory; refusal?: string | undefined }>;
+}
+
+/** A job definition as the RunKind the CLI applies: ok only when it completed with no failed row or write. */
+export function runKindOf<
+  File extends PlanFileBase,
+  Op extends { key: string },
+  R,
+  Summary extends JobSummary,
+>(definition: JobDefinition<File, Op, R, Summary>): RunKind {
+  const kind: RunKind = {
+    apply: async (run, options) => {
+      const s = await runJob(run, definition, options);
+      const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && s.failed === 0;
+      return { ok, status: s.status, abortedBy: s.abortedBy, summary: definition.cliSummary(s) };
+    },
+  };
+  const { drift, replan, replanRepeats } = definition;
+  if (drift) kind.drift = (run, client) => drift(run, client);
+  if (replanRepeats) {
+    kind.replanRepeats = (run) => replanRepeats(readPlanFile<File>(run, definition.planSchema));
+  }
+  if (replan)
+    kind.replan = (run, options) => replan(run, readPlanFile<File>(run, definition.planSchema), options);
+  return kind;
+}

@@ -1,0 +1,77 @@
+import { writeReport } from '../../apply/report.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
+import { formatRowIssue, type RowIssue } from '../../mapping/row-issue.js';
+import type { TemplatePlan, TemplatePlanEntry } from '../../plan/template-plan.js';
+import { templateReview } from '../../report/template-review.js';
+import type { TemplatePlanFile } from './template-plan-file.js';
+import type { TemplateApplySummary } from './template-job.js';
+
+/** Rows with at least one error (the sheet's own problems and the plan's: duplicate or taken names). */
+export function invalidRowCount(issues: readonly RowIssue[]): number {
+  return new Set(issues.filter((i) => i.severity === 'error').map((i) => `${i.sheet}\0${i.rowNumber}`)).size;
+}
+
+export function templateCounts(plan: TemplatePlan): Record<string, number> {
+  return {
+    create: plan.counts.create,
+    unchanged: plan.counts.unchanged,
+    invalid: invalidRowCount(plan.issues.filter((i) => i.rowNumber > 1)),
+  };
+}
+
+/** "row 2: order_ready (UTILITY, 2 variables, 1 button)" */
+export function describeTemplateEntry(e: TemplatePlanEntry): string {
+  const vars = Object.keys(e.body.parameter_examples ?? {}).length;
+  const buttons = e.body.buttons?.length ?? 0;
+  const parts = [e.body.category, `${vars} variable${vars === 1 ? '' : 's'}`];
+  if (buttons > 0) parts.push(`${buttons} button${buttons === 1 ? '' : 's'}`);
+  const what =
+    e.action === 'unchanged'
+      ? `exists already (${e.existing?.status ?? 'unknown status'})`
+      : `create (${parts.join(', ')})`;
+  return `row ${e.rowNumber}: ${e.name}: ${what}`;
+}
+
+/** report.html / report.md of a templates run: the plan, and after an apply what was created. */
+export function writeTemplateReport(
+  run: RunDirectory,
+  file: TemplatePlanFile,
+  applied?: TemplateApplySummary,
+): void {
+  const counts = templateCounts(file.plan);
+  writeReport(run.file('report'), {
+    title: 'Create message templates',
+    runId: run.id,
+    facts: [
+      ['Input', file.input.original],
+      ['Store', `${file.store.name} (${file.store.id})`],
+      ['Target', run.meta.target],
+      ['Status', run.refresh().status],
+    ],
+    counts: [
+      ['create', counts['create'] ?? 0],
+      ['unchanged', counts['unchanged'] ?? 0],
+      ['invalid rows', counts['invalid'] ?? 0],
+      ...(applied
+        ? ([
+            ['created', applied.created],
+            ['failed', applied.failed],
+          ] as const)
+        : []),
+    ],
+    changes: applied
+      ? applied.templates.map(
+          (t) =>
+            `row ${t.row}: ${t.name}: ${t.outcome}${t.id ? ` ${t.id}` : ''}${t.status ? ` ${t.status}` : ''}${t.error ? ` (${t.error})` : ''}`,
+        )
+      : file.plan.entries.map(describeTemplateEntry),
+    issues: file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+    notes: [
+      'Templates are reviewed outside the store: follow the review with `mbulk templates status --watch`.',
+    ],
+    review: templateReview(file, {
+      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+      failedWritten: applied !== undefined,
+    }),
+  });
+}
