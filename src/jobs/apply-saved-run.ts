@@ -8,7 +8,6 @@ import type { WriteCheckOptions } from '../apply/write-check.js';
 import { RefusedError } from '../errors/refused-error.js';
 import type { Store } from '../schema/index.js';
 import type { JobCallbacks, JobProgress } from './job-events.js';
-import { planShapeProblem } from './plan-shape.js';
 import { runKind, type DriftedEntity, type RunKind } from './run-kind.js';
 import type { SavedRunRefusal } from './saved-run-refusal.js';
 
@@ -131,7 +130,7 @@ export async function checkSavedRun(
       message: `run ${run.id} is a ${meta.kind} run, which cannot be applied`,
     };
   }
-  const problem = planShapeProblem(meta.kind, run.readPlan());
+  const problem = kind.planProblem(run);
   if (problem !== undefined) {
     return {
       ...base,

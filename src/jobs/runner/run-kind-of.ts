@@ -8,7 +8,7 @@ import type {
   JobSummary,
   PlanFileBase,
 } from './job-definition.js';
-import { readPlanFile } from './plan-file.js';
+import { planProblem, readPlanFile } from './plan-file.js';
 import { runJob } from './run-job.js';
 
 /** What `mbulk apply RUN` and `mbulk runs resume RUN` need of every kind of run. */
@@ -24,6 +24,11 @@ export interface RunKind {
     /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached). */
     abortedBy?: AbortCause | undefined;
   }>;
+  /**
+   * What is wrong with the run's plan.json against the kind's schema (edited or damaged by hand, a
+   * foreign kind, an unknown format version), or undefined: "damaged plan", never a TypeError.
+   */
+  planProblem(run: RunDirectory): string | undefined;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
   /**
@@ -51,6 +56,7 @@ export function runKindOf<
       const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && s.failed === 0;
       return { ok, status: s.status, abortedBy: s.abortedBy, summary: definition.cliSummary(s) };
     },
+    planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
   };
   const { drift, replan, replanRepeats } = definition;
   if (drift) kind.drift = (run, client) => drift(run, client);
