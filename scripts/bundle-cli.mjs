@@ -137,6 +137,32 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * undici's Client loads its HTTP/2 half (client-h2.js) at start-up, and with it `node:http2` (and
+ * through it `node:tls` and more of Node's own modules): ~10 ms of CPU per command. It is only called
+ * when a connection negotiates h2, which needs `allowH2` (off by default; the CLI never sets it). The
+ * Client gets a function that loads client-h2.js on that first call and hands over to it, unchanged.
+ */
+const undiciLazyH2 = {
+  name: 'undici-lazy-h2',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'undici-lazy-h2' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'undici-lazy-h2' }, (args) => ({
+      // esbuild runs a require()d CommonJS module's top level at the require() call: here, on first use.
+      contents: [
+        'let connectH2;',
+        `module.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.path)}))(...args);`,
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
@@ -154,7 +180,7 @@ await build({
   banner: {
     js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
   },
-  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth, zodEnglishOnly],
+  plugins: [yargsLocales, undiciAgentAndFetch, undiciLazyH2, asciiStringWidth, zodEnglishOnly],
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
