@@ -148,16 +148,21 @@ const undiciLazyH2 = {
   setup(b) {
     b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
       /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
-        ? { path: join(dirname(args.importer), 'client-h2.js'), namespace: 'undici-lazy-h2' }
+        ? // A path of its own: esbuild writes it into the bundle, where the build's directory has no place.
+          {
+            path: 'undici/lib/dispatcher/client-h2.js',
+            namespace: 'undici-lazy-h2',
+            pluginData: join(dirname(args.importer), 'client-h2.js'),
+          }
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'undici-lazy-h2' }, (args) => ({
       // esbuild runs a require()d CommonJS module's top level at the require() call: here, on first use.
       contents: [
         'let connectH2;',
-        `module.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.path)}))(...args);`,
+        `module.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.pluginData)}))(...args);`,
       ].join('\n'),
-      resolveDir: dirname(args.path),
+      resolveDir: dirname(args.pluginData),
       loader: 'js',
     }));
   },
