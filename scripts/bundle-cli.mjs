@@ -137,6 +137,59 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * undici's Client loads its HTTP/2 half (client-h2.js) at start-up, and with it `node:http2` (and
+ * through it `node:tls` and more of Node's own modules): ~10 ms of CPU per command. It is only called
+ * when a connection negotiates h2, which needs `allowH2` (off by default; the CLI never sets it). The
+ * Client gets a function that loads client-h2.js on that first call and hands over to it, unchanged.
+ */
+const undiciLazyH2 = {
+  name: 'undici-lazy-h2',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? // A path of its own: esbuild writes it into the bundle, where the build's directory has no place.
+          {
+            path: 'undici/lib/dispatcher/client-h2.js',
+            namespace: 'undici-lazy-h2',
+            pluginData: join(dirname(args.importer), 'client-h2.js'),
+          }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'undici-lazy-h2' }, (args) => ({
+      // esbuild runs a require()d CommonJS module's top level at the require() call: here, on first use.
+      contents: [
+        'let connectH2;',
+        `module.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.pluginData)}))(...args);`,
+      ].join('\n'),
+      resolveDir: dirname(args.pluginData),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * When yargs starts a command's handler it renders that command's help text and keeps it, in case
+ * the handler later asks for it (`showHelp()`) or a failure prints usage: ~7 ms of CPU per command.
+ * The CLI does neither: `--help` is answered before any handler runs, and its `.fail()` handler
+ * throws a CliError with the message only, never the help. So the rendering is dropped; `--help`
+ * and every usage message are unchanged (yargs renders help when asked, as before).
+ */
+const yargsNoHelpCache = {
+  name: 'yargs-no-help-cache',
+  setup(b) {
+    b.onLoad({ filter: /yargs[\\/]build[\\/]lib[\\/]usage\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const patched = text.replace(
+        'self.cacheHelpMessage = function () {\n        cachedHelpMessage = this.help();\n    };',
+        'self.cacheHelpMessage = function () {};',
+      );
+      if (patched === text) throw new Error(`bundle-cli: yargs cacheHelpMessage not found in ${args.path}`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
@@ -154,7 +207,14 @@ await build({
   banner: {
     js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
   },
-  plugins: [yargsLocales, undiciAgentAndFetch, asciiStringWidth, zodEnglishOnly],
+  plugins: [
+    yargsLocales,
+    yargsNoHelpCache,
+    undiciAgentAndFetch,
+    undiciLazyH2,
+    asciiStringWidth,
+    zodEnglishOnly,
+  ],
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');

@@ -80,23 +80,24 @@ describe('the bundled CLI', () => {
 
 /**
  * Runs `node bin/mbulk.js ARGS` with a module loader hook that logs every ES module it loads; resolves
- * to its stdout and the texts of the bundle chunks it loaded (file name → text), and the other
- * modules (node_modules, outside the bundle) it loaded.
+ * to its stdout and the texts of the bundle chunks it loaded (file name → text), the other
+ * modules (node_modules, outside the bundle) it loaded, and Node's own modules it loaded.
  */
 async function modulesLoadedBy(
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ stdout: string; chunks: Map<string, string>; others: string[] }> {
+): Promise<{ stdout: string; chunks: Map<string, string>; others: string[]; builtins: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'mbulk-loaded-'));
   try {
     const log = join(dir, 'loaded.txt');
+    const builtinsLog = join(dir, 'builtins.txt');
     await writeFile(
       join(dir, 'hooks.mjs'),
       `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
     );
     await writeFile(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
+      `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\nprocess.on('exit', () => writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')));\n`,
     );
     await writeFile(log, '');
     const { stdout } = await run(
@@ -114,7 +115,11 @@ async function modulesLoadedBy(
         chunks.set(file.slice(bundleDir.length + 1), await readFile(file, 'utf8'));
       else if (!file.startsWith(join(root, 'bin'))) others.push(file);
     }
-    return { stdout, chunks, others };
+    const builtins = (await readFile(builtinsLog, 'utf8'))
+      .split('\n')
+      .filter((entry) => entry.startsWith('NativeModule '))
+      .map((entry) => entry.slice('NativeModule '.length));
+    return { stdout, chunks, others, builtins };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -156,6 +161,9 @@ describe('start-up of the bundled CLI', () => {
       expect(holding(loaded.chunks)).toEqual(['undici', 'zod', 'store schema', 'whoami command']);
       // exceljs, listr2, libphonenumber-js: none.
       expect(loaded.others).toEqual([]);
+      // undici's HTTP/2 client (and with it node:http2 and node:tls) waits for an h2 connection.
+      expect(loaded.builtins).toContain('http');
+      expect(loaded.builtins.filter((name) => name === 'http2' || name === 'tls')).toEqual([]);
     } finally {
       await sandbox.close();
     }
