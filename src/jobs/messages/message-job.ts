@@ -22,6 +22,7 @@ import { earlierMessageSends } from './earlier-sends.js';
 import { MessagePlanFileSchema, sendRefusal, type MessagePlanFile } from './message-plan-file.js';
 import { alreadySentMessage, duplicateMessage, messageCounts, writeMessageReport } from './message-report.js';
 import { findTemplate, SendRefusedError } from './message-template.js';
+import { isUnreachable } from '../../errors/exit-code.js';
 
 interface SendOp {
   kind: 'message-send';
@@ -134,8 +135,8 @@ function messageSession(
     },
     // The template is no longer sendable (paused, rejected…): every other send would fail the same way.
     isFatal: (error) => {
-      const e = error as { exitCode?: number; param?: string; status?: number };
-      return e.exitCode === 4 || (e.status === 400 && e.param === 'template');
+      const e = error as { param?: string; status?: number };
+      return isUnreachable(error) || (e.status === 400 && e.param === 'template');
     },
     changes: (o) => {
       const s = o.op.send;

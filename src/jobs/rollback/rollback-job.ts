@@ -17,6 +17,7 @@ import { checkRollbackDrift } from './rollback-drift.js';
 import { RollbackError, RollbackPlanFileSchema, type RollbackPlanFile } from './rollback-plan-file.js';
 import { writeRollbackReport } from './rollback-report.js';
 import { rollbackRow, writeRollbackResults, type RollbackRow } from './rollback-results.js';
+import { isUnreachable } from '../../errors/exit-code.js';
 
 interface RollbackOp {
   kind: `restore-${RestoreEntry['type']}`;
@@ -104,8 +105,8 @@ function rollbackSession(
           for (const r of res.results) {
             if (r.ok) result.applied[r.entry.item_id] = r.item.quantity;
             else {
-              const e = r.error as Error & { code?: string; exitCode?: number };
-              if (e.exitCode === 4) fatal = e;
+              const e = r.error as Error & { code?: string };
+              if (isUnreachable(e)) fatal = e;
               result.failed[r.entry.item_id] = { code: e.code ?? e.name, message: e.message };
             }
           }

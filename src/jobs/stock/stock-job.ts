@@ -24,6 +24,7 @@ import { planStockImport } from './plan-stock-import.js';
 import { checkStockDrift } from './stock-drift.js';
 import { StockPlanFileSchema, type StockPlanFile } from './stock-plan-file.js';
 import { writeStockReport } from './stock-report.js';
+import { isUnreachable } from '../../errors/exit-code.js';
 
 export type StockOp =
   | { kind: 'stock-batch'; key: string; idempotent: true; idempotencyKey: string; changes: StockChange[] }
@@ -206,7 +207,7 @@ function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, Stock
       );
     },
     // The batch route answering 404 stops the batch attempt: nothing of it was applied.
-    isFatal: (error) => isRouteMissing(error) || (error as { exitCode?: number }).exitCode === 4,
+    isFatal: (error) => isRouteMissing(error) || isUnreachable(error),
     changes: (o) => itemChanges(o),
     rowResults: (label, rows) => {
       for (const s of file.plan.skipped) {
