@@ -1,4 +1,4 @@
-import { pickProductFields } from '../schema/product.js';
+import { pickProductFields, pickVariantFields } from '../schema/product.js';
 import type { OptionType, Product, ProductStatus, ProductType, ProductUnit } from '../schema/product.js';
 
 /** The fields of a live variant the diff needs. */
@@ -80,14 +80,7 @@ export function toLiveProduct(p: Product): LiveProduct {
     inventory_updated_at: p.inventory?.updated_at ?? null,
     images: p.images,
     variants: p.variants.map((v) => ({
-      id: v.id,
-      name: v.name,
-      sku: v.sku,
-      description: v.description,
-      price: v.price,
-      original_price: v.original_price,
-      cost: v.cost,
-      weight: v.weight,
+      ...pickVariantFields(v),
       inventory_quantity: v.inventory?.quantity ?? null,
       inventory_updated_at: v.inventory?.updated_at ?? null,
     })),

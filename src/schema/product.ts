@@ -54,6 +54,26 @@ export const Variant = z.object({
 });
 export type Variant = z.infer<typeof Variant>;
 
+/** A variant's own fields: all but `object`, `product_id` and its inventory. */
+export type VariantFields = Pick<
+  Variant,
+  'id' | 'name' | 'sku' | 'description' | 'price' | 'original_price' | 'cost' | 'weight'
+>;
+
+/** The VariantFields of a variant (or of anything carrying them), in the API's order. */
+export function pickVariantFields(v: VariantFields): VariantFields {
+  return {
+    id: v.id,
+    name: v.name,
+    sku: v.sku,
+    description: v.description,
+    price: v.price,
+    original_price: v.original_price,
+    cost: v.cost,
+    weight: v.weight,
+  };
+}
+
 /** Settings of an OPTION_SELECTION option (the only shape the spec shows). */
 export const SelectionSettings = z.object({
   options: z

@@ -9,6 +9,7 @@ import {
   type VariantCreate,
   type VariantUpdateEntry,
 } from '../../schema/index.js';
+import { pickVariantFields } from '../../schema/product.js';
 import { parseLimit, SeqList } from '../pagination.js';
 import { invalidParam, notFound } from '../sandbox-error.js';
 import type { InventoryTable } from './inventory-table.js';
@@ -90,17 +91,7 @@ export class ProductTable {
       };
       if (p.variants.length === 0) rec.item = loadItem(p.inventory, null);
       for (const v of p.variants) {
-        rec.variants.push({
-          id: v.id,
-          name: v.name,
-          sku: v.sku,
-          description: v.description,
-          price: v.price,
-          original_price: v.original_price,
-          cost: v.cost,
-          weight: v.weight,
-          item: loadItem(v.inventory, v.id),
-        });
+        rec.variants.push({ ...pickVariantFields(v), item: loadItem(v.inventory, v.id) });
       }
       this.addRec(rec);
     });
