@@ -51,12 +51,21 @@ describe('runs resume --reconcile of a damaged journal', () => {
       expect(s.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
       expect(s.store.getProduct('prod_00000001').price).toBe(1200);
       expect(s.store.getProduct('prod_00000003').price).toBe(500);
+      const pages = s
+        .requestLog()
+        .filter((e) => e.method === 'GET' && /^\/api\/v2\/products(\?|$)/.test(e.path));
+      const getOnes = s
+        .requestLog()
+        .filter((e) => e.method === 'GET' && /^\/api\/v2\/products\/prod_\d+$/.test(e.path));
       if (strict) {
         // Without get-one the three replays share catalog listings (both statuses), not a scan each.
-        const pages = s
-          .requestLog()
-          .filter((e) => e.method === 'GET' && /^\/api\/v2\/products(\?|$)/.test(e.path));
         expect(pages.length).toBeLessThanOrEqual(4);
+      } else {
+        // With get-one each of the three replays re-reads its own product, and nothing scans the catalog.
+        expect(getOnes.map((e) => e.path).sort()).toEqual(
+          ['prod_00000001', 'prod_00000002', 'prod_00000003'].map((id) => `/api/v2/products/${id}`),
+        );
+        expect(pages).toEqual([]);
       }
 
       // Settled: a later resume no longer calls the journal damaged, and `runs show` says settled.
