@@ -8,6 +8,12 @@
  * - `mbulk whoami` against a local sandbox ≤ 0.35 s.
  * `mbulk --help` is measured too (it loads the parser and every command's options).
  *
+ * The bundle's compiled code is cached on disk (bin/code-cache.js on Node < 22.1, Node's own compile
+ * cache after): `mbulk whoami` and `mbulk --help` run warm (the cache written by the warm-up round,
+ * in a cache directory of this benchmark's own), and again `(cold)`, each run with a fresh empty cache
+ * directory (what the first command after an install or upgrade pays, cache written included), and
+ * `whoami (no cache)` with NODE_DISABLE_COMPILE_CACHE=1.
+ *
  * A sandbox is started in this process (127.0.0.1, port 0, seeded from samples/store.json in a
  * temporary state file); each command is a child process of `node bin/mbulk.js …`, timed from spawn
  * to exit, with the token in MERCHANT_API_TOKEN. The commands run in interleaved rounds so that load
@@ -17,7 +23,7 @@
  * Needs a build (`npm run build`): it runs what users run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +39,8 @@ const compareUnbundled = argv.includes('--compare-unbundled');
 interface Case {
   name: string;
   args: string[];
+  /** Environment changes for one run (called before each run). */
+  env?: () => NodeJS.ProcessEnv;
 }
 
 interface Timing {
@@ -89,11 +97,25 @@ const sandbox = await startSandbox({
 });
 try {
   const bin = join(root, 'bin', 'mbulk.js');
+  // Node >= 22.1 keeps its compile cache under the OS temp directory, ours under XDG_CACHE_HOME.
+  const warmCache = join(work, 'warm-cache');
+  mkdirSync(warmCache);
+  const warm = () => ({ XDG_CACHE_HOME: warmCache, NODE_COMPILE_CACHE: warmCache });
+  let coldRuns = 0;
+  const cold = () => {
+    const dir = join(work, `cold-cache-${coldRuns++}`);
+    mkdirSync(dir);
+    return { XDG_CACHE_HOME: dir, NODE_COMPILE_CACHE: dir };
+  };
+  const whoami = [bin, 'whoami', '--base-url', sandbox.url];
   const cases: Case[] = [
     { name: 'node -e 0', args: ['-e', '0'] },
     { name: 'mbulk --version', args: [bin, '--version'] },
-    { name: 'mbulk --help', args: [bin, '--help'] },
-    { name: 'mbulk whoami', args: [bin, 'whoami', '--base-url', sandbox.url] },
+    { name: 'mbulk --help', args: [bin, '--help'], env: warm },
+    { name: 'mbulk whoami', args: whoami, env: warm },
+    { name: '--help (cold)', args: [bin, '--help'], env: cold },
+    { name: 'whoami (cold)', args: whoami, env: cold },
+    { name: 'whoami (no cache)', args: whoami, env: () => ({ NODE_DISABLE_COMPILE_CACHE: '1' }) },
   ];
   if (compareUnbundled) {
     const entry = join(work, 'unbundled.mjs');
@@ -114,9 +136,10 @@ try {
   const timings = new Map<string, Timing[]>(cases.map((c) => [c.name, []]));
   const loadBefore = loadavg()[0] ?? 0;
   // One warm-up round (file system cache), not counted.
-  for (const c of cases) await timeNode(c.args, env, reporter);
+  const envOf = (c: Case): NodeJS.ProcessEnv => ({ ...env, ...c.env?.() });
+  for (const c of cases) await timeNode(c.args, envOf(c), reporter);
   for (let round = 0; round < runs; round++) {
-    for (const c of cases) timings.get(c.name)?.push(await timeNode(c.args, env, reporter));
+    for (const c of cases) timings.get(c.name)?.push(await timeNode(c.args, envOf(c), reporter));
   }
   const loadAfter = loadavg()[0] ?? 0;
 
@@ -134,21 +157,24 @@ try {
     );
   }
   const ratio = wall('mbulk --version') / wall('node -e 0');
-  const whoami = wall('mbulk whoami');
+  const whoamiWall = wall('mbulk whoami');
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`target: mbulk --version ≤ 2× node -e 0: ${ratio.toFixed(2)}× (${verdict(ratio <= 2)})`);
   console.log(
-    `target: mbulk whoami ≤ 0.35 s: ${whoami.toFixed(3)} s, ${(whoami / 0.35).toFixed(2)}× the target (${verdict(whoami <= 0.35)}); cpu ${cpu('mbulk whoami').toFixed(3)} s`,
+    `target: mbulk whoami ≤ 0.35 s: ${whoamiWall.toFixed(3)} s, ${(whoamiWall / 0.35).toFixed(2)}× the target (${verdict(whoamiWall <= 0.35)}); cpu ${cpu('mbulk whoami').toFixed(3)} s`,
   );
   // Load from other processes stretches every figure; what the CLI adds over Node itself does not
   // depend on it as much.
   console.log(
-    `mbulk whoami over node -e 0: +${((whoami - wall('node -e 0')) * 1000).toFixed(0)} ms wall, +${((cpu('mbulk whoami') - cpu('node -e 0')) * 1000).toFixed(0)} ms cpu (${(cpu('mbulk whoami') / cpu('node -e 0')).toFixed(1)}× its cpu)`,
+    `mbulk whoami over node -e 0: +${((whoamiWall - wall('node -e 0')) * 1000).toFixed(0)} ms wall, +${((cpu('mbulk whoami') - cpu('node -e 0')) * 1000).toFixed(0)} ms cpu (${(cpu('mbulk whoami') / cpu('node -e 0')).toFixed(1)}× its cpu)`,
+  );
+  console.log(
+    `code cache: whoami cold ${ms(wall('whoami (cold)'))} → warm ${ms(wall('mbulk whoami'))} (no cache ${ms(wall('whoami (no cache)'))}); --help cold ${ms(wall('--help (cold)'))} → warm ${ms(wall('mbulk --help'))}`,
   );
   if (compareUnbundled) {
     const before = wall('unbundled whoami');
     console.log(
-      `unbundled whoami: wall ${before.toFixed(3)} s, cpu ${cpu('unbundled whoami').toFixed(3)} s; the bundle takes ${(whoami / before).toFixed(2)}× the wall time and ${(cpu('mbulk whoami') / cpu('unbundled whoami')).toFixed(2)}× the cpu`,
+      `unbundled whoami: wall ${before.toFixed(3)} s, cpu ${cpu('unbundled whoami').toFixed(3)} s; the bundle takes ${(whoamiWall / before).toFixed(2)}× the wall time and ${(cpu('mbulk whoami') / cpu('unbundled whoami')).toFixed(2)}× the cpu`,
     );
   }
 } finally {

@@ -20,12 +20,26 @@ if (process.argv.length === 3 && process.argv[2] === '--version') {
 // far longer (a long bulk run), not the few requests of a short command.
 const { setFlagsFromString } = await import('node:v8');
 setFlagsFromString('--wasm-tiering-budget=1000000000');
-// Node >= 22.1 can keep the compiled code of the bundle on disk (in the OS temp directory; off with
-// NODE_DISABLE_COMPILE_CACHE=1): later starts skip most of the parse and compile. Older Node: no-op.
-const { enableCompileCache } = await import('node:module');
-if (typeof enableCompileCache === 'function') enableCompileCache();
-// The CLI is bundled (scripts/bundle-cli.mjs, run by `npm run build`): a few chunks to load rather than
-// ~200 modules.
-const { main } = await import('../dist/bundle/main.js');
+// The CLI is bundled into one CommonJS file (scripts/bundle-cli.mjs, run by `npm run build`): one file
+// to read rather than ~200 modules. Compiling it is much of a short command's start-up, so its
+// compiled code is kept on disk. Node >= 22.1 does that itself (module.enableCompileCache, in the OS
+// temp directory); on older Node bin/code-cache.js keeps a V8 code cache in ~/.cache/mbulk/code-cache/.
+// NODE_DISABLE_COMPILE_CACHE=1 turns either off.
+const { createRequire, enableCompileCache } = await import('node:module');
+const { fileURLToPath, URL: Url } = await import('node:url');
+const bundle = fileURLToPath(new Url('../dist/bundle/main.cjs', import.meta.url));
+let loaded;
+if (typeof enableCompileCache === 'function') {
+  enableCompileCache();
+  loaded = { exports: createRequire(import.meta.url)(bundle), save() {} };
+} else {
+  const { loadWithCodeCache } = await import('./code-cache.js');
+  loaded = loadWithCodeCache(bundle, process.argv.slice(2));
+}
+// The code cache is written as a command exits 0 (yargs exits itself after --help), then holding the
+// functions the command compiled too; not after a failure or an interruption.
+process.once('exit', (code) => {
+  if (code === 0) loaded.save();
+});
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await loaded.exports.main(process.argv.slice(2));

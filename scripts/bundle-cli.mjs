@@ -1,13 +1,20 @@
 // Bundles the CLI (dist/cli/main.js and everything it imports, lazily imported modules included)
-// into dist/bundle/ with esbuild: main.js plus chunks shared by it and by the lazily imported
-// parts (a command only loads the chunks it imports). Loading ~200 small ES modules (zod, yargs, undici, our own) cost more than running them;
-// bin/mbulk.js imports dist/bundle/main.js. Run after `tsc -p tsconfig.build.json` (npm run build).
+// into one CommonJS file, dist/bundle/main.cjs, with esbuild. Loading ~200 small ES modules (zod,
+// yargs, undici, our own) cost more than running them. One CommonJS file, because Node 20 has no
+// compile cache for ES modules: bin/mbulk.js runs it through bin/code-cache.js, which keeps V8's
+// compiled code of this one script on disk (Node >= 22.1: module.enableCompileCache). The lazily
+// imported parts stay lazy: esbuild wraps each module in a function run on its first import, so a
+// command runs only what it imports, even though every start reads (or, with no cache, parses) the
+// whole file. Run after `tsc -p tsconfig.build.json` (npm run build).
 //
-// Left external, loaded from node_modules when a command uses them: exceljs (large, CommonJS with
+// Left external, require()d from node_modules (their CommonJS builds) when a module of a command that
+// uses them first runs: exceljs (large, CommonJS with
 // its own optional requires), listr2 (progress in a terminal), libphonenumber-js (its metadata),
 // msw (optional peer). The library entry points (dist/index.js, dist/msw.js) are not bundled.
 import { build } from 'esbuild';
-import { cpSync, rmSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +25,8 @@ const outdir = join(root, 'dist', 'bundle');
 let yargsLocalesDir;
 
 /**
- * yargs finds its translated messages at `../../../locales` from its own module; inside the bundle
- * that module is a chunk of dist/bundle/, so point it at dist/bundle/locales (copied below). And the
+ * yargs finds its translated messages at `../../../locales` from its own module's file; inside the
+ * bundle that file is dist/bundle/main.cjs, so point it at dist/bundle/locales (copied below). And the
  * package.json it reads is this package's (below).
  */
 const yargsLocales = {
@@ -191,22 +198,28 @@ const yargsNoHelpCache = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
   outdir,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  // One file, so that one V8 code cache (bin/code-cache.js) covers all of it; the lazily imported
+  // parts stay lazy: esbuild wraps each in a function that runs on its first import().
+  splitting: false,
+  format: 'cjs',
   platform: 'node',
   target: 'node20.19',
   external: ['exceljs', 'listr2', 'libphonenumber-js', 'msw', 'msw/*'],
-  chunkNames: 'chunk-[hash]',
+  // Every import() becomes a require() (of Node's own modules: our lazily imported modules are in the
+  // bundle). A real import() would need the script's dynamic import callback, and on Node 20 a script
+  // compiled from a V8 code cache has none: "A dynamic import callback was not specified".
+  supported: { 'dynamic-import': false },
   minifySyntax: true,
   minifyWhitespace: true,
-  // Bundled CommonJS (undici) calls require() for node: built-ins; give the ES module one.
-  banner: {
-    js: "import { createRequire as __mbulkCreateRequire } from 'node:module'; const require = __mbulkCreateRequire(import.meta.url);",
-  },
+  // Our modules and yargs' find files next to them through import.meta.url, which CommonJS has not:
+  // the bundle's own URL stands in for it (dist/bundle/main.cjs).
+  define: { 'import.meta.url': '__mbulkImportMetaUrl' },
+  banner: { js: "var __mbulkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     yargsLocales,
     yargsNoHelpCache,
@@ -215,7 +228,21 @@ await build({
     asciiStringWidth,
     zodEnglishOnly,
   ],
+  write: false,
   logLevel: 'warning',
 });
 if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
+const [bundle, ...others] = result.outputFiles;
+if (bundle === undefined || others.length > 0 || !bundle.path.endsWith('main.cjs'))
+  throw new Error(
+    `bundle-cli: expected one main.cjs, got ${result.outputFiles.map((f) => f.path).join(', ')}`,
+  );
+// V8 accepts a code cache for any source of the same length: bin/code-cache.js keys its cache files
+// on this hash of the bundle's text, written on its last line (reading it back costs nothing, where
+// hashing the bundle at each start would cost ~15 ms of loading node:crypto).
+if (/(?<![\w$.])import\s*\(/.test(bundle.text))
+  throw new Error('bundle-cli: main.cjs has an import(); bin/code-cache.js cannot run it from a code cache');
+const hash = createHash('sha256').update(bundle.contents).digest('hex').slice(0, 32);
+mkdirSync(outdir, { recursive: true });
+writeFileSync(bundle.path, Buffer.concat([bundle.contents, Buffer.from(`//# mbulk-bundle-hash=${hash}\n`)]));
 cpSync(yargsLocalesDir, join(outdir, 'locales'), { recursive: true });

@@ -1,4 +1,4 @@
-// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/bundle/) or import the package
+// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/bundle/main.cjs) or import the package
 // by name need dist/ to match src/. CI builds it in `npm ci` (prepare); a developer who edited src/
 // since the last build gets a rebuild here, once per test run, before any test starts.
 import { execFileSync } from 'node:child_process';
@@ -22,7 +22,7 @@ function builtAt(): number {
   try {
     return Math.min(
       statSync(join(root, 'dist', 'index.js')).mtimeMs,
-      statSync(join(root, 'dist', 'bundle', 'main.js')).mtimeMs,
+      statSync(join(root, 'dist', 'bundle', 'main.cjs')).mtimeMs,
     );
   } catch {
     return 0;

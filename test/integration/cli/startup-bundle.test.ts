@@ -1,36 +1,18 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 
-// bin/mbulk.js runs the bundled CLI (dist/bundle/, made by scripts/bundle-cli.mjs in `npm run build`;
-// the globalSetup keeps it fresh). These check that the bundle loads only what start-up needs and
-// behaves as the modules tsc emits (dist/cli/main.js) do.
+// bin/mbulk.js runs the bundled CLI (dist/bundle/main.cjs, made by scripts/bundle-cli.mjs in `npm run
+// build`; the globalSetup keeps it fresh). These check that the bundle runs only what start-up needs
+// and behaves as the modules tsc emits (dist/cli/main.js) do.
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
-
-/** Every bare specifier reachable from a bundle file through static `import … from` only. */
-async function staticImports(entry: string): Promise<Set<string>> {
-  const seen = new Set<string>();
-  const bare = new Set<string>();
-  const queue = [entry];
-  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const text = await readFile(file, 'utf8');
-    // Static imports only: `import{a}from"./x.js"`, `import x from "y"`, `import "z"` (not `import(`).
-    for (const match of text.matchAll(/\bimport\s*(?:[\w$*{][^;()]*?from\s*)?["']([^"']+)["']/g)) {
-      const spec = match[1] ?? '';
-      if (spec.startsWith('.')) queue.push(join(dirname(file), spec));
-      else bare.add(spec);
-    }
-  }
-  return bare;
-}
+const bundleFile = join(root, 'dist', 'bundle', 'main.cjs');
 
 /** Runs `node FILE ARGS` and returns stdout; the exit code and stderr must be those of a success. */
 async function stdoutOf(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -39,20 +21,15 @@ async function stdoutOf(file: string, args: string[], env: NodeJS.ProcessEnv): P
 }
 
 describe('the bundled CLI', () => {
-  it('loads exceljs, listr2, libphonenumber-js and msw only through lazy imports', async () => {
-    const bare = await staticImports(join(root, 'dist', 'bundle', 'main.js'));
-    // The walk does see the static imports (node built-ins at least).
-    expect([...bare].some((spec) => spec.startsWith('node:') || spec === 'fs')).toBe(true);
-    const heavy = [...bare].filter((spec) => /^(exceljs|listr2|libphonenumber-js|msw)(\/|$)/.test(spec));
-    expect(heavy).toEqual([]);
-    // …yet they are there, left external, in the chunks that the commands using them import lazily.
-    const chunks = (await readdir(join(root, 'dist', 'bundle'))).filter((name) => name.endsWith('.js'));
-    const text = (
-      await Promise.all(chunks.map((name) => readFile(join(root, 'dist', 'bundle', name), 'utf8')))
-    ).join('\n');
-    for (const name of ['exceljs', 'listr2', 'libphonenumber-js']) {
-      expect(text).toContain(`from"${name}"`);
-    }
+  it('is one CommonJS file that requires exceljs, listr2 and libphonenumber-js, left external', async () => {
+    const names = await readdir(join(root, 'dist', 'bundle'));
+    expect(names.filter((name) => /\.[cm]?js$/.test(name))).toEqual(['main.cjs']);
+    const text = await readFile(bundleFile, 'utf8');
+    for (const name of ['exceljs', 'listr2', 'libphonenumber-js'])
+      expect(text).toContain(`require("${name}")`);
+    // Left out of the bundle: none of their code is in it.
+    expect(text).not.toContain('node_modules/exceljs/');
+    expect(text).not.toContain('node_modules/listr2/');
   });
 
   it('prints the same --help as the unbundled modules, translated yargs strings included', async () => {
@@ -80,70 +57,108 @@ describe('the bundled CLI', () => {
 
 /**
  * Runs `node bin/mbulk.js ARGS` with a module loader hook that logs every ES module it loads; resolves
- * to its stdout and the texts of the bundle chunks it loaded (file name → text), the other
- * modules (node_modules, outside the bundle) it loaded, and Node's own modules it loaded.
+ * to its stdout, the modules outside the bundle (node_modules) it loaded, as ES modules or through
+ * require(), and Node's own modules it loaded.
  */
 async function modulesLoadedBy(
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ stdout: string; chunks: Map<string, string>; others: string[]; builtins: string[] }> {
+  cwd = root,
+): Promise<{ stdout: string; others: string[]; builtins: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'mbulk-loaded-'));
   try {
     const log = join(dir, 'loaded.txt');
     const builtinsLog = join(dir, 'builtins.txt');
+    const requiredLog = join(dir, 'required.txt');
     await writeFile(
       join(dir, 'hooks.mjs'),
       `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
     );
     await writeFile(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\nprocess.on('exit', () => writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')));\n`,
+      `import { createRequire, register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => { writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')); writeFileSync(${JSON.stringify(requiredLog)}, Object.keys(require.cache).join('\\n')); });\n`,
     );
     await writeFile(log, '');
     const { stdout } = await run(
       process.execPath,
       ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(root, 'bin', 'mbulk.js'), ...args],
-      { cwd: root, env },
+      { cwd, env: { ...env, XDG_CACHE_HOME: join(dir, 'cache') } },
     );
     const urls = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
-    const bundleDir = join(root, 'dist', 'bundle');
-    const chunks = new Map<string, string>();
-    const others: string[] = [];
-    for (const url of urls) {
-      const file = fileURLToPath(url);
-      if (dirname(file) === bundleDir)
-        chunks.set(file.slice(bundleDir.length + 1), await readFile(file, 'utf8'));
-      else if (!file.startsWith(join(root, 'bin'))) others.push(file);
-    }
+    const files = [
+      ...urls.map((url) => fileURLToPath(url)),
+      ...(await readFile(requiredLog, 'utf8')).split('\n').filter((file) => file !== ''),
+    ];
+    const others = files.filter(
+      (file) => file !== bundleFile && !file.startsWith(join(root, 'bin')) && !file.startsWith(dir),
+    );
     const builtins = (await readFile(builtinsLog, 'utf8'))
       .split('\n')
       .filter((entry) => entry.startsWith('NativeModule '))
       .map((entry) => entry.slice('NativeModule '.length));
-    return { stdout, chunks, others, builtins };
+    return { stdout, others, builtins };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** Which of these libraries and modules the loaded chunks hold, by a string only each one has. */
-function holding(chunks: Map<string, string>): string[] {
-  const markers: Record<string, string> = {
-    undici: 'node_modules/undici/lib/dispatcher/agent.js',
-    zod: '"$ZodType"',
-    'store schema': '.literal("store")',
-    'product schemas': 'PRODUCT_STATUSES=',
-    'order schemas': 'ORDER_STATUSES=',
-    'customer schemas': 'var Customer=',
-    'apply command': 'registerApply=',
-    'export command': 'registerExport=',
-    'import command': 'registerImport=',
-    'runs command': 'registerRuns=',
-    'sandbox command': 'registerSandbox=',
-    'whoami command': 'registerWhoami=',
+/**
+ * Which modules of the bundle run for `mbulk ARGS`: esbuild wraps each lazily loaded module in an
+ * `__esm` (ES module) or `__commonJS` function run on first use; a copy of the bundle beside it records
+ * each one it runs. Resolves to the paths of those modules (`dist/cli/commands/whoami.js`,
+ * `node_modules/undici/…`), deduplicated.
+ */
+async function modulesRunBy(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; ran: string[] }> {
+  const text = await readFile(bundleFile, 'utf8');
+  const record = (fn: string) => `(globalThis.__mbulkRan??=[]).push(__getOwnPropNames(${fn})[0]),`;
+  const probe = text
+    .replace('try{return fn&&(', `try{return fn&&(${record('fn')}`)
+    .replace('try{return mod2||(', `try{return mod2||(${record('cb')}`);
+  // Both wrappers found and instrumented.
+  expect(probe.length - text.length).toBe(2 * record('fn').length);
+  // Beside the bundle: it finds yargs' locales and package.json from its own place.
+  const copy = join(root, 'dist', 'bundle', `main.probe-${process.pid}.cjs`);
+  await writeFile(copy, probe);
+  try {
+    const driver = `require(${JSON.stringify(copy)}).main(process.argv.slice(1)).then((code) => { process.exitCode = code; }); process.on('exit', () => require('node:fs').writeSync(3, JSON.stringify(globalThis.__mbulkRan ?? [])));`;
+    const child = spawn(process.execPath, ['-e', driver, '--', ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+    });
+    let stdout = '';
+    let ran = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdio[3]?.on('data', (chunk: Buffer) => (ran += chunk.toString()));
+    const code = await new Promise((done) => child.on('close', done));
+    expect(code).toBe(0);
+    return { stdout, ran: [...new Set(JSON.parse(ran) as string[])] };
+  } finally {
+    await rm(copy, { force: true });
+  }
+}
+
+/** Which of these libraries and modules ran, by the path of a module of each. */
+function holding(ran: string[]): string[] {
+  const markers: Record<string, RegExp> = {
+    undici: /node_modules\/undici\/lib\/dispatcher\/agent\.js$/,
+    zod: /node_modules\/zod\/v4\/core\/schemas\.js$/,
+    'store schema': /^dist\/schema\/store\.js$/,
+    'product schemas': /^dist\/schema\/product\.js$/,
+    'order schemas': /^dist\/schema\/order\.js$/,
+    'customer schemas': /^dist\/schema\/customer\.js$/,
+    'apply command': /^dist\/cli\/commands\/apply\.js$/,
+    'export command': /^dist\/cli\/commands\/export\.js$/,
+    'import command': /^dist\/cli\/commands\/import\.js$/,
+    'runs command': /^dist\/cli\/commands\/runs\.js$/,
+    'sandbox command': /^dist\/cli\/commands\/sandbox\.js$/,
+    'whoami command': /^dist\/cli\/commands\/whoami\.js$/,
   };
-  const text = [...chunks.values()].join('\n');
   return Object.entries(markers)
-    .filter(([, marker]) => text.includes(marker))
+    .filter(([, marker]) => ran.some((path) => marker.test(path)))
     .map(([name]) => name);
 }
 
@@ -158,7 +173,9 @@ describe('start-up of the bundled CLI', () => {
       delete env['MERCHANT_API_URL'];
       const loaded = await modulesLoadedBy(['whoami', '--base-url', sandbox.url], env);
       expect(loaded.stdout).toContain(`Store:     ${sandbox.store.getMe().name}`);
-      expect(holding(loaded.chunks)).toEqual(['undici', 'zod', 'store schema', 'whoami command']);
+      const { stdout, ran } = await modulesRunBy(['whoami', '--base-url', sandbox.url], env);
+      expect(stdout).toBe(loaded.stdout);
+      expect(holding(ran)).toEqual(['undici', 'zod', 'store schema', 'whoami command']);
       // exceljs, listr2, libphonenumber-js: none.
       expect(loaded.others).toEqual([]);
       // undici's HTTP/2 client (and with it node:http2 and node:tls) waits for an h2 connection.
@@ -170,9 +187,9 @@ describe('start-up of the bundled CLI', () => {
   });
 
   it('mbulk --help loads every command, and neither the HTTP client nor zod', async () => {
-    const loaded = await modulesLoadedBy(['--help'], { ...process.env, COLUMNS: '100' });
+    const loaded = await modulesRunBy(['--help'], { ...process.env, COLUMNS: '100' });
     expect(loaded.stdout).toContain('mbulk whoami');
-    expect(holding(loaded.chunks)).toEqual([
+    expect(holding(loaded.ran)).toEqual([
       'apply command',
       'export command',
       'import command',
@@ -180,5 +197,28 @@ describe('start-up of the bundled CLI', () => {
       'sandbox command',
       'whoami command',
     ]);
+  });
+
+  it('an XLSX export and its import plan, run from another directory, load exceljs, listr2 and libphonenumber-js', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'mbulk-xlsx-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: join(work, 'data'), NO_COLOR: '1' };
+      delete env['MERCHANT_API_URL'];
+      const exported = await modulesLoadedBy(['export', 'customers', 'customers.xlsx'], env, work);
+      expect(exported.stdout).toMatch(/Exported \d+ customers/);
+      // A zip (XLSX) that exceljs wrote, not a CSV.
+      expect((await readFile(join(work, 'customers.xlsx'))).subarray(0, 2).toString('latin1')).toBe('PK');
+      const imported = await modulesLoadedBy(['import', 'customers', 'customers.xlsx'], env, work);
+      expect(imported.stdout).toMatch(
+        /Plan: rows \d+ · create 0 · update 0 · unchanged \d+ · skipped 0 · invalid 0/,
+      );
+      const from = (name: string) => (file: string) =>
+        file.startsWith(join(root, 'node_modules', name) + sep);
+      expect(exported.others.some(from('exceljs'))).toBe(true);
+      for (const name of ['exceljs', 'listr2', 'libphonenumber-js'])
+        expect(imported.others.some(from(name)), name).toBe(true);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });
