@@ -52,13 +52,14 @@ function privateDir(dir) {
 
 /**
  * What a command line runs, as far as which functions it compiles: `help` for --help, else its first
- * two words before any option (`whoami`, `export products`).
+ * two words, before any option or other argument (`whoami`, `export-products`): lowercase words only,
+ * so that the list in the cache's first line stays one line.
  */
 function commandOf(argv) {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
-  const first = argv.findIndex((arg) => arg.startsWith('-'));
-  const words = (first < 0 ? argv : argv.slice(0, first)).slice(0, 2);
-  return words.length > 0 ? words.join('-') : 'none';
+  const end = argv.findIndex((arg) => !/^[a-z][a-z-]{0,30}$/.test(arg));
+  const words = (end < 0 ? argv : argv.slice(0, end)).slice(0, 2);
+  return words.length > 0 ? words.join('-') : 'other';
 }
 
 /** The V8 code cache and the commands it covers, from a cache file; undefined if it is not one. */
