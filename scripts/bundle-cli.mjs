@@ -7,10 +7,9 @@
 // command runs only what it imports, even though every start reads (or, with no cache, parses) the
 // whole file. Run after `tsc -p tsconfig.build.json` (npm run build).
 //
-// Left external, require()d from node_modules (their CommonJS builds) when a module of a command that
-// uses them first runs: exceljs (large, CommonJS with
-// its own optional requires), listr2 (progress in a terminal), libphonenumber-js (its metadata),
-// msw (optional peer). The library entry points (dist/index.js, dist/msw.js) are not bundled.
+// Left external, require()d from node_modules (their CommonJS builds) when the module of a command
+// that uses them first runs: exceljs (large, CommonJS with its own optional requires), listr2
+// (progress in a terminal), libphonenumber-js (its metadata), msw (optional peer). The library entry points (dist/index.js, dist/msw.js) are not bundled.
 import { build } from 'esbuild';
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -237,11 +236,12 @@ if (bundle === undefined || others.length > 0 || !bundle.path.endsWith('main.cjs
   throw new Error(
     `bundle-cli: expected one main.cjs, got ${result.outputFiles.map((f) => f.path).join(', ')}`,
   );
+// `supported` above turns them into require(): none must be left (a new external would be one).
+if (/(?<![\w$.])import\s*\(/.test(bundle.text))
+  throw new Error('bundle-cli: main.cjs has an import(); bin/code-cache.js cannot run it from a code cache');
 // V8 accepts a code cache for any source of the same length: bin/code-cache.js keys its cache files
 // on this hash of the bundle's text, written on its last line (reading it back costs nothing, where
 // hashing the bundle at each start would cost ~15 ms of loading node:crypto).
-if (/(?<![\w$.])import\s*\(/.test(bundle.text))
-  throw new Error('bundle-cli: main.cjs has an import(); bin/code-cache.js cannot run it from a code cache');
 const hash = createHash('sha256').update(bundle.contents).digest('hex').slice(0, 32);
 mkdirSync(outdir, { recursive: true });
 writeFileSync(bundle.path, Buffer.concat([bundle.contents, Buffer.from(`//# mbulk-bundle-hash=${hash}\n`)]));
