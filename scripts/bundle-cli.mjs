@@ -52,25 +52,28 @@ const yargsLocales = {
 };
 
 /**
- * undici's entry point loads all of undici (mock agents, caches, WebSocket, EventSource, cookies,
- * which in turn load Node's own copy of undici): about a third of `mbulk whoami`'s start-up. The
- * CLI uses only `Agent` and `fetch` (src/api/transport.ts), so its `import … from 'undici'` gets
- * the two modules that define them. The library (dist/index.js) still imports undici whole. If a
- * later undici moves these files, the build fails here rather than at run time.
+ * undici's entry point loads all of undici (mock agents, caches, fetch, WebSocket, EventSource,
+ * cookies, which in turn load Node's own copy of undici): about a third of `mbulk whoami`'s start-up.
+ * The CLI uses only `Agent` and its `request()` (src/api/transport.ts), so its `import … from
+ * 'undici'` gets the modules that define them, and `request` is put on the dispatchers' prototype
+ * as undici's index.js does (`Object.assign(Dispatcher.prototype, api)`). The library (dist/index.js)
+ * still imports undici whole. If a later undici moves these files, the build fails here rather than
+ * at run time.
  */
-const undiciAgentAndFetch = {
-  name: 'undici-agent-and-fetch',
+const undiciAgentAndRequest = {
+  name: 'undici-agent-and-request',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, (args) =>
       args.importer.endsWith(join('dist', 'api', 'transport.js'))
-        ? { path: 'undici-agent-and-fetch', namespace: 'mbulk' }
+        ? { path: 'undici-agent-and-request', namespace: 'mbulk' }
         : undefined,
     );
-    b.onLoad({ filter: /^undici-agent-and-fetch$/, namespace: 'mbulk' }, () => ({
+    b.onLoad({ filter: /^undici-agent-and-request$/, namespace: 'mbulk' }, () => ({
       contents: [
         "import Agent from 'undici/lib/dispatcher/agent.js';",
-        "import fetchModule from 'undici/lib/web/fetch/index.js';",
-        'export const fetch = fetchModule.fetch;',
+        "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
+        "import request from 'undici/lib/api/api-request.js';",
+        'Object.assign(Dispatcher.prototype, { request });',
         'export { Agent };',
       ].join('\n'),
       resolveDir: root,
@@ -222,7 +225,7 @@ const result = await build({
   plugins: [
     yargsLocales,
     yargsNoHelpCache,
-    undiciAgentAndFetch,
+    undiciAgentAndRequest,
     undiciLazyH2,
     asciiStringWidth,
     zodEnglishOnly,

@@ -79,7 +79,7 @@ export class ApiError extends MbulkError {
       fields = {
         type: loose.type ?? typeForStatus(status),
         code: loose.code,
-        message: loose.message ?? `the server answered ${status} without an error envelope`,
+        message: loose.message ?? fallbackMessage(status, headers),
         param: loose.param,
         requestId: loose.requestId ?? headerId,
         request,
@@ -128,6 +128,19 @@ const SUBCLASS_BY_TYPE: Record<ErrorType, typeof ApiError> = {
   rate_limit_error: RateLimitError,
   api_error: InternalServerError,
 };
+
+/**
+ * The message of an answer without an error envelope. A redirect says where to: the client never
+ * follows one (a POST redirected with 301/302 would be re-sent as a GET by fetch's rules), so a 3xx
+ * almost always means a base URL that is not the API's own (http for https, a missing path).
+ */
+function fallbackMessage(status: number, headers?: { get(name: string): string | null }): string {
+  if (status >= 300 && status < 400) {
+    const location = headers?.get('location') ?? undefined;
+    return `the server answered ${status}, a redirect${location !== undefined ? ` to ${location}` : ''}; mbulk does not follow redirects: use the address the API answers on as --base-url (or MERCHANT_API_URL)`;
+  }
+  return `the server answered ${status} without an error envelope`;
+}
 
 function typeForStatus(status: number): ErrorType {
   if (status === 401) return 'authentication_error';

@@ -36,7 +36,7 @@ export { PageIterator, listAll, mergePartitions, ListCapExceededError, PAGE_LIMI
 export type { PageFetcher } from './paginate.js';
 export { DEFAULT_API_PATHS, fillPath } from './api-paths.js';
 export type { ApiPaths } from './api-paths.js';
-export { createAgent, classifyTransportError, undiciFetchLike, globalFetchLike } from './transport.js';
+export { createAgent, classifyTransportError, undiciRequestLike, globalFetchLike } from './transport.js';
 export type { FetchLike, FetchInit, FetchResponse, TransportTimeouts } from './transport.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';

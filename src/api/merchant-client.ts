@@ -37,7 +37,10 @@ export interface MerchantClientOptions {
   baseUrl: string;
   /** Merchant API token, sent as `Authorization: Bearer`. Never logged, never in error messages. */
   token: string;
-  /** fetch implementation. Default: undici's fetch through a keep-alive Agent. */
+  /**
+   * fetch implementation. Default: undici's request API through a keep-alive Agent (redirects are
+   * not followed; gzip, deflate and brotli answers are decoded).
+   */
   fetch?: FetchLike;
   /** Maximum requests in flight (`--concurrency`). Default 4. */
   maxConcurrency?: number;
@@ -323,13 +326,13 @@ export class MerchantClient {
   }
 
   /**
-   * The keep-alive Agent and the fetch to send with, on first use. The Agent goes to fetch as
-   * `dispatcher`; an injected fetch (msw, a fake) may ignore it.
+   * The keep-alive Agent and the fetch-like function to send with, on first use. The Agent goes to it
+   * as `dispatcher`; an injected fetch (msw, a fake) may ignore it.
    */
   private loadTransport(): Promise<{ agent: Agent; fetch: FetchLike }> {
-    this.transport ??= import('./transport.js').then(({ createAgent, undiciFetchLike }) => ({
+    this.transport ??= import('./transport.js').then(({ createAgent, undiciRequestLike }) => ({
       agent: createAgent(this.maxConcurrency, this.timeouts),
-      fetch: this.injectedFetch ?? undiciFetchLike,
+      fetch: this.injectedFetch ?? undiciRequestLike,
     }));
     return this.transport;
   }

@@ -4,22 +4,37 @@ import type { Store } from '../schema/index.js';
 import type { RunDirectory } from './run-directory.js';
 
 /**
- * The store each client's token belongs to (GET /api/v2/me), asked once per client: the checks
- * before a write (the saved-run checks, then each kind's apply) share one request.
+ * The store each client's token belongs to (GET /api/v2/me), with when it was asked: the checks
+ * before a write (the store lock, the saved-run checks, then each kind's apply) and a planner that
+ * runs just before them share one request.
  */
-const storeOfClient = new WeakMap<MerchantClient, Promise<Store>>();
+const storeOfClient = new WeakMap<MerchantClient, { askedAt: number; store: Promise<Store> }>();
 
-/** The store the client's token belongs to, asked once per client (a failed ask is not kept). */
-export function clientStore(client: MerchantClient, signal?: AbortSignal): Promise<Store> {
-  let known = storeOfClient.get(client);
-  if (known === undefined) {
-    known = client.me(signal ? { signal } : {});
-    storeOfClient.set(client, known);
-    known.catch(() => {
-      if (storeOfClient.get(client) === known) storeOfClient.delete(client);
-    });
-  }
-  return known;
+/**
+ * How old a remembered store a planner may still use. A planner reads the store's settings
+ * (currency, tax, country), which its owner can change; a minute covers the CLI's own checks just
+ * before it, and a long-lived library client asks again.
+ */
+export const PLANNER_STORE_MAX_AGE_MS = 60_000;
+
+/**
+ * The store the client's token belongs to, asked once per client unless what it knows was asked
+ * more than `maxAgeMs` ago (default: kept for good, as a token never moves to another store). A
+ * failed ask is not kept.
+ */
+export function clientStore(
+  client: MerchantClient,
+  signal?: AbortSignal,
+  maxAgeMs = Number.POSITIVE_INFINITY,
+): Promise<Store> {
+  const known = storeOfClient.get(client);
+  if (known !== undefined && Date.now() - known.askedAt <= maxAgeMs) return known.store;
+  const asked = { askedAt: Date.now(), store: client.me(signal ? { signal } : {}) };
+  storeOfClient.set(client, asked);
+  asked.store.catch(() => {
+    if (storeOfClient.get(client) === asked) storeOfClient.delete(client);
+  });
+  return asked.store;
 }
 
 /**

@@ -80,9 +80,6 @@ export function adviseApiError(error: unknown, sources: ApiSources): string | un
   if (has('ECONNREFUSED')) {
     return `nothing answers at ${at}: connection refused; check the URL's port and that the service is running`;
   }
-  if (messages.includes('bad port')) {
-    return `cannot connect to ${at}: its port is one fetch refuses to use; check the port in ${urlSource}`;
-  }
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH')) {
     return `cannot reach ${at}: no answer in time; check this machine's network, firewall or proxy, and the URL`;
   }

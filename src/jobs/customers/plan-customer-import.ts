@@ -1,5 +1,6 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { RunDirectory } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import { isShopifyCustomerExport } from '../../formats/detect-format.js';
 import { ShopifyCustomerConverter } from '../../formats/shopify/shopify-customer-converter.js';
 import { FORMAT_LABELS } from '../../formats/source-format.js';
@@ -62,7 +63,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     throw new UsageError(`--blank must be keep or clear, not "${String(blank)}"`, 'blank');
   }
   const signal = options.signal ? { signal: options.signal } : {};
-  const store = await client.me(signal);
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   const { reader, info } = await openSheet(options.file, options.read);
   // A Shopify customer export is read through its converter (issue 13); other sheets as they are.
   const shopify =

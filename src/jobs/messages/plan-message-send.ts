@@ -1,6 +1,7 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { listAll } from '../../api/paginate.js';
 import { RunDirectory } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import {
   mapRecipientRow,
   resolveRecipientColumns,
@@ -66,7 +67,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   if (options.max !== undefined && !(Number.isInteger(options.max) && options.max >= 0)) {
     throw new UsageError(`--max must be a whole number >= 0, not ${options.max}`, 'max');
   }
-  const store = await client.me(signal);
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   const template = await findTemplate(client, options.template, options.signal);
   if (template === undefined) {
     throw new TemplateNotSendableError(

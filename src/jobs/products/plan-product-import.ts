@@ -1,5 +1,6 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { RunDirectory } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
 import { checkGuardrail } from '../../plan/check-guardrail.js';
@@ -82,8 +83,7 @@ async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) 
  */
 export async function planProductImport(options: PlanProductsImportOptions): Promise<PlannedProductRun> {
   const { client } = options;
-  const signal = options.signal ? { signal: options.signal } : {};
-  const store = await client.me(signal);
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   const decimals = currencyDecimals(store.currency);
   const money = options.money ?? 'units';
   const decimalComma = options.decimalComma ?? false;

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { RunDirectory, isRunLive } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { currencyDecimals, type Customer, type Product, type Store } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
@@ -58,7 +59,7 @@ export async function planRollback(
   if (meta.status === 'planned') {
     throw new RollbackError(`run ${source.id} was never applied: there is nothing to roll back`, 'usage');
   }
-  const store = await client.me(signal);
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   if (meta.store_id !== undefined && meta.store_id !== store.id) {
     throw new RollbackError(
       `run ${source.id} wrote to store ${meta.store_id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,

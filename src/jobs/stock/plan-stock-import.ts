@@ -1,5 +1,6 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { RunDirectory } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import { resolveStockColumns } from '../../mapping/stock-sheet.js';
 import { prependAll } from '../../plan/append-all.js';
 import { StockPlanner, checkMaxChanges, parseMaxChanges } from '../../plan/stock-plan.js';
@@ -48,7 +49,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
       'max-changes',
     );
   }
-  const store = await client.me(options.signal ? { signal: options.signal } : {});
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   const { reader, info } = await openSheet(options.file, options.read);
   const { columns, issues: headerIssues } = resolveStockColumns(info.sheet, info.columns);
   await refuseFatalHeader(reader, options.file, headerIssues);

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { listAll } from '../../api/paginate.js';
 import { RunDirectory } from '../../apply/run-directory.js';
+import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import {
   mapTemplateRow,
@@ -44,7 +45,7 @@ export interface PlannedTemplateRun {
 export async function planTemplateImport(options: PlanTemplateOptions): Promise<PlannedTemplateRun> {
   const { client } = options;
   const signal = options.signal ? { signal: options.signal } : {};
-  const store = await client.me(signal);
+  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
   const { reader, info } = await openSheet(options.file, options.read);
   const { columns, issues: headerIssues } = resolveTemplateColumns(info.sheet, info.columns);
   const fatal = headerIssues.filter((i) => i.severity === 'error' && i.code === 'missing_column');

@@ -1,15 +1,43 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MerchantClient, OutcomeUnknownError, TimeoutError } from '../../../src/api/index.js';
+import {
+  ApiError,
+  ConnectionError,
+  MerchantClient,
+  OutcomeUnknownError,
+  TimeoutError,
+} from '../../../src/api/index.js';
+import { store } from '../../unit/api/fixtures.js';
 
 let server: Server | undefined;
+let other: Server | undefined;
 let client: MerchantClient | undefined;
 afterEach(async () => {
   await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  for (const s of [server, other]) {
+    s?.closeAllConnections();
+    await new Promise((resolve) => s?.close(resolve) ?? resolve(undefined));
+  }
+  server = other = undefined;
 });
+
+/** A server answering every request with `answer`; it records each request's method, path and headers. */
+async function answeringServer(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{
+  server: Server;
+  url: string;
+  seen: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+}> {
+  const seen: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
+  const s = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    req.resume();
+    req.on('end', () => answer(req, res));
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return { server: s, url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen };
+}
 
 /** A server that reads the request and never answers. */
 async function silentServer(): Promise<{ url: string; hits: () => number }> {
@@ -52,5 +80,73 @@ describe('transport timeouts (undici Agent)', () => {
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(TimeoutError);
     expect(hits()).toBe(1);
+  });
+});
+
+describe('transport answers (undici request API)', () => {
+  const json = Buffer.from(JSON.stringify(store), 'utf8');
+
+  it.each([
+    ['gzip', gzipSync(json)],
+    ['deflate', deflateSync(json)],
+    ['br', brotliCompressSync(json)],
+  ])('asks for compression and reads a %s answer', async (coding, body) => {
+    const s = await answeringServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      res.end(body);
+    });
+    server = s.server;
+    client = new MerchantClient({ baseUrl: s.url, token: 't' });
+    const me = await client.me();
+    expect(me.name).toBe(store.name);
+    expect(s.seen[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('an answer in a coding it cannot read fails naming the coding', async () => {
+    const s = await answeringServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+      res.end(json);
+    });
+    server = s.server;
+    client = new MerchantClient({ baseUrl: s.url, token: 't', maxRetries: 0 });
+    const error = await client.me().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).message).toContain('content-encoding "zstd"');
+  });
+
+  it('a redirect is not followed, for a read or a write, and says where it points', async () => {
+    const target = await answeringServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(store));
+    });
+    other = target.server;
+    const s = await answeringServer((req, res) => {
+      res.writeHead(req.method === 'GET' ? 301 : 302, { location: `${target.url}${req.url ?? ''}` });
+      res.end();
+    });
+    server = s.server;
+    client = new MerchantClient({ baseUrl: s.url, token: 't', maxRetries: 0 });
+
+    const read = await client.me().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(read).toBeInstanceOf(ApiError);
+    expect((read as ApiError).status).toBe(301);
+    expect((read as ApiError).message).toContain(`a redirect to ${target.url}/`);
+    expect((read as ApiError).message).toContain('does not follow redirects');
+
+    const write = await client.customers.create({ name: 'A', phone: '6591234567' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(write).toBeInstanceOf(ApiError);
+    expect((write as ApiError).status).toBe(302);
+    // fetch would have re-sent the POST to the new address as a GET; nothing reached it.
+    expect(target.seen).toEqual([]);
+    expect(s.seen.map((r) => r.method)).toEqual(['GET', 'POST']);
   });
 });

@@ -94,6 +94,20 @@ describe('mbulk apply RUN', () => {
     ]);
   });
 
+  it('import --apply asks for the store once: the store lock, the plan and the apply share the answer', async () => {
+    const snapshot = JSON.parse(readFileSync(SAMPLE, 'utf8')) as StoreSnapshot;
+    const item = snapshot.products
+      .filter((p) => p.inventory_enabled)
+      .flatMap((p) => p.variants)
+      .find((v) => v.inventory?.sku)?.inventory;
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, `sku,quantity\n${item?.sku},${(item?.quantity ?? 0) + 2}\n`);
+    const applied = await runCli(['import', 'stock', file, '--apply', '--yes', '--json'], env, dir);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(writes()).toHaveLength(1);
+    expect(sandbox.requestLog().filter((e) => e.path === '/api/v2/me')).toHaveLength(1);
+  });
+
   it('refuses to apply or resume a run against another service than the one it was planned on', async () => {
     const planned = await runCli(['import', 'products', resolve('samples/catalog.csv'), '--json'], env, dir);
     const { runId } = planned.json<{ runId: string }>();

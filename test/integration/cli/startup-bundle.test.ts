@@ -181,6 +181,10 @@ describe('start-up of the bundled CLI', () => {
       // undici's HTTP/2 client (and with it node:http2 and node:tls) waits for an h2 connection.
       expect(loaded.builtins).toContain('http');
       expect(loaded.builtins.filter((name) => name === 'http2' || name === 'tls')).toEqual([]);
+      // Requests go through undici's request API, not its fetch: no web streams, and no zlib (loaded
+      // only for a compressed answer). worker_threads is not checked: this test's module hooks load it.
+      const fetchOnly = ['zlib', 'internal/webstreams/readablestream'];
+      expect(loaded.builtins.filter((name) => fetchOnly.includes(name))).toEqual([]);
     } finally {
       await sandbox.close();
     }

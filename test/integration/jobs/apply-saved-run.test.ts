@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LockFile } from '../../../src/apply/lock-file.js';
 import {
   MerchantClient,
@@ -194,6 +194,31 @@ describe('applySavedRun (library, no CLI)', () => {
       refusal(await applySavedRun(run, { client: a.client, target: a.s.url, resume: true })),
     ).toMatchObject({ refused: 'already-applied', category: 'usage' });
     expect(a.writes()).toHaveLength(written);
+  });
+
+  it('a plan and its apply on one client ask for the store once; a plan a minute later asks again', async () => {
+    const a = await sandbox(STORE_A);
+    const asks = () => a.s.requestLog().filter((e) => e.method === 'GET' && e.path === '/api/v2/me').length;
+    const { run } = await planStock(a);
+    expect(asks()).toBe(1);
+    const applied = await applyStockRun(run, { client: a.client });
+    expect(applied).toMatchObject({ status: 'completed', applied: 3, failed: 0 });
+    // The apply's store check used what the planner read.
+    expect(asks()).toBe(1);
+
+    // A planner reads the store's settings (currency, tax), which can change: after a minute it
+    // asks again rather than plan with what one long-lived client read earlier.
+    const now = Date.now();
+    const later = vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      const file = join(mkdtempSync(join(dir, 'later-')), 'stock.csv');
+      const item = items(STORE_A)[0];
+      writeFileSync(file, `sku,quantity\n${item?.sku ?? ''},${item?.quantity ?? 0}\n`);
+      await planStockImport({ client: a.client, file, runsRoot: join(dir, 'runs'), target: a.s.url });
+    } finally {
+      later.mockRestore();
+    }
+    expect(asks()).toBe(2);
   });
 
   it('refuses a plan that was refused when planned (plan-refused), and one the confirm hook declines', async () => {

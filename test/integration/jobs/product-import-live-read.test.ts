@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
-import { undiciFetchLike, type FetchLike } from '../../../src/api/transport.js';
+import { undiciRequestLike, type FetchLike } from '../../../src/api/transport.js';
 import { checkProductDrift, planProductImport } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 
@@ -29,7 +29,7 @@ async function racingSetup() {
   const fetch: FetchLike = async (url, init) => {
     const status = new URL(url).searchParams.get('status');
     if (init.method === 'GET' && status === 'HIDDEN') {
-      const response = await undiciFetchLike(url, init);
+      const response = await undiciRequestLike(url, init);
       hiddenRead();
       return response;
     }
@@ -40,7 +40,7 @@ async function racingSetup() {
         s.store.updateProduct('prod_00000005', { status: 'HIDDEN' });
       }
     }
-    return undiciFetchLike(url, init);
+    return undiciRequestLike(url, init);
   };
   const client = new MerchantClient({ baseUrl: s.url, token: s.token, fetch });
   const dir = mkdtempSync(join(tmpdir(), 'mbulk-live-read-'));

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
-import { undiciFetchLike, type FetchLike } from '../../../src/api/transport.js';
+import { undiciRequestLike, type FetchLike } from '../../../src/api/transport.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
 import {
@@ -40,7 +40,7 @@ async function setup() {
     if (init.method !== 'GET') {
       sent.push({ method: init.method, url, body: init.body ? (JSON.parse(init.body) as unknown) : null });
     }
-    return undiciFetchLike(url, init);
+    return undiciRequestLike(url, init);
   };
   const client = new MerchantClient({ baseUrl: sandbox.url, token: sandbox.token, fetch });
   const dir = mkdtempSync(join(tmpdir(), 'mbulk-products-'));
