@@ -7,7 +7,7 @@
 // accepts a cache for any source of the same length and runs the code it holds, so the name carries the
 // hash the build wrote on the bundle's last line (scripts/bundle-cli.mjs): a cache made for another
 // bundle is never found. Anything unexpected (no home, a directory another user could write, an
-// unreadable, truncated or rejected cache) means a normal compile; `NODE_DISABLE_COMPILE_CACHE=1`
+// unreadable, truncated, corrupt or rejected cache) means a normal compile; `NODE_DISABLE_COMPILE_CACHE=1`
 // (Node's own switch) turns it off.
 import { Buffer } from 'node:buffer';
 import {
