@@ -9,7 +9,8 @@
 //
 // Left external, require()d from node_modules (their CommonJS builds) when the module of a command
 // that uses them first runs: exceljs (large, CommonJS with its own optional requires), listr2
-// (progress in a terminal), libphonenumber-js (its metadata), msw (optional peer). The library entry points (dist/index.js, dist/msw.js) are not bundled.
+// (progress in a terminal), libphonenumber-js (its metadata), msw (optional peer). The library
+// entry points (dist/index.js, dist/msw.js) are not bundled.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
