@@ -1,3 +1,4 @@
+import { categoryOfApiErrorType } from '../errors/error-category.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 import { ErrorEnvelope } from '../schema/common.js';
 import type { ErrorType } from '../schema/common.js';
@@ -37,9 +38,8 @@ export class ApiError extends MbulkError {
     const param = fields.param === undefined ? '' : ` [param: ${fields.param}]`;
     const where = fields.request === undefined ? '' : `${fields.request}: `;
     // Authentication and permission errors: the token was rejected (unreachable, exit code 4).
-    const rejected = fields.type === 'authentication_error' || fields.type === 'permission_error';
     super(
-      rejected ? 'unreachable' : 'failed',
+      categoryOfApiErrorType(fields.type),
       withRequestId(`${where}${status} ${fields.type}: ${fields.message}${param}`, fields.requestId),
     );
     this.status = status;

@@ -19,8 +19,13 @@ import {
   isMbulkError,
   planStockImport,
 } from '../../../src/index.js';
+import * as lib from '../../../src/index.js';
 import type * as Lib from '../../../src/index.js';
+import { UnsupportedEncodingError } from '../../../src/api/decode-body.js';
+import { CliError, InterruptedError } from '../../../src/cli/cli-error.js';
 import { describeError } from '../../../src/cli/describe-error.js';
+import { ExitCode } from '../../../src/cli/exit-code.js';
+import { SandboxError } from '../../../src/sandbox/sandbox-error.js';
 
 describe('MbulkError: one family, a category each', () => {
   it('gives every error a category, and the CLI its exit code from it', () => {
@@ -43,6 +48,15 @@ describe('MbulkError: one family, a category each', () => {
         'local',
         5,
       ],
+      [new CliError('--port must be an integer'), 'usage', 2],
+      [new CliError('declined: nothing was written', ExitCode.Refused), 'refused', 3],
+      [new CliError('review failed', ExitCode.RowsFailed), 'failed', 1],
+      [new CliError('cannot reach the sandbox', ExitCode.Unreachable), 'unreachable', 4],
+      [new CliError('interrupted: nothing was written', ExitCode.Interrupted), 'interrupted', 130],
+      [new InterruptedError('SIGTERM'), 'interrupted', 130],
+      [new SandboxError('authentication_error', 'invalid_token', 'bad token'), 'unreachable', 4],
+      [new SandboxError('not_found_error', 'resource_missing', 'no product'), 'failed', 1],
+      [new UnsupportedEncodingError('zstd'), 'unreachable', 4],
     ];
     for (const [error, category, code] of cases) {
       expect(error, error.name).toBeInstanceOf(MbulkError);
@@ -50,6 +64,18 @@ describe('MbulkError: one family, a category each', () => {
       expect(exitCodeFor(error.category), error.name).toBe(code);
       expect(describeError(error).exitCode, error.name).toBe(code);
     }
+  });
+
+  it('roots every error class the library exports in MbulkError', () => {
+    const errorClasses = Object.entries(lib as Record<string, unknown>).filter(
+      (entry): entry is [string, { prototype: unknown }] =>
+        typeof entry[1] === 'function' && (entry[1] as { prototype?: unknown }).prototype instanceof Error,
+    );
+    expect(errorClasses.length).toBeGreaterThan(20);
+    const outside = errorClasses.filter(
+      ([, value]) => value !== MbulkError && !(value.prototype instanceof MbulkError),
+    );
+    expect(outside.map(([name]) => name)).toEqual([]);
   });
 
   it('names each error after its class, and each class guard matches only its own kind', () => {
