@@ -1,10 +1,10 @@
-import { rename, rm } from 'node:fs/promises';
+import { AtomicFile } from '../files/atomic-file.js';
 import type { Customer } from '../schema/customer.js';
 import type { Order } from '../schema/order.js';
 import type { Product } from '../schema/product.js';
 import type { Store } from '../schema/store.js';
 import type { MessageTemplate } from '../schema/template.js';
-import { JsonTextFile, writeJsonArray } from './json-array-file.js';
+import { writeJsonArray } from './json-array-file.js';
 
 export type SnapshotSection = 'products' | 'customers' | 'orders' | 'templates';
 
@@ -43,8 +43,7 @@ export interface ExportSnapshotResult {
  */
 export async function exportSnapshot(options: ExportSnapshotOptions): Promise<ExportSnapshotResult> {
   const counts: Record<SnapshotSection, number> = { products: 0, customers: 0, orders: 0, templates: 0 };
-  const tmp = `${options.path}.${process.pid}.partial`;
-  const file = new JsonTextFile(tmp);
+  const file = new AtomicFile(options.path);
   const head = {
     format: 'merchant-bulk/snapshot',
     version: 1,
@@ -70,11 +69,9 @@ export async function exportSnapshot(options: ExportSnapshotOptions): Promise<Ex
       options.onProgress?.({ section, items: counts[section], counts, phase: 'done' });
     }
     await file.write('\n}\n');
-    await file.close();
-    await rename(tmp, options.path);
+    await file.commit();
   } catch (error) {
-    await file.abort();
-    await rm(tmp, { force: true });
+    await file.discard();
     throw error;
   }
   return { counts: { ...counts }, path: options.path };

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { StateFileError } from '../errors/state-file-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import type { Order } from '../schema/order.js';
 
 /**
@@ -154,28 +155,27 @@ export async function loadExportState(file: string): Promise<ExportState> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, exports: {} };
     throw err;
   }
+  const damaged = (why: string, cause?: unknown): StateFileError =>
+    new StateFileError(
+      file,
+      `${file}: not a valid export state file (${why}); fix it, or delete it to start every feed again from its first order`,
+      { cause },
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not a valid export state file (${(err as Error).message})`, { cause: err });
+    throw damaged((err as Error).message, err);
   }
   const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${file}: not a valid export state file (${parsed.error.message})`);
+  if (!parsed.success) throw damaged(parsed.error.message);
   return parsed.data;
 }
 
-/** Writes the state atomically (temp file in the same directory, then rename). */
+/** Writes the state atomically (src/files/atomic-file.ts): a crash never leaves half a state file. */
 export async function saveExportState(file: string, state: ExportState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** The state with one entry added or replaced (pure). */

@@ -1,13 +1,11 @@
-import Papa from 'papaparse';
-import { writeFileAtomic } from '../../apply/write-file-atomic.js';
-import { neutralizeFormula } from '../../sheets/neutralize-formula.js';
+import { writeCsvFile } from '../../sheets/csv-file-writer.js';
+import { neutralizeResultText } from '../../sheets/neutralize-formula.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
 
+const COLUMNS = ['type', 'id', 'label', 'outcome', 'error_code', 'error_message'] as const;
+
 /** One line of a rollback's results.csv: an entity and what became of it. */
-export type RollbackRow = Record<
-  'type' | 'id' | 'label' | 'outcome' | 'error_code' | 'error_message',
-  string
->;
+export type RollbackRow = Record<(typeof COLUMNS)[number], string>;
 
 export function rollbackRow(
   type: string,
@@ -20,10 +18,10 @@ export function rollbackRow(
   return {
     type,
     id,
-    label: neutralizeFormula(label),
+    label: neutralizeResultText(label),
     outcome,
     error_code: code,
-    error_message: neutralizeFormula(message),
+    error_message: neutralizeResultText(message),
   };
 }
 
@@ -40,8 +38,9 @@ export function writeRollbackResults(
   for (const n of file.notReversible)
     all.push(rollbackRow(n.type, n.id, n.label, 'not_reversible', '', n.reason));
   for (const l of file.leftAlone) all.push(rollbackRow(l.type, l.id, l.label, 'left_alone', '', l.reason));
-  writeFileAtomic(
+  writeCsvFile(
     path,
-    `\uFEFF${Papa.unparse(all, { columns: ['type', 'id', 'label', 'outcome', 'error_code', 'error_message'] })}\r\n`,
+    COLUMNS,
+    all.map((row) => COLUMNS.map((column) => row[column])),
   );
 }

@@ -5,12 +5,9 @@ import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowIssue } from '../../../src/mapping/row-issue.js';
 import {
-  CsvFileWriter,
   FailedCsvWriter,
   ResultsCsvWriter,
-  csvField,
   invalidRowResult,
-  neutraliseFormula,
   operationRowResult,
   writeRowFiles,
   type RowResult,
@@ -40,38 +37,6 @@ const columns = (headers: string[]): SheetColumn[] =>
     letter: columnLetter(index),
     index,
   }));
-
-describe('csv primitives', () => {
-  it('quotes only when needed', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField(' padded')).toBe('" padded"');
-  });
-
-  it('neutralises formulas but not plain numbers', () => {
-    expect(neutraliseFormula('=HYPERLINK("x")')).toBe(`'=HYPERLINK("x")`);
-    expect(neutraliseFormula('+1+2')).toBe(`'+1+2`);
-    expect(neutraliseFormula('@SUM(A1)')).toBe(`'@SUM(A1)`);
-    expect(neutraliseFormula('\tcmd')).toBe(`'\tcmd`);
-    expect(neutraliseFormula('-5')).toBe('-5');
-    expect(neutraliseFormula('-2.50')).toBe('-2.50');
-    expect(neutraliseFormula('-SKU')).toBe(`'-SKU`);
-    expect(neutraliseFormula('ok')).toBe('ok');
-  });
-
-  it('writes through a temporary file: nothing at the target until close, discard leaves the old file', () => {
-    const file = path.join(dir, 'x.csv');
-    fs.writeFileSync(file, 'old');
-    const w = new CsvFileWriter(file, ['a'], { flushChars: 10 });
-    for (let i = 0; i < 100; i++) w.writeRow([`value-${i}`]);
-    expect(fs.readFileSync(file, 'utf8')).toBe('old');
-    w.discard();
-    expect(fs.readFileSync(file, 'utf8')).toBe('old');
-    expect(fs.readdirSync(dir)).toEqual(['x.csv']);
-  });
-});
 
 describe('results.csv', () => {
   it('has the fixed columns, one line per row, and neutralised text', () => {
