@@ -54,11 +54,21 @@ export const Variant = z.object({
 });
 export type Variant = z.infer<typeof Variant>;
 
-/** A variant's own fields: all but `object`, `product_id` and its inventory. */
-export type VariantFields = Pick<
-  Variant,
-  'id' | 'name' | 'sku' | 'description' | 'price' | 'original_price' | 'cost' | 'weight'
->;
+/**
+ * A variant's own fields, in the API's order: all but `object`, `product_id` and its inventory.
+ * One list for the live catalog, the sandbox's product table and the product export's columns.
+ */
+export const VARIANT_FIELDS = [
+  'id',
+  'name',
+  'sku',
+  'description',
+  'price',
+  'original_price',
+  'cost',
+  'weight',
+] as const satisfies readonly (keyof Variant)[];
+export type VariantFields = Pick<Variant, (typeof VARIANT_FIELDS)[number]>;
 
 /** The VariantFields of a variant (or of anything carrying them), in the API's order. */
 export function pickVariantFields(v: VariantFields): VariantFields {
