@@ -90,11 +90,6 @@ export class ApiError extends MbulkError {
   }
 }
 
-/** Whether `value` is an ApiError (from any copy of merchant-bulk): the server answered with an error. */
-export function isApiError(value: unknown): value is ApiError {
-  return ApiError.is(value);
-}
-
 /** 400: the request was invalid; `param` names the offending field (a dotted path). */
 export class InvalidRequestError extends ApiError {
   static override readonly errorName: string = 'InvalidRequestError';
@@ -197,11 +192,6 @@ export class ConnectionError extends MbulkError {
   ) {
     super('unreachable', request === undefined ? message : `${request}: ${message}`, options);
   }
-}
-
-/** Whether `value` is a ConnectionError or TimeoutError (from any copy of merchant-bulk). */
-export function isConnectionError(value: unknown): value is ConnectionError {
-  return ConnectionError.is(value);
 }
 
 /** Connecting, or waiting for headers or body, took longer than the configured timeout. Category `unreachable`. */

@@ -14,8 +14,6 @@ import {
   TimeoutError,
   UsageError,
   exitCodeFor,
-  isApiError,
-  isConnectionError,
   isMbulkError,
   planStockImport,
 } from '../../../src/index.js';
@@ -83,10 +81,10 @@ describe('MbulkError: one family, a category each', () => {
     expect(auth.name).toBe('AuthenticationError');
     expect(AuthenticationError.is(auth) && ApiError.is(auth) && MbulkError.is(auth)).toBe(true);
     expect(NotFoundError.is(auth)).toBe(false);
-    expect(isApiError(auth)).toBe(true);
+    expect(ApiError.is(auth)).toBe(true);
     const timeout = new TimeoutError('headers timeout', true);
     expect(timeout.name).toBe('TimeoutError');
-    expect(isConnectionError(timeout) && !isApiError(timeout)).toBe(true);
+    expect(ConnectionError.is(timeout) && !ApiError.is(timeout)).toBe(true);
     expect(isMbulkError(new Error('plain'))).toBe(false);
     expect(isMbulkError({ category: 'usage', message: 'looks like one' })).toBe(false);
     // The class list guards read is not enumerable: JSON shows what it did before, and the category.
@@ -110,7 +108,7 @@ describe('MbulkError: one family, a category each', () => {
     });
     expect(Object.getPrototypeOf(foreign)).not.toBe(AuthenticationError.prototype);
     expect(isMbulkError(foreign)).toBe(true);
-    expect(isApiError(foreign)).toBe(true);
+    expect(ApiError.is(foreign)).toBe(true);
     expect(AuthenticationError.is(foreign)).toBe(true);
     expect(NotFoundError.is(foreign)).toBe(false);
     expect(foreign instanceof ApiError).toBe(true);
