@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { variantCells } from '../../../src/export/export-products.js';
+import { PRODUCT_SHEET_COLUMNS } from '../../../src/mapping/column-aliases.js';
 import { toLiveProduct } from '../../../src/plan/live-catalog.js';
 import { SandboxStore } from '../../../src/sandbox/store.js';
 import { VARIANT_FIELDS, Variant, pickVariantFields } from '../../../src/schema/product.js';
 
 // One list of a variant's own fields (VARIANT_FIELDS / pickVariantFields) serves the sandbox's
-// answers, the live catalog the planners diff against and the product export's variant columns.
+// answers, the live catalog the planners diff against, the product export's variant columns and
+// the products sheet's.
 
 describe('a variant’s own fields, one list', () => {
   const store = new SandboxStore();
@@ -38,16 +40,9 @@ describe('a variant’s own fields, one list', () => {
       ...Object.fromEntries(VARIANT_FIELDS.map((f) => [`variant_${f}`, variant[f]])),
       variant_inventory_quantity: variant.inventory?.quantity,
     });
-    expect(Object.keys(variantCells(variant))).toEqual([
-      'variant_id',
-      'variant_name',
-      'variant_sku',
-      'variant_description',
-      'variant_price',
-      'variant_original_price',
-      'variant_cost',
-      'variant_weight',
-      'variant_inventory_quantity',
-    ]);
+    // Exactly the variant columns the products sheet reads back, in its order.
+    expect(Object.keys(variantCells(variant))).toEqual(
+      PRODUCT_SHEET_COLUMNS.filter((column) => column.startsWith('variant_')),
+    );
   });
 });
