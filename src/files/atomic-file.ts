@@ -22,7 +22,7 @@ import * as path from 'node:path';
  */
 
 /** `<dir>/.<name>.<random>.tmp`: beside the target, so the final rename over it is atomic. */
-export function temporarySibling(file: string): string {
+function temporarySibling(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
