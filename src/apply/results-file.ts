@@ -62,7 +62,6 @@ export const RESERVED_COLUMN_PREFIX = 'mbulk_';
 
 /** Writer of results.csv: RESULTS_COLUMNS, then any extra columns the caller names (e.g. the row's key columns). */
 export class ResultsCsvWriter {
-  private readonly csv: CsvFileWriter;
   readonly counts: Record<RowOutcome, number> = {
     created: 0,
     updated: 0,
@@ -72,15 +71,27 @@ export class ResultsCsvWriter {
     invalid: 0,
   };
 
-  constructor(
+  private constructor(
+    private readonly csv: CsvFileWriter,
+    readonly extraColumns: readonly string[],
+  ) {}
+
+  static async open(
     file: string,
-    readonly extraColumns: readonly string[] = [],
+    extraColumns: readonly string[] = [],
     options: CsvFileOptions = {},
-  ) {
-    this.csv = new CsvFileWriter(file, [...RESULTS_COLUMNS, ...extraColumns], options);
+  ): Promise<ResultsCsvWriter> {
+    return new ResultsCsvWriter(
+      await CsvFileWriter.open(file, [...RESULTS_COLUMNS, ...extraColumns], options),
+      extraColumns,
+    );
   }
 
-  write(result: RowResult, extra: Readonly<Record<string, CellValue | undefined>> = {}): void {
+  /** Appends one line (await a returned promise: see CsvFileWriter.writeRow). */
+  write(
+    result: RowResult,
+    extra: Readonly<Record<string, CellValue | undefined>> = {},
+  ): void | Promise<void> {
     this.counts[result.outcome]++;
     const fields = [
       neutralizeResultText(result.sheet),
@@ -94,15 +105,15 @@ export class ResultsCsvWriter {
       text(result.requestId),
     ];
     for (const column of this.extraColumns) fields.push(neutralizeResultText(cellText(extra[column])));
-    this.csv.writeRow(fields);
+    return this.csv.writeRow(fields);
   }
 
-  close(): void {
-    this.csv.close();
+  close(): Promise<void> {
+    return this.csv.close();
   }
 
-  discard(): void {
-    this.csv.discard();
+  discard(): Promise<void> {
+    return this.csv.discard();
   }
 }
 
@@ -111,30 +122,41 @@ export class ResultsCsvWriter {
  * `mbulk_*` columns) and values exactly as read, then `mbulk_error`.
  */
 export class FailedCsvWriter {
-  private readonly csv: CsvFileWriter;
-  private readonly columns: readonly SheetColumn[];
+  private constructor(
+    private readonly csv: CsvFileWriter,
+    private readonly columns: readonly SheetColumn[],
+  ) {}
 
-  constructor(file: string, columns: readonly SheetColumn[], options: CsvFileOptions = {}) {
-    this.columns = [...columns]
+  static async open(
+    file: string,
+    columns: readonly SheetColumn[],
+    options: CsvFileOptions = {},
+  ): Promise<FailedCsvWriter> {
+    const kept = [...columns]
       .filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX))
       .sort((a, b) => a.index - b.index);
-    this.csv = new CsvFileWriter(file, [...this.columns.map((c) => c.header), FAILED_ERROR_COLUMN], options);
+    const csv = await CsvFileWriter.open(file, [...kept.map((c) => c.header), FAILED_ERROR_COLUMN], options);
+    return new FailedCsvWriter(csv, kept);
   }
 
   get rows(): number {
     return this.csv.rows;
   }
 
-  write(row: SheetRow, error: string): void {
-    this.csv.writeRow([...this.columns.map((c) => cellText(row.cells[c.key])), neutralizeResultText(error)]);
+  /** Appends one line (await a returned promise: see CsvFileWriter.writeRow). */
+  write(row: SheetRow, error: string): void | Promise<void> {
+    return this.csv.writeRow([
+      ...this.columns.map((c) => cellText(row.cells[c.key])),
+      neutralizeResultText(error),
+    ]);
   }
 
-  close(): void {
-    this.csv.close();
+  close(): Promise<void> {
+    return this.csv.close();
   }
 
-  discard(): void {
-    this.csv.discard();
+  discard(): Promise<void> {
+    return this.csv.discard();
   }
 }
 
@@ -238,31 +260,31 @@ export interface RowFilesSummary {
  */
 export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowFilesSummary> {
   const extraColumns = options.extraColumns ?? [];
-  const results = new ResultsCsvWriter(options.resultsFile, extraColumns, options.csv);
+  const results = await ResultsCsvWriter.open(options.resultsFile, extraColumns, options.csv);
   const failed = new Map<string, FailedCsvWriter>();
   try {
     for (const [sheet, target] of Object.entries(options.failedFiles)) {
       const csv =
         target.delimiter === undefined ? options.csv : { ...options.csv, delimiter: target.delimiter };
-      failed.set(sheet, new FailedCsvWriter(target.file, target.columns, csv));
+      failed.set(sheet, await FailedCsvWriter.open(target.file, target.columns, csv));
     }
     for await (const row of options.rows) {
       const result = options.resultOf(row);
-      results.write(result, row.cells);
+      await results.write(result, row.cells);
       if (result.outcome === 'failed' || result.outcome === 'invalid') {
-        failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+        await failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
       }
     }
   } catch (error) {
-    results.discard();
-    for (const writer of failed.values()) writer.discard();
+    await results.discard();
+    for (const writer of failed.values()) await writer.discard();
     throw error;
   }
-  results.close();
+  await results.close();
   const failedRows: Record<string, number> = {};
   for (const [sheet, writer] of failed) {
     failedRows[sheet] = writer.rows;
-    writer.close();
+    await writer.close();
   }
   return { counts: results.counts, failedRows };
 }

@@ -13,9 +13,10 @@ import * as path from 'node:path';
  *
  * - `writeFileAtomic(file, data)`: the whole content at once (sync): run.json, plan.json, reports,
  *   the stores' memory files, the export watermarks.
- * - `AtomicFileSync`: written piece by piece with write(2) (the CSV writer, backup.json).
- * - `AtomicFile`: written piece by piece through a stream, with backpressure (JSON exports, XLSX
- *   workbooks, the sandbox's state).
+ * - `AtomicFileSync`: written piece by piece with write(2) (backup.json).
+ * - `AtomicFile`: written piece by piece through a stream, with backpressure, the disk writing while
+ *   the caller makes the next piece (the CSV writer, JSON exports, XLSX workbooks, the sandbox's
+ *   state).
  *
  * Both writers refuse a folder as target when they open (EISDIR, as opening it would), not at the
  * final rename after the whole content was written.
@@ -221,9 +222,18 @@ export class AtomicFile {
     await rm(this.tmp, { force: true });
   }
 
+  /**
+   * Throws the failure as `cannot write <path>: <reason>`, keeping the system error's `code` and
+   * `syscall` (a full disk is then reported as the local failure it is, exit code 5).
+   */
   private throwIfFailed(): void {
-    if (this.failure !== undefined)
-      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
+    const failure = this.failure;
+    if (failure === undefined) return;
+    const { code, syscall } = failure as NodeJS.ErrnoException;
+    throw Object.assign(new Error(`cannot write ${this.path}: ${failure.message}`, { cause: failure }), {
+      ...(code !== undefined ? { code } : {}),
+      ...(syscall !== undefined ? { syscall, path: this.path } : {}),
+    });
   }
 }
 

@@ -1,14 +1,15 @@
-import { AtomicFileSync } from '../files/atomic-file.js';
+import { AtomicFile } from '../files/atomic-file.js';
 
 /**
  * The one CSV writer: the results files of runs (results.csv, failed.csv, a rollback's results) and
  * the CSV exports (through CsvSheetWriter, which turns typed cells into text first) all go through
  * it. RFC 4180: fields separated by the delimiter, quoted (with doubled quotes) when needed
- * (`csvField`); CRLF line endings; a UTF-8 byte order
- * mark first by default, so that spreadsheet programs read non-ASCII text correctly (our readers
- * skip it). Rows are written in batches (never one giant string: a stock sheet can have a million
- * rows) to a temporary file that replaces the target on `close()` (src/files/atomic-file.ts), so a
- * crash or a failed export never leaves a truncated file in place of a complete one.
+ * (`csvField`); CRLF line endings; a UTF-8 byte order mark first by default, so that spreadsheet
+ * programs read non-ASCII text correctly (our readers skip it). Rows are streamed in batches with
+ * backpressure (never one giant string: a stock sheet can have a million rows; the disk writes
+ * while the next rows are made) to a temporary file that replaces the target on `close()`
+ * (src/files/atomic-file.ts), so a crash or a failed export never leaves a truncated file in place
+ * of a complete one.
  *
  * Fields are written as given: neutralising formulas is the caller's choice per field
  * (src/sheets/neutralize-formula.ts), since values read from the user's own sheet must be written
@@ -24,15 +25,20 @@ export interface CsvFileOptions {
   flushChars?: number;
 }
 
-const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES_OTHER = /["\r\n]/;
 
 /**
- * One CSV field: quoted when it holds the delimiter (default ','), a comma, a quote, CR or LF, or
- * starts or ends with a space. A comma is quoted whatever the delimiter: readers that detect the
- * delimiter (ours counts them outside quotes) then never take it for one.
+ * One CSV field: quoted (quotes doubled) when it holds the delimiter (default ','), a quote, CR or
+ * LF, or starts or ends with a space (which some readers would trim).
  */
 export function csvField(text: string, delimiter = ','): string {
-  const quote = NEEDS_QUOTES.test(text) || (delimiter !== ',' && text.includes(delimiter));
+  const quote =
+    (delimiter === ','
+      ? NEEDS_QUOTES.test(text)
+      : NEEDS_QUOTES_OTHER.test(text) || text.includes(delimiter)) ||
+    text.charCodeAt(0) === 32 ||
+    text.charCodeAt(text.length - 1) === 32;
   return quote ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -44,45 +50,59 @@ export function csvDelimiter(delimiter = ','): string {
   return delimiter;
 }
 
-/** Writes rows of text fields to `file` (replaced atomically on close). */
+/**
+ * Writes rows of text fields to `file`, replaced atomically on `close()`: open it with
+ * `CsvFileWriter.open` (which fails at once on a file that cannot be written), write rows, close.
+ */
 export class CsvFileWriter {
-  private readonly out: AtomicFileSync;
-  private buffer: string[] = [];
-  private buffered = 0;
-  private readonly flushChars: number;
   private readonly delimiter: string;
   /** Data rows written so far (the header is not counted). */
   rows = 0;
 
-  constructor(
+  private constructor(
     readonly file: string,
-    header: readonly string[],
-    options: CsvFileOptions = {},
+    private readonly out: AtomicFile,
+    delimiter: string,
   ) {
-    this.delimiter = csvDelimiter(options.delimiter);
-    this.flushChars = options.flushChars ?? 256 * 1024;
-    this.out = new AtomicFileSync(file);
-    if (options.bom ?? true) this.push('\uFEFF');
-    this.push(this.line(header));
+    this.delimiter = delimiter;
   }
 
-  /** Appends one row. */
-  writeRow(fields: readonly string[]): void {
-    this.push(this.line(fields));
+  /** Opens `file` for writing (through a temporary sibling) and writes the BOM and the header. */
+  static async open(
+    file: string,
+    header: readonly string[],
+    options: CsvFileOptions = {},
+  ): Promise<CsvFileWriter> {
+    const delimiter = csvDelimiter(options.delimiter);
+    const out = new AtomicFile(file, options.flushChars ?? 256 * 1024);
+    const writer = new CsvFileWriter(file, out, delimiter);
+    try {
+      await out.ready();
+      await out.write(`${(options.bom ?? true) ? '\uFEFF' : ''}${writer.line(header)}`);
+    } catch (error) {
+      await out.discard();
+      throw error;
+    }
+    return writer;
+  }
+
+  /**
+   * Appends one row. Returns a promise when the rows buffered were written out: await it (it carries
+   * the file's backpressure and failures), or memory grows with the file.
+   */
+  writeRow(fields: readonly string[]): void | Promise<void> {
     this.rows++;
+    return this.out.write(this.line(fields));
   }
 
   /** Writes what is buffered, flushes it to disk and moves the file into place. */
-  close(): void {
-    this.flush();
-    this.out.commit();
+  close(): Promise<void> {
+    return this.out.commit();
   }
 
   /** Drops what was written, leaving any previous `file` as it was. */
-  discard(): void {
-    this.buffer = [];
-    this.buffered = 0;
-    this.out.discard();
+  discard(): Promise<void> {
+    return this.out.discard();
   }
 
   private line(fields: readonly string[]): string {
@@ -93,35 +113,21 @@ export class CsvFileWriter {
     }
     return `${line}\r\n`;
   }
-
-  private push(text: string): void {
-    this.buffer.push(text);
-    this.buffered += text.length;
-    if (this.buffered >= this.flushChars) this.flush();
-  }
-
-  private flush(): void {
-    if (this.buffer.length === 0) return;
-    const chunk = this.buffer.join('');
-    this.buffer = [];
-    this.buffered = 0;
-    this.out.write(chunk);
-  }
 }
 
 /** Writes a whole CSV file of `rows` under `header` (see CsvFileWriter). */
-export function writeCsvFile(
+export async function writeCsvFile(
   file: string,
   header: readonly string[],
   rows: Iterable<readonly string[]>,
   options: CsvFileOptions = {},
-): void {
-  const csv = new CsvFileWriter(file, header, options);
+): Promise<void> {
+  const csv = await CsvFileWriter.open(file, header, options);
   try {
-    for (const row of rows) csv.writeRow(row);
+    for (const row of rows) await csv.writeRow(row);
   } catch (error) {
-    csv.discard();
+    await csv.discard();
     throw error;
   }
-  csv.close();
+  await csv.close();
 }

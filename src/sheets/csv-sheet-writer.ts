@@ -1,4 +1,4 @@
-import { csvDelimiter, CsvFileWriter } from './csv-file-writer.js';
+import { CsvFileWriter } from './csv-file-writer.js';
 import { formatMoney } from './money.js';
 import { neutralizeFormula } from './neutralize-formula.js';
 import {
@@ -45,7 +45,7 @@ export class CsvSheetWriter implements SheetWriter {
       path ?? this.options.csvPathForSheet?.(spec.name, index) ?? defaultCsvPath(this.path, spec.name, index);
     if (this.sheets.some((s) => s.path === file))
       throw new Error(`two sheets write to the same file ${file}`);
-    const sheet = new CsvSheet(file, spec, this.options);
+    const sheet = await CsvSheet.open(file, spec, this.options);
     this.sheets.push(sheet);
     return sheet;
   }
@@ -63,47 +63,53 @@ export class CsvSheetWriter implements SheetWriter {
 
 class CsvSheet implements SheetHandle {
   rowsWritten = 0;
-  private readonly csv: CsvFileWriter;
   private readonly columns: readonly ColumnSpec[];
   private readonly timezone: string;
   private readonly decimals: number;
   private readonly decimalComma: boolean;
   private readonly place: CellPlace;
+  /** One row's fields, reused for every row. */
+  private readonly fields: string[];
   private state: 'open' | 'ended' | 'aborted' = 'open';
-  /** Set when the file failed: every later call reports it (the target is left as it was). */
-  private failure: Error | undefined;
+  private ended: Promise<void> | undefined;
 
-  constructor(
+  private constructor(
     readonly path: string,
     private readonly spec: SheetSpec,
     options: SheetWriterOptions,
+    private readonly csv: CsvFileWriter,
   ) {
     this.columns = spec.columns;
     this.place = { sheet: spec.name, unit: 'line', row: 0 };
     this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
     this.decimalComma = options.decimalComma ?? false;
-    const delimiter = csvDelimiter(options.csvDelimiter);
-    const header = this.columns.map((c) => neutralizeFormula(c.header));
-    let csv: CsvFileWriter | undefined;
-    this.guard(() => {
-      csv = new CsvFileWriter(path, header, { delimiter, bom: options.csvBom ?? true, flushChars: FLUSH_AT });
-    });
-    this.csv = csv as CsvFileWriter;
+    this.fields = this.columns.map(() => '');
   }
 
-  write(row: Readonly<Record<string, unknown>>): void {
-    this.throwIfFailed();
-    if (this.state !== 'open')
+  /** Opens the sheet's file (a file that cannot be written fails now, naming it) and writes the header. */
+  static async open(path: string, spec: SheetSpec, options: SheetWriterOptions): Promise<CsvSheet> {
+    const csv = await CsvFileWriter.open(
+      path,
+      spec.columns.map((c) => neutralizeFormula(c.header)),
+      { delimiter: options.csvDelimiter ?? ',', bom: options.csvBom ?? true, flushChars: FLUSH_AT },
+    );
+    return new CsvSheet(path, spec, options, csv);
+  }
+
+  write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
+    if (this.state !== 'open') {
       throw new Error(`sheet ${this.spec.name}: write after ${this.state === 'aborted' ? 'abort' : 'end'}`);
-    this.place.row = this.rowsWritten + 2;
-    const fields: string[] = [];
-    for (const column of this.columns) {
-      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
-      fields.push(cell === null ? '' : this.text(cell, column));
     }
-    this.guard(() => this.csv.writeRow(fields));
+    this.place.row = this.rowsWritten + 2;
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i] as ColumnSpec;
+      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      this.fields[i] = cell === null ? '' : this.text(cell, column);
+    }
+    const written = this.csv.writeRow(this.fields);
     this.rowsWritten++;
+    return written;
   }
 
   /** A normalised cell as CSV text. */
@@ -128,39 +134,20 @@ class CsvSheet implements SheetHandle {
     return this.decimalComma ? text.replace('.', ',') : text;
   }
 
-  async end(): Promise<void> {
-    this.throwIfFailed();
-    if (this.state === 'aborted') throw new Error(`sheet ${this.spec.name}: aborted`);
-    if (this.state === 'ended') return;
+  end(): Promise<void> {
+    if (this.state === 'aborted') return Promise.reject(new Error(`sheet ${this.spec.name}: aborted`));
     this.state = 'ended';
-    this.guard(() => this.csv.close());
+    this.ended ??= this.csv.close();
+    return this.ended;
   }
 
   /** Drops what was written: the target file is left as it was (unless this sheet already ended). */
   async abort(): Promise<void> {
-    if (this.state !== 'open') return;
-    this.state = 'aborted';
-    if (this.failure === undefined) this.csv.discard();
-  }
-
-  /** Runs a file operation; a failure discards the file and is reported as `cannot write <path>: …`. */
-  private guard(operation: () => void): void {
-    try {
-      operation();
-    } catch (error) {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      if (this.state === 'open') this.state = 'aborted';
-      try {
-        this.csv?.discard();
-      } catch {
-        // the failure is what matters
-      }
-      this.throwIfFailed();
+    if (this.state === 'ended') {
+      await this.ended?.catch(() => undefined);
+      return;
     }
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure)
-      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
+    this.state = 'aborted';
+    await this.csv.discard();
   }
 }

@@ -170,7 +170,7 @@ function rollbackSession(
         return r.change;
       }),
     writeResults: async () => {
-      writeRollbackResults(run.file('results'), rows, file);
+      await writeRollbackResults(run.file('results'), rows, file);
       return undefined;
     },
     summarize: (t) => {

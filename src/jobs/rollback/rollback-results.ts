@@ -29,16 +29,16 @@ export function rollbackRow(
  * results.csv of a rollback: one line per entity restored, deleted or failed, then those not
  * reversible and those left alone (a rollback has no input sheet to mirror).
  */
-export function writeRollbackResults(
+export async function writeRollbackResults(
   path: string,
   rows: readonly RollbackRow[],
   file: RollbackPlanFile,
-): void {
+): Promise<void> {
   const all = [...rows];
   for (const n of file.notReversible)
     all.push(rollbackRow(n.type, n.id, n.label, 'not_reversible', '', n.reason));
   for (const l of file.leftAlone) all.push(rollbackRow(l.type, l.id, l.label, 'left_alone', '', l.reason));
-  writeCsvFile(
+  await writeCsvFile(
     path,
     COLUMNS,
     all.map((row) => COLUMNS.map((column) => row[column])),

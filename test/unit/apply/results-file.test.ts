@@ -39,11 +39,14 @@ const columns = (headers: string[]): SheetColumn[] =>
   }));
 
 describe('results.csv', () => {
-  it('has the fixed columns, one line per row, and neutralised text', () => {
+  it('has the fixed columns, one line per row, and neutralised text', async () => {
     const file = path.join(dir, 'results.csv');
-    const w = new ResultsCsvWriter(file, ['sku']);
-    w.write({ sheet: 'products', row: 2, outcome: 'created', entityId: 'p_1', key: 'ref-1' }, { sku: 'A-1' });
-    w.write(
+    const w = await ResultsCsvWriter.open(file, ['sku']);
+    await w.write(
+      { sheet: 'products', row: 2, outcome: 'created', entityId: 'p_1', key: 'ref-1' },
+      { sku: 'A-1' },
+    );
+    await w.write(
       {
         sheet: 'products',
         row: 3,
@@ -56,7 +59,7 @@ describe('results.csv', () => {
       },
       { sku: '@evil' },
     );
-    w.close();
+    await w.close();
     expect(w.counts).toMatchObject({ created: 1, failed: 1, updated: 0 });
     expect(parse(file)).toEqual([
       [
@@ -180,7 +183,7 @@ describe('operationRowResult', () => {
 });
 
 describe('failed.csv', () => {
-  it('keeps the input own headers, order and values exactly (quotes, newlines, unicode, formulas), plus mbulk_error', () => {
+  it('keeps the input own headers, order and values exactly (quotes, newlines, unicode, formulas), plus mbulk_error', async () => {
     const headers = ['SKU', 'Name', 'Price', 'Description', 'mbulk_error'];
     const cols = columns(headers);
     const nasty: SheetRow = {
@@ -200,10 +203,10 @@ describe('failed.csv', () => {
       cells: { sku: 12, name: true, price: 19.99, description: null },
     };
     const file = path.join(dir, 'failed.csv');
-    const w = new FailedCsvWriter(file, cols);
-    w.write(nasty, '=price must be a number');
-    w.write(xlsxRow, 'name: write text');
-    w.close();
+    const w = await FailedCsvWriter.open(file, cols);
+    await w.write(nasty, '=price must be a number');
+    await w.write(xlsxRow, 'name: write text');
+    await w.close();
     expect(parse(file)).toEqual([
       ['SKU', 'Name', 'Price', 'Description', 'mbulk_error'],
       [

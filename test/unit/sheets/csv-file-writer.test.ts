@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('CsvFileWriter', () => {
-  it('quotes only when needed, and a comma whatever the delimiter', () => {
+  it('quotes only when needed', () => {
     expect(csvField('plain')).toBe('plain');
     expect(csvField('')).toBe('');
     expect(csvField('a,b')).toBe('"a,b"');
@@ -28,7 +28,8 @@ describe('CsvFileWriter', () => {
     expect(csvField('padded ')).toBe('"padded "');
     expect(csvField('a;b')).toBe('a;b');
     expect(csvField('a;b', ';')).toBe('"a;b"');
-    expect(csvField('12,90', ';')).toBe('"12,90"');
+    expect(csvField('a,b "c"', ';')).toBe('"a,b ""c"""');
+    expect(csvField('12,90', ';')).toBe('12,90');
     expect(csvField('a\tb', '\t')).toBe('"a\tb"');
   });
 
@@ -44,13 +45,14 @@ describe('CsvFileWriter', () => {
     expect(neutralizeResultText('ok')).toBe('ok');
   });
 
-  it('writes a BOM, the header and CRLF rows with the delimiter, read back as written', () => {
+  it('writes a BOM, the header and CRLF rows with the delimiter, read back as written', async () => {
     const file = path.join(dir, 'x.csv');
     const rows = [
       ['1', 'a; "b"', ' edge '],
       ['2', 'multi\nline', '12,90'],
+      ['3', 'a, b', ''],
     ];
-    writeCsvFile(file, ['n', 'text', 'more'], rows, { delimiter: ';' });
+    await writeCsvFile(file, ['n', 'text', 'more'], rows, { delimiter: ';' });
     const text = fs.readFileSync(file, 'utf8');
     expect(text.startsWith('\uFEFFn;text;more\r\n')).toBe(true);
     expect(text.endsWith('\r\n')).toBe(true);
@@ -60,27 +62,37 @@ describe('CsvFileWriter', () => {
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
   });
 
-  it('writes through a temporary file: nothing at the target until close, discard leaves the old file', () => {
+  it('writes through a temporary file: nothing at the target until close, discard leaves the old file', async () => {
     const file = path.join(dir, 'x.csv');
     fs.writeFileSync(file, 'old');
-    const w = new CsvFileWriter(file, ['a'], { flushChars: 10, bom: false });
-    for (let i = 0; i < 100; i++) w.writeRow([`value-${i}`]);
+    const w = await CsvFileWriter.open(file, ['a'], { flushChars: 10, bom: false });
+    for (let i = 0; i < 100; i++) await w.writeRow([`value-${i}`]);
     expect(w.rows).toBe(100);
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
-    w.discard();
+    await w.discard();
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
-    const again = new CsvFileWriter(file, ['a'], { flushChars: 10, bom: false });
-    again.writeRow(['new']);
-    again.close();
+    const again = await CsvFileWriter.open(file, ['a'], { flushChars: 10, bom: false });
+    await again.writeRow(['new']);
+    await again.close();
     expect(fs.readFileSync(file, 'utf8')).toBe('a\r\nnew\r\n');
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
   });
 
-  it('refuses a delimiter that cannot be written, before creating anything', () => {
+  it('refuses a delimiter that cannot be written, before creating anything', async () => {
     for (const delimiter of ['', ';;', '"', '\n']) {
-      expect(() => new CsvFileWriter(path.join(dir, 'x.csv'), ['a'], { delimiter })).toThrow(RangeError);
+      await expect(CsvFileWriter.open(path.join(dir, 'x.csv'), ['a'], { delimiter })).rejects.toThrow(
+        RangeError,
+      );
     }
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('reports a file it cannot write by its path, with the system error code (a full disk is exit 5)', async () => {
+    const missing = path.join(dir, 'nope', 'x.csv');
+    const error = await CsvFileWriter.open(missing, ['a']).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ENOENT', syscall: 'open', path: missing });
+    expect(String(error)).toMatch(/cannot write .*nope\/x\.csv: ENOENT/);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
