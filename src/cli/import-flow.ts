@@ -114,17 +114,28 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   flow: ImportFlow<P, A>,
 ): Promise<number> {
   const out = ctx.out;
+  if (args.header !== undefined && args.header.length > 0) {
+    // A malformed --header is a usage error (naming it, never its value) whatever the source.
+    const { parseHeaders } = await import('./remote-source.js');
+    parseHeaders(args.header);
+  }
   const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
   let file = resolve(ctx.cwd, args.file);
   let remote: RemoteSource | undefined;
   if (/^https?:\/\//i.test(args.file)) {
     const { fetchRemoteSource } = await import('./remote-source.js');
+    const { parseDuration, parseSize } = await import('./download-limits.js');
+    const maxDownload = args['max-download'];
+    const timeout = args['download-timeout'];
     remote = await fetchRemoteSource({
       url: args.file,
       headers: args.header ?? [],
       force: args.force === true,
       stateFile: join(dirname(runsRoot), 'sources.json'),
       insecureHttp: args['insecure-http'],
+      maxBytes: maxDownload === undefined ? undefined : parseSize(maxDownload),
+      timeoutMs: timeout === undefined ? undefined : parseDuration(timeout),
+      crossOriginRedirects: args['follow-redirects'] === true,
       signal: ctx.signal,
     });
     if (remote.file === undefined) {
