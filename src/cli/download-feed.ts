@@ -4,7 +4,6 @@ import type { Dispatcher } from 'undici';
 import { createAgent } from '../api/transport.js';
 import { CliError } from './cli-error.js';
 import { formatDuration, formatSize, MAX_IDLE_MS } from './download-limits.js';
-import { ExitCode } from './exit-code.js';
 import { isLoopbackHost } from './target.js';
 
 /**
