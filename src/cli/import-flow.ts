@@ -192,6 +192,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       }),
     );
     lock?.setRunId(planned.run.id);
+    ctx.run = { id: planned.run.id, journal: planned.run.file('journal') };
     const view = flow.show(planned, target);
     // The review page (report.html) beside report.md: its path is printed and in every JSON result.
     const reportHtml = planned.run.file('reportHtml');

@@ -91,9 +91,13 @@ it('a rejected token (401) names --token-file or MERCHANT_API_TOKEN', async () =
     dir,
   );
   expect(fromFile.code).toBe(4);
-  expect(errorLines(fromFile.stderr)).toEqual([
-    `mbulk: the API token from --token-file tok.txt was rejected by ${sandbox.url} (401): check that it is current and issued for this service, or set MERCHANT_API_URL to the service the token belongs to`,
-  ]);
+  // The service's request id is named, for its support.
+  const lines = errorLines(fromFile.stderr);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(
+    /^mbulk: the API token from --token-file tok\.txt was rejected by \S+ \(401; request req_[0-9a-f]+\): check that it is current and issued for this service, or set MERCHANT_API_URL to the service the token belongs to$/,
+  );
+  expect(lines[0]).toContain(sandbox.url);
   const fromEnv = await runCli(
     ['whoami'],
     env({ MERCHANT_API_URL: sandbox.url, MERCHANT_API_TOKEN: 'nope' }),
@@ -107,7 +111,7 @@ it('a rejected token (401) names --token-file or MERCHANT_API_TOKEN', async () =
 
 it('a token without permission (403) says to check its permissions', async () => {
   const forbidden = createHttpServer((_req, res) => {
-    res.writeHead(403, { 'content-type': 'application/json' });
+    res.writeHead(403, { 'content-type': 'application/json', 'x-request-id': 'req_from_header_7' });
     res.end(
       JSON.stringify({ error: { type: 'permission_error', code: 'forbidden', message: 'not allowed' } }),
     );
@@ -116,7 +120,7 @@ it('a token without permission (403) says to check its permissions', async () =>
   const r = await runCli(['whoami'], env({ MERCHANT_API_URL: url, MERCHANT_API_TOKEN: 't' }), dir);
   expect(r.code).toBe(4);
   expect(errorLines(r.stderr)).toEqual([
-    `mbulk: the API token from MERCHANT_API_TOKEN is not allowed to do this at ${url} (403): check the token's permissions for this store`,
+    `mbulk: the API token from MERCHANT_API_TOKEN is not allowed to do this at ${url} (403; request req_from_header_7): check the token's permissions for this store`,
   ]);
 });
 
