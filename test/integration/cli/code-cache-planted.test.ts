@@ -245,7 +245,7 @@ describe.skipIf(nodeCachesItself)('the CLI with a planted code cache (Node < 22.
       copyFileSync(join(from, name), join(to, name));
       chmodSync(join(to, name), 0o600);
 
-      const env = { ...process.env, HOME: work, XDG_CACHE_HOME: join(work, 'cache') };
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: work, XDG_CACHE_HOME: join(work, 'cache') };
       delete env['NODE_DISABLE_COMPILE_CACHE'];
       const r = await node(
         [join(root, 'bin', 'mbulk.js'), 'runs', 'list', '--runs-dir', join(work, 'runs')],
