@@ -88,7 +88,12 @@ function localFailure(error: unknown, run: RunInProgress | undefined): Described
   const what = LOCAL_CODES[errno.code]!;
   const where = typeof errno.path === 'string' ? ` ${errno.path}` : '';
   // A wrapper names the file itself ("cannot write FILE: …"); a bare errno is named by its call.
-  const failed = errno === e ? `cannot ${String(e.syscall)}${where}` : e.message.replace(/:.*$/s, '');
+  const failed =
+    errno === e
+      ? `cannot ${String(e.syscall)}${where}`
+      : e.message.endsWith(`: ${errno.message}`)
+        ? e.message.slice(0, -(errno.message.length + 2))
+        : e.message;
   const next =
     run === undefined
       ? 'fix it and run the command again'
