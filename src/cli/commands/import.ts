@@ -58,7 +58,7 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         type: 'boolean',
         default: false,
         describe:
-          'With a URL source: follow a redirect to another origin (https only; the --header values are never sent there)',
+          'With a URL source: follow a redirect to another origin (never from https:// down to http://; the --header values are never sent there)',
       })
       .option('force', {
         type: 'boolean',

@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { selfSignedCertificate } from '../../helpers/self-signed-certificate.js';
 
 let dir: string;
 let servers: Server[] = [];
@@ -126,30 +126,9 @@ it('a token without permission (403) says to check its permissions', async () =>
 
 it('a certificate that does not verify is reported once and never retried', async () => {
   // A self-signed certificate made now (openssl): the client does not trust it.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=mbulk-test.example',
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
+  const { key, cert } = selfSignedCertificate(dir, 'mbulk-test.example');
   let handshakes = 0;
-  const tls = createHttpsServer(
-    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-    (_req, res) => res.end('{}'),
-  );
+  const tls = createHttpsServer({ key, cert }, (_req, res) => res.end('{}'));
   tls.on('connection', () => handshakes++);
   const url = `https://127.0.0.1:${await listen(tls)}`;
   const started = Date.now();

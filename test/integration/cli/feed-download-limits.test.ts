@@ -1,13 +1,23 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { selfSignedCertificate } from '../../helpers/self-signed-certificate.js';
 
 // Feeds (`mbulk import stock URL`): redirects, header values, byte cap and deadlines, against
 // servers on 127.0.0.1. One sandbox for the file; each test gets its own working directory.
@@ -116,37 +126,14 @@ it('a same-origin redirect keeps the headers; more than 5 redirects stop with ex
 
 it('an https feed redirected down to plain http:// is refused, even with --follow-redirects: nothing reaches the http server', async () => {
   // A certificate for 127.0.0.1 made now, trusted by the child through NODE_EXTRA_CA_CERTS (read at start-up).
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
+  const tls = selfSignedCertificate(dir, '127.0.0.1', 'IP:127.0.0.1');
   const plain = await recording((res) => res.writeHead(200).end(CSV));
   const httpsSeen: IncomingHttpHeaders[] = [];
   const secure = await listen(
-    createHttpsServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-      (req, res) => {
-        httpsSeen.push(req.headers);
-        res.writeHead(302, { location: `${plain.url}/stock.csv` }).end();
-      },
-    ),
+    createHttpsServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+      httpsSeen.push(req.headers);
+      res.writeHead(302, { location: `${plain.url}/stock.csv` }).end();
+    }),
     'https',
   );
   const r = await new Promise<{ code: number; stderr: string }>((done) =>
@@ -160,7 +147,7 @@ it('an https feed redirected down to plain http:// is refused, even with --follo
         '--follow-redirects',
         ...secretHeaders,
       ],
-      { cwd: dir, env: { ...process.env, ...env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } },
+      { cwd: dir, env: { ...process.env, ...env, NODE_EXTRA_CA_CERTS: tls.certFile } },
       (error, _stdout, stderr) =>
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stderr }),
     ),
@@ -252,7 +239,7 @@ it('a 200 MB feed with --max-download 50MB stops with exit 2 naming the limit, i
     `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
   );
   const tmp = join(dir, 'tmp');
-  execFileSync('mkdir', [tmp]);
+  mkdirSync(tmp);
   const r = await new Promise<{ code: number; stderr: string }>((done) =>
     execFile(
       process.execPath,
