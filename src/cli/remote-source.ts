@@ -12,8 +12,9 @@ import { isLoopbackHost } from './target.js';
  * `mbulk import stock https://erp.example/stock.csv`: the feed is downloaded to a local file the
  * import reads (and keeps in its run directory, as for local files). Its ETag / Last-Modified and
  * content hash are remembered per source, so a feed that did not change since the last successful
- * apply is reported and skipped. Header values (`--header 'Authorization: …'`) are sent, never
- * printed, remembered or journaled.
+ * apply is reported and skipped. Header values (`--header 'Authorization: …'`) are sent to the
+ * feed's own origin only, never printed, remembered or journaled. The download itself (streamed,
+ * under a byte cap and deadlines, redirects within the origin) is download-feed.ts.
  */
 
 /** Whether an import's FILE argument is a URL. */
