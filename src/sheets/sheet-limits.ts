@@ -10,9 +10,8 @@ export interface SheetLimits {
   maxColumns: number;
   /**
    * XLSX shared strings: most bytes once inflated. Default 64 MiB. Every shared string is held in
-   * memory while the sheet is read (cells refer to them by number), and parsing them costs ~70 ms of
-   * CPU per MiB here: at 64 MiB the worst case measured is ~4.5 s and ~400 MiB (20-character
-   * strings; 1-character ones: 210 MiB), where 480 MiB took 35 s and 1.08 GB.
+   * memory while the sheet is read (cells refer to them by number): 63 MiB of 20-character strings
+   * peaked at 469 MiB (`npm run bench hostile-files`), where 480 MiB took 35 s and 1.08 GB.
    */
   maxSharedStringsBytes: number;
   /** XLSX worksheet part (the sheet read): most bytes once inflated. Default 4 GiB. */
