@@ -119,9 +119,10 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   let remote: RemoteSource | undefined;
   if (/^https?:\/\//i.test(args.file)) {
     const { fetchRemoteSource } = await import('./remote-source.js');
+    const { headersFromEnv } = await import('./header-env.js');
     remote = await fetchRemoteSource({
       url: args.file,
-      headers: args.header ?? [],
+      headers: [...(args.header ?? []), ...headersFromEnv(args['header-env'], ctx.env)],
       force: args.force === true,
       stateFile: join(dirname(runsRoot), 'sources.json'),
       insecureHttp: args['insecure-http'],
