@@ -199,5 +199,12 @@ function resultMessage(r: Record<string, unknown> | undefined): string | undefin
   }
   if (r['unchanged'] === true && typeof r['source'] === 'string')
     return `unchanged since the last applied run: ${r['source']}`;
+  const rows = r['failedRows'];
+  if (Array.isArray(rows) && rows.length > 0) {
+    const where = typeof r['runDir'] === 'string' ? r['runDir'] : 'the run directory';
+    return r['applied'] === true
+      ? `${rows.length} failed row${rows.length === 1 ? '' : 's'}: fix them in ${where}/failed.csv and import it again`
+      : `${rows.length} invalid row${rows.length === 1 ? '' : 's'}: see the run's review page in ${where}`;
+  }
   return undefined;
 }
