@@ -15,11 +15,13 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; for
 
 const STYLE = `
 .stores td.exit{text-align:right}
+.stores td.outcome,.stores th{white-space:nowrap}
 .stores tr.ok td.outcome{color:var(--add-fg)}
 .stores tr.bad td.outcome{color:var(--del-fg);font-weight:600}
 .stores td.message{color:var(--muted)}
 .stores{background:var(--card)}
-.stores th:nth-child(1){width:3em}.stores th:nth-child(4){width:3.5em}
+.stores th:nth-child(1){width:2.5em}.stores th:nth-child(2){width:11%}.stores th:nth-child(3){width:11%}
+.stores th:nth-child(4){width:3.5em}.stores th:nth-child(5){width:13%}.stores th:nth-child(6){width:14%}.stores th:nth-child(7){width:6.5em}
 `;
 
 /** A relative URL from the page to a file (each path segment percent-encoded). */
