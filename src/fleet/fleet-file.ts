@@ -136,6 +136,25 @@ const fleetSchema = z.strictObject(
   { error: 'must be a mapping with job, stores and optionally apply and options' },
 );
 
+/** The parts of a file the cross-checks read, each undefined where it is malformed. */
+const looseSchema = z
+  .object({
+    job: z.enum(FLEET_JOBS).optional().catch(undefined),
+    options: optionsSchema.optional().catch(undefined),
+    stores: z
+      .array(
+        z
+          .object({
+            name: z.string().regex(STORE_NAME).optional().catch(undefined),
+            options: optionsSchema.optional().catch(undefined),
+          })
+          .catch({}),
+      )
+      .optional()
+      .catch(undefined),
+  })
+  .catch({});
+
 function isApiUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -191,33 +210,39 @@ export function parseFleetFile(source: string, file: string, options: ParseFleet
         for (const key of issue.keys) at([...issue.path, key], `is not a field here (fields: ${fields})`);
       } else at(issue.path, issue.message);
     }
-    throw new FleetFileError(problems);
   }
-  const fleet = parsed.data;
-  const kind = fleet.job.slice('import '.length) as FleetKind;
+  // What the schema cannot see, checked on whatever parts of the file are well-formed (so one
+  // pass reports everything): the options against the job's command, and duplicate names.
+  const loose = looseSchema.parse(raw ?? {});
+  const kind = loose.job?.slice('import '.length) as FleetKind | undefined;
   const checkOptions = (path: readonly PropertyKey[], given: JobOptions | undefined): void => {
     if (given === undefined) return;
     for (const option of Object.keys(given)) {
       if (isReservedOption(option)) at([...path, option], reservedOptionHint(option));
     }
     const allowed = Object.fromEntries(Object.entries(given).filter(([o]) => !isReservedOption(o)));
+    if (kind === undefined) return;
     for (const p of options.checkOptions?.(kind, allowed) ?? []) at([...path, p.option], p.message);
   };
-  checkOptions(['options'], fleet.options);
+  checkOptions(['options'], loose.options);
   const seen = new Map<string, number>();
-  fleet.stores.forEach((store, index) => {
-    const first = seen.get(store.name.toLowerCase());
+  loose.stores?.forEach((store, index) => {
+    const name = store.name?.toLowerCase();
+    const first = name === undefined ? undefined : seen.get(name);
     if (first !== undefined) at(['stores', index, 'name'], `is also the name of stores[${first}]`);
-    else seen.set(store.name.toLowerCase(), index);
+    else if (name !== undefined) seen.set(name, index);
     checkOptions(['stores', index, 'options'], store.options);
   });
-  if (problems.length > 0) throw new FleetFileError(problems);
+  if (problems.length > 0 || !parsed.success) {
+    throw new FleetFileError([...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  }
+  const fleet = parsed.data;
 
   const base = dirname(resolve(file));
   return {
     file: resolve(file),
     job: fleet.job,
-    kind,
+    kind: fleet.job.slice('import '.length) as FleetKind,
     apply: fleet.apply,
     stores: fleet.stores.map((store, index) => ({
       index,

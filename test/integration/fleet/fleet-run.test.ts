@@ -78,6 +78,8 @@ beforeAll(async () => {
     if (i === REFUSING) lines.push('    options: { max-changes: 1 }');
   }
   writeFileSync(join(dir, 'stores.yaml'), `${lines.join('\n')}\n`);
+  // The same fleet with `apply: true`: --no-apply on the command line plans only.
+  writeFileSync(join(dir, 'stores-apply.yaml'), `apply: true\n${lines.join('\n')}\n`);
   env = {
     HOME: dir,
     XDG_DATA_HOME: join(dir, 'data'),
@@ -229,19 +231,21 @@ it('twelve stores: nine apply, the unreachable one, the refusing one and the bad
   for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
 }, 90_000);
 
-it('--only-index runs exactly the one store at that position', async () => {
+it('--only-index runs exactly the one store at that position (and --no-apply plans only, whatever the file says)', async () => {
   for (const s of sandboxes) s.clearRequestLog();
-  const runsBefore = readdirSync(join(dir, '.mbulk', 'fleet', 'stores', name(3), 'runs')).length;
-  const r = await mbulk(['fleet', 'run', 'stores.yaml', '--only-index', '3', '--json']);
+  const storeRuns = join(dir, '.mbulk', 'fleet', 'stores', name(3), 'runs');
+  const runsBefore = existsSync(storeRuns) ? readdirSync(storeRuns).length : 0;
+  const r = await mbulk(['fleet', 'run', 'stores-apply.yaml', '--only-index', '3', '--no-apply', '--json']);
   expect(r.code, r.stderr).toBe(0);
   const summary = JSON.parse(r.stdout) as FleetSummary;
   expect(summary).toMatchObject({ ok: true, exitCode: 0, mode: 'plan', onlyIndex: 3 });
   expect(summary.stores.map((s) => [s.index, s.name, s.outcome])).toEqual([[3, name(3), 'planned']]);
+  expect(summary.stores[0]?.result).toMatchObject({ ok: true, applied: false });
   // Only its store was asked anything; its plan is a new run of its own.
   expect(sandboxes.map((s) => s.requestLog().length > 0)).toEqual(
     Array.from({ length: STORES }, (_, i) => i === 3),
   );
-  expect(readdirSync(join(dir, '.mbulk', 'fleet', 'stores', name(3), 'runs'))).toHaveLength(runsBefore + 1);
+  expect(readdirSync(storeRuns)).toHaveLength(runsBefore + 1);
   expect(statSync(summary.reportHtml).isFile()).toBe(true);
 
   const out = await mbulk(['fleet', 'run', 'stores.yaml', '--only-index', '12']);

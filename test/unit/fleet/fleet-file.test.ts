@@ -95,9 +95,9 @@ stores:
 `;
     expect(problems(source)).toEqual([
       'stores.yaml:3: stores[0] (kl-central): give token_env or token_file (exactly one)',
+      'stores.yaml:6: stores[1] (kl-east): give token_env or token_file (exactly one)',
       'stores.yaml:7: stores[1] (kl-east): base_url: must be an http(s) URL without credentials (the token goes in token_env or token_file)',
       'stores.yaml:11: stores[1] (kl-east): tokenenv: is not a field here (fields: name, base_url, token_env, token_file, feed, header_env, options)',
-      'stores.yaml:6: stores[1] (kl-east): give token_env or token_file (exactly one)',
       'stores.yaml:12: stores[2]: name: is missing',
       'stores.yaml:13: stores[2]: token_env: must be the name of an environment variable in capitals, digits and _ (KL_TOKEN), not its value',
       'stores.yaml:14: stores[2]: feed: must be a file path or an http(s) URL',
