@@ -26,6 +26,8 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
   const { packageRoot } = await import('../target.js');
   const { describeError } = await import('../describe-error.js');
   const { sendNotification } = await import('../notify.js');
+  const { CliError } = await import('../cli-error.js');
+  const { ExitCode } = await import('../exit-code.js');
   const out = ctx.out;
   const notifyUrl = args['notify-url'];
   const notify =
@@ -33,6 +35,18 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
       ? undefined
       : { url: notifyUrl, on: args['notify-on'] ?? 'always', command: 'fleet run' };
   try {
+    // Global options that would apply to one store: each store's own go in the file, so that none
+    // given here is silently not passed on.
+    const given = (ctx.argv ?? []).find((a) =>
+      /^--(no-)?(base-url|token-file|token|sandbox-data|concurrency|rps|insecure-http|verbose)(=|$)/.test(a),
+    );
+    if (given !== undefined) {
+      const name = given.replace(/^--(no-)?/, '').replace(/=.*$/, '');
+      throw new CliError(
+        `--${name} is not an option of mbulk fleet run: ${/^(base-url|token-file|token|sandbox-data)$/.test(name) ? "each store's target is in the fleet file (base_url, token_env or token_file)" : `give it in the fleet file's options: (every store) or a store's options: (${name}: …)`}`,
+        ExitCode.Usage,
+      );
+    }
     const fleet = readFleetFile(resolve(ctx.cwd, args.file), {
       shown: args.file,
       checkOptions: checkImportOptions,

@@ -95,6 +95,17 @@ it('--apply without --yes and without a terminal is refused before any store sta
   const bad = await runCli(['fleet', 'run', file, '--parallel', '0'], env, dir);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('mbulk: --parallel must be a whole number >= 1');
+  // A global option meant for each store is not silently dropped: it belongs in the file.
+  const rps = await runCli(['fleet', 'run', file, '--rps', '5'], env, dir);
+  expect(rps.code).toBe(2);
+  expect(rps.stderr).toContain(
+    "mbulk: --rps is not an option of mbulk fleet run: give it in the fleet file's options: (every store) or a store's options: (rps: …)",
+  );
+  const url = await runCli(['fleet', 'run', file, `--base-url=${apiUrl}`], env, dir);
+  expect(url.code).toBe(2);
+  expect(url.stderr).toContain(
+    "each store's target is in the fleet file (base_url, token_env or token_file)",
+  );
   expect(existsSync(join(dir, '.mbulk', 'fleet', 'stores'))).toBe(false);
   expect(asked).toBe(0);
 });
