@@ -33,6 +33,10 @@ export type FleetJob = (typeof FLEET_JOBS)[number];
 /** `stock`, `products`, `customers`. */
 export type FleetKind = FleetJob extends `import ${infer K}` ? K : never;
 
+function kindOf(job: FleetJob): FleetKind {
+  return job.slice('import '.length) as FleetKind;
+}
+
 /** One store of the file, resolved: paths absolute, options merged (the store's over the file's). */
 export interface FleetStore {
   /** Position in `stores` (0-based, as `--only-index` and `$JOB_COMPLETION_INDEX` count). */
@@ -197,7 +201,13 @@ export function parseFleetFile(source: string, file: string, options: ParseFleet
       })),
     );
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias expanding past the limit (a "billion laughs" file).
+    throw new FleetFileError([{ file: shown, message: `not valid YAML: ${(error as Error).message}` }]);
+  }
   const problems: FleetFileProblem[] = [];
   const at = (path: readonly PropertyKey[], message: string): void => {
     problems.push(problemAt(doc, lines, shown, raw, path, message));
@@ -214,7 +224,7 @@ export function parseFleetFile(source: string, file: string, options: ParseFleet
   // What the schema cannot see, checked on whatever parts of the file are well-formed (so one
   // pass reports everything): the options against the job's command, and duplicate names.
   const loose = looseSchema.parse(raw ?? {});
-  const kind = loose.job?.slice('import '.length) as FleetKind | undefined;
+  const kind = loose.job === undefined ? undefined : kindOf(loose.job);
   const checkOptions = (path: readonly PropertyKey[], given: JobOptions | undefined): void => {
     if (given === undefined) return;
     for (const option of Object.keys(given)) {
@@ -242,7 +252,7 @@ export function parseFleetFile(source: string, file: string, options: ParseFleet
   return {
     file: resolve(file),
     job: fleet.job,
-    kind: fleet.job.slice('import '.length) as FleetKind,
+    kind: kindOf(fleet.job),
     apply: fleet.apply,
     stores: fleet.stores.map((store, index) => ({
       index,

@@ -37,22 +37,38 @@ export interface RunFleetOptions {
   env: NodeJS.ProcessEnv;
   /** Aborting stops starting stores and sends each running one SIGTERM (once). */
   signal?: AbortSignal | undefined;
-  onStoreStart?: (store: FleetStore) => void;
   /** After each store ends: its result, and how many of how many have ended. */
   onStoreEnd?: (result: StoreResult, ended: number, total: number) => void;
   now?: Date;
 }
 
-export interface FleetRun {
-  id: string;
-  /** The fleet run's directory (summary.json, report.html, stores/). */
-  dir: string;
-  summary: FleetSummary;
-}
-
 /** `<fleet-dir>/stores/<name>/runs`: where a store's run directories go, run after run. */
 export function storeRunsDir(fleetDir: string, store: { name: string }): string {
   return join(fleetDir, 'stores', store.name, 'runs');
+}
+
+/**
+ * The stores a run takes (all of them, or the one at `onlyIndex`) and how many at once; a usage
+ * error (exit 2) for an index the file does not have or a parallelism below 1.
+ */
+export function fleetSelection(
+  fleet: FleetFile,
+  options: { onlyIndex?: number | undefined; parallel?: number | undefined },
+): { stores: FleetStore[]; parallel: number } {
+  const parallel = options.parallel ?? DEFAULT_PARALLEL;
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new UsageError('--parallel must be a whole number >= 1', 'parallel');
+  const index = options.onlyIndex;
+  if (index === undefined) return { stores: fleet.stores, parallel };
+  const only = Number.isInteger(index) ? fleet.stores[index] : undefined;
+  if (only === undefined) {
+    const n = fleet.stores.length;
+    throw new UsageError(
+      `--only-index ${index}: ${fleet.file} lists ${n} store${n === 1 ? '' : 's'}, numbered 0 to ${n - 1}`,
+      'only-index',
+    );
+  }
+  return { stores: [only], parallel };
 }
 
 /**
@@ -65,24 +81,12 @@ export function storeRunsDir(fleetDir: string, store: { name: string }): string 
  * stores still run (a second Ctrl-C), each gets a second SIGTERM and quits at once.
  *
  * The stores run in process groups of their own, so a Ctrl-C typed in a terminal reaches them only
- * through this process, once. Writes the fleet run's summary.json and report.html; prints nothing.
+ * through this process, once. Writes the fleet run's directory (summary.json, report.html, each
+ * store's result and log) and returns its summary; prints nothing.
  */
-export async function runFleet(options: RunFleetOptions): Promise<FleetRun> {
+export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> {
   const { fleet } = options;
-  const parallel = options.parallel ?? DEFAULT_PARALLEL;
-  if (!Number.isInteger(parallel) || parallel < 1)
-    throw new UsageError('--parallel must be a whole number >= 1', 'parallel');
-  let stores = fleet.stores;
-  if (options.onlyIndex !== undefined) {
-    const only = fleet.stores[options.onlyIndex];
-    if (!Number.isInteger(options.onlyIndex) || only === undefined) {
-      throw new UsageError(
-        `--only-index ${options.onlyIndex}: ${fleet.file} lists ${fleet.stores.length} store${fleet.stores.length === 1 ? '' : 's'}, numbered 0 to ${fleet.stores.length - 1}`,
-        'only-index',
-      );
-    }
-    stores = [only];
-  }
+  const { stores, parallel } = fleetSelection(fleet, options);
   const startedAt = options.now ?? new Date();
   const id = newRunId('fleet', startedAt);
   const dir = join(options.fleetDir, 'runs', id);
@@ -122,7 +126,7 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetRun> {
     });
     writeFileAtomic(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileAtomic(summary.reportHtml, renderFleetReport(summary));
-    return { id, dir, summary };
+    return summary;
   } finally {
     options.signal?.removeEventListener('abort', stopAll);
     process.off('exit', stopAll);
@@ -135,7 +139,6 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetRun> {
     if ('problem' in invocation) return notRunResult(store, invocation);
     const stem = join(dir, 'stores', `${String(store.index).padStart(width, '0')}-${store.name}`);
     const files = { output: `${stem}.json`, log: `${stem}.log`, runsDir };
-    options.onStoreStart?.(store);
     const began = Date.now();
     const exit = await runChild(options.command, invocation.args, {
       cwd: options.cwd,

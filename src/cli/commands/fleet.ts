@@ -18,7 +18,7 @@ interface FleetRunArgs extends GlobalArgs, NotifyArgs {
 export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise<number> {
   const { join, relative, resolve } = await import('node:path');
   const { readFleetFile } = await import('../../fleet/fleet-file.js');
-  const { runFleet } = await import('../../fleet/run-fleet.js');
+  const { fleetSelection, runFleet } = await import('../../fleet/run-fleet.js');
   const { fleetNotification, outcomesText, storeLine, countsText } =
     await import('../../fleet/fleet-summary.js');
   const { checkImportOptions } = await import('../check-import-options.js');
@@ -52,7 +52,8 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
       checkOptions: checkImportOptions,
     });
     const apply = args.apply ?? fleet.apply ?? false;
-    const count = args['only-index'] !== undefined ? 1 : fleet.stores.length;
+    const selection = { onlyIndex: args['only-index'], parallel: args.parallel };
+    const count = fleetSelection(fleet, selection).stores.length;
     const stores = `${count} store${count === 1 ? '' : 's'}`;
     // --apply on the command line asks once for the whole fleet (--yes: not at all); `apply: true`
     // in the file is the unattended job's own setting.
@@ -66,10 +67,9 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
       `Fleet: ${fleet.job} (${apply ? 'apply' : 'plan only'}) on ${stores}${count > 1 ? `, ${Math.min(args.parallel, count)} at a time` : ''}`,
     );
     const fleetDir = resolve(ctx.cwd, args['fleet-dir'] ?? join('.mbulk', 'fleet'));
-    const { summary } = await runFleet({
+    const summary = await runFleet({
       fleet,
-      onlyIndex: args['only-index'],
-      parallel: args.parallel,
+      ...selection,
       apply,
       command: [process.execPath, join(packageRoot(), 'bin', 'mbulk.js')],
       fleetDir,

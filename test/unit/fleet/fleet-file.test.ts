@@ -178,3 +178,18 @@ describe('readFleetFile', () => {
     expect(readFleetFile(join(dir, 'stores.yaml')).stores[1]?.feed).toBe(join(dir, 'feeds', 'east.csv'));
   });
 });
+
+describe('hostile files', () => {
+  it('an alias bomb is refused, not expanded', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${'b'.repeat(i)}: &${'b'.repeat(i)} [${Array(10)
+          .fill(`*${i === 1 ? 'a' : 'b'.repeat(i - 1)}`)
+          .join(', ')}]`,
+      );
+    const lines = problems(`job: import stock\nstores: []\n${bomb.join('\n')}\n`);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^stores\.yaml: not valid YAML: /);
+  });
+});
