@@ -128,8 +128,13 @@ export function storeResultOf(
     outcome = r?.['unchanged'] === true ? 'unchanged feed' : r?.['applied'] === true ? 'applied' : 'planned';
   }
   let message = resultMessage(r) ?? (exit.result === undefined ? exit.resultProblem : undefined);
-  if (code === ExitCode.Interrupted && facts.runId !== undefined) {
-    message = `interrupted; continue with: mbulk runs resume ${facts.runId} --runs-dir ${files.runsDir}`;
+  if (code === ExitCode.Interrupted) {
+    message =
+      facts.runId !== undefined
+        ? `interrupted; continue with: mbulk runs resume ${facts.runId} --runs-dir ${files.runsDir}`
+        : r !== undefined
+          ? 'interrupted before it wrote anything'
+          : `interrupted and quit at once: mbulk runs list --runs-dir ${files.runsDir} shows a run it began, mbulk runs resume RUN continues it`;
   }
   return {
     ...base,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FleetSummary } from '../../../src/fleet/fleet-summary.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { attr, parseHtml, select } from '../../helpers/review-dom.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { SAMPLE_STORE } from '../../helpers/sample-sandboxes.js';
 
 // The acceptance test of `mbulk fleet run`: twelve small sandboxes on loopback, the built binary
@@ -178,6 +179,8 @@ it('twelve stores: nine apply, the unreachable one, the refusing one and the bad
     expect(results).toHaveLength(3);
     expect(existsSync(store.reportHtml!)).toBe(true);
   }
+  // Store 0's feed (a URL) is remembered beside its runs: the next night skips it if unchanged.
+  expect(existsSync(join(fleetDir, 'stores', name(0), 'sources.json'))).toBe(true);
   // The refusing store planned (its run directory says why) and wrote nothing; the others never got that far.
   const refused = summary.stores[REFUSING]!;
   expect(refused.message).toMatch(/^refused: .*max-changes/);
@@ -248,7 +251,7 @@ it('--only-index runs exactly the one store at that position (and --no-apply pla
   expect(readdirSync(storeRuns)).toHaveLength(runsBefore + 1);
   expect(statSync(summary.reportHtml).isFile()).toBe(true);
 
-  const out = await mbulk(['fleet', 'run', 'stores.yaml', '--only-index', '12']);
+  const out = await runCli(['fleet', 'run', 'stores.yaml', '--only-index', '12'], env, dir);
   expect(out.code).toBe(2);
   expect(out.stderr).toContain('--only-index 12: ');
   expect(out.stderr).toContain('lists 12 stores, numbered 0 to 11');

@@ -101,6 +101,16 @@ describe('storeResultOf', () => {
     ).toMatchObject({ outcome: 'unreachable', message: 'stopped: token rejected' });
   });
 
+  it('a store interrupted before it wrote, or made to quit at once, says so', () => {
+    expect(
+      storeResultOf(store, { code: 130, signal: null, result: { ok: false, interrupted: true } }, files, 1)
+        .message,
+    ).toBe('interrupted before it wrote anything');
+    expect(storeResultOf(store, { code: 130, signal: null, result: undefined }, files, 1).message).toBe(
+      'interrupted and quit at once: mbulk runs list --runs-dir /f/stores/kl-east/runs shows a run it began, mbulk runs resume RUN continues it',
+    );
+  });
+
   it('an interrupted run says how to resume it, with its runs directory', () => {
     const r = storeResultOf(
       store,
