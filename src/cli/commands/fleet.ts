@@ -171,7 +171,10 @@ export const registerFleet: RegisterCommand = (parser, ctx, setExit) =>
                 '$0 fleet run stores.yaml --apply --yes --json --notify-url https://hooks.example/…',
                 'nightly, unattended',
               )
-              .example('$0 fleet run stores.yaml --only-index 3', 'only stores[3] (the fourth)'),
+              .example('$0 fleet run stores.yaml --only-index 3', 'only stores[3] (the fourth)')
+              .epilog(
+                "Exit code: 0 when every store ended 0, else the worst of theirs in the order 5 > 4 > 3 > 2 > 1 > 130 (a store not started counts as 130, a crashed one as 5). Each store's runs: FLEET-DIR/stores/NAME/runs.",
+              ),
           ),
         async (argv) => {
           setExit(await fleetRun(argv as unknown as FleetRunArgs, ctx));
