@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
   await new Promise((done) => server.close(done));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

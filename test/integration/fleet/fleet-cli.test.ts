@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -41,6 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([api, hook].map((s) => new Promise((done) => s.close(done))));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function fleetFile(name: string, body: string): string {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -46,6 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function appliedWrites(s: RunningSandbox): number {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -93,6 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
   await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The built binary, asynchronously (the sandboxes answer from this process). */
