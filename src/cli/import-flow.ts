@@ -125,11 +125,12 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   if (/^https?:\/\//i.test(args.file)) {
     const { fetchRemoteSource } = await import('./remote-source.js');
     const { parseDuration, parseSize } = await import('./download-limits.js');
+    const { headersFromEnv } = await import('./header-env.js');
     const maxDownload = args['max-download'];
     const timeout = args['download-timeout'];
     remote = await fetchRemoteSource({
       url: args.file,
-      headers: args.header ?? [],
+      headers: [...(args.header ?? []), ...headersFromEnv(args['header-env'], ctx.env)],
       force: args.force === true,
       stateFile: join(dirname(runsRoot), 'sources.json'),
       insecureHttp: args['insecure-http'],

@@ -22,6 +22,8 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
   'runs-dir'?: string | undefined;
   /** `Name: value` headers for a URL source (never printed or journaled). */
   header?: string[] | undefined;
+  /** Environment variables each holding a header `Name: value` for a URL source (kept off the command line). */
+  'header-env'?: string[] | undefined;
   /** Import a URL source even when it did not change since the last applied run. */
   force?: boolean | undefined;
   /** With a URL source: the largest body downloaded (`50MB`, `2GiB`; default 2 GiB). */
@@ -59,6 +61,12 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         default: false,
         describe:
           'With a URL source: follow a redirect to another origin (never from https:// down to http://; the --header values are never sent there)',
+      })
+      .option('header-env', {
+        type: 'string',
+        array: true,
+        describe:
+          "With a URL source: a request header 'Name: value' read from this environment variable, kept off the command line (where ps shows it to every user of the machine); repeatable",
       })
       .option('force', {
         type: 'boolean',
