@@ -25,6 +25,7 @@ const LAYERS = [
   'errors',
   'export',
   'files',
+  'fleet',
   'formats',
   'jobs',
   'mapping',

@@ -223,17 +223,12 @@ export class AtomicFile {
   }
 
   /**
-   * Throws the failure as `cannot write <path>: <reason>`, keeping the system error's `code` and
-   * `syscall` (a full disk is then reported as the local failure it is, exit code 5).
+   * Throws the failure as `cannot write <path>: <reason>`, the system error as its `cause` (the CLI
+   * reports a full disk found there as the local failure it is, exit code 5).
    */
   private throwIfFailed(): void {
-    const failure = this.failure;
-    if (failure === undefined) return;
-    const { code, syscall } = failure as NodeJS.ErrnoException;
-    throw Object.assign(new Error(`cannot write ${this.path}: ${failure.message}`, { cause: failure }), {
-      ...(code !== undefined ? { code } : {}),
-      ...(syscall !== undefined ? { syscall, path: this.path } : {}),
-    });
+    if (this.failure !== undefined)
+      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
   }
 }
 

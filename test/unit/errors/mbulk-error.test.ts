@@ -24,6 +24,7 @@ import { CliError, InterruptedError } from '../../../src/cli/cli-error.js';
 import { describeError } from '../../../src/cli/describe-error.js';
 import { ExitCode } from '../../../src/cli/exit-code.js';
 import { SandboxError } from '../../../src/sandbox/sandbox-error.js';
+import { NotRegularFileError } from '../../../src/sheets/read-regular-file.js';
 
 describe('MbulkError: one family, a category each', () => {
   it('gives every error a category, and the CLI its exit code from it', () => {
@@ -55,6 +56,7 @@ describe('MbulkError: one family, a category each', () => {
       [new SandboxError('authentication_error', 'invalid_token', 'bad token'), 'unreachable', 4],
       [new SandboxError('not_found_error', 'resource_missing', 'no product'), 'failed', 1],
       [new UnsupportedEncodingError('zstd'), 'unreachable', 4],
+      [new NotRegularFileError('/tmp/fifo'), 'usage', 2],
     ];
     for (const [error, category, code] of cases) {
       expect(error, error.name).toBeInstanceOf(MbulkError);

@@ -88,10 +88,10 @@ describe('CsvFileWriter', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
-  it('reports a file it cannot write by its path, with the system error code (a full disk is exit 5)', async () => {
+  it('reports a file it cannot write by its path, with the system error as the cause (a full disk is exit 5)', async () => {
     const missing = path.join(dir, 'nope', 'x.csv');
     const error = await CsvFileWriter.open(missing, ['a']).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'ENOENT', syscall: 'open', path: missing });
+    expect((error as Error).cause).toMatchObject({ code: 'ENOENT', syscall: 'open' });
     expect(String(error)).toMatch(/cannot write .*nope\/x\.csv: ENOENT/);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
