@@ -10,7 +10,7 @@ import type { OperationOutcome } from './execute-plan.js';
  * invalid rows, in the input's own columns, ready to fix and import again).
  *
  * Both are written by the one CSV writer (src/sheets/csv-file-writer.ts: RFC 4180, CRLF, a UTF-8
- * BOM, rows in batches to a temporary file that replaces the target on `close()`, so a crash never
+ * BOM, rows in batches to a temporary file that replaces the target on `close()` (its commit), so a crash never
  * leaves a truncated results file in place of a complete one).
  *
  * Formula neutralisation (DESIGN.md safety rule 5): text we write into results.csv, and the
@@ -109,7 +109,7 @@ export class ResultsCsvWriter {
   }
 
   close(): Promise<void> {
-    return this.csv.close();
+    return this.csv.commit();
   }
 
   discard(): Promise<void> {
@@ -152,7 +152,7 @@ export class FailedCsvWriter {
   }
 
   close(): Promise<void> {
-    return this.csv.close();
+    return this.csv.commit();
   }
 
   discard(): Promise<void> {

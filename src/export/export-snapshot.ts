@@ -1,4 +1,4 @@
-import { AtomicFile } from '../files/atomic-file.js';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 import type { Customer } from '../schema/customer.js';
 import type { Order } from '../schema/order.js';
 import type { Product } from '../schema/product.js';
@@ -50,7 +50,7 @@ export async function exportSnapshot(options: ExportSnapshotOptions): Promise<Ex
     exported_at: (options.exportedAt ?? new Date()).toISOString(),
     me: options.me,
   };
-  try {
+  await writeThenCommit(file, async () => {
     // The header object without its closing brace, then one array per section.
     await file.write(JSON.stringify(head).slice(0, -1));
     const sections: [SnapshotSection, AsyncIterable<unknown>][] = [
@@ -69,10 +69,6 @@ export async function exportSnapshot(options: ExportSnapshotOptions): Promise<Ex
       options.onProgress?.({ section, items: counts[section], counts, phase: 'done' });
     }
     await file.write('\n}\n');
-    await file.commit();
-  } catch (error) {
-    await file.discard();
-    throw error;
-  }
+  });
   return { counts: { ...counts }, path: options.path };
 }

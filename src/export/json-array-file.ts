@@ -1,4 +1,4 @@
-import { AtomicFile } from '../files/atomic-file.js';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 
 /**
  * Appends `[`, each item's JSON on its own line, `]` (with a `,` between items) to `file`, item by
@@ -31,13 +31,9 @@ export async function writeJsonArrayFile<T>(
   onItem?: (item: T) => void,
 ): Promise<number> {
   const file = new AtomicFile(path);
-  try {
+  return writeThenCommit(file, async () => {
     const n = await writeJsonArray(file, items, onItem);
     await file.write('\n');
-    await file.commit();
     return n;
-  } catch (error) {
-    await file.discard();
-    throw error;
-  }
+  });
 }

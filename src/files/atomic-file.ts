@@ -232,6 +232,28 @@ export class AtomicFile {
   }
 }
 
+/** What `writeThenCommit` completes: an AtomicFile, or a writer built on one. */
+export interface Committable {
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Runs `work` (which writes `file`), then commits `file`; when `work` throws, discards it (the
+ * target is left as it was) and rethrows. Resolves to what `work` returned.
+ */
+export async function writeThenCommit<T>(file: Committable, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await file.discard();
+    throw error;
+  }
+  await file.commit();
+  return result;
+}
+
 /** The error opening a folder for writing gives (EISDIR). */
 function directoryError(file: string): Error {
   return Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${file}'`), {

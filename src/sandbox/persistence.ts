@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AtomicFile } from '../files/atomic-file.js';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 import { StateFileError } from '../errors/state-file-error.js';
 import { StoreSnapshot } from '../schema/index.js';
 import type { SandboxState, SandboxStore } from './store.js';
@@ -12,13 +12,9 @@ import type { SandboxState, SandboxStore } from './store.js';
 async function saveState(path: string, chunks: readonly string[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const file = new AtomicFile(path, 1 << 20);
-  try {
+  await writeThenCommit(file, async () => {
     for (const chunk of chunks) await file.write(chunk);
-  } catch (error) {
-    await file.discard();
-    throw error;
-  }
-  await file.commit();
+  });
 }
 
 /** What to do about a damaged state file (the sandbox's own) or seed (a snapshot the user gave). */

@@ -1,4 +1,4 @@
-import { AtomicFile } from '../files/atomic-file.js';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 
 /**
  * The one CSV writer: the results files of runs (results.csv, failed.csv, a rollback's results) and
@@ -7,7 +7,7 @@ import { AtomicFile } from '../files/atomic-file.js';
  * (`csvField`); CRLF line endings; a UTF-8 byte order mark first by default, so that spreadsheet
  * programs read non-ASCII text correctly (our readers skip it). Rows are streamed in batches with
  * backpressure (never one giant string: a stock sheet can have a million rows; the disk writes
- * while the next rows are made) to a temporary file that replaces the target on `close()`
+ * while the next rows are made) to a temporary file that replaces the target on `commit()`
  * (src/files/atomic-file.ts), so a crash or a failed export never leaves a truncated file in place
  * of a complete one.
  *
@@ -51,8 +51,8 @@ export function csvDelimiter(delimiter = ','): string {
 }
 
 /**
- * Writes rows of text fields to `file`, replaced atomically on `close()`: open it with
- * `CsvFileWriter.open` (which fails at once on a file that cannot be written), write rows, close.
+ * Writes rows of text fields to `file`, replaced atomically on `commit()`: open it with
+ * `CsvFileWriter.open` (which fails at once on a file that cannot be written), write rows, commit.
  */
 export class CsvFileWriter {
   private readonly delimiter: string;
@@ -96,7 +96,7 @@ export class CsvFileWriter {
   }
 
   /** Writes what is buffered, flushes it to disk and moves the file into place. */
-  close(): Promise<void> {
+  commit(): Promise<void> {
     return this.out.commit();
   }
 
@@ -123,11 +123,7 @@ export async function writeCsvFile(
   options: CsvFileOptions = {},
 ): Promise<void> {
   const csv = await CsvFileWriter.open(file, header, options);
-  try {
+  await writeThenCommit(csv, async () => {
     for (const row of rows) await csv.writeRow(row);
-  } catch (error) {
-    await csv.discard();
-    throw error;
-  }
-  await csv.close();
+  });
 }

@@ -137,7 +137,7 @@ class CsvSheet implements SheetHandle {
   end(): Promise<void> {
     if (this.state === 'aborted') return Promise.reject(new Error(`sheet ${this.spec.name}: aborted`));
     this.state = 'ended';
-    this.ended ??= this.csv.close();
+    this.ended ??= this.csv.commit();
     return this.ended;
   }
 

@@ -2,7 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AtomicFile, AtomicFileSync, writeFileAtomic } from '../../../src/files/atomic-file.js';
+import {
+  AtomicFile,
+  AtomicFileSync,
+  writeFileAtomic,
+  writeThenCommit,
+} from '../../../src/files/atomic-file.js';
 
 // The one atomic-file primitive: the target holds the old content or the new, never part of one,
 // and no temporary file is left behind whatever happens.
@@ -91,5 +96,30 @@ describe('AtomicFile (streamed)', () => {
     await expect(missing.commit()).rejects.toThrow(/ENOENT/);
     expect(entries()).toEqual(['folder']);
     expect(fs.readdirSync(folder)).toEqual([]);
+  });
+});
+
+describe('writeThenCommit', () => {
+  it('commits what the work wrote, or discards it when the work throws', async () => {
+    const file = path.join(dir, 'out.json');
+    fs.writeFileSync(file, 'previous');
+    const failed = new AtomicFile(file);
+    await expect(
+      writeThenCommit(failed, async () => {
+        await failed.write('half');
+        throw new Error('the source failed');
+      }),
+    ).rejects.toThrow('the source failed');
+    expect(fs.readFileSync(file, 'utf8')).toBe('previous');
+    expect(entries()).toEqual(['out.json']);
+    const done = new AtomicFile(file);
+    expect(
+      await writeThenCommit(done, async () => {
+        await done.write('whole');
+        return 1;
+      }),
+    ).toBe(1);
+    expect(fs.readFileSync(file, 'utf8')).toBe('whole');
+    expect(entries()).toEqual(['out.json']);
   });
 });

@@ -74,7 +74,7 @@ describe('CsvFileWriter', () => {
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
     const again = await CsvFileWriter.open(file, ['a'], { flushChars: 10, bom: false });
     await again.writeRow(['new']);
-    await again.close();
+    await again.commit();
     expect(fs.readFileSync(file, 'utf8')).toBe('a\r\nnew\r\n');
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
   });
