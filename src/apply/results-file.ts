@@ -10,7 +10,7 @@ import type { OperationOutcome } from './execute-plan.js';
  * invalid rows, in the input's own columns, ready to fix and import again).
  *
  * Both are written by the one CSV writer (src/sheets/csv-file-writer.ts: RFC 4180, CRLF, a UTF-8
- * BOM, rows in batches to a temporary file that replaces the target on `close()` (its commit), so a crash never
+ * BOM, rows streamed to a temporary file that replaces the target on `close()`, so a crash never
  * leaves a truncated results file in place of a complete one).
  *
  * Formula neutralisation (DESIGN.md safety rule 5): text we write into results.csv, and the
