@@ -9,10 +9,11 @@ import { BackupLog } from '../../../../src/apply/backup.js';
 import { RunDirectory } from '../../../../src/apply/run-directory.js';
 import { RefusedError } from '../../../../src/errors/refused-error.js';
 import { changeOf } from '../../../../src/jobs/runner/change-outcome.js';
-import type { JobDefinition, JobSummary } from '../../../../src/jobs/runner/job-definition.js';
-import { RowIssuesSchema, RunInputSchema, listOf } from '../../../../src/jobs/runner/plan-file-parts.js';
+import type { JobDefinition, JobSession, SummaryFields } from '../../../../src/jobs/runner/job-definition.js';
+import { RowIssuesSchema, RunInputSchema } from '../../../../src/jobs/runner/plan-file-parts.js';
 import { planFileSchema } from '../../../../src/jobs/runner/plan-file.js';
 import { runJob } from '../../../../src/jobs/runner/run-job.js';
+import { cliSummaryOf } from '../../../../src/jobs/runner/summary-fields.js';
 import type { RowIssue } from '../../../../src/mapping/row-issue.js';
 
 /**
@@ -20,27 +21,20 @@ import type { RowIssue } from '../../../../src/mapping/row-issue.js';
  * item; what an item's write does is in the sheet (`ok`, `reject`: a 400, `lost`: no answer,
  * `stop`: the user stops the run while it is sent).
  */
-interface FakeItem {
-  key: string;
-  row: number;
-  does: 'ok' | 'reject' | 'lost' | 'stop';
-}
+const FakeItemSchema = z.looseObject({
+  key: z.string(),
+  row: z.number(),
+  does: z.enum(['ok', 'reject', 'lost', 'stop']),
+});
+type FakeItem = z.infer<typeof FakeItemSchema>;
 
 const FakePlanSchema = planFileSchema('fake', {
   input: RunInputSchema,
-  items: listOf({ key: z.string(), row: z.number(), does: z.enum(['ok', 'reject', 'lost', 'stop']) }),
+  items: z.array(FakeItemSchema),
   issues: RowIssuesSchema,
   refusal: z.string().optional(),
 });
-
-interface FakePlan {
-  kind: 'fake';
-  version: 1;
-  input: { original: string; copy: string };
-  items: FakeItem[];
-  issues: RowIssue[];
-  refusal?: string;
-}
+type FakePlan = z.infer<typeof FakePlanSchema>;
 
 interface FakeOp {
   kind: 'fake-write';
@@ -49,12 +43,16 @@ interface FakeOp {
   item: FakeItem;
 }
 
-interface FakeSummary extends JobSummary {
-  written: number;
-  failed: number;
-  notRun: number;
-  failedRows: { sheet: string; row: number; code: string; message: string }[];
-}
+/** Written items, failed ones; with `pending`, not-run changes counted apart. */
+const failureSummary = {
+  written: { of: 'done' },
+  failed: { of: 'failed' },
+  requests: { of: 'requests', cli: 'writeRequests' },
+} satisfies SummaryFields;
+const pendingSummary = { ...failureSummary, notRun: { of: 'notRun', run: false } } satisfies SummaryFields;
+
+type FakeSession = JobSession<FakeOp, { id: string }, object>;
+type FakeKind = JobDefinition<FakePlan, FakeOp, { id: string }, SummaryFields>;
 
 let root: string;
 let sent: string[];
@@ -84,50 +82,45 @@ function apiError(status: number, code: string, message: string): Error {
   return Object.assign(new Error(message), { status, code });
 }
 
-function fakeKind(overrides: Partial<JobDefinition<FakePlan, FakeOp, { id: string }, FakeSummary>> = {}) {
-  const definition: JobDefinition<FakePlan, FakeOp, { id: string }, FakeSummary> = {
+function fakeSession(ctx: Parameters<FakeKind['session']>[0]): FakeSession {
+  return {
+    operations: ctx.file.items.map((item): FakeOp => ({
+      kind: 'fake-write',
+      key: item.key,
+      idempotent: true,
+      item,
+    })),
+    execute: async (op, exec) => {
+      await ctx.saveBefore([{ type: 'thing', id: op.key, before: { n: 1 } }]);
+      ctx.countRequest();
+      sent.push(op.key);
+      if (op.item.does === 'reject') throw apiError(400, 'bad_thing', `${op.key} is bad`);
+      // The first answer is lost; a replay is answered.
+      if (op.item.does === 'lost' && exec.attempt === 1) throw apiError(503, 'unavailable', 'no answer');
+      if (op.item.does === 'stop') stop.abort();
+      return { id: `id_${op.key}` };
+    },
+    changes: (o) => [
+      changeOf(o, { outcome: 'created', rows: [{ sheet: 'items.csv', row: o.op.item.row }], key: o.key }),
+    ],
+    results: { invalid: ctx.file.issues },
+  };
+}
+
+function fakeKind<Fields extends SummaryFields>(
+  summary: Fields,
+  session: (ctx: Parameters<FakeKind['session']>[0]) => FakeSession = fakeSession,
+): JobDefinition<FakePlan, FakeOp, { id: string }, Fields> {
+  return {
     kind: 'fake',
     planSchema: FakePlanSchema,
     refuse: (_run, file) => {
       if (file.refusal) throw new RefusedError(file.refusal);
     },
-    session: (ctx) => {
-      const operations = ctx.file.items.map((item): FakeOp => ({
-        kind: 'fake-write',
-        key: item.key,
-        idempotent: true,
-        item,
-      }));
-      return {
-        first: { operations },
-        execute: async (op) => {
-          await ctx.saveBefore([{ type: 'thing', id: op.key, before: { n: 1 } }]);
-          ctx.countRequest();
-          sent.push(op.key);
-          if (op.item.does === 'reject') throw apiError(400, 'bad_thing', `${op.key} is bad`);
-          if (op.item.does === 'lost') throw apiError(503, 'unavailable', 'no answer');
-          if (op.item.does === 'stop') stop.abort();
-          return { id: `id_${op.key}` };
-        },
-        changes: (o) => [
-          changeOf(o, { sheet: 'items.csv', row: o.op.item.row }, { outcome: 'created', key: o.key }),
-        ],
-        summarize: (t) => ({
-          status: t.execution.status,
-          written: t.done,
-          failed: t.failed,
-          notRun: t.notRun,
-          failedRows: t.failedRows,
-        }),
-      };
-    },
-    invalidIssues: (file) => file.issues,
-    runCounts: (s) => ({ written: s.written, failed: s.failed }),
+    session,
+    summary,
     report: (run) => fs.writeFileSync(run.file('report'), 'report\n'),
-    cliSummary: (s) => ({ written: s.written, failed: s.failed }),
-    ...overrides,
   };
-  return definition;
 }
 
 /** A planned run of the fake kind: its plan.json and its copy of `items.csv`. */
@@ -166,20 +159,27 @@ const items = (...does: FakeItem['does'][]): FakeItem[] =>
   does.map((d, i) => ({ key: `k${i + 1}`, row: i + 2, does: d }));
 
 describe('runJob: the runner owns the whole apply of a kind', () => {
-  it('tallies every change once, writes results.csv, failed.csv, run.json counts and the report', async () => {
+  it('tallies every change once; the declared counts make the summary, run.json counts and the CLI summary', async () => {
     const run = plannedRun(items('ok', 'reject', 'ok'));
-    const summary = await runJob(run, fakeKind(), { client, concurrency: 1 });
-    expect(summary).toMatchObject({ status: 'completed', written: 2, failed: 1, notRun: 0 });
+    const kind = fakeKind(failureSummary);
+    const summary = await runJob(run, kind, { client, concurrency: 1 });
+    expect(summary).toMatchObject({ status: 'completed', written: 2, failed: 1, unknown: 0, requests: 3 });
     expect(summary.failedRows).toEqual([
       { sheet: 'items.csv', row: 3, code: 'bad_thing', message: 'k2 is bad' },
     ]);
+    expect(cliSummaryOf(kind.summary, summary)).toEqual({
+      written: 2,
+      failed: 1,
+      writeRequests: 3,
+      failedRows: summary.failedRows,
+    });
     expect(readCsv(run.file('results')).map((r) => [r['row'], r['outcome'], r['error_code']])).toEqual([
       ['2', 'created', ''],
       ['3', 'failed', 'bad_thing'],
       ['4', 'created', ''],
     ]);
     expect(readCsv(run.file('failed')).map((r) => r['key'])).toEqual(['k2']);
-    expect(run.refresh().counts).toMatchObject({ written: 2, failed: 1 });
+    expect(run.refresh().counts).toMatchObject({ written: 2, failed: 1, requests: 3 });
     expect(run.meta.status).toBe('applied');
     expect(fs.readFileSync(run.file('report'), 'utf8')).toBe('report\n');
     // Before-states saved for each write, finalised into backup.json.
@@ -188,16 +188,16 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
   });
 
   describe('changes the run did not reach (stopped by the user)', () => {
-    it("a 'pending' kind counts them apart: not failed, skipped in results.csv, not in failedRows", async () => {
+    it('a kind that declares a notRun count counts them apart: not failed, skipped in results.csv, not failed rows', async () => {
       const run = plannedRun(items('ok', 'stop', 'ok', 'ok'));
-      const summary = await runJob(run, fakeKind({ notRun: 'pending' }), {
-        client,
-        concurrency: 1,
-        signal: stop.signal,
-      });
+      const kind = fakeKind(pendingSummary);
+      const summary = await runJob(run, kind, { client, concurrency: 1, signal: stop.signal });
       expect(sent).toEqual(['k1', 'k2']);
       expect(summary).toMatchObject({ status: 'interrupted', written: 2, failed: 0, notRun: 2 });
       expect(summary.failedRows).toEqual([]);
+      expect(cliSummaryOf(kind.summary, summary)).toMatchObject({ failed: 0, notRun: 2 });
+      expect(run.refresh().counts).toMatchObject({ written: 2, failed: 0 });
+      expect(run.meta.counts['notRun']).toBeUndefined();
       const results = readCsv(run.file('results'));
       expect(results.map((r) => [r['row'], r['outcome'], r['error_code']])).toEqual([
         ['2', 'created', ''],
@@ -207,14 +207,15 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
       ]);
     });
 
-    it("a 'failure' kind counts them as failed, and lists them as failed rows", async () => {
+    it('a kind without one counts them as failed, and lists them as failed rows', async () => {
       const run = plannedRun(items('ok', 'stop', 'ok', 'ok'));
-      const summary = await runJob(run, fakeKind({ notRun: 'failure' }), {
+      const summary = await runJob(run, fakeKind(failureSummary), {
         client,
         concurrency: 1,
         signal: stop.signal,
       });
-      expect(summary).toMatchObject({ status: 'interrupted', written: 2, failed: 2, notRun: 0 });
+      expect(summary).toMatchObject({ status: 'interrupted', written: 2, failed: 2 });
+      expect(summary).not.toHaveProperty('notRun');
       expect(summary.failedRows.map((r) => [r.row, r.code])).toEqual([
         [4, 'not_run'],
         [5, 'not_run'],
@@ -233,7 +234,7 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
     };
     const warning: RowIssue = { ...issue, severity: 'warning', code: 'odd_cell', rowNumber: 2 };
     const run = plannedRun([{ key: 'k1', row: 2, does: 'ok' }], { issues: [issue, warning] });
-    const summary = await runJob(run, fakeKind(), { client });
+    const summary = await runJob(run, fakeKind(failureSummary), { client });
     expect(summary.failedRows).toEqual([
       { sheet: 'items.csv', row: 3, code: 'bad_cell', message: 'the cell is bad' },
     ]);
@@ -248,56 +249,69 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
 
   it('the backup is flushed and closed when the execution throws, and nothing else is written', async () => {
     const close = vi.spyOn(BackupLog.prototype, 'close');
-    const run = plannedRun(items('ok', 'ok'));
-    const kind = fakeKind();
-    const throwing: typeof kind = {
-      ...kind,
-      session: (ctx) => ({
-        ...kind.session(ctx),
-        next: () => {
-          throw new Error('the second pass cannot be built');
+    const run = plannedRun(items('ok', 'reject'));
+    const kind = fakeKind(failureSummary, (ctx) => ({
+      ...fakeSession(ctx),
+      // The rejection stops the pass, and the other way to send cannot be built.
+      fallback: {
+        when: (error) => (error as { code?: string }).code === 'bad_thing',
+        instead: () => {
+          throw new Error('the other way cannot be built');
         },
-      }),
-    };
-    await expect(runJob(run, throwing, { client })).rejects.toThrow('the second pass cannot be built');
+      },
+    }));
+    await expect(runJob(run, kind, { client, concurrency: 1 })).rejects.toThrow(
+      'the other way cannot be built',
+    );
     expect(close).toHaveBeenCalledTimes(1);
     expect(fs.readFileSync(run.file('backupLog'), 'utf8').trim().split('\n')).toHaveLength(2);
     expect(fs.existsSync(run.file('results'))).toBe(false);
     expect(run.refresh().counts['written']).toBeUndefined();
   });
 
-  it('follow-up passes run, and the tally is the last pass: a lost answer replayed once settles it', async () => {
-    const run = plannedRun(items('ok', 'lost'));
-    const kind = fakeKind();
-    let replays = 0;
-    const replaying: typeof kind = {
-      ...kind,
-      session: (ctx) => {
-        const session = kind.session(ctx);
-        return {
-          ...session,
-          next: (execution) => {
-            if (replays > 0 || execution.counts.unknown === 0) return undefined;
-            replays++;
-            // The item answers this time.
-            ctx.file.items[1] = { key: 'k2', row: 3, does: 'ok' };
-            return {
-              operations: session.first.operations.map((op, i) => ({ ...op, item: ctx.file.items[i]! })),
-              retryFailed: false,
-            };
-          },
-        };
-      },
-    };
-    const summary = await runJob(run, replaying, { client, concurrency: 1 });
-    expect(sent).toEqual(['k1', 'k2', 'k2']);
-    expect(summary).toMatchObject({ status: 'completed', written: 2, failed: 0 });
-    expect(readCsv(run.file('results')).map((r) => r['outcome'])).toEqual(['created', 'created']);
+  describe('follow-up passes', () => {
+    it('a kind that replays unknown outcomes sends a lost answer once more, and the tally is that pass', async () => {
+      const run = plannedRun(items('ok', 'lost'));
+      const kind = fakeKind(failureSummary, (ctx) => ({ ...fakeSession(ctx), replayUnknown: true }));
+      const summary = await runJob(run, kind, { client, concurrency: 1 });
+      expect(sent).toEqual(['k1', 'k2', 'k2']);
+      expect(summary).toMatchObject({ status: 'completed', written: 2, failed: 0, unknown: 0 });
+      expect(readCsv(run.file('results')).map((r) => r['outcome'])).toEqual(['created', 'created']);
+    });
+
+    it('without it, the lost answer stays unknown (failed, not resent)', async () => {
+      const run = plannedRun(items('ok', 'lost'));
+      const summary = await runJob(run, fakeKind(failureSummary), { client, concurrency: 1 });
+      expect(sent).toEqual(['k1', 'k2']);
+      expect(summary).toMatchObject({ written: 1, failed: 1, unknown: 1 });
+    });
+
+    it('a fallback sends its operations when the first pass stops on the error it names', async () => {
+      const run = plannedRun(items('ok', 'reject', 'ok'));
+      const kind = fakeKind(failureSummary, (ctx) => ({
+        ...fakeSession(ctx),
+        fallback: {
+          when: (error) => (error as { code?: string }).code === 'bad_thing',
+          // Another way to send every item: here, one that the service accepts.
+          instead: () =>
+            ctx.file.items.map((item): FakeOp => ({
+              kind: 'fake-write',
+              key: `other:${item.key}`,
+              idempotent: true,
+              item: { ...item, does: 'ok' },
+            })),
+        },
+      }));
+      const summary = await runJob(run, kind, { client, concurrency: 1 });
+      // The rejection stopped the first pass before k3; the other way sent all three.
+      expect(sent).toEqual(['k1', 'k2', 'other:k1', 'other:k2', 'other:k3']);
+      expect(summary).toMatchObject({ status: 'completed', written: 3, failed: 0 });
+    });
   });
 
   it('a refusal writes nothing: no journal, backup, results or counts, and nothing is sent', async () => {
     const run = plannedRun(items('ok'), { refusal: 'too many changes' });
-    await expect(runJob(run, fakeKind(), { client })).rejects.toThrow('too many changes');
+    await expect(runJob(run, fakeKind(failureSummary), { client })).rejects.toThrow('too many changes');
     expect(sent).toEqual([]);
     expect(fs.readdirSync(run.dir).sort()).toEqual(['input-items.csv', 'plan.json', 'run.json']);
     expect(run.refresh()).toMatchObject({ status: 'planned', counts: {} });
