@@ -7,14 +7,13 @@ import {
 } from '../../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
 import { changeOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
   DeclaredRow,
   JobContext,
-  JobDefinition,
   JobSession,
-  JobSummary,
-  SummaryFields,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { checkCustomerDrift } from './customer-drift.js';
 import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
@@ -53,19 +52,6 @@ interface CustomerOpResult {
 export interface ApplyCustomersOptions extends ApplyJobOptions {
   writeCheck?: WriteCheckOptions | undefined;
 }
-
-/**
- * The summary of a customers apply: customers `created` and `updated`, `failed` (failed writes,
- * unknown outcomes and writes the run did not reach), `requests` (write requests this session sent).
- */
-const customerSummary = {
-  created: { of: ['created'] },
-  updated: { of: ['updated'] },
-  failed: { of: 'failed' },
-  requests: { of: 'requests', cli: 'writeRequests' },
-} satisfies SummaryFields;
-
-export type CustomerApplySummary = JobSummary<CustomerPlanFile, typeof customerSummary, object>;
 
 function buildOps(runId: string, plan: CustomerPlan): CustomerOp[] {
   const ops: CustomerOp[] = [];
@@ -177,18 +163,22 @@ function otherRows(file: CustomerPlanFile): DeclaredRow[] {
 }
 
 /** The customers kind: creates and field-level updates matched by id, phone or email. */
-export const customerJob: JobDefinition<
-  CustomerPlanFile,
-  CustomerOp,
-  CustomerOpResult,
-  typeof customerSummary,
-  object,
-  ApplyCustomersOptions
-> = {
+export const customerJob = defineJob({
   kind: 'customers',
   planSchema: CustomerPlanFileSchema,
   session: customerSession,
-  summary: customerSummary,
+  /**
+   * The summary of a customers apply: customers `created` and `updated`, `failed` (failed writes,
+   * unknown outcomes and writes the run did not reach), `requests` (write requests this session sent).
+   */
+  summary: {
+    created: { of: ['created'] },
+    updated: { of: ['updated'] },
+    failed: { of: 'failed' },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeCustomerReport,
   drift: checkCustomerDrift,
-};
+});
+
+export type CustomerApplySummary = SummaryOf<typeof customerJob>;

@@ -7,16 +7,15 @@ import type { AlreadySent, MessageSendEntry } from '../../plan/message-plan.js';
 import type { MessageSend, MessageTemplate } from '../../schema/index.js';
 import { changeOf } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
   ChangeOutcome,
   DeclaredRow,
   DriftedEntity,
   JobContext,
-  JobDefinition,
   JobSession,
-  JobSummary,
-  SummaryFields,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { readPlanFile } from '../runner/plan-file.js';
 import { earlierMessageSends } from './earlier-sends.js';
@@ -42,20 +41,6 @@ interface SendResult {
 
 /** `concurrency`: sends in flight at most (default 4); the client's rate controller also paces them. */
 export type ApplyMessageOptions = ApplyJobOptions;
-
-/**
- * The summary of a send: messages `sent`, `failed` (failed, unknown, or not reached), `reused`
- * (sent by an earlier session of this run, not sent again), `alreadySent` (rows not sent because
- * another run already sent, or may have sent, the same message).
- */
-const messageSummary = {
-  sent: { of: 'done' },
-  failed: { of: 'failed' },
-  reused: { of: 'reused', run: false },
-  alreadySent: { of: 'own', run: 'already_sent', cli: false },
-} satisfies SummaryFields;
-
-export type MessageApplySummary = JobSummary<MessagePlanFile, typeof messageSummary, { alreadySent: number }>;
 
 /** results.csv's `send_result`: what happened to one row, in words. */
 export const SEND_RESULT_COLUMN = 'send_result';
@@ -209,13 +194,7 @@ export async function checkMessageDrift(run: RunDirectory, client: MerchantClien
 }
 
 /** The messages kind: one approved template sent to the recipients of a sheet. */
-export const messageJob: JobDefinition<
-  MessagePlanFile,
-  SendOp,
-  SendResult,
-  typeof messageSummary,
-  { alreadySent: number }
-> = {
+export const messageJob = defineJob({
   kind: 'messages',
   planSchema: MessagePlanFileSchema,
   backup: false,
@@ -231,7 +210,19 @@ export const messageJob: JobDefinition<
     });
   },
   session: messageSession,
-  summary: messageSummary,
+  /**
+   * The summary of a send: messages `sent`, `failed` (failed, unknown, or not reached), `reused`
+   * (sent by an earlier session of this run, not sent again), `alreadySent` (rows not sent because
+   * another run already sent, or may have sent, the same message).
+   */
+  summary: {
+    sent: { of: 'done' },
+    failed: { of: 'failed' },
+    reused: { of: 'reused', run: false },
+    alreadySent: { of: 'own', run: 'already_sent', cli: false },
+  },
   report: writeMessageReport,
   drift: checkMessageDrift,
-};
+});
+
+export type MessageApplySummary = SummaryOf<typeof messageJob>;

@@ -7,14 +7,8 @@ import { priceJumpRefusal } from '../../plan/price-jumps.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
 import { changeOf, failureOf } from '../runner/change-outcome.js';
-import type {
-  ApplyJobOptions,
-  JobContext,
-  JobDefinition,
-  JobSession,
-  JobSummary,
-  SummaryFields,
-} from '../runner/job-definition.js';
+import { defineJob } from '../runner/define-job.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberImages } from './image-memory.js';
 import { checkProductDrift } from './product-drift.js';
 import { ProductPlanFileSchema, type ProductOpResult, type ProductPlanFile } from './product-plan-file.js';
@@ -72,23 +66,6 @@ interface ProductValues {
   failedOperations: FailedProductOperation[];
   seconds: number;
 }
-
-/**
- * The summary of a products apply: products `created`, `updated`, `hidden`, `deleted`, `failed`
- * (failed writes and unknown outcomes), `notRun` (not tried because the run stopped first: resume
- * the run), `requests` (write requests this session sent, one per operation executed).
- */
-const productSummary = {
-  created: { of: ['created'] },
-  updated: { of: ['updated'] },
-  hidden: { of: ['hidden'] },
-  deleted: { of: ['deleted'] },
-  failed: { of: 'failed' },
-  notRun: { of: 'notRun', run: false, cli: false },
-  requests: { of: 'requests', cli: 'writeRequests' },
-} satisfies SummaryFields;
-
-export type ProductApplySummary = JobSummary<ProductPlanFile, typeof productSummary, ProductValues>;
 
 /** What a done operation did to its product. */
 const OUTCOME = {
@@ -261,14 +238,7 @@ function failedOperation(o: OperationOutcome<ProductOp, ProductOpResult>): Faile
 }
 
 /** The products kind: catalog sheets (with options and images) planned against the live catalog. */
-export const productJob: JobDefinition<
-  ProductPlanFile,
-  ProductOp,
-  ProductOpResult,
-  typeof productSummary,
-  ProductValues,
-  ApplyProductsOptions
-> = {
+export const productJob = defineJob({
   kind: 'products',
   planSchema: ProductPlanFileSchema,
   refuse: (run, file, options) => {
@@ -279,8 +249,23 @@ export const productJob: JobDefinition<
     }
   },
   session: productSession,
-  summary: productSummary,
+  /**
+   * The summary of a products apply: products `created`, `updated`, `hidden`, `deleted`, `failed`
+   * (failed writes and unknown outcomes), `notRun` (not tried because the run stopped first: resume
+   * the run), `requests` (write requests this session sent, one per operation executed).
+   */
+  summary: {
+    created: { of: ['created'] },
+    updated: { of: ['updated'] },
+    hidden: { of: ['hidden'] },
+    deleted: { of: ['deleted'] },
+    failed: { of: 'failed' },
+    notRun: { of: 'notRun', run: false, cli: false },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeProductReport,
   drift: checkProductDrift,
   replan: (run, _file, options) => replanProductRun(run, options),
-};
+});
+
+export type ProductApplySummary = SummaryOf<typeof productJob>;

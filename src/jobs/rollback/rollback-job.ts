@@ -5,6 +5,7 @@ import type { InventoryBatchEntry } from '../../schema/index.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
 import type { RestoreEntry } from '../../plan/rollback-plan.js';
 import { failureOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
   ChangeFailure,
@@ -12,10 +13,8 @@ import type {
   ChangeWord,
   EntityFailure,
   JobContext,
-  JobDefinition,
   JobSession,
-  JobSummary,
-  SummaryFields,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { checkRollbackDrift } from './rollback-drift.js';
 import { RollbackError, RollbackPlanFileSchema, type RollbackPlanFile } from './rollback-plan-file.js';
@@ -40,19 +39,6 @@ interface RollbackOpResult {
 }
 
 export type ApplyRollbackOptions = ApplyJobOptions;
-
-/**
- * The summary of a rollback: entities `restored` (stock items count one each; deleted products
- * included), `failed` (failed, unknown or not reached), `requests` (write requests this session
- * sent), and `failures`: each entity not restored, and why.
- */
-const rollbackSummary = {
-  restored: { of: 'done' },
-  failed: { of: 'failed' },
-  requests: { of: 'requests', cli: 'writeRequests' },
-} satisfies SummaryFields;
-
-export type RollbackApplySummary = JobSummary<RollbackPlanFile, typeof rollbackSummary, object>;
 
 /** An entity the rollback did not restore, and why. */
 export type RollbackFailure = EntityFailure;
@@ -205,19 +191,25 @@ function entityOutcomes(o: OperationOutcome<RollbackOp, RollbackOpResult>): Chan
 }
 
 /** The rollback kind: puts back what a run changed, from its backup. */
-export const rollbackJob: JobDefinition<
-  RollbackPlanFile,
-  RollbackOp,
-  RollbackOpResult,
-  typeof rollbackSummary
-> = {
+export const rollbackJob = defineJob({
   kind: 'rollback',
   planSchema: RollbackPlanFileSchema,
   refuse: (_run, file) => {
     if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   },
   session: rollbackSession,
-  summary: rollbackSummary,
+  /**
+   * The summary of a rollback: entities `restored` (stock items count one each; deleted products
+   * included), `failed` (failed, unknown or not reached), `requests` (write requests this session
+   * sent), and `failures`: each entity not restored, and why.
+   */
+  summary: {
+    restored: { of: 'done' },
+    failed: { of: 'failed' },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeRollbackReport,
   drift: checkRollbackDrift,
-};
+});
+
+export type RollbackApplySummary = SummaryOf<typeof rollbackJob>;

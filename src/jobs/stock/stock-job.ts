@@ -8,15 +8,14 @@ import type { StockChange } from '../../plan/stock-plan.js';
 import { InventoryItem, type InventoryBatchEntry } from '../../schema/index.js';
 import { runInputPath } from '../run-input.js';
 import { failureOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
   ChangeFailure,
   ChangeOutcome,
   JobContext,
-  JobDefinition,
   JobSession,
-  JobSummary,
-  SummaryFields,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { readItemQuantity, readLiveInventory, sharedInventoryReader } from './live-inventory.js';
 import { planStockImport } from './plan-stock-import.js';
@@ -36,24 +35,8 @@ export interface StockOpResult {
 
 export type ApplyStockOptions = ApplyJobOptions;
 
-/**
- * The summary of a stock apply: `mode` (batch requests, or one PATCH per item where the batch route
- * is missing), `applied` (items written), `failed`, `notRun` (not tried because the run stopped
- * first: resume the run), `requests` (write requests this session sent).
- */
-const stockSummary = {
-  mode: { of: 'own' },
-  applied: { of: 'done', cli: 'updated' },
-  failed: { of: 'failed' },
-  notRun: { of: 'notRun', run: false },
-  requests: { of: 'requests', cli: 'writeRequests' },
-} satisfies SummaryFields;
-
-export type StockApplySummary = JobSummary<
-  StockPlanFile,
-  typeof stockSummary,
-  { mode: 'batch' | 'per-item' }
->;
+/** What a stock apply sends: batch requests, or one PATCH per item where the batch route is missing. */
+type StockMode = 'batch' | 'per-item';
 
 const BatchResponse = z.array(InventoryItem);
 
@@ -106,9 +89,9 @@ function buildOps(runId: string, file: StockPlanFile, mode: 'batch' | 'per-item'
  */
 function stockSession(
   ctx: JobContext<StockPlanFile>,
-): JobSession<StockOp, StockOpResult, { mode: 'batch' | 'per-item' }> {
+): JobSession<StockOp, StockOpResult, { mode: StockMode }> {
   const { run, file, client } = ctx;
-  let mode: 'batch' | 'per-item' = run.meta.options['inventoryMode'] === 'per-item' ? 'per-item' : 'batch';
+  let mode: StockMode = run.meta.options['inventoryMode'] === 'per-item' ? 'per-item' : 'batch';
 
   const sendBatch = async (op: Extract<StockOp, { kind: 'stock-batch' }>): Promise<StockOpResult> => {
     const result: StockOpResult = { applied: {}, failed: {} };
@@ -244,13 +227,7 @@ function itemChanges(o: OperationOutcome<StockOp, StockOpResult>): ChangeOutcome
 }
 
 /** The stock kind: quantities of inventory items, absolute or as deltas. */
-export const stockJob: JobDefinition<
-  StockPlanFile,
-  StockOp,
-  StockOpResult,
-  typeof stockSummary,
-  { mode: 'batch' | 'per-item' }
-> = {
+export const stockJob = defineJob({
   kind: 'stock',
   planSchema: StockPlanFileSchema,
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
@@ -258,7 +235,17 @@ export const stockJob: JobDefinition<
     if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);
   },
   session: stockSession,
-  summary: stockSummary,
+  /**
+   * `mode` (batch requests, or one PATCH per item), `applied` (items written), `failed`, `notRun`
+   * (not tried because the run stopped first: resume the run), `requests` (write requests sent).
+   */
+  summary: {
+    mode: { of: 'own' },
+    applied: { of: 'done', cli: 'updated' },
+    failed: { of: 'failed' },
+    notRun: { of: 'notRun', run: false },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeStockReport,
   drift: checkStockDrift,
   replanRepeats: (file) =>
@@ -278,4 +265,6 @@ export const stockJob: JobDefinition<
     });
     return { run: planned.run, refusal: planned.refusal };
   },
-};
+});
+
+export type StockApplySummary = SummaryOf<typeof stockJob>;

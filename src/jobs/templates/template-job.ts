@@ -3,14 +3,8 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
 import { changeOf, failureOf } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
-import type {
-  ApplyJobOptions,
-  JobContext,
-  JobDefinition,
-  JobSession,
-  JobSummary,
-  SummaryFields,
-} from '../runner/job-definition.js';
+import { defineJob } from '../runner/define-job.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberSubmitted, submittedTemplatesPath } from './submitted-templates.js';
 import { TemplatePlanFileSchema, type TemplatePlanFile } from './template-plan-file.js';
 import { writeTemplateReport } from './template-report.js';
@@ -43,22 +37,6 @@ export interface TemplateRowOutcome {
   category?: string;
   error?: string;
 }
-
-/**
- * The summary of a templates apply: templates `created` (submitted for review), `failed` (failed,
- * unknown, or not reached), and `templates`: every planned row's template and how it ended.
- */
-const templateSummary = {
-  created: { of: 'done' },
-  failed: { of: 'failed' },
-  templates: { of: 'own' },
-} satisfies SummaryFields;
-
-export type TemplateApplySummary = JobSummary<
-  TemplatePlanFile,
-  typeof templateSummary,
-  { templates: TemplateRowOutcome[] }
->;
 
 /** The template as results.csv's extra cells and the summary's `templates` list show it. */
 function rowOutcome(
@@ -161,13 +139,7 @@ function templateOutcome(o: OperationOutcome<TemplateOp, TemplateOpResult>): Tem
 }
 
 /** The templates kind: message templates created for review. */
-export const templateJob: JobDefinition<
-  TemplatePlanFile,
-  TemplateOp,
-  TemplateOpResult,
-  typeof templateSummary,
-  { templates: TemplateRowOutcome[] }
-> = {
+export const templateJob = defineJob({
   kind: 'templates',
   planSchema: TemplatePlanFileSchema,
   backup: false,
@@ -180,6 +152,16 @@ export const templateJob: JobDefinition<
       report: run.file('report'),
     }),
   session: templateSession,
-  summary: templateSummary,
+  /**
+   * The summary of a templates apply: templates `created` (submitted for review), `failed` (failed,
+   * unknown, or not reached), and `templates`: every planned row's template and how it ended.
+   */
+  summary: {
+    created: { of: 'done' },
+    failed: { of: 'failed' },
+    templates: { of: 'own' },
+  },
   report: writeTemplateReport,
-};
+});
+
+export type TemplateApplySummary = SummaryOf<typeof templateJob>;
