@@ -45,7 +45,7 @@ interface FakeOp {
 
 /** Written items, failed ones; with `pending`, not-run changes counted apart. */
 const failureSummary = {
-  written: { of: 'done' },
+  written: { of: 'done', run: 'items_written' },
   failed: { of: 'failed' },
   requests: { of: 'requests', cli: 'writeRequests' },
 } satisfies SummaryFields;
@@ -179,7 +179,8 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
       ['4', 'created', ''],
     ]);
     expect(readCsv(run.file('failed')).map((r) => r['key'])).toEqual(['k2']);
-    expect(run.refresh().counts).toMatchObject({ written: 2, failed: 1, requests: 3 });
+    expect(run.refresh().counts).toMatchObject({ items_written: 2, failed: 1, requests: 3 });
+    expect(run.meta.counts['written']).toBeUndefined();
     expect(run.meta.status).toBe('applied');
     expect(fs.readFileSync(run.file('report'), 'utf8')).toBe('report\n');
     // Before-states saved for each write, finalised into backup.json.
@@ -196,7 +197,7 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
       expect(summary).toMatchObject({ status: 'interrupted', written: 2, failed: 0, notRun: 2 });
       expect(summary.failedRows).toEqual([]);
       expect(cliSummaryOf(kind.summary, summary)).toMatchObject({ failed: 0, notRun: 2 });
-      expect(run.refresh().counts).toMatchObject({ written: 2, failed: 0 });
+      expect(run.refresh().counts).toMatchObject({ items_written: 2, failed: 0 });
       expect(run.meta.counts['notRun']).toBeUndefined();
       const results = readCsv(run.file('results'));
       expect(results.map((r) => [r['row'], r['outcome'], r['error_code']])).toEqual([
@@ -266,7 +267,7 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
     expect(close).toHaveBeenCalledTimes(1);
     expect(fs.readFileSync(run.file('backupLog'), 'utf8').trim().split('\n')).toHaveLength(2);
     expect(fs.existsSync(run.file('results'))).toBe(false);
-    expect(run.refresh().counts['written']).toBeUndefined();
+    expect(run.refresh().counts['items_written']).toBeUndefined();
   });
 
   describe('follow-up passes', () => {
