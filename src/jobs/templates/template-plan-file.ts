@@ -1,28 +1,8 @@
 import { z } from 'zod';
 import type { TemplatePlan, TemplatePlanEntry } from '../../plan/template-plan.js';
-import { TEMPLATE_CREATE_CATEGORIES, type TemplateCreate } from '../../schema/index.js';
+import { TemplateCreate } from '../../schema/index.js';
 import { RowIssuesSchema, RunInputSchema, storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema } from '../runner/plan-file.js';
-
-const TemplateButtonSchema = z.looseObject({
-  type: z.string().optional(),
-  text: z.string().optional(),
-  url: z.string().optional(),
-  phone_number: z.string().optional(),
-});
-
-/** A template as it is sent (every field of the create body). */
-const TemplateCreateSchema: z.ZodType<TemplateCreate> = z.looseObject({
-  name: z.string(),
-  body: z.string(),
-  category: z.enum(TEMPLATE_CREATE_CATEGORIES),
-  language: z.string().optional(),
-  header: z.string().optional(),
-  header_image_url: z.string().optional(),
-  footer: z.string().optional(),
-  buttons: z.array(TemplateButtonSchema).optional(),
-  parameter_examples: z.record(z.string(), z.string()).optional(),
-});
 
 const TemplatePlanEntrySchema: z.ZodType<TemplatePlanEntry> = z.looseObject({
   action: z.enum(['create', 'unchanged']),
@@ -30,7 +10,8 @@ const TemplatePlanEntrySchema: z.ZodType<TemplatePlanEntry> = z.looseObject({
   rowNumber: z.number(),
   name: z.string(),
   key: z.string(),
-  body: TemplateCreateSchema,
+  /** The template as it is sent, checked by the schema the planner checked it with. */
+  body: TemplateCreate,
   existing: z.looseObject({ id: z.string(), status: z.string(), category: z.string() }).exactOptional(),
 });
 
