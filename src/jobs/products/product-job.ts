@@ -180,7 +180,7 @@ function productSession(
       }
       // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
       if (check.due(exec)) {
-        if (op.kind === 'product-create') await refuseExistingProduct(client, check, entry);
+        if (op.kind === 'product-create') await refuseExistingProduct(client, check, op.entry);
         else await refuseChangedProduct(client, check, entry);
       }
       return writeProduct(op);

@@ -53,8 +53,9 @@ export interface JobContext<File, Options extends ApplyJobOptions = ApplyJobOpti
 }
 
 /**
- * What a done change did to its entity. results.csv, whose outcome words are fewer, shows
- * `hidden`, `deleted` and `restored` rows as `updated`; the counts keep them apart.
+ * What a done change did to its entity. The results.csv of a run from a sheet, whose outcome words
+ * are fewer, shows `hidden`, `deleted` and `restored` rows as `updated`; the counts (and the entity
+ * lines of a run without a sheet) keep them apart.
  */
 export type ChangeWord = 'created' | 'updated' | 'hidden' | 'deleted' | 'restored';
 

@@ -42,23 +42,25 @@ export async function writeSheetResults(
     if (!indexOf.has(s.label)) indexOf.set(s.label, i);
   });
   const at = (sheet: string) => indexOf.get(sheet) ?? 0;
-  const key = (sheet: string, row: number) => `${at(sheet)}:${row}`;
+  const key = (sheet: string, row: number) => rowKey(at(sheet), row);
   const labelOf = (sheet: string) => (sheets[at(sheet)] as ResultSheet).label;
 
-  const results = new Map<string, RowResult>();
-  const extra = new Map<string, Cells>();
+  const results = new Map<number, RowResult>();
+  const extra = new Map<number, Cells>();
   const failed: (FailedRow & { at: number })[] = [];
-  const invalid = new Map<string, RowIssue[]>();
+  const invalid = new Map<number, RowIssue[]>();
   for (const i of declared.invalid ?? []) {
     if (i.severity !== 'error') continue;
     const k = key(i.sheet, i.rowNumber);
-    invalid.set(k, [...(invalid.get(k) ?? []), i]);
+    const list = invalid.get(k);
+    if (list) list.push(i);
+    else invalid.set(k, [i]);
   }
   for (const [k, issues] of invalid) {
     const first = issues[0] as RowIssue;
     results.set(k, invalidRowResult(labelOf(first.sheet), first.rowNumber, issues));
   }
-  const declaredResults = new Map<string, DeclaredRow>();
+  const declaredResults = new Map<number, DeclaredRow>();
   for (const r of declared.rows ?? []) {
     const k = key(r.sheet, r.row);
     if (r.outcome !== undefined) {
@@ -115,7 +117,7 @@ export async function writeSheetResults(
       extra,
     ),
     resultOf: (row) =>
-      results.get(`${row.sheet}:${row.rowNumber}`) ?? {
+      results.get(rowKey(Number(row.sheet), row.rowNumber)) ?? {
         sheet: (sheets[Number(row.sheet)] as ResultSheet).label,
         row: row.rowNumber,
         outcome: otherwise,
@@ -140,15 +142,20 @@ export async function writeSheetResults(
   };
 }
 
+/** One number per row of every sheet (the sheet's index, its row number), for the maps of results. */
+function rowKey(sheet: number, row: number): number {
+  return sheet * 2 ** 32 + row;
+}
+
 /**
  * The rows of every sheet in turn, each tagged with its sheet's index, with the extra cells of its
  * result added (never over the input's own cells).
  */
-async function* tagged(readers: readonly AsyncIterable<SheetRow>[], extra: ReadonlyMap<string, Cells>) {
+async function* tagged(readers: readonly AsyncIterable<SheetRow>[], extra: ReadonlyMap<number, Cells>) {
   for (const [i, reader] of readers.entries()) {
     const sheet = String(i);
     for await (const row of reader) {
-      const add = extra.get(`${sheet}:${row.rowNumber}`);
+      const add = extra.get(rowKey(i, row.rowNumber));
       let cells = row.cells;
       if (add) {
         cells = { ...row.cells };
