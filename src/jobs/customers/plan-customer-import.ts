@@ -106,11 +106,9 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
       plan.counts.invalid = invalidRowNumbers(plan).size;
       return {
         options: { blank, country: store.country, match: match.join(',') },
-        file: (_run, input) => ({
-          kind: 'customers',
-          version: 1,
+        file: (head) => ({
+          ...head,
           store: { id: store.id, name: store.name, country: store.country },
-          input,
           blank,
           match,
           rows,

@@ -124,11 +124,9 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
             skipInvalid,
             ...(options.max !== undefined ? { max: options.max } : {}),
           },
-          file: (_run, input) => ({
-            kind: 'messages',
-            version: 1,
+          file: (head) => ({
+            ...head,
             store: { id: store.id, name: store.name, country: store.country },
-            input,
             template,
             allowDuplicates,
             resend,

@@ -157,7 +157,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           ...(options.allowEmpty ? { allowEmpty: true } : {}),
           stock: options.stock ?? 'protect',
         },
-        file: (run, input): ProductPlanFile => {
+        file: (head, run): ProductPlanFile => {
+          const { input } = head;
           const src = sheets.options;
           const optionsInput =
             src.kind === 'workbook'
@@ -166,10 +167,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
                 ? keepRunInput(run, src.file, 'options', src.sheet)
                 : undefined;
           return {
-            kind: 'products',
-            version: 1,
+            ...head,
             store: { id: store.id, name: store.name, currency: store.currency },
-            input,
             ...(optionsInput ? { optionsInput } : {}),
             sheets: {
               products: sheets.productsLabel,

@@ -30,19 +30,26 @@ export interface SheetRead {
   rows: number;
 }
 
+/** What every plan.json from a sheet starts with: its kind, the format version, the run's copy of the input. */
+export interface SheetPlanHead<Kind extends string> {
+  kind: Kind;
+  version: 1;
+  input: RunInput;
+}
+
 /** What a kind planned: how to write plan.json, run.json's options, and a refusal. */
-export interface SheetPlan<File> {
+export interface SheetPlan<File extends { kind: string }> {
   /** run.json's options: how it was planned (`runs show`, `--replan` read them). */
   options: Record<string, unknown>;
-  /** plan.json, given the run directory and the run's copy of the input. */
-  file(run: RunDirectory, input: RunInput): File;
+  /** plan.json: the head, and the kind's own fields (the run directory is there for more input copies). */
+  file(head: SheetPlanHead<File['kind']>, run: RunDirectory): File;
   /** Why the plan may not be applied (a guardrail; exit 3). */
   refusal?: string | undefined;
 }
 
 /** The steps of planning that are a kind's own; planFromSheet runs them in its order. */
-export interface SheetPlanner<Read extends SheetRead, File> {
-  kind: string;
+export interface SheetPlanner<Read extends SheetRead, File extends { kind: string }> {
+  kind: File['kind'];
   /** The run's copy of the input is named `input-<role>.<ext>` (default: the kind). */
   role?: string;
   /** Reads the input, the store known (readInputSheet, for one sheet). */
@@ -69,7 +76,7 @@ export interface PlannedFromSheet<File> {
  * plans against the live store, then the run directory is created with its options, its copy of
  * the input, plan.json, its counts and the report. Nothing is written to the store.
  */
-export async function planFromSheet<Read extends SheetRead, File>(
+export async function planFromSheet<Read extends SheetRead, File extends { kind: string }>(
   options: PlanFromSheetOptions,
   planner: SheetPlanner<Read, File>,
 ): Promise<PlannedFromSheet<File>> {
@@ -93,7 +100,7 @@ export async function planFromSheet<Read extends SheetRead, File>(
   );
   // The run re-reads its copy for results.csv: from the same header row.
   if (info.headerRow > 1) input.headerRow = info.headerRow;
-  const file = planned.file(run, input);
+  const file = planned.file({ kind: planner.kind, version: 1, input }, run);
   run.writePlan(file);
   run.update({ counts: planner.counts(file, read) });
   planner.report(run, file);

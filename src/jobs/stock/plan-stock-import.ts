@@ -60,11 +60,9 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
           ...(options.maxChanges ? { maxChanges: options.maxChanges } : {}),
           ...(options.allowEmpty ? { allowEmpty: true } : {}),
         },
-        file: (_run, input) => ({
-          kind: 'stock',
-          version: 1,
+        file: (head) => ({
+          ...head,
           store: { id: store.id, name: store.name, currency: store.currency },
-          input,
           batchSize: Math.max(1, batchSize),
           liveItems: taken.liveItems,
           plan,

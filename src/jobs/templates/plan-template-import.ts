@@ -80,11 +80,9 @@ export async function planTemplateImport(options: PlanTemplateOptions): Promise<
         plan.counts.invalid = invalidRowCount(plan.issues.filter((i) => i.rowNumber > 1));
         return {
           options: { skipInvalid },
-          file: (_run, input) => ({
-            kind: 'templates',
-            version: 1,
+          file: (head) => ({
+            ...head,
             store: { id: store.id, name: store.name },
-            input,
             stateDir: options.stateDir ?? dirname(options.runsRoot),
             skipInvalid,
             plan,
