@@ -78,10 +78,11 @@ export async function runJob<
   session.finish?.(execution);
 
   const changes = execution.outcomes.flatMap((o) => session.changes(o));
+  // A change the run did not reach is a failure, unless the kind counts those apart.
   const notRunApart = countsNotRunApart(definition.summary);
   const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
   const t: JobTally<Op, R> = {
-    ...tally(changes, notRunApart),
+    ...tally(changes, counted),
     execution,
     changes,
     requests,
@@ -150,10 +151,13 @@ async function executePasses<Op extends { key: string }, R>(
   return { execution: first, reused };
 }
 
-/** Counts every change once: done (by what it did), failed (unknown included), not run. */
+/**
+ * Counts every change once: done (by what it did), failed (`counted`: unknown included), else not
+ * run (the run stopped first: a run to resume, for a kind that counts those apart).
+ */
 function tally(
   changes: readonly ChangeOutcome[],
-  notRunApart: boolean,
+  counted: (change: ChangeOutcome) => boolean,
 ): Pick<JobTally<unknown, unknown>, 'done' | 'failed' | 'unknown' | 'notRun'> {
   const done: Record<ChangeWord, number> = { created: 0, updated: 0, hidden: 0, deleted: 0, restored: 0 };
   let failed = 0;
@@ -161,8 +165,7 @@ function tally(
   let notRun = 0;
   for (const c of changes) {
     if (c.status === 'done') done[c.outcome]++;
-    // Not tried because the run stopped first: a run to resume (when the kind counts them apart).
-    else if (c.status === 'not_run' && notRunApart) notRun++;
+    else if (!counted(c)) notRun++;
     else {
       failed++;
       if (c.status === 'unknown') unknown++;
