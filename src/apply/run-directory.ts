@@ -131,6 +131,14 @@ export class RunDirectory {
     return this.currentMeta;
   }
 
+  /**
+   * What the run really is, by the last `run.json` read (`refresh()` first for the latest):
+   * `applying` only while the process applying it is alive, `interrupted` once it is gone.
+   */
+  status(): RunStatus {
+    return derivedStatus(this.currentMeta);
+  }
+
   /** Absolute path of one of the run's files. */
   file(name: RunFile): string {
     return path.join(this.dir, RUN_FILES[name]);
@@ -225,7 +233,19 @@ export function isRunLive(meta: RunMeta): boolean {
   return meta.status === 'applying' && meta.pid !== undefined && isPidAlive(meta.pid);
 }
 
-/** Every run under `root`, oldest first (ids sort by time). Directories without a readable run.json are skipped. */
+/**
+ * The one derivation of a run's status from its `run.json`: a run recorded `applying` whose
+ * process is gone (killed, crashed) is `interrupted`; everything else is as recorded.
+ */
+export function derivedStatus(meta: RunMeta): RunStatus {
+  return meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
+}
+
+/**
+ * Every run under `root`, oldest first (ids sort by time), each with its derived status (a run
+ * left `applying` by a process that is gone reads `interrupted`). Directories without a readable
+ * run.json are skipped.
+ */
 export function listRuns(root: string): RunMeta[] {
   let entries: fs.Dirent[];
   try {
@@ -238,7 +258,8 @@ export function listRuns(root: string): RunMeta[] {
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
     try {
-      runs.push(readMeta(path.join(root, entry.name, RUN_FILES.meta)));
+      const meta = readMeta(path.join(root, entry.name, RUN_FILES.meta));
+      runs.push({ ...meta, status: derivedStatus(meta) });
     } catch {
       // not a run directory, or run.json damaged: not listed
     }

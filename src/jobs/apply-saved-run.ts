@@ -2,7 +2,7 @@ import type { MerchantClient } from '../api/merchant-client.js';
 import { JournalDamagedError } from '../apply/apply-run.js';
 import { journalDamage, readJournal, type JournalSnapshot } from '../apply/journal.js';
 import { LockHeldError, describeOwner } from '../apply/lock-file.js';
-import { isRunLive, type RunDirectory } from '../apply/run-directory.js';
+import type { RunDirectory } from '../apply/run-directory.js';
 import { clientStore } from '../apply/run-store.js';
 import type { WriteCheckOptions } from '../apply/write-check.js';
 import { RefusedError } from '../errors/refused-error.js';
@@ -102,7 +102,7 @@ export async function checkSavedRun(
 ): Promise<SavedRunChecked | SavedRunRefusal> {
   const meta = run.refresh();
   const base = { applied: false as const, runId: run.id };
-  if (meta.status === 'applying' && isRunLive(meta)) {
+  if (run.status() === 'applying') {
     return {
       ...base,
       refused: 'busy',

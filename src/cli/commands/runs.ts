@@ -18,11 +18,8 @@ function root(args: RunsArgs, ctx: CommandContext): string {
 }
 
 async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
-  const { listRuns, isRunLive } = await import('../../apply/run-directory.js');
-  const runs = listRuns(root(args, ctx)).map((m) => ({
-    ...m,
-    status: m.status === 'applying' && !isRunLive(m) ? 'interrupted' : m.status,
-  }));
+  const { listRuns } = await import('../../apply/run-directory.js');
+  const runs = listRuns(root(args, ctx));
   const runsRoot = root(args, ctx);
   if (runs.length === 0) ctx.out.line(`No runs yet in ${runsRoot}.`);
   for (const r of runs) {
@@ -39,12 +36,12 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 }
 
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
-  const { openRun, isRunLive } = await import('../../apply/run-directory.js');
+  const { openRun } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
   const { runProgress } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
-  const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
+  const status = run.status();
   const report = run.file('report');
   if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   // The live state last: report.md may be older than the run's last apply.
@@ -127,7 +124,7 @@ export function parseAge(text: string): number | undefined {
  * `updated_at`) is older than that. A run being applied by a live process is never touched.
  */
 async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<number> {
-  const { listRuns, isRunLive } = await import('../../apply/run-directory.js');
+  const { listRuns } = await import('../../apply/run-directory.js');
   const { rmSync } = await import('node:fs');
   const { CliError } = await import('../cli-error.js');
   const { plural } = await import('../run-summary.js');
@@ -144,7 +141,7 @@ async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<numbe
   for (const meta of listRuns(runsRoot)) {
     const last = Date.parse(meta.updated_at);
     if (!(last < cutoff)) continue;
-    if (meta.status === 'applying' && isRunLive(meta)) continue;
+    if (meta.status === 'applying') continue; // listRuns' derived status: applying means live
     const dir = join(runsRoot, meta.id);
     if (!args['dry-run']) rmSync(dir, { recursive: true, force: true });
     removed.push(dir);

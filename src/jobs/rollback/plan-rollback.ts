@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { RunDirectory, isRunLive } from '../../apply/run-directory.js';
+import { RunDirectory } from '../../apply/run-directory.js';
 import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { currencyDecimals, type Customer, type Product, type Store } from '../../schema/index.js';
@@ -50,7 +50,7 @@ export async function planRollback(
   const { client } = options;
   const signal = options.signal ? { signal: options.signal } : {};
   const meta = source.refresh();
-  if (meta.status === 'applying' && isRunLive(meta)) {
+  if (source.status() === 'applying') {
     throw new RollbackError(
       `run ${source.id} is being applied by process ${meta.pid}; wait for it to finish`,
       'refused',

@@ -104,6 +104,25 @@ describe('run directory', () => {
     expect(isRunLive(run.meta)).toBe(false);
   });
 
+  it('derives the status once: applying while its process lives, interrupted once it is gone (run and listRuns)', () => {
+    const live = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T01:00:00Z') });
+    const dead = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T02:00:00Z') });
+    const planned = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T03:00:00Z') });
+    live.setStatus('applying');
+    dead.update({ status: 'applying', pid: 999_999_999 });
+    expect(live.status()).toBe('applying');
+    expect(dead.status()).toBe('interrupted');
+    expect(dead.meta.status).toBe('applying'); // run.json keeps what was recorded
+    expect(planned.status()).toBe('planned');
+    expect(listRuns(root).map((m) => [m.id, m.status])).toEqual([
+      [live.id, 'applying'],
+      [dead.id, 'interrupted'],
+      [planned.id, 'planned'],
+    ]);
+    live.setStatus('applied');
+    expect(live.status()).toBe('applied');
+  });
+
   it('lists runs oldest first, skipping directories that are not runs', () => {
     const b = RunDirectory.create(root, { kind: 'stock', target: 't', now: at('2026-11-22T02:00:00Z') });
     const a = RunDirectory.create(root, { kind: 'products', target: 't', now: at('2026-11-22T01:00:00Z') });
