@@ -517,14 +517,15 @@ export type {
 export {
   applySavedRun,
   checkSavedRun,
-  /** Options of `applySavedRun`: the client and target, resume / replan / reconcile, concurrency, and hooks (lock, confirm, step, onEvent). */
+  /** Options of `applySavedRun`: the client and target, resume / replan / reconcile, concurrency, the store lock (on by default), and hooks (confirm, step, onEvent). */
   type ApplySavedRunOptions,
   type AppliedSavedRun,
   type SavedRunChecked,
   type SavedRunEvent,
-  type SavedRunLock,
   type SavedRunStep,
 } from './jobs/apply-saved-run.js';
+/** Where `applySavedRun` keeps the store's one-writer lock (`lock: { dir }`), and who it says holds it. */
+export type { StoreLockOptions } from './apply/store-lock.js';
 export {
   isSavedRunRefusal,
   type SavedRunRefusal,

@@ -176,9 +176,9 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   try {
     if (args.apply) {
       // One writer per store: taken before planning, so a second import refuses before it reads.
-      const { lockStore } = await import('./store-lock.js');
+      const { lockStore } = await import('./lock-store.js');
       const { clientStore } = await import('../apply/run-store.js');
-      lock = lockStore(args, ctx, target, await clientStore(target.client, ctx.signal));
+      lock = lockStore(ctx, target, await clientStore(target.client, ctx.signal));
     }
     const planned = await withProgress(out, flow.planLabel, (report) =>
       flow.plan({

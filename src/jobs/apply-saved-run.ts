@@ -1,9 +1,10 @@
 import type { MerchantClient } from '../api/merchant-client.js';
 import { JournalDamagedError } from '../apply/apply-run.js';
 import { journalDamage, readJournal, type JournalSnapshot } from '../apply/journal.js';
-import { LockHeldError, describeOwner } from '../apply/lock-file.js';
+import { LockHeldError, type LockFile } from '../apply/lock-file.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import { clientStore } from '../apply/run-store.js';
+import { acquireStoreLock, storeBusyMessage, type StoreLockOptions } from '../apply/store-lock.js';
 import type { WriteCheckOptions } from '../apply/write-check.js';
 import { RefusedError } from '../errors/refused-error.js';
 import type { Store } from '../schema/index.js';
@@ -22,13 +23,6 @@ export type SavedRunEvent =
   | { type: 'drifted'; drifted: DriftedEntity[] }
   /** The run's input was planned again as a new run (`replan`), which is applied instead. */
   | { type: 'replanned'; run: RunDirectory; from: RunDirectory };
-
-/** The one-writer-per-store lock `applySavedRun` holds while it writes. */
-export interface SavedRunLock {
-  release(): void;
-  /** The run the lock is held for changes (after a replan). */
-  setRunId(id: string): void;
-}
 
 export interface ApplySavedRunOptions extends JobCallbacks {
   client: MerchantClient;
@@ -52,10 +46,13 @@ export interface ApplySavedRunOptions extends JobCallbacks {
   /** Write-time re-read of products and customers. */
   writeCheck?: WriteCheckOptions | undefined;
   /**
-   * Takes the store's one-writer lock once the store is known (the CLI's lock in
-   * `$MBULK_LOCK_DIR`). A LockHeldError it throws is the refusal `busy`. Default: no lock.
+   * The store's one-writer lock (see `apply/store-lock.ts`), taken once the store is known and held
+   * until the last write, keyed by `target` and the store's id: the one the CLI takes, in
+   * `$MBULK_LOCK_DIR` or `<tmp>/mbulk-locks` unless `dir` says another. While another process (or
+   * another call in this one) holds it, the run is refused (`busy`) and nothing is written.
+   * `false` only for a caller that holds the store's lock itself. Default: on.
    */
-  lock?: ((store: Store, runId: string) => SavedRunLock) | undefined;
+  lock?: StoreLockOptions | false | undefined;
   /** Asked after every check passed, before the first write; false is the refusal `declined`. */
   confirm?: ((run: RunDirectory, store: Store) => boolean | Promise<boolean>) | undefined;
   /**
@@ -214,10 +211,11 @@ export async function applySavedRun(
       message: `run ${run.id} was planned against ${meta.target}, but this command targets ${options.target}; set --base-url (or MERCHANT_API_URL) to ${meta.target}. Nothing was written`,
     };
   }
-  let lock: SavedRunLock | undefined;
+  let lock: LockFile | undefined;
   try {
     try {
-      lock = options.lock?.(store, run.id);
+      if (options.lock !== false)
+        lock = acquireStoreLock(options.target, store, { ...options.lock, runId: run.id });
     } catch (error) {
       if (!LockHeldError.is(error)) throw error;
       return {
@@ -226,7 +224,7 @@ export async function applySavedRun(
         category: 'refused',
         owner: error.owner,
         lockFile: error.file,
-        message: `refused: another mbulk is writing to store ${store.name} (${store.id}): ${describeOwner(error.owner)}. Nothing was written; run again when it has finished (a lock left by a process that is gone is taken over; the lock is ${error.file})`,
+        message: storeBusyMessage(store, error),
       };
     }
     options.onEvent?.({ type: 'checked', run, kind: meta.kind, store });

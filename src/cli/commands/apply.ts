@@ -50,7 +50,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
 
   const target = await resolveTarget(args, ctx);
   try {
-    const { acquireStoreLock } = await import('../store-lock.js');
+    const { storeLockDir } = await import('../../apply/store-lock.js');
+    const { describeCommand } = await import('../../apply/lock-file.js');
     const titles = { drift: 'Check for drift', replan: 'Plan again', apply: resume ? 'Resume' : 'Apply' };
     const outcome = await applyRun(run, {
       ...options,
@@ -60,7 +61,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       allowPriceJumps: args['allow-price-jumps'] === true,
       writeCheck: { strict: args['strict-check'] === true },
       // One writer per store on this machine (also stops two resumes of one run racing).
-      lock: (store, runId) => acquireStoreLock(args, ctx, target, store, runId),
+      lock: { dir: storeLockDir(ctx.env), command: describeCommand(ctx.argv ?? process.argv.slice(2)) },
       confirm: async (toApply, store) => {
         await confirmApply(
           out,

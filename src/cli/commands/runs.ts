@@ -202,8 +202,8 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
   const lockFor = async (store: { id: string; name: string }, runId: string): Promise<void> => {
-    const { lockStore } = await import('../store-lock.js');
-    lock = lockStore(args, ctx, target, store, runId);
+    const { lockStore } = await import('../lock-store.js');
+    lock = lockStore(ctx, target, store, runId);
   };
   try {
     const apply = (run: RunDirectory) =>

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeCommand, LockFile } from '../../../src/apply/lock-file.js';
-import { storeLockFile } from '../../../src/cli/store-lock.js';
+import { storeLockDir, storeLockFile } from '../../../src/apply/store-lock.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCli } from '../../helpers/run-cli.js';
 
@@ -84,7 +84,7 @@ it('a notification is not redirected: the other host hears nothing', async () =>
 it('the store lock file is private (0600) and holds no URL path or query; the refusal prints neither', async () => {
   const me = await runCli(['whoami', '--json'], env, dir);
   const storeId = me.json<{ store: { id: string } }>().store.id;
-  const file = storeLockFile(env, sandbox.url.replace(/\/+$/, ''), storeId);
+  const file = storeLockFile(storeLockDir(env), sandbox.url.replace(/\/+$/, ''), storeId);
   const argv = [
     'import',
     'stock',

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { LockFile } from '../../../src/apply/lock-file.js';
+import { acquireStoreLock, storeLockFile } from '../../../src/apply/store-lock.js';
 import { applyStockRun } from '../../../src/jobs/stock/stock-import.js';
 import {
   MerchantClient,
@@ -23,11 +23,15 @@ import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
 // own request log.
 
 const dir = mkdtempSync(join(tmpdir(), 'mbulk-apply-saved-'));
+// applySavedRun takes the store lock by default, in $MBULK_LOCK_DIR: this file's own.
+const locks = join(dir, 'locks');
+vi.stubEnv('MBULK_LOCK_DIR', locks);
 const open: RunningSandbox[] = [];
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -121,16 +125,17 @@ describe('applySavedRun (library, no CLI)', () => {
   it('refuses a run another live process is applying, and a store whose lock is held (busy)', async () => {
     const a = await sandbox(STORE_A);
     const { run } = await planStock(a);
-    const lockFile = join(mkdtempSync(join(dir, 'lock-')), 'store.lock');
-    const held = LockFile.acquire(lockFile, { command: 'mbulk import stock other.csv --apply' });
+    const lockDir = mkdtempSync(join(dir, 'lock-'));
+    const held = acquireStoreLock(a.s.url, STORE_A.me, {
+      dir: lockDir,
+      command: 'mbulk import stock other.csv --apply',
+    });
     try {
       const locked = refusal(
-        await applySavedRun(run, {
-          client: a.client,
-          target: a.s.url,
-          lock: () => LockFile.acquire(lockFile, { command: 'test' }),
-        }),
+        await applySavedRun(run, { client: a.client, target: a.s.url, lock: { dir: lockDir } }),
       );
+      const lockFile = storeLockFile(lockDir, a.s.url, STORE_A.me.id);
+      expect(held.file).toBe(lockFile);
       expect(locked).toMatchObject({ refused: 'busy', category: 'refused', lockFile });
       expect(locked.message).toContain('mbulk import stock other.csv --apply');
     } finally {
@@ -143,6 +148,40 @@ describe('applySavedRun (library, no CLI)', () => {
     );
     expect(busy).toMatchObject({ refused: 'busy', category: 'refused', pid: process.pid });
     expect(a.writes()).toEqual([]);
+  });
+
+  it('takes the store lock by default: a second call at once on the same store is refused busy; released when the first ends', async () => {
+    const a = await sandbox(STORE_A);
+    const first = (await planStock(a)).run;
+    const second = (await planStock(a)).run;
+    let during: SavedRunRefusal | undefined;
+    let optedOut: SavedRunRefusal | undefined;
+    const applied = await applySavedRun(first, {
+      client: a.client,
+      target: a.s.url,
+      // Asked while the first holds the lock, before its first write.
+      confirm: async () => {
+        during = refusal(await applySavedRun(second, { client: a.client, target: a.s.url }));
+        // A caller that holds the lock itself opts out: not refused busy (declined here instead).
+        optedOut = refusal(
+          await applySavedRun(second, {
+            client: a.client,
+            target: a.s.url,
+            lock: false,
+            confirm: () => false,
+          }),
+        );
+        return true;
+      },
+    });
+    expect(applied).toMatchObject({ applied: true, ok: true, status: 'completed' });
+    const lockFile = storeLockFile(locks, a.s.url, STORE_A.me.id);
+    expect(during).toMatchObject({ refused: 'busy', category: 'refused', runId: second.id, lockFile });
+    expect(during?.message).toContain(`another mbulk is writing to store ${STORE_A.me.name}`);
+    expect(optedOut).toMatchObject({ refused: 'declined' });
+    expect(second.refresh().status).toBe('planned');
+    // Released when the first ended.
+    expect(existsSync(lockFile)).toBe(false);
   });
 
   it('refuses a drifted run with the drifted entities, and applies it planned again with replan', async () => {

@@ -105,9 +105,21 @@ describe('run directory', () => {
   });
 
   it('derives the status once: applying while its process lives, interrupted once it is gone (run and listRuns)', () => {
-    const live = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T01:00:00Z') });
-    const dead = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T02:00:00Z') });
-    const planned = RunDirectory.create(root, { kind: 'stock', target: 'sandbox', now: at('2026-11-22T03:00:00Z') });
+    const live = RunDirectory.create(root, {
+      kind: 'stock',
+      target: 'sandbox',
+      now: at('2026-11-22T01:00:00Z'),
+    });
+    const dead = RunDirectory.create(root, {
+      kind: 'stock',
+      target: 'sandbox',
+      now: at('2026-11-22T02:00:00Z'),
+    });
+    const planned = RunDirectory.create(root, {
+      kind: 'stock',
+      target: 'sandbox',
+      now: at('2026-11-22T03:00:00Z'),
+    });
     live.setStatus('applying');
     dead.update({ status: 'applying', pid: 999_999_999 });
     expect(live.status()).toBe('applying');
