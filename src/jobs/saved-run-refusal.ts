@@ -18,6 +18,8 @@ interface RefusalBase {
  * Why `applySavedRun` wrote nothing. Switch on `refused`:
  * - `busy`: another live process is applying the run (`pid`), or holds the store's lock (`owner`);
  * - `not-planned`: `apply` of a run already started or applied (continue it with a resume);
+ * - `stale-plan`: a rollback that was only planned (a rollback is applied as it is planned: plan
+ *   it again);
  * - `not-appliable`: a kind of run that cannot be applied (an export);
  * - `damaged-plan`: plan.json is not what its kind writes (edited or damaged);
  * - `damaged-journal`: a resume of a journal that cannot prove what was sent (pass `reconcile`);
@@ -41,6 +43,7 @@ export type SavedRunRefusal = RefusalBase &
         lockFile?: string | undefined;
       }
     | { refused: 'not-planned'; status: string }
+    | { refused: 'stale-plan' }
     | { refused: 'not-appliable'; kind: string }
     | { refused: 'damaged-plan'; problem: string; file: string }
     | { refused: 'damaged-journal'; damage: readonly string[]; file: string }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RollbackApplySummary } from '../../jobs/rollback/rollback-run.js';
+import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
@@ -175,7 +176,7 @@ async function rollbackCommand(args: RollbackArgs, ctx: CommandContext): Promise
 }
 
 async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<number> {
-  const { openRun, isRunLive } = await import('../../apply/run-directory.js');
+  const { openRun } = await import('../../apply/run-directory.js');
   const rollback = await import('../../jobs/rollback/rollback-run.js');
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
@@ -186,18 +187,15 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
   const resuming = meta.kind === 'rollback' && meta.status !== 'applied';
-  if (resuming && meta.status === 'planned') {
-    const from = typeof meta.options['source'] === 'string' ? meta.options['source'] : 'RUN';
-    throw new CliError(
-      `run ${source.id} is a rollback that was only planned; plan it again (the store may have changed): mbulk runs rollback ${from} --apply`,
-      ExitCode.Usage,
-    );
-  }
-  if (resuming && meta.status === 'applying' && isRunLive(meta)) {
-    throw new CliError(
-      `run ${source.id} is being applied by process ${meta.pid}; wait for it to finish`,
-      ExitCode.Refused,
-    );
+  // Continuing a rollback run is a resume like any other: applySavedRun's checks and refusals
+  // (only planned, applied by a live process, another store or target, the store's lock, drift).
+  const { applySavedRun: applyRun, checkSavedRun } = await import('../../jobs/apply-saved-run.js');
+  const { exitCodeFor } = await import('../exit-code.js');
+  const refusalError = (refusal: SavedRunRefusal) =>
+    new CliError(refusal.message, exitCodeFor(refusal.category));
+  if (resuming) {
+    const checked = await checkSavedRun(source, { resume: true });
+    if (checked.applied === false) throw refusalError(checked);
   }
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
@@ -217,7 +215,9 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       );
     const finish = (
       run: RunDirectory,
-      applied: RollbackApplySummary,
+      applied: Pick<RollbackApplySummary, 'restored' | 'failed' | 'requests' | 'failures' | 'abortedBy'> & {
+        status: string;
+      },
       extra: Record<string, unknown>,
     ): number => {
       out.line(
@@ -252,17 +252,39 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         out.result({ ok: true, applied: false, runId: source.id, runDir: source.dir, status: meta.status });
         return ExitCode.Ok;
       }
-      const { clientStore } = await import('../../apply/run-store.js');
-      const store = await clientStore(target.client, ctx.signal);
-      if (store.id !== file.store.id) {
-        throw new CliError(
-          `run ${source.id} was planned for store ${file.store.id}, but the token belongs to store ${store.id} (${store.name}); nothing was written`,
-          ExitCode.Refused,
-        );
-      }
-      await lockFor(store, source.id);
-      await confirmApply(out, `Continue rollback ${source.id} on ${store.name}?`, args.yes);
-      return finish(source, await apply(source), { source: file.source.id, resumed: true });
+      const { storeLockDir } = await import('../../apply/store-lock.js');
+      const { describeCommand } = await import('../../apply/lock-file.js');
+      const outcome = await applyRun(source, {
+        resume: true,
+        client: target.client,
+        target: target.describe,
+        concurrency: args.concurrency,
+        lock: { dir: storeLockDir(ctx.env), command: describeCommand(ctx.argv ?? process.argv.slice(2)) },
+        confirm: async (run, store) => {
+          await confirmApply(out, `Continue rollback ${run.id} on ${store.name}?`, args.yes);
+          return true;
+        },
+        step: (step, work) => withProgress(out, step === 'apply' ? 'Roll back' : 'Check for drift', work),
+        onEvent: (event) => {
+          if (event.type !== 'drifted') return;
+          out.line(`Changed since the rollback was planned (${event.drifted.length}):`);
+          for (const d of event.drifted.slice(0, 20))
+            out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
+          if (event.drifted.length > 20) out.line(`  … and ${event.drifted.length - 20} more`);
+        },
+        signal: ctx.signal,
+      });
+      if (outcome.applied === false) throw refusalError(outcome);
+      const summary = outcome.summary as Pick<RollbackApplySummary, 'restored' | 'failed' | 'failures'> & {
+        writeRequests: number;
+      };
+      const applied = {
+        ...summary,
+        requests: summary.writeRequests,
+        status: outcome.status,
+        abortedBy: outcome.abortedBy,
+      };
+      return finish(source, applied, { source: file.source.id, resumed: true });
     }
 
     const planned = await withProgress(out, 'Plan rollback', (report) =>

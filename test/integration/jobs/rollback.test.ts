@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { readBackup } from '../../../src/apply/backup.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
+import { acquireStoreLock } from '../../../src/apply/store-lock.js';
 import { main } from '../../../src/cli/main.js';
 import { checkRollbackDrift } from '../../../src/jobs/rollback/rollback-drift.js';
 import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
@@ -61,7 +62,7 @@ function trackedItems(snapshot: StoreSnapshot) {
 }
 
 function cli(s: RunningSandbox, dir: string) {
-  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+  const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token, MBULK_LOCK_DIR: join(dir, 'locks') };
   return async (argv: string[]) => {
     const stdout = capture();
     const stderr = capture();
@@ -199,6 +200,22 @@ describe('rollback of a stock run', () => {
     // A rollback stopped before its writes (signal fired) is resumable.
     const stopped = await applyRollbackRun(planned.run, { client, signal: AbortSignal.abort() });
     expect(stopped.status).toBe('interrupted');
+    expect(writes(s)).toEqual([]);
+    // Continuing it is a resume through applySavedRun, with every refusal of one: planned against
+    // another target (the source's 'test'), the store's lock held by another writer.
+    const elsewhere = await run(['runs', 'rollback', planned.run.id, '--apply', '--yes']);
+    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.stderr).toContain(`run ${planned.run.id} was planned against test`);
+    planned.run.update({ target: s.url });
+    const held = acquireStoreLock(s.url, s.store.getMe(), {
+      dir: join(dir, 'locks'),
+      command: 'other writer',
+    });
+    const busy = await run(['runs', 'rollback', planned.run.id, '--apply', '--yes']);
+    held.release();
+    expect(busy.code).toBe(3);
+    expect(busy.stderr).toContain('another mbulk is writing to store');
+    expect(busy.stderr).toContain('other writer');
     expect(writes(s)).toEqual([]);
     const resumed = await run(['runs', 'rollback', planned.run.id, '--apply', '--yes', '--json']);
     expect(resumed.code).toBe(0);
