@@ -1,3 +1,4 @@
+import { NotFoundError } from '../api/errors.js';
 import type { ExecuteContext } from './execute-plan.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 import { categoryOf } from '../errors/exit-code.js';
@@ -190,4 +191,92 @@ export class WriteCheckFailedError extends MbulkError {
       },
     );
   }
+}
+
+/**
+ * What the write-time check reads of one kind of entity (products, customers): the kind's data;
+ * the algorithm is refuseChanged's and readForReplay's, one for every kind.
+ */
+export interface CheckedEntities {
+  /** `product`, `customer`: in messages. */
+  noun: string;
+  /** The get-one route (`GET /products/{id}`), named when the service turns out to have none. */
+  getRoute: string;
+  /** The entity's `updated_at`, re-read one by one; throws the client's NotFoundError when absent. */
+  getUpdatedAt(id: string): Promise<string>;
+  /** Its `updated_at` in the shared listing (WriteCheck.snapshot); undefined when not listed. */
+  listedUpdatedAt(id: string): Promise<string | undefined>;
+  /**
+   * Products: missing from the listing means deleted after planning (drifted, nothing sent);
+   * customers: the write is sent and fails with its own 404.
+   */
+  missingIsDrift: boolean;
+}
+
+/**
+ * Before an update (hide, delete): throws WriteDriftError (nothing sent) when the entity's
+ * `updated_at` is not `expected`, the one seen when planning. Checked against the shared listing
+ * (default), or by re-reading the entity (strict, or a listing too big to read often); a get-one
+ * 404 for an entity the listing has means the service has no get-one (WriteCheck.getOneMissing).
+ * `label` names the sheet row (`row 4 Ada`).
+ */
+export async function refuseChanged(
+  check: WriteCheck,
+  entities: CheckedEntities,
+  id: string,
+  expected: string,
+  label: string,
+): Promise<void> {
+  const drifted = (now: string) =>
+    new WriteDriftError(
+      `drifted: ${label} (${entities.noun} ${id}) changed in the store after planning (updated_at ${expected} → ${now}); not overwritten. Plan again to include the change`,
+    );
+  if (!check.usesListing) {
+    let live: string;
+    try {
+      // No abort signal: a stop lets the operations in flight finish (and this read is short).
+      live = await entities.getUpdatedAt(id);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw new WriteCheckFailedError(`${entities.noun} ${id}`, error);
+      // Gone, or no get-one route: the listing tells.
+      const listed = await entities.listedUpdatedAt(id);
+      if (listed === undefined) return; // gone: the write fails with its own 404
+      check.getOneMissing(entities.getRoute);
+      if (listed !== expected) throw drifted(listed);
+      return;
+    }
+    if (live !== expected) throw drifted(live);
+    return;
+  }
+  const listed = await entities.listedUpdatedAt(id);
+  if (listed === undefined) {
+    if (!entities.missingIsDrift) return; // not listed: the write fails with its own 404
+    throw new WriteDriftError(
+      `drifted: ${label} (${entities.noun} ${id}) is no longer in the store (deleted after planning); not written`,
+    );
+  }
+  if (listed !== expected) throw drifted(listed);
+}
+
+/**
+ * The entity as it is now, for settling a replay whose earlier attempt has no known outcome:
+ * `getOne` (its NotFoundError: not there, or no get-one route), then `listed` (a listing shared by
+ * every replay of the run, not one scan each); undefined when neither has it.
+ */
+export async function readForReplay<T>(
+  check: WriteCheck,
+  getRoute: string,
+  getOne: () => Promise<T>,
+  listed: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  if (!check.getOneIsMissing) {
+    try {
+      return await getOne();
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const live = await listed();
+  if (live !== undefined) check.getOneMissing(getRoute);
+  return live;
 }

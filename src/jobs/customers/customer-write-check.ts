@@ -1,6 +1,12 @@
-import { NotFoundError } from '../../api/errors.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../../apply/write-check.js';
+import {
+  readForReplay,
+  refuseChanged,
+  WriteCheckFailedError,
+  WriteDriftError,
+  type CheckedEntities,
+  type WriteCheck,
+} from '../../apply/write-check.js';
 import {
   LiveCustomerIndex,
   type CustomerMatchKey,
@@ -24,16 +30,20 @@ async function customers(client: MerchantClient, check: WriteCheck): Promise<Liv
   }
 }
 
-const drifted = (entry: CustomerPlanEntry, id: string, now: string) =>
-  new WriteDriftError(
-    `drifted: ${label(entry, id)} (customer ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt ?? '?'} → ${now}); not overwritten. Plan again to include the change`,
-  );
+/** Customers as the write-time check reads them (one algorithm: apply/write-check.ts). */
+const checkedCustomers = (client: MerchantClient, check: WriteCheck): CheckedEntities => ({
+  noun: 'customer',
+  getRoute: `GET ${client.paths.customerGet}`,
+  getUpdatedAt: async (id) => (await client.customers.get(id)).updated_at,
+  listedUpdatedAt: async (id) => (await customers(client, check)).byId.get(id)?.updatedAt,
+  missingIsDrift: false,
+});
 
 /**
  * Before a PATCH: throws WriteDriftError (nothing sent) when the customer's `updated_at` is not the
  * one seen when planning. Checked against the shared customer listing (default), or by re-reading
  * the customer (`GET /customers/{id}`: strict, or too many customers to list often); see
- * refuseChangedProduct.
+ * refuseChanged.
  */
 export async function refuseChangedCustomer(
   client: MerchantClient,
@@ -42,24 +52,7 @@ export async function refuseChangedCustomer(
   id: string,
 ): Promise<void> {
   if (entry.expectedUpdatedAt === undefined) return;
-  if (!check.usesListing) {
-    let live: Customer;
-    try {
-      live = await client.customers.get(id);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw new WriteCheckFailedError(`customer ${id}`, error);
-      const listed = (await customers(client, check)).byId.get(id);
-      if (listed === undefined) return; // gone: the write fails with its own 404
-      check.getOneMissing(`GET ${client.paths.customerGet}`);
-      if (listed.updatedAt !== entry.expectedUpdatedAt) throw drifted(entry, id, listed.updatedAt);
-      return;
-    }
-    if (live.updated_at !== entry.expectedUpdatedAt) throw drifted(entry, id, live.updated_at);
-    return;
-  }
-  const listed = (await customers(client, check)).byId.get(id);
-  if (listed === undefined) return; // not listed: the write fails with its own 404
-  if (listed.updatedAt !== entry.expectedUpdatedAt) throw drifted(entry, id, listed.updatedAt);
+  await refuseChanged(check, checkedCustomers(client, check), id, entry.expectedUpdatedAt, label(entry, id));
 }
 
 /**
@@ -102,7 +95,17 @@ export async function settleCustomerReplay(
 ): Promise<{ id: string; updatedAt: string } | undefined> {
   let live: { id: string; updatedAt: string; fields: Record<string, unknown> } | undefined;
   try {
-    live = await readForReplay(client, check, id);
+    live = await readForReplay(
+      check,
+      `GET ${client.paths.customerGet}`,
+      async () => replayView(await client.customers.get(id)),
+      async () => {
+        const c = (await customers(client, check)).byId.get(id);
+        return (
+          c && { id: c.id, updatedAt: c.updatedAt, fields: { name: c.name, phone: c.phone, email: c.email } }
+        );
+      },
+    );
   } catch (error) {
     if (error instanceof WriteCheckFailedError) throw error;
     throw new WriteCheckFailedError(`customer ${id}`, error);
@@ -120,22 +123,7 @@ export async function settleCustomerReplay(
   );
 }
 
-/** The customer as it is now: get-one; without it, the shared customer listing (not one scan per replay). */
-async function readForReplay(
-  client: MerchantClient,
-  check: WriteCheck,
-  id: string,
-): Promise<{ id: string; updatedAt: string; fields: Record<string, unknown> } | undefined> {
-  if (!check.getOneIsMissing) {
-    try {
-      const c = await client.customers.get(id);
-      return { id: c.id, updatedAt: c.updated_at, fields: { name: c.name, phone: c.phone, email: c.email } };
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
-  const c = (await customers(client, check)).byId.get(id);
-  if (c === undefined) return undefined;
-  check.getOneMissing(`GET ${client.paths.customerGet}`);
-  return { id: c.id, updatedAt: c.updatedAt, fields: { name: c.name, phone: c.phone, email: c.email } };
+/** A live customer as a replay compares it: the fields a customer PATCH writes. */
+function replayView(c: Customer): { id: string; updatedAt: string; fields: Record<string, unknown> } {
+  return { id: c.id, updatedAt: c.updated_at, fields: { name: c.name, phone: c.phone, email: c.email } };
 }

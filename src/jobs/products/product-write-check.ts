@@ -1,6 +1,12 @@
-import { NotFoundError } from '../../api/errors.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { WriteCheckFailedError, WriteDriftError, type WriteCheck } from '../../apply/write-check.js';
+import {
+  readForReplay,
+  refuseChanged,
+  WriteCheckFailedError,
+  WriteDriftError,
+  type CheckedEntities,
+  type WriteCheck,
+} from '../../apply/write-check.js';
 import type { PlanEntry } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
 import { reconcileProductPatch } from './product-reconcile.js';
@@ -29,17 +35,19 @@ async function catalog(client: MerchantClient, check: WriteCheck): Promise<Produ
   }
 }
 
-const drifted = (entry: PlanEntry, id: string, now: string) =>
-  new WriteDriftError(
-    `drifted: ${entry.label} (product ${id}) changed in the store after planning (updated_at ${entry.expectedUpdatedAt ?? '?'} → ${now}); not overwritten. Plan again to include the change`,
-  );
+/** Products as the write-time check reads them (one algorithm: apply/write-check.ts). */
+const checkedProducts = (client: MerchantClient, check: WriteCheck): CheckedEntities => ({
+  noun: 'product',
+  getRoute: `GET ${client.paths.productGet}`,
+  getUpdatedAt: async (id) => (await client.products.get(id)).updated_at,
+  listedUpdatedAt: async (id) => (await catalog(client, check)).updatedAt.get(id),
+  missingIsDrift: true,
+});
 
 /**
  * Before an update/hide/delete: throws WriteDriftError (nothing sent) when the product's
  * `updated_at` is not the one seen when planning, or it is gone. Checked against the shared catalog
- * listing (default), or by re-reading the product (`GET /products/{id}`: strict, or a catalog too
- * big to list often); a get-one 404 for a product the listing has means the service has no get-one
- * (see WriteCheck.getOneMissing).
+ * listing (default), or by re-reading the product (`GET /products/{id}`); see refuseChanged.
  */
 export async function refuseChangedProduct(
   client: MerchantClient,
@@ -48,30 +56,7 @@ export async function refuseChangedProduct(
 ): Promise<void> {
   const id = entry.productId;
   if (id === null || entry.expectedUpdatedAt === null) return;
-  if (!check.usesListing) {
-    let live: Product;
-    try {
-      // No abort signal: a stop lets the operations in flight finish (and this read is short).
-      live = await client.products.get(id);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw new WriteCheckFailedError(`product ${id}`, error);
-      // Gone, or no get-one route: the listing tells.
-      const listed = (await catalog(client, check)).updatedAt.get(id);
-      if (listed === undefined) return; // gone: the write fails with its own 404
-      check.getOneMissing(`GET ${client.paths.productGet}`);
-      if (listed !== entry.expectedUpdatedAt) throw drifted(entry, id, listed);
-      return;
-    }
-    if (live.updated_at !== entry.expectedUpdatedAt) throw drifted(entry, id, live.updated_at);
-    return;
-  }
-  const listed = (await catalog(client, check)).updatedAt.get(id);
-  if (listed === undefined) {
-    throw new WriteDriftError(
-      `drifted: ${entry.label} (product ${id}) is no longer in the store (deleted after planning); not written`,
-    );
-  }
-  if (listed !== entry.expectedUpdatedAt) throw drifted(entry, id, listed);
+  await refuseChanged(check, checkedProducts(client, check), id, entry.expectedUpdatedAt, entry.label);
 }
 
 /**
@@ -114,7 +99,13 @@ export async function settleProductReplay(
   if (id === null) return undefined;
   let live: Product | undefined;
   try {
-    live = await readForReplay(client, check, id);
+    // Without get-one: one full catalog listing shared by every replay of the run.
+    live = await readForReplay(
+      check,
+      `GET ${client.paths.productGet}`,
+      () => client.products.get(id),
+      async () => (await fullCatalog(client, check)).get(id),
+    );
   } catch (error) {
     throw new WriteCheckFailedError(`product ${id}`, error);
   }
@@ -141,28 +132,11 @@ export async function settleProductReplay(
   return decision === 'not_applied' ? undefined : decision.applied;
 }
 
-/**
- * The product as it is now, for settling a replay: get-one; without it (404 for a product the
- * catalog has), one full catalog listing shared by every replay of the run (not one scan each).
- */
-async function readForReplay(
-  client: MerchantClient,
-  check: WriteCheck,
-  id: string,
-): Promise<Product | undefined> {
-  if (!check.getOneIsMissing) {
-    try {
-      return await client.products.get(id);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
-  const all = await check.snapshot('products-full', async () => {
+/** Every product as listed, shared by the run's replays (WriteCheck.snapshot). */
+function fullCatalog(client: MerchantClient, check: WriteCheck): Promise<Map<string, Product>> {
+  return check.snapshot('products-full', async () => {
     const m = new Map<string, Product>();
     for await (const p of client.products.listPartitioned()) m.set(p.id, p);
     return m;
   });
-  const live = all.get(id);
-  if (live !== undefined) check.getOneMissing(`GET ${client.paths.productGet}`);
-  return live;
 }
