@@ -147,6 +147,15 @@ export class WriteCheck {
     return next.value as Promise<T>;
   }
 
+  /** `snapshot`, for a check before a write: a failed read is WriteCheckFailedError (`what` was not re-read; nothing sent). */
+  async listing<T>(name: string, what: string, load: () => Promise<T>): Promise<T> {
+    try {
+      return await this.snapshot(name, load);
+    } catch (error) {
+      throw new WriteCheckFailedError(what, error);
+    }
+  }
+
   private read<T>(name: string, load: () => Promise<T>): Snapshot {
     const entry: Snapshot = { at: this.now(), refreshMs: 0, value: Promise.resolve() };
     const started = performance.now();

@@ -18,16 +18,12 @@ const label = (entry: CustomerPlanEntry, fallback: string): string =>
   `row ${entry.rowNumber} ${entry.before?.name ?? entry.create?.name ?? fallback}`;
 
 /** The shared customer listing, fresh per WriteCheck.snapshot. */
-async function customers(client: MerchantClient, check: WriteCheck): Promise<LiveCustomerIndex> {
-  try {
-    return await check.snapshot('customers', async () => {
-      const index = new LiveCustomerIndex();
-      for await (const c of client.customers.list()) index.add(c);
-      return index;
-    });
-  } catch (error) {
-    throw new WriteCheckFailedError('the customers', error);
-  }
+function customers(client: MerchantClient, check: WriteCheck): Promise<LiveCustomerIndex> {
+  return check.listing('customers', 'the customers', async () => {
+    const index = new LiveCustomerIndex();
+    for await (const c of client.customers.list()) index.add(c);
+    return index;
+  });
 }
 
 /** Customers as the write-time check reads them (one algorithm: apply/write-check.ts). */

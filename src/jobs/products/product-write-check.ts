@@ -19,20 +19,16 @@ interface ProductKeys {
 }
 
 /** The shared catalog listing (both statuses read in parallel), fresh per WriteCheck.snapshot. */
-async function catalog(client: MerchantClient, check: WriteCheck): Promise<ProductKeys> {
-  try {
-    return await check.snapshot('products', async () => {
-      const k: ProductKeys = { updatedAt: new Map(), byRef: new Map(), bySku: new Map() };
-      for await (const p of client.products.listPartitioned()) {
-        k.updatedAt.set(p.id, p.updated_at);
-        if (p.reference_id) k.byRef.set(p.reference_id, p.id);
-        if (p.sku.trim() !== '') k.bySku.set(p.sku.trim(), p.id);
-      }
-      return k;
-    });
-  } catch (error) {
-    throw new WriteCheckFailedError('the catalog', error);
-  }
+function catalog(client: MerchantClient, check: WriteCheck): Promise<ProductKeys> {
+  return check.listing('products', 'the catalog', async () => {
+    const k: ProductKeys = { updatedAt: new Map(), byRef: new Map(), bySku: new Map() };
+    for await (const p of client.products.listPartitioned()) {
+      k.updatedAt.set(p.id, p.updated_at);
+      if (p.reference_id) k.byRef.set(p.reference_id, p.id);
+      if (p.sku.trim() !== '') k.bySku.set(p.sku.trim(), p.id);
+    }
+    return k;
+  });
 }
 
 /** Products as the write-time check reads them (one algorithm: apply/write-check.ts). */
