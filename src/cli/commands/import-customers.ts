@@ -6,7 +6,6 @@ import type { RegisterCommand } from './index.js';
 interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
   from?: 'shopify' | 'mbulk' | undefined;
-  'allow-empty': boolean;
   match: string;
 }
 
@@ -93,24 +92,6 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
     (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('apply', {
-          type: 'boolean',
-          default: false,
-          describe: 'Write the planned changes (default: dry run)',
-        })
-        .option('yes', {
-          type: 'boolean',
-          default: false,
-          describe: 'Do not ask for confirmation before writing',
-        })
-        .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
-        .option('allow-empty', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
-        })
-        .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .option('from', {
           choices: ['shopify', 'mbulk'] as const,
           describe:

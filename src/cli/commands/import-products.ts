@@ -14,7 +14,6 @@ interface ProductsArgs extends ImportArgs {
   missing: string;
   'allow-deletes': boolean;
   'allow-price-jumps': boolean;
-  'allow-empty': boolean;
   stock: string;
   report?: string | undefined;
   from?: string | undefined;
@@ -204,17 +203,6 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
     (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('apply', {
-          type: 'boolean',
-          default: false,
-          describe: 'Write the planned changes (default: dry run)',
-        })
-        .option('yes', {
-          type: 'boolean',
-          default: false,
-          describe: 'Do not ask for confirmation before writing',
-        })
-        .option('sheet', { type: 'string', describe: 'XLSX: the products sheet (default: the first)' })
         .option('options', {
           type: 'string',
           describe: 'Options sheet as a separate file (default: the workbook sheet named options)',
@@ -265,12 +253,6 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           describe:
             "Stock of a sheet exported by mbulk (mbulk_exported_at): protect leaves alone items whose stock changed after the export; overwrite writes the sheet's quantities anyway",
         })
-        .option('allow-empty', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
-        })
         .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
         .option('from', {
           type: 'string',
@@ -293,7 +275,6 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           describe:
             'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
         })
-        .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .example('$0 import products samples/catalog.csv', 'plan only: what would change')
         .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
         .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')

@@ -7,7 +7,6 @@ interface StockArgs extends ImportArgs {
   'preserve-sales': boolean;
   'batch-size': number;
   'max-changes'?: string | undefined;
-  'allow-empty': boolean;
 }
 
 /** Plans a stock sheet and, with --apply, writes it: the nightly ERP upload. */
@@ -85,18 +84,6 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
     (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('apply', {
-          type: 'boolean',
-          default: false,
-          describe: 'Write the planned changes (default: dry run)',
-        })
-        .option('yes', {
-          type: 'boolean',
-          default: false,
-          describe: 'Do not ask for confirmation before writing',
-        })
-        .option('sheet', { type: 'string', describe: 'XLSX: the sheet to read (default: the first)' })
-        .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .option('preserve-sales', {
           type: 'boolean',
           default: false,
@@ -108,12 +95,6 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
           type: 'string',
           describe:
             'Refuse (exit 3) a sheet that would change more items: a count (500) or a percentage (10%)',
-        })
-        .option('allow-empty', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
         })
         .example('$0 import stock stock.csv', 'plan only: what would change')
         .example('$0 import stock stock.csv --apply --yes --json --max-changes 10%', 'nightly, unattended'),

@@ -19,6 +19,8 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
   apply: boolean;
   yes: boolean;
   sheet?: string | undefined;
+  /** Plan a sheet with a header and no data rows (default: refused, "truncated file?"). */
+  'allow-empty'?: boolean | undefined;
   'runs-dir'?: string | undefined;
   /** `Name: value` headers for a URL source (never printed or journaled). */
   header?: string[] | undefined;
@@ -40,6 +42,31 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
 export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
   parser.command('import', 'Import a sheet: plan (dry run), then --apply', (y) => {
     let sub = (y as unknown as Argv<GlobalArgs>)
+      // The options every kind of import takes, defined once.
+      .option('apply', {
+        type: 'boolean',
+        default: false,
+        describe: 'Write the planned changes (default: dry run)',
+      })
+      .option('yes', {
+        type: 'boolean',
+        default: false,
+        describe: 'Do not ask for confirmation before writing',
+      })
+      .option('sheet', {
+        type: 'string',
+        describe: 'XLSX: the sheet to read (default: the first)',
+      })
+      .option('allow-empty', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Plan a sheet that has a header and no data rows (default: refused, exit 3, "truncated file?")',
+      })
+      .option('runs-dir', {
+        type: 'string',
+        describe: 'Where run directories go (default: .mbulk/runs)',
+      })
       .option('header', {
         type: 'string',
         array: true,
