@@ -5,6 +5,7 @@ import type { CellResult } from '../sheets/cell-result.js';
 import { parseEnumCell } from '../sheets/enum-cell.js';
 import { parseIntegerCell } from '../sheets/integer-cell.js';
 import { parseListCell } from '../sheets/list-cell.js';
+import { parseDescriptionCell } from '../sheets/markdown-cell.js';
 import { parseMoney } from '../sheets/money.js';
 import type { CellValue } from '../sheets/sheet-row.js';
 import type { ProductSheetColumn } from './column-aliases.js';
@@ -54,10 +55,13 @@ const trimmedText: CellDecoder = (value) => {
   return cellText(value).trim();
 };
 
-/** Text as written (descriptions keep their spacing and line breaks). */
-const rawText: CellDecoder = (value) => {
+/**
+ * Markdown as written (descriptions keep their spacing and line breaks); a link or image to an
+ * address other than http(s) is an invalid cell.
+ */
+const description: CellDecoder = (value) => {
   if (isBlank(value)) return undefined;
-  return cellText(value);
+  return unwrap(parseDescriptionCell(value));
 };
 
 const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
@@ -170,7 +174,7 @@ export function buildProductColumnSpecs(
     { column: 'reference_id', level: 'key', field: 'reference_id', decode: trimmedText },
     { column: 'sku', level: 'key', field: 'sku', decode: trimmedText },
     { column: 'name', level: 'product', field: 'name', decode: trimmedText },
-    { column: 'description', level: 'product', field: 'description', decode: rawText, clear: '' },
+    { column: 'description', level: 'product', field: 'description', decode: description, clear: '' },
     { column: 'status', level: 'product', field: 'status', decode: enumeration(PRODUCT_STATUSES) },
     { column: 'type', level: 'product', field: 'type', decode: enumeration(PRODUCT_TYPES) },
     { column: 'price', level: 'product', field: 'price', decode: m },
@@ -200,7 +204,7 @@ export function buildProductColumnSpecs(
     { column: 'variant_id', level: 'variant', field: 'id', decode: trimmedText },
     { column: 'variant_name', level: 'variant', field: 'name', decode: trimmedText },
     { column: 'variant_sku', level: 'variant', field: 'sku', decode: trimmedText },
-    { column: 'variant_description', level: 'variant', field: 'description', decode: rawText, clear: '' },
+    { column: 'variant_description', level: 'variant', field: 'description', decode: description, clear: '' },
     { column: 'variant_price', level: 'variant', field: 'price', decode: m },
     { column: 'variant_original_price', level: 'variant', field: 'original_price', decode: m, clear: 0 },
     { column: 'variant_cost', level: 'variant', field: 'cost', decode: m },

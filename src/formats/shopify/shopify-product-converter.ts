@@ -1,4 +1,4 @@
-import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
+import { descriptionToMarkdown } from '../html-to-markdown.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { commaList, priceOrder, SourceColumns } from '../source-format.js';
@@ -244,18 +244,16 @@ export class ShopifyProductConverter implements ProductConverter {
     if (title !== '') cells['name'] = title;
     const body = first.body;
     if (body !== '') {
-      if (looksLikeHtml(body)) {
-        const { markdown, lost } = htmlToMarkdown(body);
-        cells['description'] = markdown;
-        if (lost.length > 0) {
-          this.note(
-            firstRow,
-            'description_content_lost',
-            `the description of "${p.handle}" lost what the API cannot show: ${lost.join(', ')}`,
-            'body',
-          );
-        }
-      } else cells['description'] = body;
+      const { markdown, lost } = descriptionToMarkdown(body);
+      cells['description'] = markdown;
+      if (lost.length > 0) {
+        this.note(
+          firstRow,
+          'description_content_lost',
+          `the description of "${p.handle}" lost what the API cannot show: ${lost.join(', ')}`,
+          'body',
+        );
+      }
     }
     const status = first.status.toLowerCase();
     const published = first.published;

@@ -1,6 +1,6 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
+import { descriptionToMarkdown } from '../html-to-markdown.js';
 import { commaList, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
@@ -303,18 +303,16 @@ export class WooProductConverter implements ProductConverter {
     const cells: Record<string, CellValue> = { reference_id: ref };
     if (p.name !== '') cells['name'] = p.name;
     if (p.description !== '') {
-      if (looksLikeHtml(p.description)) {
-        const { markdown, lost } = htmlToMarkdown(p.description);
-        cells['description'] = markdown;
-        if (lost.length > 0)
-          this.issue(
-            p,
-            'warning',
-            'description_content_lost',
-            `the description of "${p.name}" lost what the API cannot show: ${lost.join(', ')}`,
-            'description',
-          );
-      } else cells['description'] = p.description;
+      const { markdown, lost } = descriptionToMarkdown(p.description);
+      cells['description'] = markdown;
+      if (lost.length > 0)
+        this.issue(
+          p,
+          'warning',
+          'description_content_lost',
+          `the description of "${p.name}" lost what the API cannot show: ${lost.join(', ')}`,
+          'description',
+        );
     }
     if (p.published === '1') cells['status'] = 'VISIBLE';
     else if (p.published === '0' || p.published === '-1') cells['status'] = 'HIDDEN';

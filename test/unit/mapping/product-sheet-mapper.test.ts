@@ -468,3 +468,28 @@ describe('columns', () => {
     });
   });
 });
+
+describe('descriptions in the own sheet', () => {
+  it('a link or image to an address other than http(s) is an invalid cell naming it; http(s) ones are kept', () => {
+    const r = map(
+      ['reference_id', 'name', 'price', 'description', 'variant_name', 'variant_description'],
+      [
+        ['A', 'Ok', '1', 'See [shop](https://s.example) ![i](https://c.example/i.png)', '', ''],
+        ['B', 'Bad', '1', 'Click [md](javascript:alert(1))', '', ''],
+        ['C', 'Var', '1', '', 'Red', '![x](data:image/png;base64,AA)'],
+      ],
+    );
+    expect(r.products[0]?.fields.description).toBe(
+      'See [shop](https://s.example) ![i](https://c.example/i.png)',
+    );
+    const bad = r.issues.filter((i) => i.code === 'unsafe_link');
+    expect(bad.map((i) => [i.rowNumber, i.column, i.header])).toEqual([
+      [3, 'D', 'description'],
+      [4, 'F', 'variant_description'],
+    ]);
+    expect(bad[0]?.message).toBe(
+      'description: the link [md](javascript:…) is not an http(s) address: descriptions may only link to http:// or https:// addresses',
+    );
+    expect(r.products.map((p) => p.invalid)).toEqual([false, true, true]);
+  });
+});
