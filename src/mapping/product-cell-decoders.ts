@@ -3,6 +3,7 @@ import { parseBooleanCell } from '../sheets/boolean-cell.js';
 import { cellText, isBlank } from '../sheets/cell-result.js';
 import type { CellResult } from '../sheets/cell-result.js';
 import { parseEnumCell } from '../sheets/enum-cell.js';
+import { excelScientificError, isExcelScientific } from '../sheets/excel-scientific.js';
 import { parseIntegerCell } from '../sheets/integer-cell.js';
 import { parseListCell } from '../sheets/list-cell.js';
 import { parseDescriptionCell } from '../sheets/markdown-cell.js';
@@ -74,6 +75,14 @@ const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
   ['1', true],
   ['0', false],
 ]);
+
+/** A SKU: trimmed text, except a number Excel turned into `3.65275E+11` (its digits are lost). */
+const skuText: CellDecoder = (value) => {
+  const t = trimmedText(value);
+  return typeof t === 'string' && typeof value === 'string' && isExcelScientific(t)
+    ? unwrap(excelScientificError(t))
+    : t;
+};
 
 const bool: CellDecoder = (value) => {
   if (typeof value === 'boolean') return value;
@@ -172,7 +181,7 @@ export function buildProductColumnSpecs(
     { column: 'command', level: 'command', field: 'command', decode: enumeration(PRODUCT_COMMANDS) },
     { column: 'id', level: 'key', field: 'id', decode: trimmedText },
     { column: 'reference_id', level: 'key', field: 'reference_id', decode: trimmedText },
-    { column: 'sku', level: 'key', field: 'sku', decode: trimmedText },
+    { column: 'sku', level: 'key', field: 'sku', decode: skuText },
     { column: 'name', level: 'product', field: 'name', decode: trimmedText },
     { column: 'description', level: 'product', field: 'description', decode: description, clear: '' },
     { column: 'status', level: 'product', field: 'status', decode: enumeration(PRODUCT_STATUSES) },
@@ -203,7 +212,7 @@ export function buildProductColumnSpecs(
     { column: 'images', level: 'product', field: 'images', decode: urlList(MAX_IMAGES), clear: [] },
     { column: 'variant_id', level: 'variant', field: 'id', decode: trimmedText },
     { column: 'variant_name', level: 'variant', field: 'name', decode: trimmedText },
-    { column: 'variant_sku', level: 'variant', field: 'sku', decode: trimmedText },
+    { column: 'variant_sku', level: 'variant', field: 'sku', decode: skuText },
     { column: 'variant_description', level: 'variant', field: 'description', decode: description, clear: '' },
     { column: 'variant_price', level: 'variant', field: 'price', decode: m },
     { column: 'variant_original_price', level: 'variant', field: 'original_price', decode: m, clear: 0 },

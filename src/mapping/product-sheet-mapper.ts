@@ -126,11 +126,14 @@ export class ProductSheetMapper {
     this.keys = new ProductKeyIndex(this.productCols.length);
   }
 
-  private decodeKey(row: SheetRow, col: BoundColumn | undefined): string | undefined {
+  /** A key cell's value; a cell that cannot be a key (`3.65275E+11`) adds its issue to `failures`. */
+  private decodeKey(row: SheetRow, col: BoundColumn | undefined, failures?: RowIssue[]): string | undefined {
     if (col === undefined) return undefined;
     const raw = row.cells[col.key];
     if (raw === '' || raw === null || raw === undefined) return undefined;
     const r = col.spec.decode(raw);
+    if (r instanceof CellFailure)
+      failures?.push(cellIssue(row, col, r.code, `${col.spec.column}: ${r.message}`));
     if (typeof r !== 'string') return undefined;
     if (typeof raw === 'string' && r.length !== raw.length) this.trimmed.note(col, row.sheet, row.rowNumber);
     return r;
@@ -139,9 +142,10 @@ export class ProductSheetMapper {
   /** Feeds one data row of the products sheet. */
   addRow(row: SheetRow): void {
     this.rowCount++;
-    const id = this.decodeKey(row, this.keyCols.id);
-    const ref = this.decodeKey(row, this.keyCols.ref);
-    const sku = this.decodeKey(row, this.keyCols.sku);
+    const keyFailures: RowIssue[] = [];
+    const id = this.decodeKey(row, this.keyCols.id, keyFailures);
+    const ref = this.decodeKey(row, this.keyCols.ref, keyFailures);
+    const sku = this.decodeKey(row, this.keyCols.sku, keyFailures);
     if (row.cutShort === true) {
       // A cut row never contributes values (a cut price is a wrong price); its product, if the key
       // survived, is invalid as a whole.
@@ -161,6 +165,10 @@ export class ProductSheetMapper {
     }
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedRows++;
+      if (keyFailures.length > 0) {
+        for (const issue of keyFailures) this.looseIssues.push(issue);
+        return;
+      }
       this.looseIssues.push(
         cellIssue(
           row,
@@ -172,6 +180,7 @@ export class ProductSheetMapper {
       return;
     }
     const group = this.keys.groupOf(row, id, ref, sku, this.keyCols, true) as ProductGroup;
+    for (const issue of keyFailures) failGroup(group, issue);
     const cells = row.cells;
 
     const cmdCol = this.commandCol;

@@ -30,6 +30,8 @@ export const SHOPIFY_PRODUCT_HEADERS = {
   imageSrc: ['image src', 'product image url'],
   imagePosition: ['image position'],
   giftCard: ['gift card'],
+  /** Not imported (no such field in the API); read only to recognise numbers Excel mangled. */
+  barcode: ['variant barcode', 'barcode'],
 } as const;
 export type ShopifyProductColumn = keyof typeof SHOPIFY_PRODUCT_HEADERS;
 
