@@ -105,13 +105,17 @@ export class SourceColumns<N extends string> {
     return { header: field, key: field, letter: c?.letter ?? '', index: c?.index ?? fallbackIndex };
   }
 
-  /** Every source column once, in sheet order: the field it feeds, or "not imported". */
-  uses(notImported: (header: string) => string | undefined): ColumnUse[] {
+  /**
+   * Every source column once, in sheet order: the field it feeds, or "not imported" (why, from
+   * `notImported` of the column's key: its header lower-cased, or the English header a translated
+   * one was read as).
+   */
+  uses(notImported: (key: string) => string | undefined): ColumnUse[] {
     return this.all.map((c) => {
       const u = this.used.get(c.key);
       if (u?.field)
         return { header: c.header, letter: c.letter, field: u.field, ...(u.note ? { note: u.note } : {}) };
-      const note = u?.note ?? notImported(c.header);
+      const note = u?.note ?? notImported(c.key);
       return { header: c.header, letter: c.letter, field: null, ...(note ? { note } : {}) };
     });
   }

@@ -8,7 +8,8 @@ import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
-import { detectProductFormat } from '../../formats/detect-format.js';
+import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../formats/detect-format.js';
+import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
@@ -117,8 +118,21 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   const productsLabel = info.sheet;
   const sourceColumns = importableColumns(info.columns);
-  const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
+  // The first rows help recognise a WooCommerce export whose headers are in a language not known.
+  const batches = reader.batches()[Symbol.asyncIterator]();
+  const firstBatch = await batches.next();
+  const sample = firstBatch.done === true ? [] : firstBatch.value.slice(0, FORMAT_SAMPLE_ROWS);
+  const detected: DetectedFormat = options.from
+    ? { format: options.from }
+    : detectProductFormat(sourceColumns, sample);
   const format = detected.format;
+  if (format === 'woocommerce') {
+    detected.woo ??= readWooHeader(sourceColumns, sample);
+    if (!isWooHeader(detected.woo)) {
+      await reader.close();
+      throw notWooHeader(options.file, sourceColumns);
+    }
+  }
   if (options.columnMap !== undefined && format !== 'mbulk') {
     throw new UsageError(
       `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
@@ -127,7 +141,8 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   let converter: ProductConverter | undefined;
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
-  else if (format === 'woocommerce') converter = new WooProductConverter(sourceColumns, productsLabel);
+  else if (detected.woo !== undefined)
+    converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =
     options.columnMap === undefined
       ? sourceColumns
@@ -142,7 +157,8 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
   let exportedAt = Number.POSITIVE_INFINITY;
   let unreadableAt: number | undefined;
-  for await (const batch of reader.batches()) {
+  const rest: AsyncIterable<SheetRow[]> = { [Symbol.asyncIterator]: () => batches };
+  for await (const batch of chainFirst(firstBatch, rest)) {
     for (const row of batch) {
       if (converter !== undefined) converter.addRow(cleanRow(row, productsLabel));
       else (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
@@ -165,7 +181,10 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   const source: SourceDescription = {
     format: converted === undefined && options.columnMap !== undefined ? 'map' : format,
-    label: FORMAT_LABELS[converted === undefined && options.columnMap !== undefined ? 'map' : format],
+    label: formatLabel(
+      converted === undefined && options.columnMap !== undefined ? 'map' : format,
+      detected.woo,
+    ),
     detected: options.from === undefined,
     headerRow: info.headerRow || 1,
     columns: converted?.columnUses ?? describeSheetColumns(sourceColumns, mapped),
@@ -242,6 +261,46 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
   if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
   return result;
+}
+
+/** How many first rows the format detection looks at. */
+const FORMAT_SAMPLE_ROWS = 100;
+
+/** The first batch (already read), then the rest. */
+async function* chainFirst(
+  first: IteratorResult<SheetRow[], unknown>,
+  rest: AsyncIterable<SheetRow[]>,
+): AsyncIterable<SheetRow[]> {
+  if (first.done === true) return;
+  yield first.value;
+  yield* rest;
+}
+
+/** `WooCommerce product export (Russian headers)`: the plan's first line. */
+function formatLabel(format: ProductSourceFormat | 'map', woo: WooHeaderReading | undefined): string {
+  const label = FORMAT_LABELS[format];
+  if (woo === undefined) return label;
+  const how = [
+    ...(woo.language !== undefined ? [`${woo.language} headers`] : []),
+    ...(woo.byOrder.length > 0
+      ? [
+          `${woo.byOrder.length} column${woo.byOrder.length === 1 ? '' : 's'} read by the exporter's column order: ${woo.byOrder.join(', ')}`,
+        ]
+      : []),
+  ];
+  return how.length === 0 ? label : `${label} (${how.join('; ')})`;
+}
+
+/** `--from woocommerce` on a sheet whose header is not the exporter's in any known language. */
+function notWooHeader(file: string, columns: readonly SheetColumn[]): SheetHeaderError {
+  const shown = columns
+    .slice(0, 6)
+    .map((c) => c.header)
+    .join(', ');
+  return new SheetHeaderError(
+    `${file}: --from woocommerce, but its header (${shown}${columns.length > 6 ? ', …' : ''}) is not WooCommerce's product export in any language merchant-bulk knows: no Type and Name columns were found by name, by the exporter's column order or by their values (simple, variable, variation). Import it with --map "Header=field,…" instead`,
+    [],
+  );
 }
 
 /**
