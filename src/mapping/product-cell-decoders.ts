@@ -1,4 +1,4 @@
-import { MAX_IMAGES, PRODUCT_STATUSES, PRODUCT_TYPES, PRODUCT_UNITS } from '../schema/product.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, PRODUCT_UNITS } from '../schema/product.js';
 import { parseBooleanCell } from '../sheets/boolean-cell.js';
 import { cellText, isBlank } from '../sheets/cell-result.js';
 import type { CellResult } from '../sheets/cell-result.js';
@@ -149,7 +149,8 @@ function decimalNumber(decimalComma: boolean): CellDecoder {
 
 const plainList: CellDecoder = (value) => (isBlank(value) ? undefined : parseListCell(value));
 
-function urlList(maxItems?: number): CellDecoder {
+/** `|`-separated http(s) URLs (how many a product may have is the mapper's check: it names the product). */
+function urlList(): CellDecoder {
   return (value) => {
     if (isBlank(value)) return undefined;
     const list = parseListCell(value);
@@ -160,12 +161,6 @@ function urlList(maxItems?: number): CellDecoder {
           `"${url}" is not a URL: write full http:// or https:// addresses separated by |`,
         );
       }
-    }
-    if (maxItems !== undefined && list.length > maxItems) {
-      return new CellFailure(
-        'too_many_images',
-        `${list.length} images listed; a product can have at most ${maxItems}: remove ${list.length - maxItems}`,
-      );
     }
     return list;
   };
@@ -209,7 +204,7 @@ export function buildProductColumnSpecs(
     { column: 'cart_minimum', level: 'product', field: 'cart_minimum', decode: nonNeg },
     { column: 'inventory_enabled', level: 'product', field: 'inventory_enabled', decode: bool },
     { column: 'inventory_quantity', level: 'product', field: 'inventory_quantity', decode: nonNeg },
-    { column: 'images', level: 'product', field: 'images', decode: urlList(MAX_IMAGES), clear: [] },
+    { column: 'images', level: 'product', field: 'images', decode: urlList(), clear: [] },
     { column: 'variant_id', level: 'variant', field: 'id', decode: trimmedText },
     { column: 'variant_name', level: 'variant', field: 'name', decode: trimmedText },
     { column: 'variant_sku', level: 'variant', field: 'sku', decode: skuText },

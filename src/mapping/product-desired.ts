@@ -129,6 +129,12 @@ export interface ProductMappingOptions {
    * they are.
    */
   blank?: 'keep' | 'clear';
+  /**
+   * A product with more images than the API takes (10): invalid, naming the product and the flag
+   * (default), or `first-10`: the first ten in the sheet's order are kept and every other one is
+   * listed in a warning on the row that holds them (`--images first-10`).
+   */
+  images?: 'first-10';
   /** Row number of the header row, used for column warnings (default 1). */
   headerRowNumber?: number;
   /** Sheet name used for header issues when no row has been seen (default 'products'). */

@@ -4,6 +4,7 @@ import { PRODUCT_COLUMN_ALIASES, PRODUCT_SHEET_COLUMNS, resolveColumns } from '.
 import type { ProductSheetColumn } from './column-aliases.js';
 import { columnHeaderIssues } from './column-header-issues.js';
 import { cutShortIssue } from './cut-short-row.js';
+import { MAX_IMAGES } from '../schema/product.js';
 import { OptionsSheetColumns } from './options-sheet-columns.js';
 import { CellFailure, buildProductColumnSpecs } from './product-cell-decoders.js';
 import type { ColumnSpec } from './product-cell-decoders.js';
@@ -370,6 +371,56 @@ export class ProductSheetMapper {
     this.optionSheet?.addTo(group, row);
   }
 
+  /**
+   * A product lists more images than the API takes: invalid, naming the product and
+   * `--images first-10`; with that option the first ten are kept and the others listed in a
+   * warning on the row that holds the list (results.csv and the plan show it).
+   */
+  private limitImages(g: ProductGroup): void {
+    const slot = this.productCols.findIndex((c) => c.spec.column === 'images');
+    const images = g.values[slot];
+    if (slot < 0 || !Array.isArray(images) || images.length <= MAX_IMAGES) return;
+    const col = this.productCols[slot] as BoundColumn;
+    const nameSlot = this.productCols.findIndex((c) => c.spec.column === 'name');
+    const name = nameSlot < 0 ? undefined : g.values[nameSlot];
+    const key = g.ref ?? g.sku ?? g.id ?? '';
+    const product = `"${key}"${typeof name === 'string' && name !== key ? ` (${name})` : ''}`;
+    const row = {
+      sheet: g.rows[0]?.sheet ?? this.options.sheetName ?? 'products',
+      rowNumber: g.valueRows[slot] ?? 0,
+    };
+    const issue = (severity: 'error' | 'warning', code: string, message: string): RowIssue => ({
+      severity,
+      code,
+      message,
+      ...row,
+      column: col.letter,
+      header: col.header,
+    });
+    const extra = images.length - MAX_IMAGES;
+    if (this.options.images !== 'first-10') {
+      failGroup(
+        g,
+        issue(
+          'error',
+          'too_many_images',
+          `${product} has ${images.length} images; a product has at most ${MAX_IMAGES}: import with --images first-10 to keep the first ${MAX_IMAGES} (in position order), or remove ${extra}`,
+        ),
+      );
+      return;
+    }
+    const dropped = images.slice(MAX_IMAGES) as string[];
+    g.values[slot] = images.slice(0, MAX_IMAGES);
+    failGroup(
+      g,
+      issue(
+        'warning',
+        'images_dropped',
+        `${product} has ${images.length} images; the first ${MAX_IMAGES} are kept (--images first-10), ${extra} not imported: ${dropped.join(' ')}`,
+      ),
+    );
+  }
+
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
   finish(): ProductMapping {
     for (const row of this.pendingOptionRows) this.resolveOptionRow(row);
@@ -397,6 +448,7 @@ export class ProductSheetMapper {
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
     for (const g of this.keys.groups) {
+      this.limitImages(g);
       const out: Record<string, unknown> = {};
       for (let i = 0; i < this.productCols.length; i++) {
         const col = this.productCols[i] as BoundColumn;

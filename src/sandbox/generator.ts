@@ -52,6 +52,7 @@ import {
 } from './generator-data/orders.js';
 import { type CountryInfo, digits, COUNTRIES, MY, CUSTOMER_COUNTRIES } from './generator-data/people.js';
 import { Money } from './generator-money.js';
+import { SANDBOX_IMAGE_BASE } from './tables/rehost-images.js';
 
 /**
  * Deterministic synthetic stores for the sandbox (`--generate products=N,customers=N,orders=N`),
@@ -112,8 +113,8 @@ export interface GenerateStoreOptions {
 
 const DEFAULT_NOW = '2026-11-01T00:00:00.000Z';
 const DAY = 86_400_000;
-/** Where generated product images live: the sandbox serves `/__sandbox/images/<id>.png`. */
-export const SANDBOX_IMAGE_BASE = 'http://sandbox.local/__sandbox/images/';
+/** Where generated product images live: the sandbox's storage (it serves `/__sandbox/images/<id>.png`). */
+export { SANDBOX_IMAGE_BASE };
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers.

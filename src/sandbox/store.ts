@@ -48,7 +48,9 @@ export interface SandboxState extends StoreSnapshot {
 export interface SandboxStoreOptions {
   /** Loaded state or snapshot (default: an empty store). */
   state?: SandboxState;
-  /** Base URL images are re-hosted under (the server sets it once it listens). */
+  /** An empty store's currency and country (default USD, US); ignored with a `state`. */
+  empty?: { currency?: string; country?: string };
+  /** The sandbox's own URL, whose image URLs are kept (the server sets it once it listens). */
   baseUrl?: string;
 }
 
@@ -96,7 +98,7 @@ export class SandboxStore {
       (options.baseUrl ?? 'http://127.0.0.1').replace(/\/+$/, ''),
       () => this.changed(),
     );
-    this.me = state?.me ?? { ...DEFAULT_STORE };
+    this.me = state?.me ?? { ...DEFAULT_STORE, ...options.empty };
     this.idempotency = new IdempotencyTable(extras?.idempotency ?? []);
     this.inventory = new InventoryTable(this.ctx);
     this.products = new ProductTable(this.ctx, this.inventory);
@@ -113,7 +115,7 @@ export class SandboxStore {
     }
   }
 
-  /** Images are re-hosted under `${baseUrl}/__sandbox/images/`. */
+  /** The sandbox's own URL: image URLs under it are kept as they are (see rehostImages). */
   get baseUrl(): string {
     return this.ctx.baseUrl;
   }

@@ -21,6 +21,7 @@ interface ProductsArgs extends ImportArgs {
   map?: string | undefined;
   'map-file'?: string | undefined;
   'header-row'?: number | undefined;
+  images?: string | undefined;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -46,6 +47,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const replace = parseReplace(args.replace);
   if (typeof replace === 'string') throw new CliError(replace, ExitCode.Usage);
   const {
+    amountsNote,
     planProductImport,
     applyProductRun,
     describeProductEntry,
@@ -95,6 +97,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         allowPriceJumps: args['allow-price-jumps'],
         allowEmpty: args['allow-empty'],
         stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
+        images: args.images === 'first-10' ? 'first-10' : undefined,
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -105,6 +108,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           `Format: ${src.label}${src.detected ? '' : ' (--from)'}${src.headerRow > 1 ? ` · header on row ${src.headerRow}` : ''}`,
         );
         if (src.hint) out.warn(`hint: ${src.hint}`);
+        const amounts = amountsNote(planned.file);
+        if (amounts !== undefined) out.line(`Amounts: ${amounts}`);
         if (src.format !== 'mbulk' || src.columns.some((c) => c.field === null)) {
           const { imported, notImported } = summarizeColumns(src.columns);
           out.line(`Columns imported: ${imported}`);
@@ -155,6 +160,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           runDir: planned.run.dir,
           target: target.describe,
           ...(src ? { format: src.format, headerRow: src.headerRow, columns: src.columns } : {}),
+          currency: planned.file.store.currency,
+          ...(amountsNote(planned.file) !== undefined ? { amounts: amountsNote(planned.file) } : {}),
           counts,
           summary: plan.summary,
           ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
@@ -292,6 +299,12 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'number',
           describe:
             'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
+        })
+        .option('images', {
+          type: 'string',
+          choices: ['first-10'],
+          describe:
+            'A product with more than 10 images (the API limit): first-10 keeps the first ten in position order and lists every other URL in the plan and results.csv (default: the product is invalid)',
         })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .example('$0 import products samples/catalog.csv', 'plan only: what would change')

@@ -46,6 +46,8 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   allowEmpty?: boolean;
   /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
   allowPriceJumps?: boolean;
+  /** `first-10`: a product with more than 10 images keeps the first ten (default: it is invalid). */
+  images?: 'first-10' | undefined;
 }
 
 export interface PlannedProductRun {
@@ -92,7 +94,14 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     file: options.file,
     read: options.read,
     optionsFile: options.optionsFile,
-    mapping: { decimals, money, decimalComma, blank, currency: store.currency },
+    mapping: {
+      decimals,
+      money,
+      decimalComma,
+      blank,
+      currency: store.currency,
+      ...(options.images !== undefined ? { images: options.images } : {}),
+    },
     from: options.from,
     columnMap: options.columnMap,
     onProgress: options.onProgress,
@@ -152,6 +161,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       allowPriceJumps,
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       stock: options.stock ?? 'protect',
+      ...(options.images !== undefined ? { images: options.images } : {}),
     },
   });
   const info = sheets.products;

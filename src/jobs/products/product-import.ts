@@ -10,6 +10,7 @@ export {
 export { readProductPlan, type ProductOpResult, type ProductPlanFile } from './product-plan-file.js';
 export type { ApplyProductsOptions, ProductApplySummary } from './product-job.js';
 export {
+  amountsNote,
   describeProductEntry,
   productCounts,
   summarizeCreate,

@@ -80,12 +80,25 @@ export function summarizeCreate(entry: PlanEntry, decimals: number): string {
   return `create ${entry.label}${where}: ${parts.join(' · ')}`;
 }
 
+/**
+ * A platform export's prices carry no currency: `read as MYR, the store's currency` (terminal,
+ * report, review page, JSON), so a migration into a store of another currency is seen before it is
+ * written. Undefined for the project's own sheets (their money cells may name the currency).
+ */
+export function amountsNote(file: Pick<ProductPlanFile, 'source' | 'store'>): string | undefined {
+  const format = file.source?.format;
+  if (format !== 'shopify' && format !== 'woocommerce') return undefined;
+  return `read as ${file.store.currency}, the store's currency (the export does not say which currency its prices are in)`;
+}
+
 /** Report lines about the source: its format, header row and what each column became. */
 function sourceFacts(file: ProductPlanFile): [string, string][] {
   const src = file.source;
   if (src === undefined) return [];
   const { imported, notImported } = summarizeColumns(src.columns);
   const facts: [string, string][] = [['Format', src.label]];
+  const amounts = amountsNote(file);
+  if (amounts !== undefined) facts.push(['Amounts', amounts]);
   if (src.headerRow > 1) facts.push(['Header row', String(src.headerRow)]);
   facts.push(['Columns imported', imported], ['Columns not imported', notImported]);
   if (file.skippedRows?.length) facts.push(['Rows skipped', String(file.skippedRows.length)]);

@@ -26,6 +26,22 @@ function rowKey(role: Role, row: number): string {
   return `${role}:${row}`;
 }
 
+/**
+ * A row whose product was written (or already as planned) still says what of it was left out on
+ * purpose: images past the tenth with `--images first-10`, each URL named.
+ */
+function withNote(result: RowResult, rowIssues: readonly RowIssue[]): RowResult {
+  if (result.errorCode !== undefined) return result;
+  const note = rowIssues.find((i) => i.code === 'images_dropped');
+  if (note === undefined) return result;
+  return {
+    ...result,
+    errorCode: note.code,
+    errorMessage: note.message,
+    ...(note.column ? { column: note.column } : {}),
+  };
+}
+
 /** What the rows of one entry get when its operation settled (or not). */
 function entryRowResult(
   entry: PlanEntry,
@@ -53,7 +69,7 @@ function entryRowResult(
     case 'noop': {
       const r: RowResult = { sheet, row, outcome: 'unchanged', key };
       if (entry.productId !== null) r.entityId = entry.productId;
-      return r;
+      return withNote(r, rowIssues);
     }
     case 'skip':
       return { sheet, row, outcome: 'skipped', key, errorCode: 'skip', errorMessage: 'command skip' };
@@ -77,7 +93,7 @@ function entryRowResult(
           errorMessage: 'Not applied: the run stopped first. Resume the run to apply it.',
         };
       }
-      return operationRowResult(sheet, row, outcome, success);
+      return withNote(operationRowResult(sheet, row, outcome, success), rowIssues);
     }
   }
 }

@@ -55,6 +55,7 @@ export async function replanProductRun(
     allowPriceJumps: o['allowPriceJumps'] === true,
     allowEmpty: o['allowEmpty'] === true,
     stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
+    ...(o['images'] === 'first-10' ? { images: 'first-10' as const } : {}),
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

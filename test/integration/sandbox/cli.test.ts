@@ -106,12 +106,83 @@ describe('mbulk sandbox', () => {
     expect(JSON.parse(out)).toEqual(doc);
   }, 30_000);
 
+  it('--sandbox-data F --empty --currency EUR --country DE: an empty store of that currency and country', async () => {
+    const data = join(dir, 'rehearsal.json');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        RUNNER,
+        'sandbox',
+        '--port',
+        '0',
+        '--sandbox-data',
+        data,
+        '--empty',
+        '--currency',
+        'eur',
+        '--country',
+        'DE',
+        '--json',
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    const doc = await new Promise<{
+      url: string;
+      token: string;
+      state: string;
+      store: unknown;
+      counts: Record<string, number>;
+    }>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        try {
+          resolve(JSON.parse(out) as never);
+        } catch {
+          // not complete yet
+        }
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    expect(doc.state).toBe(data);
+    expect(doc.store).toMatchObject({ currency: 'EUR', country: 'DE' });
+    expect(doc.counts).toMatchObject({ products: 0, customers: 0, orders: 0, templates: 0 });
+    const me = (await (
+      await fetch(`${doc.url}/api/v2/me`, { headers: { authorization: `Bearer ${doc.token}` } })
+    ).json()) as { currency: string; country: string };
+    expect(me).toMatchObject({ currency: 'EUR', country: 'DE' });
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(await readFile(data, 'utf8')).me).toMatchObject({ currency: 'EUR', country: 'DE' });
+
+    // The state exists now: --empty with another currency is refused, naming both (no --reset).
+    const stderr = sink();
+    const again = await main(['sandbox', '--data', data, '--empty', '--currency', 'USD'], {
+      stdout: sink().stream,
+      stderr: stderr.stream,
+      cwd: dir,
+    });
+    expect(again).toBe(2);
+    expect(stderr.text()).toContain('already exists with a EUR store in DE, not the empty USD store in US');
+    expect(stderr.text()).toContain('--reset');
+  }, 30_000);
+
   it('exits 2 on bad options', async () => {
     for (const args of [
       ['sandbox', '--generate', 'products=lots'],
       ['sandbox', '--fail-rate', '2'],
       ['sandbox', '--port', '70000'],
       ['sandbox', '--rate-limit', '0'],
+      ['sandbox', '--empty', '--currency', 'XYZ'],
+      ['sandbox', '--empty', '--country', 'ZZ'],
+      ['sandbox', '--currency', 'USD'],
+      ['sandbox', '--empty', '--generate', 'products=1'],
+      ['sandbox', '--sandbox-data', join(dir, 'y.json')],
     ]) {
       const stderr = sink();
       const code = await main([...args, '--data', join(dir, 'x.json')], {
