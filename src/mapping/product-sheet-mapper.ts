@@ -3,6 +3,7 @@ import { cellIssue, type BoundColumn, type KeyColumns } from './bound-column.js'
 import { PRODUCT_COLUMN_ALIASES, PRODUCT_SHEET_COLUMNS, resolveColumns } from './column-aliases.js';
 import type { ProductSheetColumn } from './column-aliases.js';
 import { columnHeaderIssues } from './column-header-issues.js';
+import { nearestHeader } from './near-column.js';
 import { cutShortIssue } from './cut-short-row.js';
 import { MAX_IMAGES } from '../schema/product.js';
 import { OptionsSheetColumns } from './options-sheet-columns.js';
@@ -23,6 +24,12 @@ import { failGroup, type ProductGroup } from './product-group.js';
 import { ProductKeyIndex } from './product-key-index.js';
 import type { RowIssue } from './row-issue.js';
 import { TrimmedCells } from './trimmed-cells.js';
+
+/** Every header the products sheet knows: canonical names, then aliases (for near matches). */
+const KNOWN_PRODUCT_HEADERS: readonly string[] = [
+  ...PRODUCT_SHEET_COLUMNS,
+  ...Object.keys(PRODUCT_COLUMN_ALIASES),
+];
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -82,10 +89,30 @@ export class ProductSheetMapper {
       columns,
       PRODUCT_SHEET_COLUMNS,
       PRODUCT_COLUMN_ALIASES,
+      options.columnFields,
     );
+    const suggest = (header: string): ProductSheetColumn | undefined => {
+      const near = nearestHeader(header, KNOWN_PRODUCT_HEADERS);
+      return near === undefined ? undefined : (PRODUCT_COLUMN_ALIASES[near] ?? (near as ProductSheetColumn));
+    };
     this.headerIssues.push(
-      ...columnHeaderIssues(sheet, options.headerRowNumber ?? 1, resolved.unknown, resolved.duplicates),
+      ...columnHeaderIssues(
+        sheet,
+        options.headerRowNumber ?? 1,
+        resolved.unknown,
+        resolved.duplicates,
+        suggest,
+      ),
     );
+    // A field the sheet lacks but an unknown column nearly names: issues about it say which column.
+    const nearKey: string[] = [];
+    for (const col of resolved.unknown) {
+      const field = suggest(col.header);
+      if (field === undefined || resolved.byField.has(field)) continue;
+      const hint = `did you mean column ${col.letter}, "${col.header}"?`;
+      this.columnRefs[field] ??= { letter: '', header: field, hint: `no ${field} column: ${hint}` };
+      if (field === 'id' || field === 'reference_id' || field === 'sku') nearKey.push(`${field} (${hint})`);
+    }
     for (const [column, sheetColumn] of resolved.byField) {
       const spec = specs.get(column) as ColumnSpec;
       const bound: BoundColumn = {
@@ -119,7 +146,7 @@ export class ProductSheetMapper {
       this.headerIssues.push({
         severity: 'error',
         code: 'missing_key_column',
-        message: 'the sheet needs an id, reference_id or sku column so each row can be matched to a product',
+        message: `the sheet needs an id, reference_id or sku column so each row can be matched to a product${nearKey.length > 0 ? `; ${nearKey.join('; ')}` : ''}`,
         sheet,
         rowNumber: options.headerRowNumber ?? 1,
       });

@@ -2,7 +2,7 @@ import { descriptionToMarkdown } from '../html-to-markdown.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { isExcelScientific } from '../../sheets/excel-scientific.js';
-import { commaList, priceOrder, SourceColumns } from '../source-format.js';
+import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   SHOPIFY_PRODUCT_HEADERS,
@@ -270,7 +270,7 @@ export class ShopifyProductConverter implements ProductConverter {
       rows,
       issues: this.issues,
       skipped: this.skipped,
-      columnUses: c.uses(shopifyNotImported),
+      ...nearColumnsOf(c, shopifyNotImported, OUTPUT, c.uses(shopifyNotImported)),
     };
   }
 

@@ -1,7 +1,7 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
-import { commaList, priceOrder, SourceColumns } from '../source-format.js';
+import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   WOO_PRODUCT_HEADERS,
@@ -267,7 +267,13 @@ export class WooProductConverter implements ProductConverter {
           }
         : u,
     );
-    return { columns, rows: out, issues: this.issues, skipped: this.skipped, columnUses: uses };
+    return {
+      columns,
+      rows: out,
+      issues: this.issues,
+      skipped: this.skipped,
+      ...nearColumnsOf(c, wooNotImported, OUTPUT, uses),
+    };
   }
 
   private convert(p: WooRow, variations: WooRow[], out: SheetRow[]): void {

@@ -13,6 +13,7 @@ import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
+  type NearColumn,
   type ProductConverter,
   type ProductSourceFormat,
   type SkippedRow,
@@ -145,14 +146,20 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =
     options.columnMap === undefined
-      ? sourceColumns
+      ? undefined
       : applyColumnMap(sourceColumns, options.columnMap, options.file);
   const mappingOptions = {
     ...options.mapping,
     sheetName: productsLabel,
     headerRowNumber: info.headerRow || 1,
   };
-  let mapper = converter === undefined ? new ProductSheetMapper(mapped, mappingOptions) : undefined;
+  let mapper =
+    converter === undefined
+      ? new ProductSheetMapper(
+          mapped?.columns ?? sourceColumns,
+          mapped === undefined ? mappingOptions : { ...mappingOptions, columnFields: mapped.fields },
+        )
+      : undefined;
   let rows = 0;
   const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
   let exportedAt = Number.POSITIVE_INFINITY;
@@ -161,6 +168,8 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   for await (const batch of chainFirst(firstBatch, rest)) {
     for (const row of batch) {
       if (converter !== undefined) converter.addRow(cleanRow(row, productsLabel));
+      else if (mapped !== undefined)
+        (mapper as ProductSheetMapper).addRow(mapped.row(cleanRow(row, productsLabel)));
       else (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
       if (stamped) {
         // Rows added to an export leave it blank: only a filled, unreadable cell is worth a warning.
@@ -187,7 +196,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     ),
     detected: options.from === undefined,
     headerRow: info.headerRow || 1,
-    columns: converted?.columnUses ?? describeSheetColumns(sourceColumns, mapped),
+    columns: converted?.columnUses ?? describeSheetColumns(mapped?.columns ?? sourceColumns, mapped),
   };
   if ('hint' in detected && detected.hint !== undefined) source.hint = detected.hint;
   const productMapper = mapper as ProductSheetMapper;
@@ -237,12 +246,19 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
   const mapping = productMapper.finish();
-  if (converted !== undefined) appendAll(mapping.issues, converted.issues); // one per source row at most
-  pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
+  if (converted !== undefined) {
+    appendAll(mapping.issues, converted.issues); // one per source row at most
+    reportNearColumns(mapping, converted.nearColumns, productsLabel, info.headerRow || 1, source.label);
+  }
+  // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
+  // column map keeps the user's headers on its columns.)
+  if (converted !== undefined) pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {
+    // The file is named once: a CSV's sheet label is its own name.
+    const where = (i: RowIssue) => (i.sheet === basename(options.file) ? '' : `${i.sheet}: `);
     throw new SheetHeaderError(
-      `${options.file}: ${fatal.map((i) => `${i.sheet}: ${i.message}`).join('; ')}`,
+      `${options.file}: ${fatal.map((i) => `${where(i)}${i.message}`).join('; ')}`,
       fatal,
     );
   }
@@ -261,6 +277,40 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if (optionsInfo !== undefined) result.optionsInfo = optionsInfo;
   if (optionsLabel !== undefined) result.optionsLabel = optionsLabel;
   return result;
+}
+
+/**
+ * Columns of a platform export that nearly name a column it lacks (`Variant Prce`): a warning on
+ * the header row saying which, and a hint that every issue about the missing field repeats.
+ */
+function reportNearColumns(
+  mapping: ProductMapping,
+  near: readonly NearColumn[],
+  sheet: string,
+  headerRow: number,
+  format: string,
+): void {
+  for (const n of near) {
+    const { column, suggestion } = n;
+    mapping.issues.push({
+      severity: 'warning',
+      code: 'near_column',
+      message: `column "${column.header}" is not a column of a ${format} and is not imported; did you mean ${suggestion}?`,
+      sheet,
+      rowNumber: headerRow,
+      column: column.letter,
+      header: column.header,
+    });
+    for (const field of n.fields) {
+      const ref = mapping.columnRefs[field];
+      if (ref !== undefined && ref.letter !== '') continue;
+      mapping.columnRefs[field] = {
+        letter: '',
+        header: suggestion,
+        hint: `no ${suggestion} column: did you mean column ${column.letter}, "${column.header}"?`,
+      };
+    }
+  }
 }
 
 /** How many first rows the format detection looks at. */
@@ -304,7 +354,7 @@ function notWooHeader(file: string, columns: readonly SheetColumn[]): SheetHeade
 }
 
 /**
- * Issues of a converted or mapped sheet name the canonical field (`variant_price`); the user reads
+ * Issues of a converted sheet name the canonical field (`variant_price`); the user reads
  * the source sheet, so each issue with a column letter gets that column's own header back.
  */
 function pointAtSourceHeaders(mapping: ProductMapping, sheet: string, columns: readonly SheetColumn[]): void {
