@@ -3,6 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { ColumnMap } from '../../formats/column-map.js';
+import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { RegisterCommand } from './index.js';
 
 interface ProductsArgs extends ImportArgs {
@@ -22,6 +23,7 @@ interface ProductsArgs extends ImportArgs {
   'map-file'?: string | undefined;
   'header-row'?: number | undefined;
   images?: string | undefined;
+  'stock-unknown'?: string | undefined;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -56,6 +58,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     writeFullProductReport,
   } = await import('../../jobs/products/product-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');
   if (args.map !== undefined && args['map-file'] !== undefined)
@@ -98,6 +101,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         allowEmpty: args['allow-empty'],
         stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
         images: args.images === 'first-10' ? 'first-10' : undefined,
+        stockUnknown: args['stock-unknown'] as StockUnknownMode | undefined,
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -118,6 +122,12 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         const skipped = planned.file.skippedRows?.length ?? 0;
         if (skipped > 0)
           out.line(`Rows skipped: ${skipped} (each noted below; results.csv marks them skipped)`);
+      }
+      // Said before anything else about the plan: an apply would otherwise make stock up.
+      if (plan.stockUnknown !== undefined) {
+        const line = `Stock unknown: ${stockUnknownMessage(plan.stockUnknown)}`;
+        if (plan.stockUnknown.mode === undefined) out.warn(line);
+        else out.line(line);
       }
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
       out.line(`Plan: ${formatCounts(counts)}`);
@@ -166,6 +176,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           summary: plan.summary,
           ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
           ...(plan.stockSpared ? { stockSpared: plan.stockSpared } : {}),
+          ...(plan.stockUnknown
+            ? { stockUnknown: { ...plan.stockUnknown, message: stockUnknownMessage(plan.stockUnknown) } }
+            : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -299,6 +312,12 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'number',
           describe:
             'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
+        })
+        .option('stock-unknown', {
+          type: 'string',
+          choices: ['untracked', 'zero', 'keep'],
+          describe:
+            'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
         })
         .option('images', {
           type: 'string',

@@ -7,6 +7,7 @@ import { checkGuardrail } from '../../plan/check-guardrail.js';
 import { addLiveProduct, emptyLiveCatalog } from '../../plan/live-catalog.js';
 import { planProducts } from '../../plan/plan-products.js';
 import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
+import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
 import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
 import { refuseEmptySheet } from '../empty-sheet.js';
@@ -48,6 +49,11 @@ export interface PlanProductsImportOptions extends JobCallbacks {
   allowPriceJumps?: boolean;
   /** `first-10`: a product with more than 10 images keeps the first ten (default: it is invalid). */
   images?: 'first-10' | undefined;
+  /**
+   * Stock the sheet tracks without giving it (`--stock-unknown`, see readUnknownStock). Default:
+   * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
+   */
+  stockUnknown?: StockUnknownMode | undefined;
 }
 
 export interface PlannedProductRun {
@@ -127,6 +133,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
       ? { stockSince: sheets.exportedAt }
       : {}),
+    stockUnknown: options.stockUnknown,
+    platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
   });
   const before: Record<string, Product> = {};
   for (const e of plan.entries) {
@@ -162,6 +170,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       stock: options.stock ?? 'protect',
       ...(options.images !== undefined ? { images: options.images } : {}),
+      ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
     },
   });
   const info = sheets.products;
@@ -196,5 +205,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   const planned: PlannedProductRun = { run, file, store, timings };
   if (file.refusal) planned.refusal = file.refusal;
   if (priceJumps.length > 0 && !allowPriceJumps) planned.applyRefusal = priceJumpRefusal(priceJumps);
+  const unknownStock = stockUnknownRefusal(plan);
+  if (unknownStock !== undefined) planned.applyRefusal ??= unknownStock;
   return planned;
 }

@@ -6,6 +6,7 @@ import { formatRowIssue } from '../../mapping/row-issue.js';
 import { describeChanges } from '../../plan/describe-changes.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { productReview } from '../../report/product-review.js';
+import { stockUnknownMessage } from '../../plan/stock-unknown.js';
 import type { ProductCreate } from '../../schema/index.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { ProductPlanFile } from './product-plan-file.js';
@@ -121,6 +122,9 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
   }
   const facts: [string, string][] = [
     ['Input', file.input.original],
+    ...(file.plan.stockUnknown
+      ? [['Stock unknown', stockUnknownMessage(file.plan.stockUnknown)] as [string, string]]
+      : []),
     ...sourceFacts(file),
     ['Store', `${file.store.name} (${file.store.id}, ${file.store.currency})`],
     ['Target', run.meta.target],
