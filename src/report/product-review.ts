@@ -24,7 +24,7 @@ export interface ReviewOptions {
   failedWritten?: boolean;
 }
 
-const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
+const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
 
 interface VariantLike {
   name?: string | undefined;

@@ -50,6 +50,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   if (typeof replace === 'string') throw new CliError(replace, ExitCode.Usage);
   const {
     amountsNote,
+    formatRowTally,
+    productRowTally,
     planProductImport,
     applyProductRun,
     describeProductEntry,
@@ -119,9 +121,11 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           out.line(`Columns imported: ${imported}`);
           out.line(`Columns not imported: ${notImported}`);
         }
-        const skipped = planned.file.skippedRows?.length ?? 0;
-        if (skipped > 0)
-          out.line(`Rows skipped: ${skipped} (each noted below; results.csv marks them skipped)`);
+        const leftOut = planned.file.skippedRows?.length ?? 0;
+        if (leftOut > 0)
+          out.line(
+            `Rows left out: ${leftOut} (rows the conversion does not import, each noted below; results.csv marks them left_out)`,
+          );
       }
       // Said before anything else about the plan: an apply would otherwise make stock up.
       if (plan.stockUnknown !== undefined) {
@@ -130,6 +134,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         else out.line(line);
       }
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Rows: ${formatRowTally(productRowTally(planned.file))}`);
       out.line(`Plan: ${formatCounts(counts)}`);
       const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
       let shown = 0;
@@ -173,6 +178,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           currency: planned.file.store.currency,
           ...(amountsNote(planned.file) !== undefined ? { amounts: amountsNote(planned.file) } : {}),
           counts,
+          rows: productRowTally(planned.file),
           summary: plan.summary,
           ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
           ...(plan.stockSpared ? { stockSpared: plan.stockSpared } : {}),

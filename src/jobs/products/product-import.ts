@@ -12,6 +12,9 @@ export type { ApplyProductsOptions, ProductApplySummary } from './product-job.js
 export {
   amountsNote,
   describeProductEntry,
+  formatRowTally,
+  productRowTally,
+  type ProductRowTally,
   productCounts,
   summarizeCreate,
   writeEntries,

@@ -30,7 +30,7 @@ export interface ProductPlanFile {
   issues: RowIssue[];
   /** What the products sheet was read as (format, header row, each source column's use). */
   source?: SourceDescription;
-  /** Source rows a format conversion left out on purpose (gift cards, grouped products…): skipped in results.csv. */
+  /** Source rows a format conversion left out on purpose (gift cards, grouped products…): left_out in results.csv. */
   skippedRows?: SkippedRow[];
   /** The live product as read when planning, for every product an update/hide/delete touches (backup). */
   before: Record<string, Product>;

@@ -72,7 +72,14 @@ function entryRowResult(
       return withNote(r, rowIssues);
     }
     case 'skip':
-      return { sheet, row, outcome: 'skipped', key, errorCode: 'skip', errorMessage: 'command skip' };
+      return {
+        sheet,
+        row,
+        outcome: 'skipped',
+        key,
+        errorCode: 'skip',
+        errorMessage: 'marked skip (command skip)',
+      };
     default: {
       const success = {
         outcome: entry.action === 'create' ? ('created' as const) : ('updated' as const),
@@ -156,7 +163,7 @@ export async function writeProductResults(
       results.set(k, {
         sheet: labels.products,
         row: r.rowNumber,
-        outcome: 'skipped',
+        outcome: 'left_out',
         errorCode: r.code,
         errorMessage: r.message,
       });

@@ -55,7 +55,7 @@ export interface ProductSheets {
   optionsLabel?: string;
   /** What the products sheet was read as: format, header row, what each source column became. */
   source: SourceDescription;
-  /** Rows the format conversion left out on purpose (results.csv: skipped). */
+  /** Rows the format conversion left out on purpose (results.csv: left_out). */
   skipped: SkippedRow[];
   /** Data rows read (both sheets). */
   rows: number;

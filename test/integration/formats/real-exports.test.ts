@@ -97,7 +97,7 @@ describe('real platform exports, as they are', () => {
     expect(live.get('example-hat')?.variants).toEqual([]); // Default Title → product-level
   });
 
-  it('WooCommerce sample: variable product with variations named by attribute values, sale price, skipped grouped/external rows in results.csv', async () => {
+  it('WooCommerce sample: variable product with variations named by attribute values, sale price, grouped/external rows left out in results.csv', async () => {
     const applied = await h.cli(
       'import',
       'products',
@@ -123,8 +123,8 @@ describe('real platform exports, as they are', () => {
     expect(beanie).toMatchObject({ price: 1800, original_price: 2000, status: 'VISIBLE' });
     const runDir = join(h.dir, '.mbulk/runs', applied.json<{ runId: string }>().runId);
     const results = readFileSync(join(runDir, 'results.csv'), 'utf8');
-    expect(results).toMatch(/,24,skipped,.*grouped_product/);
-    expect(results).toMatch(/,25,skipped,.*external_product/);
+    expect(results).toMatch(/,24,left_out,.*grouped_product/);
+    expect(results).toMatch(/,25,left_out,.*external_product/);
     expect(results.trim().split('\n')).toHaveLength(26); // header + every one of the 25 rows
   });
 });
