@@ -7,5 +7,5 @@ const sb = await startSandbox({ seed: resolve('samples/store.json') });
 const dir = mkdtempSync(join(tmpdir(), 'try-'));
 const env = { MERCHANT_API_URL: sb.url, MERCHANT_API_TOKEN: sb.token };
 const r = await runCli(process.argv.slice(2), env, dir);
-console.log(r.code); console.log(r.stdout.slice(0, 4000)); console.log(r.stderr.slice(0, 3000));
+console.log(r.code); console.log(r.stdout.slice(0, 4000)); console.log(r.stderr.slice(0, 8000));
 await sb.close();

@@ -1,0 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startSandbox } from './src/sandbox/server.js';
+import { runCli } from './test/helpers/run-cli.js';
+const sb = await startSandbox({ seed: resolve('samples/store.json') });
+const dir = mkdtempSync(join(tmpdir(), 'try-'));
+const env = { MERCHANT_API_URL: sb.url, MERCHANT_API_TOKEN: sb.token };
+const r = await runCli([...process.argv.slice(2), '--json'], env, dir);
+const d = r.json<Record<string, unknown>>();
+console.log(r.code, JSON.stringify(d['failedRows'], null, 1).slice(0, 3000));
+await sb.close();
