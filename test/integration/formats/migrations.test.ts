@@ -202,3 +202,204 @@ describe('a migration of every real export into an empty store', () => {
     },
   );
 });
+
+describe('issue 24 acceptance, through the CLI', () => {
+  const VELOFANT = join(CORPUS, 'shopify/velofant_products_export_1.csv');
+
+  it('a tracked export without a quantity column: said at the top, --apply refuses (exit 3, 0 writes); each --stock-unknown does what it says', async () => {
+    const run = await emptyStore();
+    try {
+      const plan = await run.cli('import', 'products', VELOFANT);
+      expect(plan.code).toBe(0);
+      expect(plan.stderr).toMatch(
+        /^Stock unknown: 14 products \(19 inventory items\) track stock but the sheet gives no quantity for them: --apply refuses/m,
+      );
+      const report = readFileSync(join(runDirOf(plan.stdout), 'report.md'), 'utf8');
+      expect(report).toContain('Stock unknown');
+      const page = readFileSync(join(runDirOf(plan.stdout), 'report.html'), 'utf8');
+      expect(page).toContain('14 products (19 inventory items) track stock but the sheet gives no quantity');
+
+      const refused = await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--json');
+      expect(refused.code).toBe(3);
+      expect(refused.json<{ refused: string; stockUnknown: { products: number } }>()).toMatchObject({
+        refused: expect.stringContaining('--stock-unknown untracked'),
+        stockUnknown: { products: 14, items: 19 },
+      });
+      expect(run.writes()).toEqual([]);
+      // mbulk apply of that plan refuses as well.
+      const saved = await run.cli('apply', refused.json<{ runId: string }>().runId, '--yes');
+      expect(saved.code).toBe(3);
+      expect(run.writes()).toEqual([]);
+
+      // zero: tracked, stock 0. Then keep on a store where one item has stock 7 since: left alone.
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'zero')).code,
+      ).toBe(0);
+      const wheels = run.byRef().get('velofant-wheelset-1');
+      expect(wheels).toMatchObject({ inventory_enabled: true, inventory: { quantity: 0 } });
+      const item = wheels?.inventory?.item_id as string;
+      run.sandbox.store.updateInventoryItem(item, { quantity: 7 });
+      run.sandbox.clearRequestLog();
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'keep')).code,
+      ).toBe(0);
+      expect(run.writes()).toEqual([]);
+      expect(run.byRef().get('velofant-wheelset-1')?.inventory?.quantity).toBe(7);
+      // untracked: the unknown stock is not tracked at all.
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'untracked'))
+          .code,
+      ).toBe(0);
+      expect(run.byRef().get('velofant-wheelset-1')?.inventory_enabled).toBe(false);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('rows left out by the conversion and products marked skip are counted alike in every output', async () => {
+    const run = await emptyStore();
+    try {
+      const applied = await run.cli('import', 'products', WOO_ORIGINAL, '--apply', '--yes', '--json');
+      const json = applied.json<PlanJson>();
+      expect(json.rows).toEqual({ read: 124, inPlan: 82, leftOut: 42, markedSkip: 0, invalid: 0 });
+      expect(json.counts['rows left out']).toBe(42);
+      const text = await run.cli('import', 'products', WOO_ORIGINAL);
+      expect(text.stdout).toMatch(/^Rows left out: 42 /m);
+      expect(text.stdout).toMatch(
+        /^Rows: 124 read = 82 in the plan \+ 42 left out \+ 0 marked skip \+ 0 invalid$/m,
+      );
+      expect(text.stdout).toMatch(/marked skip 0/);
+      const dirOf = json.runDir;
+      expect(readFileSync(join(dirOf, 'report.md'), 'utf8')).toContain(
+        '124 read = 82 in the plan + 42 left out',
+      );
+      expect(readFileSync(join(dirOf, 'report.html'), 'utf8')).toContain(
+        '42 rows left out by the conversion',
+      );
+      const outcomes = Papa.parse<Record<string, string>>(
+        readFileSync(join(dirOf, 'results.csv'), 'utf8').replace(/^\uFEFF/, ''),
+        { header: true, skipEmptyLines: true },
+      ).data.map((r) => r['outcome']);
+      expect(outcomes.filter((o) => o === 'left_out')).toHaveLength(42);
+      expect(outcomes).toHaveLength(124);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('--images first-10: a product of 18 images keeps its first 10, every dropped URL in results.csv and the plan', async () => {
+    const run = await emptyStore();
+    try {
+      const file = join(CORPUS, 'shopify/yadayada_products_export_1.csv');
+      const refused = await run.cli('import', 'products', file);
+      expect(refused.stdout).toMatch(
+        /"kent-x-small-mens-beard[^"]*" \(KENT X-Small[^)]*\) has 18 images; a product has at most 10: import with --images first-10/,
+      );
+      const applied = await run.cli(
+        'import',
+        'products',
+        file,
+        '--apply',
+        '--yes',
+        '--json',
+        '--images',
+        'first-10',
+      );
+      const comb = [...run.byRef().values()].find((p) => p.reference_id?.startsWith('kent-x-small'));
+      const sources = shopifyExpectations(file).find((e) => e.reference === comb?.reference_id)?.images ?? [];
+      expect(sources).toHaveLength(18);
+      expect(comb?.images).toHaveLength(10);
+      const results = readFileSync(join(applied.json<PlanJson>().runDir, 'results.csv'), 'utf8');
+      for (const url of sources.slice(10)) expect(results).toContain(url);
+      for (const url of sources.slice(0, 10)) expect(results).not.toContain(url);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('Variant Prce gets a "did you mean Variant Price"; --map "Colour+Size=variant_name" builds Red / S', async () => {
+    const run = await emptyStore();
+    try {
+      const misspelt = join(dir, 'misspelt.csv');
+      const packt = readFileSync(join(CORPUS, 'shopify/packt_products_export_1.csv'), 'utf8');
+      writeFileSync(misspelt, packt.replace('Variant Price,', 'Variant Prce,'));
+      const plan = await run.cli('import', 'products', misspelt);
+      expect(plan.stdout).toContain(
+        'column "Variant Prce" is not a column of a Shopify product export and is not imported; did you mean Variant Price?',
+      );
+      expect(plan.stdout).toMatch(
+        /a new product needs a price: write it on its first row \(no Variant Price column: did you mean column T, "Variant Prce"\?\)/,
+      );
+
+      const supplier = join(dir, 'supplier.csv');
+      writeFileSync(
+        supplier,
+        'Ref,Title,Colour,Size,Price,Retail\nT1,Tee,Red,S,10.00,10.00\nT1,,Red,M,,10.00\nT1,,Blue,L,,11.00\n',
+      );
+      const mapped = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--apply',
+        '--yes',
+        '--map',
+        'Ref=reference_id,Title=name,Colour+Size=variant_name,Retail=variant_price',
+      );
+      expect(mapped.stdout).toContain('Colour → variant_name');
+      expect(
+        run
+          .byRef()
+          .get('T1')
+          ?.variants.map((v) => v.name),
+      ).toEqual(['Red / S', 'Red / M', 'Blue / L']);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('rehearsal in the embedded sandbox: --sandbox-data new.json --empty --currency USD, amounts read as USD', async () => {
+    const cwd = mkdtempSync(join(dir, 'rehearsal-'));
+    const state = join(cwd, 'rehearsal.json');
+    const file = join(CORPUS, 'shopify/packt_products_export_1.csv');
+    const flags = ['--sandbox-data', state, '--empty', '--currency', 'USD', '--country', 'US'];
+    const applied = await runCli(['import', 'products', file, '--apply', '--yes', ...flags], {}, cwd);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^Target: local sandbox \(/m);
+    expect(applied.stdout).toContain("Amounts: read as USD, the store's currency");
+    expect(applied.stderr).not.toContain('suspicious price'); // an empty store has no prices to jump from
+    const me = await runCli(['whoami', '--json', '--sandbox-data', state], {}, cwd);
+    expect(me.json<{ currency: string; country: string }>()).toMatchObject({
+      currency: 'USD',
+      country: 'US',
+    });
+    expect(JSON.parse(readFileSync(state, 'utf8')).products).toHaveLength(20);
+    // Its image URLs do not name the port of that run.
+    for (const p of JSON.parse(readFileSync(state, 'utf8')).products as Product[])
+      for (const url of p.images) expect(url).toMatch(/^http:\/\/sandbox\.local\/__sandbox\/images\//);
+    // The same state for another currency is refused, naming both; nothing is written.
+    const other = await runCli(
+      ['import', 'products', file, '--sandbox-data', state, '--empty', '--currency', 'EUR'],
+      {},
+      cwd,
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('with a USD store in US, not the empty EUR store in US');
+    // --empty never reaches a real store.
+    const remote = await runCli(
+      ['import', 'products', file, '--empty'],
+      { MERCHANT_API_URL: 'https://api.example', MERCHANT_API_TOKEN: 't' },
+      cwd,
+    );
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain(
+      '--empty starts an empty sandbox store, but the target is https://api.example',
+    );
+  });
+});
+
+/** The run directory a plan printed (`Review page: DIR/report.html`). */
+function runDirOf(stdout: string): string {
+  const m = /^Review page: (.+)\/report\.html$/m.exec(stdout);
+  if (m?.[1] === undefined) throw new Error(`no review page in:\n${stdout}`);
+  return m[1];
+}
