@@ -346,6 +346,25 @@ describe('issue 24 acceptance, through the CLI', () => {
         'Ref=reference_id,Title=name,Colour+Size=variant_name,Retail=variant_price',
       );
       expect(mapped.stdout).toContain('Colour → variant_name');
+      // A sheet that is no WooCommerce export in any language is refused, not read as empty rows.
+      const notWoo = await run.cli('import', 'products', supplier, '--from', 'woocommerce');
+      expect(notWoo.code).toBe(2);
+      expect(notWoo.stderr).toContain(
+        "--from woocommerce, but its header (Ref, Title, Colour, Size, Price, Retail) is not WooCommerce's product export in any language merchant-bulk knows",
+      );
+      // Two columns on one field: refused naming the user's headers, the join suggested, the file once.
+      const twice = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--dry-run',
+        '--map',
+        'Ref=reference_id,Colour=variant_name,Size=variant_name',
+      );
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toBe(
+        `mbulk: ${supplier}: column "Size" means variant_name, like column C ("Colour"); keep only one of them, or join their values with --map "Colour+Size=variant_name"\n`,
+      );
       expect(
         run
           .byRef()

@@ -68,3 +68,15 @@ describe("Shopify's quirks undone where Shopify made them", () => {
     expect(barcodes[0]?.message).toContain('Excel turned 2 barcodes into numbers such as 3.65275E+11');
   });
 });
+
+describe('one mistake, one message', () => {
+  it('a bad price on the first variant row feeds the product price too, and is reported once', () => {
+    const { mapping } = convert(HEADER, [
+      ['mug', 'Mug', 'Size', 'S', 'M1', '', '', '1.999', ''],
+      ['mug', '', '', 'M', 'M2', '', '', '5.00', ''],
+    ]);
+    expect(
+      mapping.issues.filter((i) => i.severity === 'error').map((i) => [i.rowNumber, i.column, i.code]),
+    ).toEqual([[2, 'H', 'money_too_many_decimals']]);
+  });
+});
