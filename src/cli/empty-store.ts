@@ -20,7 +20,7 @@ export function emptyStoreOf(
     const given = args.currency !== undefined ? '--currency' : args.country !== undefined ? '--country' : '';
     if (given !== '')
       throw new CliError(
-        `${given} sets the currency of a new empty sandbox store: add --empty`,
+        `${given} sets the ${given.slice(2)} of a new empty sandbox store: add --empty`,
         ExitCode.Usage,
       );
     return undefined;
