@@ -172,7 +172,7 @@ export function readWooHeader(
   // The values say what the headers could not: Type (and ID before it), Published, Parent.
   if (sample.length > 0) {
     const typeAt = columns.findIndex((c, i) => keys[i] === undefined && allValues(sample, c, TYPE_VALUE));
-    if (typeAt >= 0 && keys[typeAt] === undefined) {
+    if (typeAt >= 0) {
       place(typeAt, T('Type'));
       if (typeAt === 1 && allValues(sample, columns[0] as SheetColumn, INTEGER_VALUE)) place(0, T('ID'));
       const publishedAt = columns.findIndex(

@@ -249,10 +249,10 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if (converted !== undefined) {
     appendAll(mapping.issues, converted.issues); // one per source row at most
     reportNearColumns(mapping, converted.nearColumns, productsLabel, info.headerRow || 1, source.label);
+    // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
+    // column map keeps the user's headers on its columns.)
+    pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
   }
-  // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
-  // column map keeps the user's headers on its columns.)
-  if (converted !== undefined) pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {
     // The file is named once: a CSV's sheet label is its own name.
