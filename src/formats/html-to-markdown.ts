@@ -97,6 +97,8 @@ const TRAILING_PUNCTUATION = /[.,;:!?'"]+$/;
 /** Characters the Markdown subset gives a meaning to, and the backslash that escapes them. */
 const MARKUP = /[\\[\]()*_~]/g;
 const URL_BRACKETS = /[[\]()]/g;
+/** Text holding anything escapeMarkdownText changes: a markup character or a URL. */
+const PLAIN_CHECK = /[\\[\]()*_~]|https?:\/\//i;
 
 function percentEncode(c: string): string {
   return `%${(c.codePointAt(0) as number).toString(16).toUpperCase()}`;
@@ -126,6 +128,7 @@ const HTTP_TARGET = /^https?:\/\//i;
  * renderer, and the address is never worth keeping. `dropped` says whether any was.
  */
 function dropUnsafeLinkText(text: string): { text: string; dropped: boolean } {
+  if (!text.includes('](')) return { text, dropped: false };
   let dropped = false;
   const out = text.replace(TEXT_LINK, (whole, label: string, target: string) => {
     if (HTTP_TARGET.test(target)) return whole;
@@ -144,6 +147,7 @@ const UNSAFE_LINK_TEXT = 'a link to an address other than http(s) written as tex
  * close or open a link around itself.
  */
 export function escapeMarkdownText(text: string): string {
+  if (!PLAIN_CHECK.test(text)) return text; // most text has nothing to escape
   let out = '';
   let last = 0;
   for (const m of text.matchAll(TEXT_URL)) {

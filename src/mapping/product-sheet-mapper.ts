@@ -79,6 +79,8 @@ export class ProductSheetMapper {
   private readonly presentColumns: string[] = [];
   private readonly columnRefs: ColumnRefs = {};
   private rowCount = 0;
+  /** Key cells of the current row that cannot be a key (reused: most rows have none). */
+  private readonly keyFailures: RowIssue[] = [];
 
   constructor(columns: readonly SheetColumn[], options: ProductMappingOptions) {
     this.options = options;
@@ -170,7 +172,8 @@ export class ProductSheetMapper {
   /** Feeds one data row of the products sheet. */
   addRow(row: SheetRow): void {
     this.rowCount++;
-    const keyFailures: RowIssue[] = [];
+    const keyFailures = this.keyFailures;
+    keyFailures.length = 0;
     const id = this.decodeKey(row, this.keyCols.id, keyFailures);
     const ref = this.decodeKey(row, this.keyCols.ref, keyFailures);
     const sku = this.decodeKey(row, this.keyCols.sku, keyFailures);
