@@ -312,6 +312,11 @@ describe('issue 24 acceptance, through the CLI', () => {
       const results = readFileSync(join(applied.json<PlanJson>().runDir, 'results.csv'), 'utf8');
       for (const url of sources.slice(10)) expect(results).toContain(url);
       for (const url of sources.slice(0, 10)) expect(results).not.toContain(url);
+      // And the plan says so (a dry run of the same file, nothing left to write but the note).
+      const plan = await run.cli('import', 'products', file, '--images', 'first-10');
+      expect(plan.stdout).toContain(
+        `has 18 images; the first 10 are kept (--images first-10), 8 not imported: ${sources.slice(10).join(' ')}`,
+      );
     } finally {
       await run.sandbox.close();
     }
