@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
@@ -241,6 +242,20 @@ export class InvoiceFiles {
 
   close(): Promise<void> {
     return this.writer.close();
+  }
+
+  /**
+   * Part files after this export's last part that an earlier, larger export to the same name left
+   * (`xero-4.csv`, `xero-5.csv` after a 3-part export): taken for this export's, their invoices
+   * would be imported twice. Listed, never deleted.
+   */
+  async staleParts(): Promise<string[]> {
+    const stale: string[] = [];
+    for (let part = this.paths.length + 1; ; part++) {
+      const file = partPath(this.path, part);
+      if (!(await stat(file).catch(() => undefined))) return stale;
+      stale.push(file);
+    }
   }
 
   abort(): Promise<void> {

@@ -24,6 +24,9 @@ import { orderLineRows } from './order-line-rows.js';
 import { orderRow } from './order-row.js';
 import { RollingSheet, XLSX_MAX_DATA_ROWS } from './rolling-sheet.js';
 import type { IncrementalSelector } from './watermark.js';
+import { orderPeriodBounds, type OrderPeriod } from './order-period.js';
+import { prepareExportDestination } from './export-destination.js';
+import { datedFileName } from './feed-file-name.js';
 
 export type OrderExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -52,10 +55,21 @@ export interface ExportOrdersOptions {
   /** The orders, usually the API's paginated list. Read once, in order. */
   orders: AsyncIterable<Order>;
   store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax'>;
-  /** The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. */
+  /**
+   * The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. It
+   * may hold `{date}` and `{to}` (the run's day and start in the store's zone, see datedFileName).
+   * Its folder is created; a folder as the destination is a UsageError.
+   */
   path: string;
   format: OrderExportFormat;
   filter?: OrderExportFilter;
+  /**
+   * The period as the user gave it (days in the store's zone): turned into `filter.since`,
+   * `filter.until` and `filter.updatedSince` (which it overrides). A malformed day is a UsageError.
+   */
+  period?: OrderPeriod;
+  /** The run's time (`{date}`/`{to}` in the file name). Default: now. */
+  now?: Date;
   /** Drop repeated order ids (keep the first). Default true. Memory: one string per order. */
   dedupe?: boolean;
   /** Incremental run: which orders are new (see watermark.ts). Default: every order. */
@@ -95,8 +109,14 @@ export interface ExportOrdersResult {
   duplicates: number;
   /** Orders dropped by `filter` or by `incremental`. */
   skipped: number;
-  /** The files written: `orders` is `path`; CSV adds `lines`, `checks` and `summary`; a profile lists its `parts`. */
+  /** The files written: `orders` is the path (placeholders filled); CSV adds `lines`, `checks` and `summary`; a profile lists its `parts`. */
   paths: { orders: string; lines?: string; checks?: string; summary?: string; parts?: string[] };
+  /**
+   * Profiles: part files beside this export's parts left from an earlier, larger export to the same
+   * name (`xero-4.csv` after a 3-part export). They are not deleted; importing one would import its
+   * invoices twice.
+   */
+  staleParts?: string[];
   /** The summary figures (also when no summary file is written). */
   summary: SummaryRow[];
   /** Accounting profile: invoices and rows written. */
@@ -114,8 +134,12 @@ export interface ExportOrdersResult {
  * another), so memory stays flat. Nothing is corrected: amounts that do not add up are listed in
  * `checks` (JSON: counted only).
  */
-export async function exportOrders(options: ExportOrdersOptions): Promise<ExportOrdersResult> {
-  const { store, filter = {}, dedupe = true, incremental, onProgress } = options;
+export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOrdersResult> {
+  const path = datedFileName(input.path, input.now ?? new Date(), input.store.timezone);
+  const bounds = input.period ? orderPeriodBounds(input.period, input.store.timezone) : {};
+  const options = { ...input, path, filter: { ...input.filter, ...bounds } };
+  await prepareExportDestination(path);
+  const { store, filter, dedupe = true, incremental, onProgress } = options;
   const since = filter.since?.getTime();
   const until = filter.until?.getTime();
   const updatedSince = filter.updatedSince?.getTime();
@@ -178,6 +202,7 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
   };
   let paths: ExportOrdersResult['paths'];
   let invoices: ExportOrdersResult['invoices'];
+  let staleParts: string[] | undefined;
   const sheets: string[] = [];
   if (options.dryRun) {
     for await (const order of selected()) countOnly(order);
@@ -207,6 +232,7 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     }
     await files.close();
     paths = { orders: options.path, parts: files.paths };
+    staleParts = await files.staleParts();
     invoices = {
       invoices: files.invoices,
       rows: files.rows,
@@ -317,6 +343,7 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     paths,
     summary: summary.rows(),
     ...(invoices ? { invoices } : {}),
+    ...(staleParts ? { staleParts } : {}),
     ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
   };
 }

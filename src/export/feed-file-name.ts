@@ -1,8 +1,6 @@
+import { UsageError } from '../errors/usage-error.js';
 import { suffixedPath } from './suffixed-path.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
-
-/** The default feed name of incremental order exports (`--feed`). */
-export const DEFAULT_FEED = 'orders';
 
 /** Placeholders a feed's file name may hold. */
 const PLACEHOLDER = /\{(date|from|to)\}/g;
@@ -46,6 +44,44 @@ export function feedFileName(name: string, values: FeedFileNameValues): string {
     const from = values.from === null ? Number.NaN : Date.parse(values.from);
     return Number.isNaN(from) ? 'start' : local(from, values.timezone, true);
   });
+}
+
+/** `feedFileName` for the library: an unknown placeholder is a UsageError (exit 2). */
+function fileNameOrUsageError(name: string, values: FeedFileNameValues): string {
+  try {
+    return feedFileName(name, values);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * The file name of a dated export that is not a feed (`orders-{date}.xlsx`): `{date}` and `{to}`
+ * filled for the run's time in the store's zone; a name without placeholders is returned as it
+ * is. `{from}` (the watermark) needs a feed: UsageError.
+ */
+export function datedFileName(name: string, runAt: Date, timezone: string): string {
+  if (!hasFeedPlaceholders(name)) return name;
+  if (name.includes('{from}')) {
+    throw new UsageError(`{from} in the file name goes with --incremental (got ${name})`);
+  }
+  return fileNameOrUsageError(name, { runAt, from: null, timezone });
+}
+
+/**
+ * The file of one run of a feed: placeholders filled (`{from}` = the watermark the run starts
+ * from), and for a dated name a file that no earlier run wrote (unusedFeedFileName). `earlier` is
+ * the name that an earlier run took, when this run had to step aside.
+ */
+export function feedRunFileName(
+  name: string,
+  values: FeedFileNameValues & { exists: (candidate: string) => boolean },
+): { name: string; earlier?: string } {
+  if (!/\{[^}]*\}/.test(name)) return { name };
+  const dated = fileNameOrUsageError(name, values);
+  if (!hasFeedPlaceholders(name)) return { name: dated };
+  const free = unusedFeedFileName(dated, values.exists);
+  return free === dated ? { name: free } : { name: free, earlier: dated };
 }
 
 /**

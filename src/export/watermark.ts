@@ -47,11 +47,6 @@ export type WatermarkEntry = z.infer<typeof EntrySchema>;
 /** The whole state file. */
 export type ExportState = z.infer<typeof StateSchema>;
 
-/** The key of a store + destination in the state file (the destination as an absolute path). */
-export function watermarkKey(storeId: string, destination: string): string {
-  return `${storeId} ${resolve(destination)}`;
-}
-
 /** max(updated_at, created_at) in epoch ms; NaN when neither parses. */
 export function orderChangeTime(order: Pick<Order, 'created_at' | 'updated_at'>): number {
   const u = Date.parse(order.updated_at);

@@ -8,8 +8,8 @@ import {
   loadExportState,
   orderChangeTime,
   saveExportState,
-  watermarkKey,
 } from '../../../src/export/watermark.js';
+import { feedStateKey } from '../../../src/export/feed-state-key.js';
 import type { Order } from '../../../src/schema/order.js';
 import { makeOrder, STORE } from './order-factory.js';
 
@@ -207,7 +207,7 @@ describe('export state file', () => {
   it('round-trips, starts empty when missing, and refuses a corrupt file', async () => {
     const file = join(dir, 'nested', 'exports.json');
     expect(await loadExportState(file)).toEqual({ version: 1, exports: {} });
-    const key = watermarkKey('store_1', 'orders.csv');
+    const key = feedStateKey({ storeId: 'store_1' });
     const state = {
       version: 1 as const,
       exports: {
