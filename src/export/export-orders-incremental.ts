@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { exportOrders, type ExportOrdersOptions, type ExportOrdersResult } from './export-orders.js';
 import { DEFAULT_FEED, feedStateKey } from './feed-state-key.js';
 import { feedRunFileName } from './feed-file-name.js';
+import { emptyLedger } from './accounting-ledger.js';
 import {
   createIncrementalSelector,
   DEFAULT_EXPORT_STATE_FILE,
@@ -15,7 +16,7 @@ import {
 export interface ExportOrdersIncrementalOptions extends Omit<ExportOrdersOptions, 'incremental'> {
   /**
    * The destination. It may hold `{date}`, `{to}` and `{from}` (feedFileName, in the store's zone);
-   * a dated name that an earlier run of the same day already wrote becomes `…-2`, `…-3`
+   * a dated name that an earlier run of the same day already wrote becomes `…-run2`, `…-run3`
    * (unusedFeedFileName), so no run overwrites another's orders.
    */
   path: string;
@@ -95,26 +96,38 @@ export async function exportOrdersIncremental(
   const state = await loadExportState(stateFile);
   const previous = full ? null : (state.exports[key] ?? null);
   const since = previous?.watermark ?? null;
-  const file = feedRunFileName(options.path, {
-    runAt: runStartedAt,
-    from: since,
-    timezone: options.store.timezone,
-    // A dry run writes nothing: it names the file the next run would write first.
-    exists: (candidate) => !exportOptions.dryRun && existsSync(resolve(candidate)),
-  });
+  const naming = { runAt: runStartedAt, from: since, timezone: options.store.timezone };
+  // A dry run writes nothing: it names the file the next run would write first.
+  const exists = (candidate: string): boolean => !exportOptions.dryRun && existsSync(resolve(candidate));
+  const file = feedRunFileName(options.path, { ...naming, exists });
   const selector = createIncrementalSelector(previous, {
     storeId: options.store.id,
     destination: file.name,
     runStartedAt,
     ...(overlapMs === undefined ? {} : { overlapMs }),
   });
+  // An accounting feed keeps a ledger of the invoices it exported, with the watermark. `--full`
+  // re-reads every order but keeps the ledger: an invoice is never exported twice.
+  const accounting = exportOptions.accounting;
+  const ledger = accounting ? structuredClone(state.exports[key]?.ledger ?? emptyLedger()) : undefined;
   const result = await exportOrders({
     ...exportOptions,
+    ...(accounting
+      ? {
+          accounting: {
+            ...accounting,
+            // A feed of newly paid orders dates each invoice when it was paid.
+            invoiceDate:
+              accounting.invoiceDate ?? ((exportOptions.basis ?? 'paid') === 'paid' ? 'paid' : 'created'),
+          },
+        }
+      : {}),
+    ...(ledger ? { ledger } : {}),
     path: file.name,
     now: runStartedAt,
     incremental: selector,
   });
-  const entry = selector.next();
+  const entry = { ...selector.next(), ...(ledger ? { ledger } : {}) };
   const done = {
     ...result,
     watermark: entry,

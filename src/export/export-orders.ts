@@ -6,7 +6,9 @@ import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import { suffixedPath } from './suffixed-path.js';
-import { InvoiceFiles, type AccountingOptions } from './accounting-profile.js';
+import type { AccountingOptions } from './accounting-profile.js';
+import { AccountingExport, type AccountingResult } from './accounting-export.js';
+import type { Ledger } from './accounting-ledger.js';
 import { withHeaders, type HeaderStyle } from './order-column-labels.js';
 import {
   CHECK_COLUMNS,
@@ -18,7 +20,7 @@ import {
   SUMMARY_COLUMNS,
 } from './order-columns.js';
 import { checkRow, orderChecks } from './order-checks.js';
-import { matchesSelection, type OrderSelection } from './order-selection.js';
+import { matchesSelection, type OrderSelection, type RevenueBasis } from './order-selection.js';
 import { OrderSummary, SUMMARY_SHEET, summarySheetRow, type SummaryRow } from './order-summary.js';
 import { orderLineRows } from './order-line-rows.js';
 import { orderRow } from './order-row.js';
@@ -27,6 +29,8 @@ import type { IncrementalSelector } from './watermark.js';
 import { orderPeriodBounds, type OrderPeriod } from './order-period.js';
 import { prepareExportDestination } from './export-destination.js';
 import { datedFileName } from './feed-file-name.js';
+import { localDateInZone } from './day-boundary-in-zone.js';
+import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 
 export type OrderExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -54,7 +58,7 @@ export interface ExportOrdersProgress {
 export interface ExportOrdersOptions {
   /** The orders, usually the API's paginated list. Read once, in order. */
   orders: AsyncIterable<Order>;
-  store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax'>;
+  store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax' | 'country'> & Partial<Pick<Store, 'name'>>;
   /**
    * The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. It
    * may hold `{date}` and `{to}` (the run's day and start in the store's zone, see datedFileName).
@@ -90,6 +94,17 @@ export interface ExportOrdersOptions {
   summary?: boolean;
   /** Write an accounting program's invoice import CSV instead of the sheets (format must be csv). */
   accounting?: AccountingOptions;
+  /**
+   * What counts as revenue (the summary's `revenue` and tax rows, and which orders a profile
+   * invoices): `paid` (cash basis) or `accrual`. Default `paid`.
+   */
+  basis?: RevenueBasis;
+  /**
+   * An accounting feed's ledger (exportOrdersIncremental keeps it with the watermark): invoices
+   * already exported are not exported again, and orders it holds are read even when the selection
+   * no longer takes them (refunded, cancelled), to be credited. Updated in place.
+   */
+  ledger?: Ledger;
   /** Select and count only: no file is written. Default false. */
   dryRun?: boolean;
 }
@@ -121,6 +136,8 @@ export interface ExportOrdersResult {
   summary: SummaryRow[];
   /** Accounting profile: invoices and rows written. */
   invoices?: { invoices: number; rows: number; files: number; withDifference: number };
+  /** Accounting profile: documents, control totals, changes after invoicing, files. */
+  accounting?: AccountingResult;
   /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
   sheets?: string[];
 }
@@ -137,17 +154,48 @@ export interface ExportOrdersResult {
 export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOrdersResult> {
   const path = datedFileName(input.path, input.now ?? new Date(), input.store.timezone);
   const bounds = input.period ? orderPeriodBounds(input.period, input.store.timezone) : {};
-  const options = { ...input, path, filter: { ...input.filter, ...bounds } };
+  const payments = input.accounting?.payments;
+  const options = {
+    ...input,
+    path,
+    filter: { ...input.filter, ...bounds },
+    ...(input.accounting && payments !== undefined
+      ? {
+          accounting: {
+            ...input.accounting,
+            payments: datedFileName(payments, input.now ?? new Date(), input.store.timezone),
+          },
+        }
+      : {}),
+  };
   await prepareExportDestination(path);
+  if (options.accounting?.payments !== undefined) await prepareExportDestination(options.accounting.payments);
   const { store, filter, dedupe = true, incremental, onProgress } = options;
   const since = filter.since?.getTime();
   const until = filter.until?.getTime();
   const updatedSince = filter.updatedSince?.getTime();
   const seen = dedupe ? new Set<string>() : null;
   const selection = filter.selection;
-  const summary = new OrderSummary(store.timezone);
+  const summary = new OrderSummary(store, options.basis ?? 'paid');
   const stats = { ordersRead: 0, ordersWritten: 0, linesWritten: 0, checks: 0, ordersWithChecks: 0 };
   const counts = { duplicates: 0, skipped: 0 };
+  let staleParts: string[] | undefined;
+  let accountingResult: AccountingResult | undefined;
+  if (options.accounting && options.format !== 'csv')
+    throw new RangeError('accounting profiles write CSV files');
+  // Built before any order is read: its options are checked here (UsageError, exit 2).
+  const accounting = options.accounting
+    ? new AccountingExport({
+        path: options.path,
+        store,
+        options: options.accounting,
+        currencyDecimals: options.currencyDecimals ?? currencyDecimals(store.currency),
+        basis: options.basis ?? 'paid',
+        invoiceDate: 'created',
+        now: options.now ?? new Date(),
+        ...(options.ledger ? { ledger: options.ledger } : {}),
+      })
+    : undefined;
   const progress = (phase: ExportOrdersProgress['phase']): void => {
     onProgress?.({
       ordersRead: stats.ordersRead,
@@ -174,7 +222,12 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
         counts.skipped++;
         continue;
       }
-      if (selection && !matchesSelection(order, selection)) {
+      // An order a feed invoiced is read whatever its status now: a refund must reach the books.
+      if (
+        selection &&
+        !matchesSelection(order, selection) &&
+        options.ledger?.orders[order.id] === undefined
+      ) {
         counts.skipped++;
         continue;
       }
@@ -202,7 +255,6 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
   };
   let paths: ExportOrdersResult['paths'];
   let invoices: ExportOrdersResult['invoices'];
-  let staleParts: string[] | undefined;
   const sheets: string[] = [];
   if (options.dryRun) {
     for await (const order of selected()) countOnly(order);
@@ -210,34 +262,28 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
   } else if (options.format === 'json') {
     await writeJsonArray(options.path, selected(), countOnly);
     paths = { orders: options.path };
-  } else if (options.accounting) {
-    if (options.format !== 'csv') throw new RangeError('accounting profiles write CSV files');
-    const files = new InvoiceFiles(
-      options.path,
-      store,
-      options.accounting,
-      options.currencyDecimals ?? currencyDecimals(store.currency),
-    );
+  } else if (accounting) {
+    // (A dry run took the first branch: the export was built only to check its options.)
     let ok = false;
     try {
-      await files.start();
+      await accounting.start();
       for await (const order of selected()) {
         countOnly(order);
-        await files.write(order);
+        await accounting.write(order);
       }
       progress('finishing');
       ok = true;
     } finally {
-      if (!ok) await files.abort().catch(() => undefined);
+      if (!ok) await accounting.abort().catch(() => undefined);
     }
-    await files.close();
-    paths = { orders: options.path, parts: files.paths };
-    staleParts = await files.staleParts();
+    accountingResult = await accounting.close();
+    paths = { orders: options.path, parts: accountingResult.paths.invoices };
+    staleParts = await accounting.staleParts();
     invoices = {
-      invoices: files.invoices,
-      rows: files.rows,
-      files: files.paths.length,
-      withDifference: files.withDifference,
+      invoices: accountingResult.invoices,
+      rows: accountingResult.rows,
+      files: accountingResult.files,
+      withDifference: accountingResult.withDifference,
     };
   } else {
     const decimals = options.currencyDecimals ?? currencyDecimals(store.currency);
@@ -286,6 +332,8 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
               name: SUMMARY_SHEET,
               columns: withHeaders(SUMMARY_COLUMNS, headers, SUMMARY_SHEET),
               firstTab: true,
+              // One landscape page with a title: the sheet an accountant prints.
+              print: { landscape: true, onePage: true, title: summaryTitle(options) },
             },
             summaryPath,
           )
@@ -343,9 +391,25 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
     paths,
     summary: summary.rows(),
     ...(invoices ? { invoices } : {}),
+    ...(accountingResult ? { accounting: accountingResult } : {}),
     ...(staleParts ? { staleParts } : {}),
     ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
   };
+}
+
+/** The printed summary's title: store, period, zone and export time. */
+function summaryTitle(options: ExportOrdersOptions & { filter: OrderExportFilter }): string {
+  const { store, filter, period } = options;
+  const zone = store.timezone;
+  const day = (d: Date, shift = 0): string => localDateInZone(new Date(d.getTime() + shift), zone);
+  const from = period?.since ?? (filter.since ? day(filter.since) : null);
+  // `until` is exclusive (the next day's start): the last day is the day before.
+  const to = period?.until ?? (filter.until ? day(filter.until, -1) : null);
+  const span = from && to ? `${from} to ${to}` : from ? `from ${from}` : to ? `until ${to}` : 'all orders';
+  const changed = filter.updatedSince ? `, changed since ${filter.updatedSince.toISOString()}` : '';
+  const now = options.now ?? new Date();
+  const at = `${localDateInZone(now, zone)} ${new Date(now.getTime() + zoneOffsetMs(now.getTime(), zone)).toISOString().slice(11, 16)}`;
+  return `${store.name ?? store.id}: orders ${span}${changed} (${zone}), exported ${at}`;
 }
 
 /**

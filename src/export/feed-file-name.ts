@@ -86,14 +86,15 @@ export function feedRunFileName(
 
 /**
  * A dated feed's file for this run that no earlier run wrote: `name` itself when it is free, else
- * `orders-2026-11-23-2.csv`, `-3`, … (before the extension). A second run on the same day must not
+ * `orders-2026-11-23-run2.csv`, `-run3`, … (before the extension; a
+ * split profile export's parts then follow as `-run2-part3`, so a rerun never looks like a part). A second run on the same day must not
  * overwrite the first one's file: the watermark already counts those orders as exported, so they
  * would be in no file at all.
  */
 export function unusedFeedFileName(name: string, exists: (candidate: string) => boolean): string {
   if (!exists(name)) return name;
   for (let n = 2; ; n++) {
-    const candidate = suffixedPath(name, `-${n}`);
+    const candidate = suffixedPath(name, `-run${n}`);
     if (!exists(candidate)) return candidate;
   }
 }

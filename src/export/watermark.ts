@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../apply/write-file-atomic.js';
 import type { Order } from '../schema/order.js';
+import { LedgerSchema } from './accounting-ledger.js';
 
 /**
  * Incremental order exports: "export each new order and each change exactly once".
@@ -39,6 +40,8 @@ const EntrySchema = z.object({
   recent: z.array(VersionSchema),
   exported_at: z.string(),
   orders_exported: z.number(),
+  /** An accounting feed's ledger (see accounting-ledger.ts): saved with the watermark, in one write. */
+  ledger: LedgerSchema.optional(),
 });
 const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string(), EntrySchema) });
 
@@ -160,17 +163,13 @@ export async function loadExportState(file: string): Promise<ExportState> {
   return parsed.data;
 }
 
-/** Writes the state atomically (temp file in the same directory, then rename). */
+/**
+ * Writes the state atomically (writeFileAtomic: a flushed temporary sibling renamed over the file):
+ * a run killed while saving leaves the previous watermark and ledger, never half of each.
+ */
 export async function saveExportState(file: string, state: ExportState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
 }
 
 /** The state with one entry added or replaced (pure). */

@@ -91,6 +91,8 @@ class CsvSheet implements SheetHandle {
   private aborted = false;
   private readonly delimiter: string;
   private readonly decimalComma: boolean;
+  /** neutralizeFormula, or the text as it is (formulaGuard: false). */
+  private readonly guard: (text: string) => string;
 
   constructor(
     readonly path: string,
@@ -106,6 +108,7 @@ class CsvSheet implements SheetHandle {
       throw new RangeError(`the CSV delimiter must be one character other than a quote or a line break`);
     }
     this.decimalComma = options.decimalComma ?? false;
+    this.guard = (options.formulaGuard ?? true) ? neutralizeFormula : (text: string) => text;
     this.tmp = temporaryPath(path);
     this.stream = createWriteStream(this.tmp);
     this.stream.on('error', (error) => {
@@ -126,9 +129,7 @@ class CsvSheet implements SheetHandle {
     const bom = (this.options.csvBom ?? true) ? '\ufeff' : '';
     this.buffer =
       bom +
-      this.columns
-        .map((c) => delimitedField(neutralizeFormula(c.header), this.delimiter))
-        .join(this.delimiter) +
+      this.columns.map((c) => delimitedField(this.guard(c.header), this.delimiter)).join(this.delimiter) +
       '\r\n';
   }
 
@@ -144,7 +145,7 @@ class CsvSheet implements SheetHandle {
       if (cell === null) continue;
       switch (column.type) {
         case 'text':
-          text += delimitedField(neutralizeFormula(cell as string), this.delimiter);
+          text += delimitedField(this.guard(cell as string), this.delimiter);
           break;
         case 'money':
           text += this.decimal(formatMoney(cell as number, this.decimals));

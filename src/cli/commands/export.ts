@@ -10,6 +10,7 @@ import type { RegisterCommand } from './index.js';
 import type { OrderListParams } from '../../api/resources/orders.js';
 import type { OrderSelection } from '../../export/order-selection.js';
 import type { ExportOrdersResult } from '../../export/export-orders.js';
+import type { AccountingResult } from '../../export/accounting-export.js';
 import type { ExportOrdersIncrementalResult } from '../../export/export-orders-incremental.js';
 import type { Store } from '../../schema/store.js';
 
@@ -43,6 +44,12 @@ interface OrderExportArgs extends ExportArgs {
   'date-format'?: string | undefined;
   'due-days': number;
   'invoice-prefix'?: string | undefined;
+  accounts?: string | undefined;
+  'zero-tax-type'?: string | undefined;
+  'invoice-date'?: string | undefined;
+  contact?: string | undefined;
+  payments?: string | undefined;
+  basis?: string | undefined;
 }
 
 interface CatalogExportArgs extends ExportArgs {
@@ -149,7 +156,11 @@ async function selectionArgs(args: OrderExportArgs) {
       ExitCode.Usage,
     );
   }
-  return { selection, reads: sel.selectionReads(selection), text: sel.selectionText(selection) };
+  const reads = sel.orderExportReads(selection, {
+    profile: args.profile,
+    incremental: args.incremental || args.full,
+  });
+  return { selection, reads, text: sel.selectionText(selection) };
 }
 
 /** Reads the lists one after another as one stream of orders. */
@@ -190,7 +201,7 @@ function orderFileArgs(args: OrderExportArgs, format: FileFormat | undefined) {
 }
 
 /** `--profile` and its options, or a usage error. */
-async function accountingArgs(args: OrderExportArgs, format: FileFormat) {
+async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: CommandContext) {
   const profiles = await import('../../export/accounting-profile.js');
   const profile = enumArg('profile', args.profile, ['xero', 'quickbooks'] as const);
   const dateFormat =
@@ -206,15 +217,25 @@ async function accountingArgs(args: OrderExportArgs, format: FileFormat) {
   if (!(Number.isInteger(args['due-days']) && args['due-days'] >= 0)) {
     throw new CliError('--due-days must be a whole number of days >= 0', ExitCode.Usage);
   }
+  const invoiceDate = enumArg('invoice-date', args['invoice-date'], profiles.INVOICE_DATE_RULES);
+  const profileOnly = {
+    'date-format': dateFormat,
+    'account-code': args['account-code'],
+    'tax-type': args['tax-type'],
+    'zero-tax-type': args['zero-tax-type'],
+    'invoice-prefix': args['invoice-prefix'],
+    accounts: args.accounts,
+    'invoice-date': invoiceDate,
+    contact: args.contact,
+    payments: args.payments,
+  };
   if (profile === undefined) {
-    if (
-      dateFormat !== undefined ||
-      args['account-code'] !== undefined ||
-      args['tax-type'] !== undefined ||
-      args['invoice-prefix'] !== undefined
-    ) {
+    const given = Object.entries(profileOnly)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => `--${k}`);
+    if (given.length > 0) {
       throw new CliError(
-        '--date-format, --account-code, --tax-type and --invoice-prefix go with --profile xero or --profile quickbooks',
+        `${given.join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --profile xero or --profile quickbooks`,
         ExitCode.Usage,
       );
     }
@@ -232,13 +253,23 @@ async function accountingArgs(args: OrderExportArgs, format: FileFormat) {
       ExitCode.Usage,
     );
   }
+  const { accountsText } = await import('../../export/accounting-accounts.js');
+  const { parseContactMode } = await import('../../export/accounting-contacts.js');
+  // Checked now, before the store is asked anything.
+  if (args.contact !== undefined) parseContactMode(args.contact);
+  const accounts = args.accounts === undefined ? undefined : await accountsText(args.accounts, ctx.cwd);
   return {
     profile,
     dueDays: args['due-days'],
     ...(dateFormat === undefined ? {} : { dateFormat }),
     ...(args['account-code'] === undefined ? {} : { accountCode: args['account-code'] }),
     ...(args['tax-type'] === undefined ? {} : { taxType: args['tax-type'] }),
+    ...(args['zero-tax-type'] === undefined ? {} : { zeroTaxType: args['zero-tax-type'] }),
     ...(args['invoice-prefix'] === undefined ? {} : { invoicePrefix: args['invoice-prefix'] }),
+    ...(accounts === undefined ? {} : { accounts }),
+    ...(invoiceDate === undefined ? {} : { invoiceDate }),
+    ...(args.contact === undefined ? {} : { contact: args.contact }),
+    ...(args.payments === undefined ? {} : { payments: resolve(ctx.cwd, args.payments) }),
   };
 }
 
@@ -270,7 +301,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   const { formatOfPath } = await import('../../export/catalog-sheet.js');
   const { selection, reads, text: selectionText } = await selectionArgs(args);
   const file = orderFileArgs(args, formatOfPath(args.file));
-  const accounting = await accountingArgs(args, file.format);
+  const accounting = await accountingArgs(args, file.format, ctx);
+  const basis = enumArg('basis', args.basis, ['paid', 'accrual'] as const);
   const feed = feedArgs(args, ctx);
   // For rehearsals and tests: the run's time (ISO 8601), as if the clock said so.
   const nowText = ctx.env['MBULK_NOW'];
@@ -318,6 +350,7 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         period,
         now: runAt,
         ...(accounting === undefined ? {} : { accounting }),
+        ...(basis === undefined ? {} : { basis }),
         onProgress: (p: { ordersRead: number; ordersWritten: number; linesWritten: number }) => {
           last = p;
           show();
@@ -331,6 +364,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
       const r = await exportOrdersIncremental({ ...common, ...feed });
       return { ...r, incremental: r };
     });
+    const ledger = result.incremental?.watermark.ledger;
+    const { ledgerNet } = await import('../../export/accounting-ledger.js');
     await printOrderExport({
       result,
       pages,
@@ -339,6 +374,8 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
       selectionText,
       feed,
       accounting,
+      basis,
+      ledger: ledger ? { orders: Object.keys(ledger.orders).length, net: ledgerNet(ledger) } : undefined,
       me,
       target,
       ctx,
@@ -347,6 +384,48 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   } finally {
     await target.close();
   }
+}
+
+/** A profile export's control totals, tax import setting, payments and changes after invoicing. */
+function printAccounting(
+  acc: AccountingResult,
+  ledger: { orders: number; net: number } | undefined,
+  money: (minor: number) => string,
+  ctx: CommandContext,
+): void {
+  const out = ctx.out;
+  for (const t of acc.totals) {
+    const what =
+      t.document === 'payments'
+        ? plural(t.count, 'payment')
+        : `${t.count} ${t.count === 1 ? t.document.replace(/s$/, '') : t.document}`;
+    out.line(
+      `  ${shownPath(t.file, ctx)}: ${what} · total ${money(t.total)}${t.document === 'payments' ? '' : ` (tax ${money(t.tax)})`}`,
+    );
+  }
+  out.line(
+    `Import with amounts "${acc.tax.importAs}"; tax rate "${acc.tax.taxType}"${acc.tax.zeroTaxType !== acc.tax.taxType ? `, no-tax rate "${acc.tax.zeroTaxType}"` : ''}${acc.tax.mode === 'line' ? ' (tax is a line of its own on the tax account)' : ''}`,
+  );
+  const c = acc.changes;
+  if (c.orders > 0) {
+    out.line(
+      `Changed after invoicing: ${plural(c.orders, 'order')} · ${c.unchanged} with the same amounts (not exported again) · ${c.credited} credited · ${c.reinvoiced} invoiced again`,
+    );
+    for (const e of c.entries.filter((x) => x.difference !== 0).slice(0, 10)) {
+      out.line(
+        `  invoice ${e.invoice} (${e.orderId}): ${e.statusBefore} → ${e.statusAfter}, ${e.difference < 0 ? '' : '+'}${money(e.difference)}: ${e.action}`,
+      );
+    }
+    const more = c.entries.filter((x) => x.difference !== 0).length - 10;
+    if (more > 0)
+      out.line(
+        `  … and ${more} more (see ${acc.paths.changes ? shownPath(acc.paths.changes, ctx) : 'the changes file'})`,
+      );
+  }
+  if (ledger)
+    out.line(
+      `Ledger of this feed: ${plural(ledger.orders, 'invoiced order')} standing at ${money(ledger.net)}`,
+    );
 }
 
 /** The console lines and the `--json` document of an order export. */
@@ -358,6 +437,9 @@ async function printOrderExport(run: {
   selectionText: string;
   feed: ReturnType<typeof feedArgs>;
   accounting: Awaited<ReturnType<typeof accountingArgs>>;
+  basis: 'paid' | 'accrual' | undefined;
+  /** An accounting feed's ledger after the run: invoiced orders and what they stand at. */
+  ledger: { orders: number; net: number } | undefined;
   me: Store;
   target: { describe: unknown };
   ctx: CommandContext;
@@ -376,16 +458,21 @@ async function printOrderExport(run: {
       `${shownPath(incremental.earlierRun, ctx)} holds an earlier run of this feed: writing ${shownPath(result.paths.orders, ctx)}`,
     );
   }
+  const acc = result.accounting;
   const files = dryRun
     ? []
-    : (
-        result.paths.parts ?? [
-          result.paths.summary,
-          result.paths.orders,
-          result.paths.lines,
-          result.paths.checks,
-        ]
+    : (acc
+        ? [
+            ...acc.paths.invoices,
+            ...(acc.paths.creditNotes ?? []),
+            acc.paths.payments,
+            acc.paths.changes,
+            acc.paths.totals,
+          ]
+        : [result.paths.summary, result.paths.orders, result.paths.lines, result.paths.checks]
       ).filter((p): p is string => p !== undefined);
+  const money = (minor: number): string =>
+    `${formatMoney(minor, currencyDecimals(me.currency))} ${me.currency}`;
   const differences = result.invoices?.withDifference ?? 0;
   const checksNote = profile
     ? differences > 0
@@ -414,9 +501,10 @@ async function printOrderExport(run: {
   const revenue = result.summary.find((r) => r.section === 'revenue');
   if (revenue && !dryRun && !profile && format !== 'json') {
     out.line(
-      `Revenue (paid, not cancelled or draft): ${revenue.orders} orders · total ${formatMoney(revenue.total_amount ?? 0, currencyDecimals(me.currency))} ${me.currency}`,
+      `Revenue (${run.basis === 'accrual' ? 'accrual: confirmed or completed' : 'paid, not cancelled or draft'}): ${revenue.orders} orders · total ${money(revenue.total_amount ?? 0)}`,
     );
   }
+  if (acc && !dryRun) printAccounting(acc, run.ledger, money, ctx);
   if (result.skipped > 0 || result.duplicates > 0) {
     out.line(
       `Left out: ${result.skipped} ${incremental ? 'already exported or filtered' : 'filtered'} · ${result.duplicates} repeated`,
@@ -457,6 +545,9 @@ async function printOrderExport(run: {
     summary: result.summary,
     ...(dryRun ? { dryRun: true } : { paths: result.paths }),
     ...(result.invoices ? { invoices: result.invoices } : {}),
+    ...(acc ? { accounting: acc } : {}),
+    ...(run.ledger ? { ledger: run.ledger } : {}),
+    basis: run.basis ?? 'paid',
     ...(result.sheets ? { sheets: result.sheets } : {}),
     ...(incremental && feed
       ? {
@@ -715,11 +806,45 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
           describe:
             'Profiles: invoice dates as DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD. Default: xero DD/MM/YYYY, quickbooks MM/DD/YYYY',
         })
-        .option('account-code', { type: 'string', describe: 'Xero: *AccountCode of every line. Default 200' })
+        .option('account-code', {
+          type: 'string',
+          describe:
+            'Profiles: the sales account (same as --accounts sales=…). Default: Xero 200, QuickBooks Sales',
+        })
         .option('tax-type', {
           type: 'string',
           describe:
-            'Profiles: Xero *TaxType / QuickBooks Item tax code of every line, as named in that program. Default: blank',
+            "Profiles: Xero *TaxType / QuickBooks Item tax code of the store's tax rate, exactly as the program names it. Default: implied by the store's country and rate where the program's defaults are known, else required",
+        })
+        .option('zero-tax-type', {
+          type: 'string',
+          describe:
+            "Profiles: the program's name of a rate with no tax, for tax rounding lines (and every line with --accounts tax=). Default: implied by the store's country (Xero: Tax Exempt, No VAT…)",
+        })
+        .option('accounts', {
+          type: 'string',
+          describe:
+            'Profiles: account (Xero) or product/service (QuickBooks) per kind of line and payment method: sales=200,shipping=…,service-charge=…,tips=…,discount=…,adjustment=…,rounding=…,tax=…,payment=…,payment.card=… or a mapping file (kind=account per line). Default: Xero sales 200, tips 260, rounding 860',
+        })
+        .option('invoice-date', {
+          type: 'string',
+          describe:
+            "Profiles: date invoices by the order's creation, payment or the export: created|paid|exported. Default: created (an incremental feed of paid orders: paid)",
+        })
+        .option('contact', {
+          type: 'string',
+          describe:
+            'Profiles: the contact of each invoice: name (customers sharing a name share a contact), name-email, or single:"NAME". Default: the name, with a short suffix for a second customer of the same name',
+        })
+        .option('payments', {
+          type: 'string',
+          describe:
+            'Profiles: also write the payments of paid invoices (invoice number, date, amount, account per payment method from --accounts payment=…) to this CSV file',
+        })
+        .option('basis', {
+          type: 'string',
+          describe:
+            'Revenue basis of the summary and of the invoices a profile writes: paid (cash: paid, not cancelled or draft) or accrual (confirmed or completed, whatever the payment). Default: paid',
         })
         .option('due-days', {
           type: 'number',
