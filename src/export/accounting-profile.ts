@@ -119,7 +119,7 @@ const QUICKBOOKS_COLUMNS: ColumnSpec[] = [
 ];
 
 const QUICKBOOKS_CREDIT_COLUMNS: ColumnSpec[] = [
-  text('number', 'Credit Memo No'),
+  text('number', 'Credit Memo #'),
   text('contact', 'Customer'),
   text('date', 'Credit Memo Date'),
   text('memo', 'Memo'),

@@ -176,6 +176,35 @@ describe('summary sheet, labels and notes (XLSX)', () => {
     const linesSheet = wb.getWorksheet('order_lines') as ExcelJS.Worksheet;
     const labels = (linesSheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
     expect(labels).toContain('Service charge (allocated)');
+    // A line's name is its product's, not the order's.
+    expect(labels).toContain('Product name');
+    expect(labels).not.toContain('Order name');
+    expect(labels).toContain('Line total');
+
+    // The summary prints on one landscape page with a title naming store, period, zone and time.
+    const summarySheet = wb.getWorksheet('summary') as ExcelJS.Worksheet;
+    expect(summarySheet.pageSetup).toMatchObject({
+      orientation: 'landscape',
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 1,
+    });
+    expect(summarySheet.headerFooter.oddHeader).toMatch(
+      /Kopi && Kain: orders all orders \(Asia\/Kuala_Lumpur\), exported \d{4}-\d\d-\d\d \d\d:\d\d/,
+    );
+    // Tax by rate per month (and per day): the revenue orders' taxable amount and tax, from the seed.
+    const taxMonths = summary.filter((row) => row['Section'] === 'tax_month');
+    const revenueOrders = SAMPLE.orders.filter(isRevenue);
+    expect(taxMonths.reduce((n, row) => n + minor(row['Taxable amount']), 0)).toBe(
+      revenueOrders.reduce((n, o) => n + o.total_before_tax, 0),
+    );
+    expect(taxMonths.reduce((n, row) => n + minor(row['Tax']), 0)).toBe(
+      revenueOrders.reduce((n, o) => n + o.tax_amount, 0),
+    );
+    for (const row of taxMonths) expect(row['Tax rate (%)']).toBe(6);
+    const taxDays = summary.filter((row) => row['Section'] === 'tax_day');
+    expect(taxDays.reduce((n, row) => n + Number(row['Orders']), 0)).toBe(revenueOrders.length);
+    expect(String(revenue?.['Definition / note'])).toContain('paid (cash basis)');
 
     // The checks sheet: amounts (and its messages) in currency units.
     const checks = sheetRows(wb, 'checks');

@@ -179,3 +179,60 @@ describe('export destination', () => {
     expect(read).toBe(false);
   });
 });
+
+describe('an accounting feed', () => {
+  const accounting = {
+    profile: 'xero' as const,
+    invoicesPerFile: 1,
+    taxType: '10% Sales',
+    zeroTaxType: 'No tax',
+  };
+  const paid = (id: string, number: string, createdAt: string): Order => ({
+    ...makeOrder({ id, number, createdAt, tax: 255 }),
+    order_status: 'completed',
+  });
+
+  it('names a rerun and its parts apart (-run2-part2), and keeps its ledger with the watermark through a failed run', async () => {
+    const sub = join(dir, 'books');
+    const stateFile = join(sub, 'exports.json');
+    const feed = (orders: AsyncIterable<Order>, now: string) =>
+      exportOrdersIncremental({
+        orders,
+        store: STORE,
+        path: join(sub, 'xero-{date}.csv'),
+        format: 'csv',
+        stateFile,
+        accounting,
+        now: new Date(now),
+      });
+    const a = paid('a', '1', '2026-11-22T01:00:00Z');
+    const b = paid('b', '2', '2026-11-22T02:00:00Z');
+    const first = await feed(list([a, b]), '2026-11-22T20:00:00Z');
+    expect(first.paths.parts).toEqual([
+      join(sub, 'xero-2026-11-23.csv'),
+      join(sub, 'xero-2026-11-23-part2.csv'),
+    ]);
+    expect(Object.keys(first.watermark.ledger?.orders ?? {})).toEqual(['a', 'b']);
+    const saved = await readFile(stateFile, 'utf8');
+
+    // A refund of `a`, then a run that fails half-way: neither the ledger nor the watermark moves.
+    const refunded: Order = { ...a, payment_status: 'refunded', updated_at: '2026-11-22T20:30:00Z' };
+    const c = paid('c', '3', '2026-11-22T20:40:00Z');
+    async function* failing(): AsyncGenerator<Order> {
+      yield refunded;
+      throw new Error('connection reset');
+    }
+    await expect(feed(failing(), '2026-11-22T21:00:00Z')).rejects.toThrow('connection reset');
+    expect(await readFile(stateFile, 'utf8')).toBe(saved);
+
+    // The next run (same day) takes it all again, beside the first run's files.
+    const again = await feed(list([refunded, b, c]), '2026-11-22T22:00:00Z');
+    expect(again.earlierRun).toBe(join(sub, 'xero-2026-11-23.csv'));
+    expect(again.paths.parts).toEqual([join(sub, 'xero-2026-11-23-run2.csv')]);
+    expect(again.accounting?.paths.creditNotes).toEqual([join(sub, 'xero-2026-11-23-run2-credit-notes.csv')]);
+    expect(again.accounting).toMatchObject({ invoices: 1, creditNotes: 1 });
+    expect(again.watermark.ledger?.orders['a']?.total).toBe(0);
+    const credit = await readFile(join(sub, 'xero-2026-11-23-run2-credit-notes.csv'), 'utf8');
+    expect(credit).toContain('CN-1-2,1,');
+  });
+});
