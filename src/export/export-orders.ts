@@ -405,11 +405,18 @@ function summaryTitle(options: ExportOrdersOptions & { filter: OrderExportFilter
   const from = period?.since ?? (filter.since ? day(filter.since) : null);
   // `until` is exclusive (the next day's start): the last day is the day before.
   const to = period?.until ?? (filter.until ? day(filter.until, -1) : null);
-  const span = from && to ? `${from} to ${to}` : from ? `from ${from}` : to ? `until ${to}` : 'all orders';
+  const span =
+    from && to
+      ? `orders created ${from} to ${to}`
+      : from
+        ? `orders created from ${from}`
+        : to
+          ? `orders created until ${to}`
+          : 'all orders';
   const changed = filter.updatedSince ? `, changed since ${filter.updatedSince.toISOString()}` : '';
   const now = options.now ?? new Date();
   const at = `${localDateInZone(now, zone)} ${new Date(now.getTime() + zoneOffsetMs(now.getTime(), zone)).toISOString().slice(11, 16)}`;
-  return `${store.name ?? store.id}: orders ${span}${changed} (${zone}), exported ${at}`;
+  return `${store.name ?? store.id}: ${span}${changed} (${zone}), exported ${at}`;
 }
 
 /**

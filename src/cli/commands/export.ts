@@ -491,7 +491,7 @@ async function printOrderExport(run: {
     );
   } else if (result.invoices) {
     out.line(
-      `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'} · ${plural(result.invoices.rows, 'invoice line')} · ${plural(result.invoices.files, 'file')} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${plural(pages, 'page')} read`,
+      `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'}${acc && acc.creditNotes > 0 ? ` · ${plural(acc.creditNotes, 'credit note')}` : ''} · ${plural(result.invoices.rows, 'invoice line')} · ${plural(result.invoices.files, 'file')} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${plural(pages, 'page')} read`,
     );
   } else {
     out.line(

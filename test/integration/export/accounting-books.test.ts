@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,9 +100,11 @@ describe('an account per kind of line, tax never on sales', () => {
     for (const t of tips) expect(t['*AccountCode']).toBe('260');
 
     // With a tax account: tax is a line of its own there, every line with the no-tax rate.
+    // (From a mapping file, one kind=account per line.)
+    writeFileSync(join(cwd, 'accounts.txt'), '# our chart\ntax=820\n');
     const taxLine = await run(
       s,
-      ['export', 'orders', 'taxline.csv', '--profile', 'xero', '--accounts', 'tax=820', '--json'],
+      ['export', 'orders', 'taxline.csv', '--profile', 'xero', '--accounts', 'accounts.txt', '--json'],
       cwd,
     );
     expect(taxLine.code, taxLine.stderr).toBe(0);
@@ -263,7 +265,7 @@ describe('a three-day accounting feed', () => {
       expect(res.status, path).toBe(200);
       return (await res.json()) as Order;
     };
-    const night = async (iso: string) => {
+    const night = async (iso: string, json = true) => {
       const r = await run(
         s,
         [
@@ -280,14 +282,16 @@ describe('a three-day accounting feed', () => {
           'pay-{date}.csv',
           '--accounts',
           'payment=090',
-          '--json',
+          ...(json ? ['--json'] : []),
         ],
         cwd,
         { MBULK_NOW: iso },
       );
       expect(r.code, r.stderr).toBe(0);
-      return r.json<{ ledger: { orders: number; net: number } }>();
+      return r;
     };
+    const ledgerOf = (r: Awaited<ReturnType<typeof night>>) =>
+      r.json<{ ledger: { orders: number; net: number } }>().ledger;
     const revenue = SAMPLE.orders.filter(isRevenue);
     const partial = revenue.find((o) => o.line_items.some((l) => l.quantity >= 2)) as Order;
     const [noted, refunded, cancelled] = revenue.filter((o) => o.id !== partial.id);
@@ -303,13 +307,21 @@ describe('a three-day accounting feed', () => {
       line_items: [{ id: line.id, quantity: 1 }],
     });
     expect(afterPartial.total_amount).toBeLessThan(partial.total_amount);
-    const second = await night('2027-03-02T20:00:00Z');
+    const second = ledgerOf(await night('2027-03-02T20:00:00Z'));
     // Day 3: another note on the refunded order, a full refund, a cancellation.
     await admin('clock', { now: '2027-03-03T10:00:00Z' });
     await admin('orders', { id: partial.id, internal_note: 'customer called' });
     await admin(`orders/${refunded.id}/refund`, {});
     await admin(`orders/${cancelled.id}/cancel`, {});
-    const third = await night('2027-03-03T20:00:00Z');
+    const thirdRun = await night('2027-03-03T20:00:00Z', false);
+    // The console says what changed after invoicing, and what was done about it.
+    expect(thirdRun.stdout).toMatch(
+      /Changed after invoicing: 3 orders · 1 with the same amounts \(not exported again\) · 2 credited · 0 invoiced again/,
+    );
+    expect(thirdRun.stdout).toContain(
+      `invoice ${cancelled.number} (${cancelled.id}): ${cancelled.order_status}/paid → cancelled/refunded, -`,
+    );
+    expect(thirdRun.stdout).toContain(`credit note CN-${cancelled.number}-2`);
 
     const files = readdirSync(cwd).sort();
     const invoiceFiles = files.filter((f) => /^xero-\d{4}-\d\d-\d\d\.csv$/.test(f));
@@ -373,8 +385,15 @@ describe('a three-day accounting feed', () => {
     // The ledger's net is the API's net revenue for the period.
     const state = (await (await fetch(`${s.url}/__sandbox/state`)).json()) as StoreSnapshot;
     const apiNet = state.orders.filter(isRevenue).reduce((n, o) => n + o.total_amount, 0);
-    expect(third.ledger.net).toBe(apiNet);
-    expect(second.ledger.net).toBe(apiNet + refunded.total_amount + cancelled.total_amount);
+    const stateFile = JSON.parse(readFileSync(join(cwd, '.mbulk', 'exports.json'), 'utf8')) as {
+      exports: Record<string, { ledger?: { orders: Record<string, { total: number }> } }>;
+    };
+    const ledgers = Object.values(stateFile.exports).map((e) => e.ledger);
+    expect(ledgers).toHaveLength(1);
+    const ledgerNet = Object.values(ledgers[0]?.orders ?? {}).reduce((n, e) => n + e.total, 0);
+    expect(ledgerNet).toBe(apiNet);
+    expect(thirdRun.stdout).toContain(`Ledger of this feed: ${revenue.length} invoiced orders standing at`);
+    expect(second.net).toBe(apiNet + refunded.total_amount + cancelled.total_amount);
     // Payments: the first night pays every invoice, later nights nothing (refunds are not payments).
     expect(
       parseCsv(join(cwd, 'pay-2027-03-02.csv'))

@@ -190,7 +190,7 @@ describe('summary sheet, labels and notes (XLSX)', () => {
       fitToHeight: 1,
     });
     expect(summarySheet.headerFooter.oddHeader).toMatch(
-      /Kopi && Kain: orders all orders \(Asia\/Kuala_Lumpur\), exported \d{4}-\d\d-\d\d \d\d:\d\d/,
+      /Kopi && Kain: all orders \(Asia\/Kuala_Lumpur\), exported \d{4}-\d\d-\d\d \d\d:\d\d/,
     );
     // Tax by rate per month (and per day): the revenue orders' taxable amount and tax, from the seed.
     const taxMonths = summary.filter((row) => row['Section'] === 'tax_month');
