@@ -236,11 +236,12 @@ export class AccountingBook {
     };
     if (change < 0) return [credit(rounding(deltas, change))];
     if (change > 0) return [invoice(rounding(deltas, change))];
-    // Lines changed at the same total: credit what fell, invoice what rose.
+    // Lines changed at the same total: credit what fell, invoice what rose (with the rounding that
+    // keeps the two equal; an invoice of rounding alone when only tax rounding moved).
     const fell = deltas.filter((l) => l.amount < 0);
     const rose = deltas.filter((l) => l.amount > 0);
     const fellTotal = added(fell);
-    return [credit(fell), invoice(rounding(rose, -fellTotal))];
+    return [...(fell.length > 0 ? [credit(fell)] : []), invoice(rounding(rose, -fellTotal))];
   }
 
   private firstDate(order: Order): string {

@@ -9,18 +9,18 @@ import { AccountingBook, type ChangeEntry } from './accounting-documents.js';
 import {
   changeRow,
   CHANGE_COLUMNS,
-  CREDIT_NOTE_COLUMNS,
   DocumentParts,
   documentRows,
   paymentRow,
-  PAYMENT_COLUMNS,
-  PROFILE_COLUMNS,
   TOTALS_COLUMNS,
   type FileTotals,
   type RowOptions,
 } from './accounting-files.js';
 import type { Ledger } from './accounting-ledger.js';
 import {
+  CREDIT_NOTE_COLUMNS,
+  PAYMENT_COLUMNS,
+  PROFILE_COLUMNS,
   PROFILE_DATE_FORMAT,
   PROFILE_INVOICES_PER_FILE,
   type AccountingOptions,

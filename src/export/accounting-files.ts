@@ -2,11 +2,8 @@ import { stat } from 'node:fs/promises';
 import type { ColumnSpec, SheetHandle, SheetWriter } from '../sheets/sheet-writer.js';
 import type { AccountingDocument, ChangeEntry, PaymentEntry } from './accounting-documents.js';
 import {
-  CREDIT_NOTE_COLUMNS,
   formatInvoiceDate,
   partPath,
-  PAYMENT_COLUMNS,
-  PROFILE_COLUMNS,
   type AccountingProfile,
   type InvoiceDateFormat,
 } from './accounting-profile.js';
@@ -221,5 +218,3 @@ export const TOTALS_COLUMNS: ColumnSpec[] = [
   { key: 'tax', header: 'tax', type: 'money' },
   { key: 'currency', header: 'currency', type: 'text' },
 ];
-
-export { CREDIT_NOTE_COLUMNS, PAYMENT_COLUMNS, PROFILE_COLUMNS };

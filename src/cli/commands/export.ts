@@ -302,7 +302,7 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   const { selection, reads, text: selectionText } = await selectionArgs(args);
   const file = orderFileArgs(args, formatOfPath(args.file));
   const accounting = await accountingArgs(args, file.format, ctx);
-  const basis = enumArg('basis', args.basis, ['paid', 'accrual'] as const);
+  const basis = enumArg('basis', args.basis, (await import('../../export/order-selection.js')).REVENUE_BASES);
   const feed = feedArgs(args, ctx);
   // For rehearsals and tests: the run's time (ISO 8601), as if the clock said so.
   const nowText = ctx.env['MBULK_NOW'];
