@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../apply/write-file-atomic.js';
 import type { Order } from '../schema/order.js';
+import { UsageError } from '../errors/usage-error.js';
 import { LedgerSchema } from './accounting-ledger.js';
 
 /**
@@ -143,7 +144,10 @@ export function createIncrementalSelector(
   };
 }
 
-/** Reads the state file; a missing file is an empty state. A corrupt file throws (never reset silently: that would re-export everything). */
+/**
+ * Reads the state file; a missing file is an empty state. A corrupt file is a UsageError (exit 2;
+ * never reset silently: that would re-export everything, and re-invoice a feed's orders).
+ */
 export async function loadExportState(file: string): Promise<ExportState> {
   let text: string;
   try {
@@ -156,10 +160,12 @@ export async function loadExportState(file: string): Promise<ExportState> {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not a valid export state file (${(err as Error).message})`, { cause: err });
+    throw new UsageError(`${file}: not a valid export state file (${(err as Error).message})`, 'state-file');
   }
   const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${file}: not a valid export state file (${parsed.error.message})`);
+  if (!parsed.success) {
+    throw new UsageError(`${file}: not a valid export state file (${parsed.error.message})`, 'state-file');
+  }
   return parsed.data;
 }
 

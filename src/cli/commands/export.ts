@@ -274,7 +274,7 @@ async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: Co
 }
 
 /** `--incremental`, `--full`, `--feed`, `--dry-run` and the rest of a feed, or a usage error. */
-function feedArgs(args: OrderExportArgs, ctx: CommandContext) {
+async function feedArgs(args: OrderExportArgs, ctx: CommandContext) {
   const incremental = args.incremental || args.full;
   if (!incremental) {
     if (args.feed !== undefined || args['dry-run']) {
@@ -285,13 +285,15 @@ function feedArgs(args: OrderExportArgs, ctx: CommandContext) {
   if (!(args['overlap-minutes'] >= 0)) {
     throw new CliError('--overlap-minutes must be a number >= 0', ExitCode.Usage);
   }
-  const feed = (args.feed ?? 'orders').trim();
+  const { DEFAULT_FEED } = await import('../../export/feed-state-key.js');
+  const { DEFAULT_EXPORT_STATE_FILE } = await import('../../export/watermark.js');
+  const feed = (args.feed ?? DEFAULT_FEED).trim();
   if (feed === '') throw new CliError('--feed needs a name', ExitCode.Usage);
   return {
     feed,
     full: args.full,
     dryRun: args['dry-run'],
-    stateFile: resolve(ctx.cwd, args['state-file'] ?? '.mbulk/exports.json'),
+    stateFile: resolve(ctx.cwd, args['state-file'] ?? DEFAULT_EXPORT_STATE_FILE),
     overlapMs: args['overlap-minutes'] * 60_000,
   };
 }
@@ -303,7 +305,7 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   const file = orderFileArgs(args, formatOfPath(args.file));
   const accounting = await accountingArgs(args, file.format, ctx);
   const basis = enumArg('basis', args.basis, (await import('../../export/order-selection.js')).REVENUE_BASES);
-  const feed = feedArgs(args, ctx);
+  const feed = await feedArgs(args, ctx);
   // For rehearsals and tests: the run's time (ISO 8601), as if the clock said so.
   const nowText = ctx.env['MBULK_NOW'];
   const runAt = nowText ? new Date(nowText) : new Date();
@@ -435,7 +437,7 @@ async function printOrderExport(run: {
   reads: number;
   selection: OrderSelection;
   selectionText: string;
-  feed: ReturnType<typeof feedArgs>;
+  feed: Awaited<ReturnType<typeof feedArgs>>;
   accounting: Awaited<ReturnType<typeof accountingArgs>>;
   basis: 'paid' | 'accrual' | undefined;
   /** An accounting feed's ledger after the run: invoiced orders and what they stand at. */

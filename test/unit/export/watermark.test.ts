@@ -227,5 +227,7 @@ describe('export state file', () => {
     await expect(loadExportState(file)).rejects.toThrow(/not a valid export state file/);
     await writeFile(file, '{"version":1,');
     await expect(loadExportState(file)).rejects.toThrow(/not a valid export state file/);
+    // A usage error (exit 2), as the CLI reported it: the user's file, not a failed export.
+    await expect(loadExportState(file)).rejects.toMatchObject({ category: 'usage' });
   });
 });
