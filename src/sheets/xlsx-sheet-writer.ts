@@ -145,7 +145,6 @@ export class XlsxSheetWriter implements SheetWriter {
               fitToPage: true,
               fitToWidth: 1,
               fitToHeight: print.onePage ? 1 : 0,
-              printTitlesRow: '1:1',
             },
             ...(print.title
               ? { headerFooter: { oddHeader: `&C&"-,Bold"${print.title.replace(/&/g, '&&')}` } }
