@@ -40,8 +40,7 @@ export function orderLineRows(order: Order, store: ExportStore): OrderLineSheetR
 
 /** The row that carries what an order's lines leave of its stated total (see orderChecks). */
 function differenceRow(order: Order, difference: number): OrderLineSheetRow {
-  return {
-    ...orderColumns(order),
+  return rowOf(order, {
     line_number: null,
     line_id: null,
     product_id: null,
@@ -61,15 +60,30 @@ function differenceRow(order: Order, difference: number): OrderLineSheetRow {
     adjustment_alloc: null,
     tax_alloc: null,
     allocated_total: difference,
-    currency: order.currency,
-  };
+  });
 }
 
 /** The `name` of an order_lines row that is no line item but the difference to the order's total. */
 export const DIFFERENCE_ROW_NAME = "Difference to the order's stated total (see checks)";
 
-/** The order's columns every order_lines row repeats. */
-function orderColumns(order: Order) {
+type OrderPart =
+  | 'order_id'
+  | 'order_number'
+  | 'order_created_at'
+  | 'order_created_at_iso'
+  | 'order_status'
+  | 'payment_status'
+  | 'fulfillment_status'
+  | 'customer_id'
+  | 'customer_name'
+  | 'customer_phone'
+  | 'currency';
+
+/**
+ * A row: the order's columns every row repeats, then the line's. One object literal of a fixed
+ * shape (no spread): this runs for every line of a 100k-order export.
+ */
+function rowOf(order: Order, l: Omit<OrderLineSheetRow, OrderPart>): OrderLineSheetRow {
   return {
     order_id: order.id,
     order_number: order.number,
@@ -81,6 +95,26 @@ function orderColumns(order: Order) {
     customer_id: order.customer.id,
     customer_name: order.customer.name,
     customer_phone: order.customer.phone,
+    line_number: l.line_number,
+    line_id: l.line_id,
+    product_id: l.product_id,
+    variant_id: l.variant_id,
+    sku: l.sku,
+    name: l.name,
+    quantity: l.quantity,
+    unit: l.unit,
+    price: l.price,
+    total_amount: l.total_amount,
+    options: l.options,
+    discount_alloc: l.discount_alloc,
+    answers_alloc: l.answers_alloc,
+    service_alloc: l.service_alloc,
+    service_charge_alloc: l.service_charge_alloc,
+    tip_alloc: l.tip_alloc,
+    adjustment_alloc: l.adjustment_alloc,
+    tax_alloc: l.tax_alloc,
+    allocated_total: l.allocated_total,
+    currency: order.currency,
   };
 }
 
@@ -111,8 +145,7 @@ function lineItemRows(order: Order, store: ExportStore): OrderLineSheetRow[] {
       d === null || parts.some((p) => p === null || !Number.isSafeInteger(p))
         ? null
         : (parts as number[]).reduce((s, p) => s + p, 0) - d;
-    return {
-      ...orderColumns(order),
+    return rowOf(order, {
       line_number: i + 1,
       line_id: line.id,
       product_id: line.product_id,
@@ -132,7 +165,6 @@ function lineItemRows(order: Order, store: ExportStore): OrderLineSheetRow[] {
       adjustment_alloc: share(adjustment),
       tax_alloc: share(tax),
       allocated_total: allocatedTotal,
-      currency: order.currency,
-    };
+    });
   });
 }
