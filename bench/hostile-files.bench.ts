@@ -1,6 +1,8 @@
 /**
  * Hostile files (issue 11): each must be refused in < 10 s and < 1 GB peak RSS, exit 2, with a
- * message naming the file and the limit. The files are generated here at the sizes of the issue's
+ * message naming the file and the limit. Issue 22 added a workbook within the ratio limit whose
+ * shared strings inflate to 480 MiB (refused by the 64 MiB cap), and the largest one accepted
+ * (shared strings just under the cap), which must be read within the same time and memory. The files are generated here at the sizes of the issue's
  * report (test/helpers/hostile-files.ts, ISSUE_SIZES; `SCALE=0.1` shrinks them), then the built
  * `mbulk import stock FILE` runs on each in a child process under `/usr/bin/time`, whose figures
  * are the child's own (wait4's rusage: not inherited from this generator, unlike a ru_maxrss read
@@ -11,7 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ISSUE_SIZES, writeHostileFiles } from '../test/helpers/hostile-files.js';
+import { DEFAULT_SHEET_LIMITS } from '../src/sheets/sheet-limits.js';
+import { ISSUE_SIZES, writeHostileFiles, writeLowRatioSharedStrings } from '../test/helpers/hostile-files.js';
 import type { HostileSizes } from '../test/helpers/hostile-files.js';
 
 const MAX_SECONDS = 10;
@@ -68,6 +71,15 @@ try {
     if (!ok || process.env['VERBOSE'])
       console.log(`  stderr: ${stderr.trim().split('\n').slice(-3).join('\n          ')}`);
   }
+  // The largest shared strings accepted (issue 22): read in full, within the same time and memory.
+  const atCap = join(dir, 'shared-strings-at-cap.xlsx');
+  writeLowRatioSharedStrings(atCap, Math.floor(DEFAULT_SHEET_LIMITS.maxSharedStringsBytes / 2 ** 20) - 1);
+  const cap = measure(atCap, join(dir, 'baseline-sandbox.json'));
+  const capOk = cap.r.status !== 2 && cap.seconds < MAX_SECONDS && cap.kib / 1024 < MAX_RSS_MIB;
+  if (!capOk) failures++;
+  console.log(
+    `${'shared-strings-at-cap'.padEnd(22)}${mib(statSync(atCap).size).padEnd(11)}${String(cap.r.status ?? cap.r.signal).padEnd(6)}${`${cap.seconds.toFixed(2)} s`.padEnd(9)}${`${cap.cpu.toFixed(2)} s`.padEnd(9)}${`${Math.round(cap.kib / 1024)} MiB`.padEnd(11)}${'(read, not refused)'.padEnd(18)}${capOk ? 'yes' : 'NO'}`,
+  );
   const untouched = readFileSync(sandbox, 'utf8') === sandboxBefore;
   console.log(`sandbox state unchanged: ${untouched ? 'yes' : 'NO'}`);
   console.log(

@@ -14,6 +14,9 @@ import { MbulkError } from '../errors/mbulk-error.js';
  * means nothing here). Staleness is never judged by age: a loaded machine stalls live processes.
  */
 
+/** Lock files (and the breaker) are private to their owner: they name the command that holds them. */
+const LOCK_MODE = 0o600;
+
 /** Who holds a lock (the lock file's JSON). */
 export interface LockOwner {
   pid: number;
@@ -44,7 +47,8 @@ export class LockHeldError extends MbulkError {
 export function describeOwner(owner: LockOwner | undefined): string {
   if (!owner) return 'another process';
   const parts = [
-    owner.command ? `\`${owner.command}\`` : undefined,
+    // Redacted again: a lock written by an older mbulk may hold a whole URL.
+    owner.command ? `\`${redactUrls(owner.command)}\`` : undefined,
     owner.runId ? `run ${owner.runId}` : undefined,
   ]
     .filter((p) => p !== undefined)
@@ -71,7 +75,7 @@ export class LockFile {
     const owner: LockOwner = {
       pid: process.pid,
       host: os.hostname(),
-      command: options.command ?? commandLine(),
+      command: redactUrls(options.command ?? commandLine()),
       acquiredAt: new Date().toISOString(),
       token: randomBytes(8).toString('hex'),
     };
@@ -85,6 +89,8 @@ export class LockFile {
       if (!seen) continue; // released meanwhile: try again
       const seenText = readText(file);
       const holder = readOwner(file);
+      // Another user's lock (lock files are private): held, by someone we cannot name.
+      if (holder === 'private') throw new LockHeldError(file, undefined);
       if (holder === 'unreadable') {
         // Being written? A link makes it appear complete, so this is a foreign or damaged file:
         // only when it is not fresh is it treated as stale.
@@ -103,7 +109,7 @@ export class LockFile {
     this.owner = { ...this.owner, runId };
     const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      fs.writeFileSync(tmp, JSON.stringify(this.owner));
+      fs.writeFileSync(tmp, JSON.stringify(this.owner), { mode: LOCK_MODE });
       fs.renameSync(tmp, this.file);
     } catch {
       fs.rmSync(tmp, { force: true });
@@ -114,7 +120,7 @@ export class LockFile {
     if (this.released) return;
     this.released = true;
     const holder = readOwner(this.file);
-    if (holder !== undefined && holder !== 'unreadable' && holder.token === this.owner.token) {
+    if (typeof holder === 'object' && holder.token === this.owner.token) {
       fs.rmSync(this.file, { force: true });
     }
   }
@@ -123,7 +129,7 @@ export class LockFile {
 /** Atomic create with content: write a private file, hard-link it to `file` (fails if it exists). */
 function createExclusive(file: string, body: string): boolean {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, body, { mode: 0o644 });
+  fs.writeFileSync(tmp, body, { mode: LOCK_MODE });
   try {
     fs.linkSync(tmp, file);
     return true;
@@ -151,7 +157,7 @@ function breakStale(file: string, seen: fs.Stats, seenText: string | undefined):
     // busy machine can stall a live process for seconds.
     const b = statOrUndefined(breaker);
     const holder = b ? readOwner(breaker) : undefined;
-    if (b && holder !== undefined && holder !== 'unreadable' && !isOwnerAlive(holder)) {
+    if (b && typeof holder === 'object' && !isOwnerAlive(holder)) {
       const again = statOrUndefined(breaker);
       if (again && again.ino === b.ino && again.dev === b.dev) fs.rmSync(breaker, { force: true });
     }
@@ -163,7 +169,7 @@ function breakStale(file: string, seen: fs.Stats, seenText: string | undefined):
     if (!now || now.ino !== seen.ino || now.dev !== seen.dev) return;
     if (readText(file) !== seenText) return;
     const holder = readOwner(file);
-    if (holder !== undefined && holder !== 'unreadable' && isOwnerAlive(holder)) return;
+    if (typeof holder === 'object' && isOwnerAlive(holder)) return;
     fs.rmSync(file, { force: true });
   } finally {
     fs.rmSync(breaker, { force: true });
@@ -178,13 +184,14 @@ function readText(file: string): string | undefined {
   }
 }
 
-function readOwner(file: string): LockOwner | 'unreadable' | undefined {
+function readOwner(file: string): LockOwner | 'unreadable' | 'private' | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return 'unreadable';
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return code === 'EACCES' || code === 'EPERM' ? 'private' : 'unreadable';
   }
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
@@ -202,7 +209,7 @@ function readOwner(file: string): LockOwner | 'unreadable' | undefined {
 
 function ownerOrUndefined(file: string): LockOwner | undefined {
   const o = readOwner(file);
-  return o === 'unreadable' ? undefined : o;
+  return typeof o === 'object' ? o : undefined;
 }
 
 /** Alive: same host, the pid exists, and (where known) it is the same process, not a reused pid. */
@@ -247,7 +254,27 @@ function commandLine(): string {
   return describeCommand(process.argv.slice(2));
 }
 
-/** `mbulk ARGS` for people, without the value of a `--token`, `--header` or similar option. */
+/**
+ * Every URL in TEXT as its scheme and host only (`https://hooks.example.com/…`): a webhook's path
+ * is its secret (Slack, Teams, Mattermost) and a feed's query string may carry a key, and lock
+ * files and the messages that name their holder show neither.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`]+/gi, (url) => {
+    try {
+      const parsed = new URL(url);
+      const rest = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+      return `${parsed.protocol}//${parsed.host}${rest === '' || rest === '/' ? '' : '/…'}`;
+    } catch {
+      return '<URL>';
+    }
+  });
+}
+
+/**
+ * `mbulk ARGS` for people, without the value of a `--token`, `--header` or similar option, and
+ * with every URL cut to its scheme and host (redactUrls).
+ */
 export function describeCommand(argv: readonly string[]): string {
   const shown: string[] = [];
   let hide = false;
@@ -260,7 +287,7 @@ export function describeCommand(argv: readonly string[]): string {
       hide = !arg.includes('=');
     } else shown.push(arg);
   }
-  return ['mbulk', ...shown].join(' ').slice(0, 300);
+  return redactUrls(['mbulk', ...shown].join(' ')).slice(0, 300);
 }
 
 function sleepMs(ms: number): void {

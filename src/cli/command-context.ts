@@ -1,4 +1,5 @@
 import type { ApiSources } from './connection-advice.js';
+import type { RunInProgress } from './describe-error.js';
 import type { Output } from './output.js';
 
 /** Options every command accepts (set up in main.ts). */
@@ -23,6 +24,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Set when a command targets a remote API: where its URL and token came from, for error advice. */
   apiSources?: ApiSources | undefined;
+  /** The run being applied, once known (set by the command): a local failure's message names it. */
+  run?: RunInProgress | undefined;
   /** The command line as given (for the store lock's "held by" message; never printed with tokens). */
   argv?: readonly string[];
 }

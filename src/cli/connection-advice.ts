@@ -27,6 +27,8 @@ interface Found {
   codes: string[];
   messages: string[];
   status?: number | undefined;
+  /** The service's request id (`request_id` in the body, else the X-Request-Id header), for support. */
+  requestId?: string | undefined;
 }
 
 function walk(error: unknown): Found {
@@ -39,10 +41,12 @@ function walk(error: unknown): Found {
       cause?: unknown;
       errors?: unknown;
       status?: unknown;
+      requestId?: unknown;
     };
     if (typeof e.code === 'string') found.codes.push(e.code);
     if (typeof e.message === 'string') found.messages.push(e.message);
     if (found.status === undefined && typeof e.status === 'number') found.status = e.status;
+    if (found.requestId === undefined && typeof e.requestId === 'string') found.requestId = e.requestId;
     cur = Array.isArray(e.errors) && e.errors.length > 0 && e.cause === undefined ? e.errors[0] : e.cause;
   }
   return found;
@@ -54,15 +58,16 @@ function walk(error: unknown): Found {
  * (`--token-file`, `MERCHANT_API_TOKEN`), and what to try. Undefined for any other error.
  */
 export function adviseApiError(error: unknown, sources: ApiSources): string | undefined {
-  const { codes, messages, status } = walk(error);
+  const { codes, messages, status, requestId } = walk(error);
+  const request = requestId === undefined ? '' : `; request ${requestId}`;
   const { url, urlSource, tokenSource } = sources;
   const at = `${url} (from ${urlSource})`;
   const has = (...names: string[]) => codes.some((c) => names.includes(c));
   if (status === 401) {
-    return `the API token from ${tokenSource} was rejected by ${url} (401): check that it is current and issued for this service, or set ${urlSource} to the service the token belongs to`;
+    return `the API token from ${tokenSource} was rejected by ${url} (401${request}): check that it is current and issued for this service, or set ${urlSource} to the service the token belongs to`;
   }
   if (status === 403) {
-    return `the API token from ${tokenSource} is not allowed to do this at ${url} (403): check the token's permissions for this store`;
+    return `the API token from ${tokenSource} is not allowed to do this at ${url} (403${request}): check the token's permissions for this store`;
   }
   if (codes.some(isTlsErrorCode)) {
     const reason = codes.find(isTlsErrorCode) ?? 'TLS error';

@@ -3,6 +3,12 @@ import { SheetError } from '../sheets/sheet-error.js';
 import { CliError } from './cli-error.js';
 import { ExitCode, exitCodeFor } from './exit-code.js';
 
+/** The run a command is applying, once known: a local failure's message names it and its journal. */
+export interface RunInProgress {
+  id: string;
+  journal: string;
+}
+
 export interface DescribedError {
   message: string;
   exitCode: ExitCode;
@@ -27,7 +33,7 @@ interface ApiLikeError {
  * `requestId` (see src/api/errors). Anything unexpected is an internal error (exit 1), reported
  * without a stack trace unless MBULK_DEBUG is set.
  */
-export function describeError(error: unknown): DescribedError {
+export function describeError(error: unknown, run?: RunInProgress): DescribedError {
   if (error instanceof CliError) {
     return { message: error.message, exitCode: error.exitCode };
   }
@@ -35,7 +41,7 @@ export function describeError(error: unknown): DescribedError {
     // The file cannot be read at all: nothing was planned or written.
     return { message: error.message, exitCode: exitCodeFor(error.category), code: error.code };
   }
-  const local = localFailure(error);
+  const local = localFailure(error, run);
   if (local) return local;
   if (error instanceof Error) {
     const e = error as Error & ApiLikeError;
@@ -63,26 +69,51 @@ const LOCAL_CODES: Readonly<Record<string, string>> = {
   EIO: 'I/O error',
 };
 
-/** A file-system error escaping a command (writing run.json, a results file…): exit 5, one line naming the path. */
-function localFailure(error: unknown): DescribedError | undefined {
+type ErrnoLike = Error & { code?: unknown; syscall?: unknown; path?: unknown; exitCode?: unknown };
+
+/**
+ * A file-system error escaping a command (writing run.json, a results file, an export…): exit 5,
+ * one line naming the path and, during an apply, the run and its journal. An error that wraps one
+ * (`cannot write FILE` with the errno in `cause`, as the sheet and export writers throw) counts too.
+ */
+function localFailure(error: unknown, run: RunInProgress | undefined): DescribedError | undefined {
   if (!(error instanceof Error)) return undefined;
-  const e = error as Error & { code?: unknown; syscall?: unknown; path?: unknown; exitCode?: unknown };
+  const e = error as ErrnoLike;
   if (MbulkError.is(error) ? error.category === 'local' : e.exitCode === ExitCode.LocalFailure) {
     return { message: e.message, exitCode: ExitCode.LocalFailure, code: String(e.code ?? 'local_failure') };
   }
-  if (
-    MbulkError.is(error) ||
-    typeof e.code !== 'string' ||
-    typeof e.syscall !== 'string' ||
-    e.exitCode !== undefined
-  )
-    return undefined;
-  const what = LOCAL_CODES[e.code];
-  if (what === undefined) return undefined;
-  const where = typeof e.path === 'string' ? ` ${e.path}` : '';
+  if (MbulkError.is(error) || e.exitCode !== undefined) return undefined;
+  const errno = localErrno(e);
+  if (errno === undefined) return undefined;
+  const what = LOCAL_CODES[errno.code]!;
+  const where = typeof errno.path === 'string' ? ` ${errno.path}` : '';
+  // A wrapper names the file itself ("cannot write FILE: …"); a bare errno is named by its call.
+  const failed =
+    errno === e
+      ? `cannot ${String(e.syscall)}${where}`
+      : e.message.endsWith(`: ${errno.message}`)
+        ? e.message.slice(0, -(errno.message.length + 2))
+        : e.message;
+  const next =
+    run === undefined
+      ? 'fix it and run the command again'
+      : `run ${run.id} stopped; its journal ${run.journal} records what was sent. Fix it, then continue with: mbulk runs resume ${run.id}`;
   return {
-    message: `cannot ${e.syscall}${where}: ${what} (${e.code}); fix it and run the command again (an interrupted apply continues with mbulk runs resume RUN)`,
+    message: `${failed}: ${what} (${errno.code}); ${next}`,
     exitCode: ExitCode.LocalFailure,
-    code: e.code,
+    code: errno.code,
   };
+}
+
+/** ERROR itself, or the first error of its `cause` chain, when it is a local errno (LOCAL_CODES). */
+function localErrno(error: ErrnoLike): (ErrnoLike & { code: string }) | undefined {
+  let cur: unknown = error;
+  for (let depth = 0; depth < 4 && cur instanceof Error; depth++) {
+    const e = cur as ErrnoLike;
+    if (typeof e.code === 'string' && typeof e.syscall === 'string' && LOCAL_CODES[e.code] !== undefined)
+      return e as ErrnoLike & { code: string };
+    if (MbulkError.is(cur) && depth > 0) return undefined;
+    cur = e.cause;
+  }
+  return undefined;
 }

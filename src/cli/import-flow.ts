@@ -114,17 +114,29 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   flow: ImportFlow<P, A>,
 ): Promise<number> {
   const out = ctx.out;
+  if (args.header !== undefined && args.header.length > 0) {
+    // A malformed --header is a usage error (naming it, never its value) whatever the source.
+    const { parseHeaders } = await import('./remote-source.js');
+    parseHeaders(args.header);
+  }
   const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
   let file = resolve(ctx.cwd, args.file);
   let remote: RemoteSource | undefined;
   if (/^https?:\/\//i.test(args.file)) {
     const { fetchRemoteSource } = await import('./remote-source.js');
+    const { parseDuration, parseSize } = await import('./download-limits.js');
+    const { headersFromEnv } = await import('./header-env.js');
+    const maxDownload = args['max-download'];
+    const timeout = args['download-timeout'];
     remote = await fetchRemoteSource({
       url: args.file,
-      headers: args.header ?? [],
+      headers: [...(args.header ?? []), ...headersFromEnv(args['header-env'], ctx.env)],
       force: args.force === true,
       stateFile: join(dirname(runsRoot), 'sources.json'),
       insecureHttp: args['insecure-http'],
+      maxBytes: maxDownload === undefined ? undefined : parseSize(maxDownload),
+      timeoutMs: timeout === undefined ? undefined : parseDuration(timeout),
+      crossOriginRedirects: args['follow-redirects'] === true,
       signal: ctx.signal,
     });
     if (remote.file === undefined) {
@@ -181,6 +193,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       }),
     );
     lock?.setRunId(planned.run.id);
+    ctx.run = { id: planned.run.id, journal: planned.run.file('journal') };
     const view = flow.show(planned, target);
     // The review page (report.html) beside report.md: its path is printed and in every JSON result.
     const reportHtml = planned.run.file('reportHtml');

@@ -112,7 +112,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       out.result({ ok: false, interrupted: true });
       return ExitCode.Interrupted;
     }
-    const described = describeError(error);
+    const described = describeError(error, ctx.run);
     if (described.exitCode === ExitCode.Unreachable && ctx.apiSources !== undefined) {
       const { adviseApiError } = await import('./connection-advice.js');
       described.message = adviseApiError(error, ctx.apiSources) ?? described.message;

@@ -6,7 +6,8 @@ import { isLoopbackHost } from './target.js';
 /**
  * `--notify-url URL`: when a run ends (success, failure, refusal, error) its JSON summary is POSTed
  * there, with a `text` line that chat webhooks (Slack, Mattermost, Teams, Google Chat…) display.
- * A notification that fails is logged and never changes the exit code.
+ * A notification that fails is logged (naming the webhook's scheme and host only, never its path
+ * or query, which may be its secret) and never changes the exit code. Redirects are not followed.
  */
 export interface NotifyOptions {
   url: string;
@@ -59,7 +60,9 @@ export async function sendNotification(
   let shown = 'the notification URL';
   try {
     const url = new URL(options.url);
-    shown = `${url.protocol}//${url.host}${url.pathname}`;
+    // Scheme and host only: for Slack, Teams or Mattermost the path is the secret, and this line
+    // goes wherever the output goes (the mail of a cron job).
+    shown = `${url.protocol}//${url.host}`;
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       throw new Error('plain http:// is only allowed to loopback; use https://');
     }
@@ -74,8 +77,14 @@ export async function sendNotification(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      // A redirect is not followed: the summary goes to the URL the user gave, nowhere else.
+      redirect: 'manual',
     });
     await response.arrayBuffer();
+    if (response.status >= 300 && response.status < 400)
+      throw new Error(
+        `the server answered ${response.status} (a redirect, not followed: give the final URL)`,
+      );
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
   } catch (error) {
     out.warn(`mbulk: warning: notification to ${shown} failed: ${describeError(error).message}`);

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { CliError } from './cli-error.js';
+import { downloadFeed, type Downloaded } from './download-feed.js';
+import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD } from './download-limits.js';
 import { ExitCode } from './exit-code.js';
 import { isLoopbackHost } from './target.js';
 
@@ -10,8 +12,9 @@ import { isLoopbackHost } from './target.js';
  * `mbulk import stock https://erp.example/stock.csv`: the feed is downloaded to a local file the
  * import reads (and keeps in its run directory, as for local files). Its ETag / Last-Modified and
  * content hash are remembered per source, so a feed that did not change since the last successful
- * apply is reported and skipped. Header values (`--header 'Authorization: …'`) are sent, never
- * printed, remembered or journaled.
+ * apply is reported and skipped. Header values (`--header 'Authorization: …'`) are sent to the
+ * feed's own origin only, never printed, remembered or journaled. The download itself (streamed,
+ * under a byte cap and deadlines, redirects within the origin) is download-feed.ts.
  */
 
 /** Whether an import's FILE argument is a URL. */
@@ -46,10 +49,21 @@ export interface FetchSourceOptions {
   /** The JSON file where sources are remembered. */
   stateFile: string;
   insecureHttp: boolean;
+  /** `--max-download`, bytes (default 2 GiB). */
+  maxBytes?: number | undefined;
+  /** `--download-timeout`, ms (default 1 h): the whole download; the idle limit is this, at most 1 min. */
+  timeoutMs?: number | undefined;
+  /** `--follow-redirects`: follow a redirect to another origin (without the user's headers). */
+  crossOriginRedirects?: boolean | undefined;
   signal?: AbortSignal;
 }
 
-/** `Name: value` → [name, value]; a usage error (without the value) when malformed. */
+/**
+ * `Name: value` → [name, value]; a usage error naming the header, never showing its value, when
+ * malformed. A value is one line of Latin-1 text (tab, printable ASCII, U+0080–U+00FF), which is
+ * what HTTP carries: a line break would be refused by the HTTP client with the value in its
+ * message, or worse, start a header of its own.
+ */
 export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
@@ -59,7 +73,25 @@ export function parseHeader(text: string): [string, string] {
       ExitCode.Usage,
     );
   }
-  return [name, text.slice(colon + 1).trim()];
+  // Only HTTP's own blanks are trimmed: String.trim() would also drop a trailing CR or U+2028.
+  const value = text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+    throw new CliError(
+      `--header ${name}: the value holds a line break, a control character or a character outside Latin-1; a header value is one line of text (the value is not shown)`,
+      ExitCode.Usage,
+    );
+  }
+  return [name, value];
+}
+
+/** Every `--header` parsed (usage errors as parseHeader's), names lowercase, the last of a name winning. */
+export function parseHeaders(texts: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of texts) {
+    const [name, value] = parseHeader(text);
+    headers[name.toLowerCase()] = value;
+  }
+  return headers;
 }
 
 function readMemory(stateFile: string): Record<string, SourceMemory> {
@@ -90,50 +122,41 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
       ExitCode.Usage,
     );
   }
-  const headers = new Headers();
-  for (const h of options.headers) headers.set(...parseHeader(h));
+  const headers = parseHeaders(options.headers);
   const key = createHash('sha256').update(url.href).digest('hex');
   const memory = readMemory(options.stateFile);
   const known = options.force ? undefined : memory[key];
-  if (known?.etag !== undefined) headers.set('if-none-match', known.etag);
-  if (known?.lastModified !== undefined) headers.set('if-modified-since', known.lastModified);
+  const conditional: Record<string, string> = {};
+  if (known?.etag !== undefined) conditional['if-none-match'] = known.etag;
+  if (known?.lastModified !== undefined) conditional['if-modified-since'] = known.lastModified;
 
-  let response: Response;
+  const none: RemoteSource = { unchanged: true, shown, remember: () => {} };
+  const name = basename(url.pathname) || 'feed';
+  const folder = mkdtempSync(join(tmpdir(), 'mbulk-feed-'));
+  const file = join(folder, extname(name) === '' ? `${name}.csv` : name);
+  let downloaded: Downloaded;
   try {
-    response = await fetch(url, {
+    downloaded = await downloadFeed({
+      url,
       headers,
-      redirect: 'follow',
-      ...(options.signal ? { signal: options.signal } : {}),
+      conditional,
+      dest: file,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_DOWNLOAD,
+      timeoutMs: options.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
+      crossOriginRedirects: options.crossOriginRedirects === true,
+      insecureHttp: options.insecureHttp,
+      signal: options.signal,
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(
-      `cannot download ${shown}: ${cause?.code ?? cause?.message ?? (error as Error).message}; check the URL and this machine's network`,
-      ExitCode.Usage,
-    );
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
   }
-  const none: RemoteSource = { unchanged: true, shown, remember: () => {} };
-  if (response.status === 304) return none;
-  if (!response.ok) {
-    const hint =
-      response.status === 401 || response.status === 403
-        ? "; check the --header 'Authorization: …' value"
-        : '';
-    throw new CliError(
-      `cannot download ${shown}: the server answered ${response.status}${hint}`,
-      ExitCode.Usage,
-    );
-  }
-  const body = Buffer.from(await response.arrayBuffer());
-  const sha256 = createHash('sha256').update(body).digest('hex');
   // A server without validators: the same bytes are the same feed.
-  if (known !== undefined && known.sha256 === sha256) return none;
-
-  const name = basename(url.pathname) || 'feed';
-  const file = join(mkdtempSync(join(tmpdir(), 'mbulk-feed-')), extname(name) === '' ? `${name}.csv` : name);
-  writeFileSync(file, body);
-  const etag = response.headers.get('etag') ?? undefined;
-  const lastModified = response.headers.get('last-modified') ?? undefined;
+  if (downloaded.status === 304 || (known !== undefined && known.sha256 === downloaded.sha256)) {
+    rmSync(folder, { recursive: true, force: true });
+    return none;
+  }
+  const { etag, lastModified, sha256 } = downloaded;
   return {
     file,
     unchanged: false,

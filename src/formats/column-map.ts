@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../sheets/read-regular-file.js';
 import { PRODUCT_SHEET_COLUMNS } from '../mapping/column-aliases.js';
 import { headerKey } from '../sheets/sheet-table.js';
 import type { SheetColumn } from '../sheets/sheet-row.js';
@@ -53,7 +53,7 @@ export function parseColumnMap(text: string): ColumnMap {
 export function readColumnMapFile(file: string): ColumnMap {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readRegularFile(file).toString('utf8'));
   } catch (error) {
     throw new ColumnMapError(`--map-file ${file}: ${(error as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { NotRegularFileError } from './read-regular-file.js';
 import { basename, extname } from 'node:path';
 import { open } from 'node:fs/promises';
 import { CsvReader } from './csv-reader.js';
@@ -227,13 +228,15 @@ class SheetReaderImpl implements SheetReader {
     let size: number;
     try {
       const st = await stat(file);
-      if (!st.isFile()) throw new Error('not a file');
+      if (!st.isFile()) throw new NotRegularFileError(file);
       size = st.size;
     } catch (error) {
-      throw new SheetError('file_not_found', `${file} was not found (or is not a file). Check the path.`, {
-        file,
-        cause: error,
-      });
+      // A FIFO or a device would block the reader (a pipe never ends until its writer closes it).
+      const what =
+        error instanceof NotRegularFileError
+          ? 'is not a regular file (a pipe, socket, device or directory); pass the path of a sheet file.'
+          : 'was not found (or is not a file). Check the path.';
+      throw new SheetError('file_not_found', `${file} ${what}`, { file, cause: error });
     }
     if (size > limits.maxFileBytes) {
       throw new SheetError(

@@ -203,6 +203,8 @@ export interface HostileSizes {
   unknownHeaders: number;
   /** The huge unquoted CSV cell and the huge XLSX inline string, in MiB. */
   cellMiB: number;
+  /** Shared strings of short distinct-looking strings (compressing ~2.5×, no ratio limit applies): MiB once inflated. */
+  lowRatioMiB: number;
 }
 
 export const ISSUE_SIZES: Readonly<HostileSizes> = Object.freeze({
@@ -211,7 +213,29 @@ export const ISSUE_SIZES: Readonly<HostileSizes> = Object.freeze({
   csvColumns: 2_000_000, // "a 2M-column CSV"
   unknownHeaders: 200_000, // "~200k unknown columns"
   cellMiB: 50, // "a 50 MB unquoted CSV cell"
+  lowRatioMiB: 480, // issue 22: "shared strings inflating to 480 MiB at a low ratio"
 });
+
+/**
+ * A stock workbook whose shared strings are MIB MiB of 20-letter strings once inflated: ~2.5× (no
+ * ratio limit applies), honest sizes, cell A2 the first string (issue 22).
+ */
+export function writeLowRatioSharedStrings(path: string, mib: number): void {
+  const pool = letters(MiB);
+  let items = '';
+  for (let i = 0; items.length < MiB - 64; i = (i + 20) % (MiB - 20))
+    items += `<si><t>${pool.slice(i, i + 20)}</t></si>`;
+  const sheet = `${SHEET_HEAD}<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c><c r="B1" t="inlineStr"><is><t>quantity</t></is></c></row><row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>5</v></c></row>${SHEET_TAIL}`;
+  writeZip(
+    path,
+    workbookParts(Buffer.from(sheet), {
+      head: '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">',
+      body: items,
+      repeat: mib,
+      tail: '</sst>',
+    }),
+  );
+}
 
 /**
  * The hostile files of issue 11, written to `dir` (streamed: the largest inflates to gigabytes
@@ -236,6 +260,7 @@ export function writeHostileFiles(dir: string, sizes: HostileSizes): Record<stri
     ...(declare ? { declare } : {}),
   });
   writeZip(at('zip-bomb.xlsx'), workbookParts(smallSheet, bomb()));
+  writeLowRatioSharedStrings(at('shared-strings-low-ratio.xlsx'), sizes.lowRatioMiB);
   writeZip(at('zip-bomb-lying.xlsx'), workbookParts(smallSheet, bomb({ uncompressed: 4096 })));
   // A sheet whose XML is gigabytes of identical rows (~1000×), its inflated size understated.
   const row = '<row r="2"><c r="A2"><v>1</v></c></row>';

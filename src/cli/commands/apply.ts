@@ -42,6 +42,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { existsSync } = await import('node:fs');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
+  ctx.run = { id: run.id, journal: run.file('journal') };
   const options = { resume, reconcile: args.reconcile === true, replan: args.replan === true };
   // What needs no store is checked before the target is resolved (a bad run is named first).
   const checked = await checkSavedRun(run, options);

@@ -22,8 +22,16 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
   'runs-dir'?: string | undefined;
   /** `Name: value` headers for a URL source (never printed or journaled). */
   header?: string[] | undefined;
+  /** Environment variables each holding a header `Name: value` for a URL source (kept off the command line). */
+  'header-env'?: string[] | undefined;
   /** Import a URL source even when it did not change since the last applied run. */
   force?: boolean | undefined;
+  /** With a URL source: the largest body downloaded (`50MB`, `2GiB`; default 2 GiB). */
+  'max-download'?: string | undefined;
+  /** With a URL source: the deadline of the whole download (`30s`, `10m`; default 1 h). */
+  'download-timeout'?: string | undefined;
+  /** With a URL source: follow a redirect to another origin (never with the --header values). */
+  'follow-redirects'?: boolean | undefined;
   /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
   'strict-check'?: boolean | undefined;
 }
@@ -37,6 +45,28 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         array: true,
         describe:
           "With a URL source: a request header 'Name: value' (e.g. 'Authorization: Bearer …'); repeatable; never printed or journaled",
+      })
+      .option('max-download', {
+        type: 'string',
+        describe:
+          'With a URL source: stop (exit 2) when the feed is larger than SIZE, e.g. 50MB, 2GiB (default: 2GiB)',
+      })
+      .option('download-timeout', {
+        type: 'string',
+        describe:
+          'With a URL source: stop (exit 2) when the download takes longer than this, e.g. 30s, 10m (default: 1h); a server silent for this long (at most 1 min) stops it too',
+      })
+      .option('follow-redirects', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'With a URL source: follow a redirect to another origin (never from https:// down to http://; the --header values are never sent there)',
+      })
+      .option('header-env', {
+        type: 'string',
+        array: true,
+        describe:
+          "With a URL source: a request header 'Name: value' read from this environment variable, kept off the command line (where ps shows it to every user of the machine); repeatable",
       })
       .option('force', {
         type: 'boolean',

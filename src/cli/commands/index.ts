@@ -22,6 +22,7 @@ export interface CommandModule {
 export const commands: CommandModule[] = [
   { name: 'apply', load: async () => (await import('./apply.js')).registerApply },
   { name: 'export', load: async () => (await import('./export.js')).registerExport },
+  { name: 'fleet', load: async () => (await import('./fleet.js')).registerFleet },
   { name: 'import', load: async () => (await import('./import.js')).registerImport },
   { name: 'messages', load: async () => (await import('./messages.js')).registerMessages },
   { name: 'runs', load: async () => (await import('./runs.js')).registerRuns },

@@ -88,7 +88,7 @@ describe('an apply stopped because the API rejected the token exits 4, not 1', (
     expect(doc).toMatchObject({ ok: false, status: 'aborted', abortedBy: { exitCode: 4 } });
     // One line naming where the token came from and what to check (issue 14).
     expect(r.stderr).toMatch(
-      /stopped: the API token from MERCHANT_API_TOKEN was rejected by http:\/\/127\.0\.0\.1:\d+ \(401\)/,
+      /stopped: the API token from MERCHANT_API_TOKEN was rejected by http:\/\/127\.0\.0\.1:\d+ \(401; request req_\w+\)/,
     );
     // The results are still written, and nothing reached the store.
     expect(existsSync(join(doc.runDir, 'results.csv'))).toBe(true);

@@ -9,7 +9,8 @@ import { runCli } from '../../helpers/run-cli.js';
 /**
  * Issue 11, "Bounded hostile input": the hostile files of the report, generated here (never
  * committed) at sizes that keep each case to about a second but take the same path as the
- * reported ones and meet the real limits: shared strings declaring 600 MiB (over 512 MiB), bombs
+ * reported ones and meet the real limits: shared strings declaring 600 MiB and, at a low ratio,
+ * 65 MiB (over 64 MiB), bombs
  * whose declared sizes lie (refused by the bytes actually inflated, 200×), a row of 20,000 cells
  * (over 16,384), 2M and 200k columns as reported, a 20 MiB cell (the reported one is 50 MiB; both
  * pass the reader's 16 MiB row bound). Each goes through `mbulk import stock FILE --apply --yes`:
@@ -27,6 +28,7 @@ const files = writeHostileFiles(dir, {
   csvColumns: 2_000_000,
   unknownHeaders: 200_000,
   cellMiB: 20,
+  lowRatioMiB: 65,
 });
 
 const sandbox = join(dir, 'sandbox.json');
@@ -46,7 +48,12 @@ describe('hostile files are refused with exit 2, the file and the limit named, n
   it.each([
     [
       'zip-bomb.xlsx',
-      /xl\/sharedStrings\.xml \(the shared strings\) declares 600\.0 MiB once inflated, over the limit of 512\.0 MiB/,
+      /xl\/sharedStrings\.xml \(the shared strings\) declares 600\.0 MiB once inflated, over the limit of 64\.0 MiB/,
+    ],
+    // Issue 22: within the ratio limit, but more shared strings than can be held in bounded memory and time.
+    [
+      'shared-strings-low-ratio.xlsx',
+      /xl\/sharedStrings\.xml \(the shared strings\) declares 65\.0 MiB once inflated, over the limit of 64\.0 MiB/,
     ],
     ['zip-bomb-lying.xlsx', new RegExp(`xl/sharedStrings\\.xml \\(the shared strings\\) ${RATIO.source}`)],
     ['sheet-bomb.xlsx', new RegExp(`xl/worksheets/sheet1\\.xml \\(the sheet data\\) ${RATIO.source}`)],

@@ -163,5 +163,5 @@ it('--notify-url posts the summary of a successful and of a failed run; a failed
     dir,
   );
   expect(unheard.code).toBe(1);
-  expect(unheard.stderr).toContain(`mbulk: warning: notification to ${gone}/ failed`);
+  expect(unheard.stderr).toContain(`mbulk: warning: notification to ${gone} failed`);
 });

@@ -74,6 +74,38 @@ describe('XLSX parts: declared and actual inflated size, compression ratio', () 
     await expect(readSheet(file).columns()).resolves.toHaveLength(2);
   });
 
+  it('shared strings are capped at 64 MiB by default (held in memory while the sheet is read): one byte over is refused unread', async () => {
+    // Issue 22: 480 MiB of shared strings at a low ratio took 1.08 GB and 35 s. Declared sizes are
+    // checked before any byte is inflated, so the default cap is tested here without 64 MiB of XML.
+    const sheet = Buffer.from(
+      `${SHEET_HEAD}${HEADER_ROW}<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>5</v></c></row>${SHEET_TAIL}`,
+    );
+    const at = (declared: number) => {
+      const file = join(dir, `sst-declares-${declared}.xlsx`);
+      writeZip(
+        file,
+        workbookParts(sheet, {
+          head: '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">',
+          body: '',
+          repeat: 0,
+          tail: '<si><t>SKU-1</t></si></sst>',
+          declare: { uncompressed: declared },
+        }),
+      );
+      return file;
+    };
+    // The declared sizes lie about a tiny part: the ratio limit is lifted to leave the size cap alone.
+    const limits = { maxInflateRatio: 1e9 };
+    const over = await refusal(at(64 * MiB + 1), limits);
+    expect(over.code).toBe('xlsx_part_too_large');
+    expect(over.message).toMatch(
+      /\(the shared strings\) declares 64\.0 MiB once inflated, over the limit of 64\.0 MiB/,
+    );
+    const rows = [];
+    for await (const row of readSheet(at(64 * MiB), { limits })) rows.push(row.cells);
+    expect(rows).toEqual([{ sku: 'SKU-1', quantity: 5 }]);
+  });
+
   it('a sheet part over the sheet limit: by its declared size, then by its actual size', async () => {
     const row = `<row r="2"><c r="A2" t="inlineStr"><is><t>${TEXT.slice(0, 1000)}</t></is></c></row>`;
     const sheet = (declare?: { uncompressed: number }) => ({

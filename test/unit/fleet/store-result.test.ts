@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EXIT_CODE_ORDER,
+  notRunResult,
+  storeResultOf,
+  worstExitCode,
+} from '../../../src/fleet/store-result.js';
+
+const store = { index: 2, name: 'kl-east' };
+const files = { output: '/f/02-kl-east.json', log: '/f/02-kl-east.log', runsDir: '/f/stores/kl-east/runs' };
+
+describe('worstExitCode', () => {
+  it('is 0 only when every store ended 0, else the first by the documented order 5 > 4 > 3 > 2 > 1 > 130', () => {
+    expect(EXIT_CODE_ORDER).toEqual([5, 4, 3, 2, 1, 130, 0]);
+    expect(worstExitCode([])).toBe(0);
+    expect(worstExitCode([0, 0, 0])).toBe(0);
+    expect(worstExitCode([0, 130, 0])).toBe(130);
+    expect(worstExitCode([130, 1, 0])).toBe(1);
+    expect(worstExitCode([1, 2, 130])).toBe(2);
+    expect(worstExitCode([2, 3, 1])).toBe(3);
+    expect(worstExitCode([3, 4, 0, 3])).toBe(4);
+    expect(worstExitCode([4, 5, 130])).toBe(5);
+  });
+
+  it('counts a code outside the documented ones as the worst', () => {
+    expect(worstExitCode([4, 137])).toBe(5);
+  });
+});
+
+describe('storeResultOf', () => {
+  it('an applied store: outcome, run, counts and its whole --json result', () => {
+    const result = {
+      ok: true,
+      applied: true,
+      runId: 'R1',
+      runDir: '/f/stores/kl-east/runs/R1',
+      reportHtml: '/f/stores/kl-east/runs/R1/report.html',
+      counts: { change: 2, unchanged: 57, note: 'x' },
+      updated: 2,
+    };
+    expect(storeResultOf(store, { code: 0, signal: null, result }, files, 1200)).toEqual({
+      index: 2,
+      name: 'kl-east',
+      outcome: 'applied',
+      exitCode: 0,
+      runId: 'R1',
+      runDir: '/f/stores/kl-east/runs/R1',
+      reportHtml: '/f/stores/kl-east/runs/R1/report.html',
+      counts: { change: 2, unchanged: 57 },
+      output: files.output,
+      log: files.log,
+      durationMs: 1200,
+      result,
+    });
+  });
+
+  it('a dry run is planned; an unchanged feed says so', () => {
+    expect(
+      storeResultOf(store, { code: 0, signal: null, result: { ok: true, applied: false } }, files, 1).outcome,
+    ).toBe('planned');
+    const unchanged = storeResultOf(
+      store,
+      { code: 0, signal: null, result: { ok: true, unchanged: true, source: 'https://erp.example/e.csv' } },
+      files,
+      1,
+    );
+    expect([unchanged.outcome, unchanged.message]).toEqual([
+      'unchanged feed',
+      'unchanged since the last applied run: https://erp.example/e.csv',
+    ]);
+  });
+
+  it('a refusal, an error and an apply stopped by the API carry their message', () => {
+    expect(
+      storeResultOf(
+        store,
+        { code: 3, signal: null, result: { ok: false, refused: 'too many changes' } },
+        files,
+        1,
+      ),
+    ).toMatchObject({ outcome: 'refused', exitCode: 3, message: 'refused: too many changes' });
+    expect(
+      storeResultOf(
+        store,
+        { code: 4, signal: null, result: { ok: false, error: { message: 'nothing answers' } } },
+        files,
+        1,
+      ),
+    ).toMatchObject({ outcome: 'unreachable', exitCode: 4, message: 'nothing answers' });
+    expect(
+      storeResultOf(
+        store,
+        {
+          code: 4,
+          signal: null,
+          result: { ok: false, applied: true, abortedBy: { message: 'token rejected' } },
+        },
+        files,
+        1,
+      ),
+    ).toMatchObject({ outcome: 'unreachable', message: 'stopped: token rejected' });
+  });
+
+  it('a store interrupted before it wrote, or made to quit at once, says so', () => {
+    expect(
+      storeResultOf(store, { code: 130, signal: null, result: { ok: false, interrupted: true } }, files, 1)
+        .message,
+    ).toBe('interrupted before it wrote anything');
+    expect(storeResultOf(store, { code: 130, signal: null, result: undefined }, files, 1).message).toBe(
+      'interrupted and quit at once: mbulk runs list --runs-dir /f/stores/kl-east/runs shows a run it began, mbulk runs resume RUN continues it',
+    );
+  });
+
+  it('an interrupted run says how to resume it, with its runs directory', () => {
+    const r = storeResultOf(
+      store,
+      { code: 130, signal: null, result: { ok: false, runId: 'R9', status: 'interrupted' } },
+      files,
+      1,
+    );
+    expect(r).toMatchObject({
+      outcome: 'interrupted',
+      exitCode: 130,
+      message: 'interrupted; continue with: mbulk runs resume R9 --runs-dir /f/stores/kl-east/runs',
+    });
+  });
+
+  it('a process that died or ended with a code mbulk never uses is a crash, counted as 5', () => {
+    expect(
+      storeResultOf(store, { code: null, signal: 'SIGKILL', result: undefined }, files, 1),
+    ).toMatchObject({
+      outcome: 'crashed',
+      exitCode: 5,
+      message: expect.stringMatching(
+        /^the store's mbulk process was killed by SIGKILL .*mbulk runs resume RUN --runs-dir \/f\/stores\/kl-east\/runs$/,
+      ),
+    });
+    expect(storeResultOf(store, { code: 134, signal: null, result: undefined }, files, 1)).toMatchObject({
+      outcome: 'crashed',
+      exitCode: 5,
+    });
+    expect(
+      storeResultOf(
+        store,
+        { code: null, signal: null, result: undefined, failure: 'could not be started (spawn ENOENT)' },
+        files,
+        1,
+      ),
+    ).toMatchObject({
+      outcome: 'crashed',
+      message: "the store's mbulk process could not be started (spawn ENOENT)",
+    });
+  });
+
+  it('a documented code without a result keeps its code and says why there is none', () => {
+    expect(
+      storeResultOf(
+        store,
+        { code: 2, signal: null, result: undefined, resultProblem: 'it printed no result (see its log)' },
+        files,
+        1,
+      ),
+    ).toMatchObject({ outcome: 'config error', exitCode: 2, message: 'it printed no result (see its log)' });
+  });
+});
+
+describe('notRunResult', () => {
+  it('a store not started because the fleet was interrupted counts as 130; one that could not start as 2', () => {
+    expect(notRunResult(store, { interrupted: true })).toMatchObject({
+      outcome: 'not started',
+      exitCode: 130,
+    });
+    expect(notRunResult(store, { problem: 'token_env: unset' })).toMatchObject({
+      outcome: 'config error',
+      exitCode: 2,
+      message: 'token_env: unset',
+    });
+  });
+});
+
+describe('rows that failed', () => {
+  it('point at failed.csv after an apply, at the review page after a dry run', () => {
+    const rows = [{ row: 3 }, { row: 9 }];
+    expect(
+      storeResultOf(
+        store,
+        { code: 1, signal: null, result: { applied: true, runDir: '/r/R1', failedRows: rows } },
+        files,
+        1,
+      ),
+    ).toMatchObject({
+      outcome: 'rows failed',
+      message: '2 failed rows: fix them in /r/R1/failed.csv and import it again',
+    });
+    expect(
+      storeResultOf(
+        store,
+        { code: 1, signal: null, result: { applied: false, runDir: '/r/R2', failedRows: [{ row: 3 }] } },
+        files,
+        1,
+      ).message,
+    ).toBe("1 invalid row: see the run's review page in /r/R2");
+  });
+});
