@@ -226,11 +226,15 @@ describe('an accounting feed', () => {
     expect(await readFile(stateFile, 'utf8')).toBe(saved);
 
     // The next run (same day) takes it all again, beside the first run's files.
-    const again = await feed(list([refunded, b, c]), '2026-11-22T22:00:00Z');
+    const d = paid('d', '4', '2026-11-22T20:45:00Z');
+    const again = await feed(list([refunded, b, c, d]), '2026-11-22T22:00:00Z');
     expect(again.earlierRun).toBe(join(sub, 'xero-2026-11-23.csv'));
-    expect(again.paths.parts).toEqual([join(sub, 'xero-2026-11-23-run2.csv')]);
+    expect(again.paths.parts).toEqual([
+      join(sub, 'xero-2026-11-23-run2.csv'),
+      join(sub, 'xero-2026-11-23-run2-part2.csv'),
+    ]);
     expect(again.accounting?.paths.creditNotes).toEqual([join(sub, 'xero-2026-11-23-run2-credit-notes.csv')]);
-    expect(again.accounting).toMatchObject({ invoices: 1, creditNotes: 1 });
+    expect(again.accounting).toMatchObject({ invoices: 2, creditNotes: 1 });
     expect(again.watermark.ledger?.orders['a']?.total).toBe(0);
     const credit = await readFile(join(sub, 'xero-2026-11-23-run2-credit-notes.csv'), 'utf8');
     expect(credit).toContain('CN-1-2,1,');
