@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { currencyDecimals } from '../schema/currency.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import { writeJsonArrayFile } from './json-array-file.js';
 import { suffixedPath } from './suffixed-path.js';
 import type { AccountingOptions } from './accounting-profile.js';
 import { AccountingExport, type AccountingResult } from './accounting-export.js';
@@ -260,7 +258,7 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
     for await (const order of selected()) countOnly(order);
     paths = { orders: options.path };
   } else if (options.format === 'json') {
-    await writeJsonArray(options.path, selected(), countOnly);
+    await writeJsonArrayFile(options.path, selected(), countOnly);
     paths = { orders: options.path };
   } else if (accounting) {
     // (A dry run took the first branch: the export was built only to check its options.)
@@ -417,64 +415,6 @@ function summaryTitle(options: ExportOrdersOptions & { filter: OrderExportFilter
   const now = options.now ?? new Date();
   const at = `${localDateInZone(now, zone)} ${new Date(now.getTime() + zoneOffsetMs(now.getTime(), zone)).toISOString().slice(11, 16)}`;
   return `${store.name ?? store.id}: ${span}${changed} (${zone}), exported ${at}`;
-}
-
-/**
- * `[` + one order per line + `]`, streamed with backpressure (never one giant JSON.stringify). Written
- * to a temporary sibling renamed over `path` when complete: a failed export leaves `path` as it was.
- */
-async function writeJsonArray(
-  path: string,
-  orders: AsyncIterable<Order>,
-  onOrder: (order: Order) => void,
-): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  try {
-    await streamJsonArray(temporary, orders, onOrder);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw error;
-  }
-  await rename(temporary, path);
-}
-
-async function streamJsonArray(
-  path: string,
-  orders: AsyncIterable<Order>,
-  onOrder: (order: Order) => void,
-): Promise<void> {
-  const stream = createWriteStream(path);
-  let failure: Error | null = null;
-  stream.on('error', (error) => {
-    failure ??= error;
-  });
-  const fail = (): never => {
-    throw new Error(`cannot write ${path}: ${(failure as Error).message}`, { cause: failure });
-  };
-  let buffer = '[';
-  let first = true;
-  const flush = async (): Promise<void> => {
-    if (failure) fail();
-    const chunk = buffer;
-    buffer = '';
-    // `once` also rejects on 'error' (a separate once(stream, 'error') in a race would leak a listener per drain).
-    if (!stream.write(chunk)) await once(stream, 'drain');
-    if (failure) fail();
-  };
-  try {
-    for await (const order of orders) {
-      buffer += `${first ? '\n' : ',\n'}${JSON.stringify(order)}`;
-      first = false;
-      onOrder(order);
-      if (buffer.length >= 64 * 1024) await flush();
-    }
-    buffer += first ? ']\n' : '\n]\n';
-    await flush();
-  } finally {
-    stream.end();
-    if (!stream.closed) await once(stream, 'close').catch(() => undefined);
-  }
-  if (failure) fail();
 }
 
 export { suffixedPath };

@@ -1,9 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../apply/write-file-atomic.js';
+import { StateFileError } from '../errors/state-file-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import type { Order } from '../schema/order.js';
-import { UsageError } from '../errors/usage-error.js';
 import { LedgerSchema } from './accounting-ledger.js';
 
 /**
@@ -145,7 +145,7 @@ export function createIncrementalSelector(
 }
 
 /**
- * Reads the state file; a missing file is an empty state. A corrupt file is a UsageError (exit 2;
+ * Reads the state file; a missing file is an empty state. A corrupt file is a StateFileError (exit 2;
  * never reset silently: that would re-export everything, and re-invoice a feed's orders).
  */
 export async function loadExportState(file: string): Promise<ExportState> {
@@ -156,22 +156,26 @@ export async function loadExportState(file: string): Promise<ExportState> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, exports: {} };
     throw err;
   }
+  const damaged = (why: string, cause?: unknown): StateFileError =>
+    new StateFileError(
+      file,
+      `${file}: not a valid export state file (${why}); fix it, or delete it to start every feed again from its first order`,
+      { cause },
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file}: not a valid export state file (${(err as Error).message})`, 'state-file');
+    throw damaged((err as Error).message, err);
   }
   const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new UsageError(`${file}: not a valid export state file (${parsed.error.message})`, 'state-file');
-  }
+  if (!parsed.success) throw damaged(parsed.error.message);
   return parsed.data;
 }
 
 /**
- * Writes the state atomically (writeFileAtomic: a flushed temporary sibling renamed over the file):
- * a run killed while saving leaves the previous watermark and ledger, never half of each.
+ * Writes the state atomically (src/files/atomic-file.ts: a flushed temporary sibling renamed over
+ * the file): a run killed while saving leaves the previous watermark and ledger, never half of each.
  */
 export async function saveExportState(file: string, state: ExportState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
