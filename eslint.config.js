@@ -17,6 +17,39 @@ function restrict(paths, patterns, message) {
   ];
 }
 
+/** The folders of src (DESIGN.md, Layout), each a layer. */
+const LAYERS = [
+  'api',
+  'apply',
+  'cli',
+  'errors',
+  'export',
+  'files',
+  'fleet',
+  'formats',
+  'jobs',
+  'mapping',
+  'plan',
+  'report',
+  'sandbox',
+  'schema',
+  'sheets',
+];
+
+/**
+ * A layer that may import only the layers it names: every other folder of src is off limits (cli/
+ * included), and so are the packages in `paths` and the modules matching `patterns`.
+ */
+function layer(name, allowed, { paths = [], patterns = [] }, message) {
+  const others = LAYERS.filter((l) => l !== name && !allowed.includes(l));
+  return {
+    files: [`src/${name}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': restrict(paths, [...others.map((l) => `**/${l}/**`), ...patterns], message),
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.mbulk/'] },
   js.configs.recommended,
@@ -69,6 +102,40 @@ export default tseslint.config(
       ),
     },
   },
+  // The foundations, from the bottom up: errors/ (the one error root) imports nothing; files/ (atomic
+  // files, the append log) only errors/; schema/ (zod schemas) only errors/, and does no I/O;
+  // sheets/ (readers, writers, cell codecs) errors/ and files/, never the API's schemas; api/ (the
+  // client) schema/ and errors/; mapping/ (rows to entities) schema/, sheets/' codecs and errors/,
+  // with no I/O and no sheet reader or writer.
+  layer(
+    'errors',
+    [],
+    { paths: nodeIo },
+    'errors/ is the root of every layer: it imports no other part of src and does no I/O.',
+  ),
+  layer('files', ['errors'], {}, 'files/ holds the file primitives: it imports only errors/.'),
+  layer(
+    'schema',
+    ['errors'],
+    { paths: nodeIo },
+    'schema/ is the data model: it imports only errors/ (and zod), and does no I/O.',
+  ),
+  layer(
+    'sheets',
+    ['errors', 'files'],
+    {},
+    "sheets/ reads and writes any sheet: it imports only errors/ and files/, not the API's schemas.",
+  ),
+  layer('api', ['errors', 'schema'], {}, 'api/ is the client: it imports only schema/ and errors/.'),
+  layer(
+    'mapping',
+    ['errors', 'schema', 'sheets'],
+    {
+      paths: [...nodeIo, 'undici', 'exceljs', 'papaparse'],
+      patterns: ['**/*-reader.js', '**/read-sheet.js', '**/*-writer.js'],
+    },
+    "mapping/ turns rows into entities: schema/, sheets/' codecs and errors/ only; no I/O, no sheet reader or writer.",
+  ),
   {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { MerchantClient } from '../src/api/merchant-client.js';
-import { csvField } from '../src/apply/results-file.js';
+import { csvField } from '../src/sheets/csv-file-writer.js';
 import { applyProductRun, planProductImport } from '../src/jobs/products/product-import.js';
 import { readProductSheets } from '../src/jobs/products/product-sheets.js';
 import { generateStore } from '../src/sandbox/generator.js';
@@ -119,7 +119,7 @@ async function writeCsv(file: string): Promise<void> {
   const out = createWriteStream(file);
   let buf = `${COLUMNS.join(',')}\n`;
   for (let i = 1; i <= N; i++) {
-    for (const r of sheetRows(i)) buf += `${r.map(csvField).join(',')}\n`;
+    for (const r of sheetRows(i)) buf += `${r.map((cell) => csvField(cell)).join(',')}\n`;
     if (buf.length > 1 << 20) {
       if (!out.write(buf)) await once(out, 'drain');
       buf = '';

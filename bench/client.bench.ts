@@ -9,7 +9,7 @@
  * smaller default size to stay under two minutes in total).
  */
 import { loadavg } from 'node:os';
-import { MerchantClient } from '../src/api/index.js';
+import { MerchantClient } from '../src/api/merchant-client.js';
 import { startSandbox } from '../src/sandbox/server.js';
 
 function flag(name: string, fallback: number): number {

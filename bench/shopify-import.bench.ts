@@ -21,7 +21,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { csvField } from '../src/apply/results-file.js';
+import { csvField } from '../src/sheets/csv-file-writer.js';
 import { readProductSheets } from '../src/jobs/products/product-sheets.js';
 import { addLiveProduct, emptyLiveCatalog } from '../src/plan/live-catalog.js';
 import { planProducts } from '../src/plan/plan-products.js';

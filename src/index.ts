@@ -70,7 +70,7 @@ export {
 /** `client.messages`: sends one templated message. */
 export { Messages } from './api/resources/messages.js';
 /** What a list method returns: an async iterator over every item, one page request at a time. */
-export { PageIterator } from './api/paginate.js';
+export type { PageIterator } from './api/paginate.js';
 /** One rate limit shared by several clients (`rateController` option); its progress events. */
 export {
   RateController,
@@ -133,10 +133,8 @@ export {
   MAX_IMAGES,
   /** The product option types. */
   OPTION_TYPES,
-  OptionCreate,
   /** A product option type (`OPTION_TEXT`, `OPTION_SELECTION`, …). */
   OptionType,
-  OptionUpdateEntry,
   /** The product statuses. */
   PRODUCT_STATUSES,
   /** The product types. */
@@ -157,10 +155,20 @@ export {
   ProductUnit,
   /** Body of a product update (lists replace the existing ones). */
   ProductUpdate,
-  SelectionSettings,
   /** A variant of a product. */
   Variant,
+} from './schema/product.js';
+/** Parts of the product bodies (the schemas above validate them). */
+export type {
+  /** An option in a product creation. */
+  OptionCreate,
+  /** An option in a product update: with `id` it is kept or changed, without it is created. */
+  OptionUpdateEntry,
+  /** The settings of an `OPTION_SELECTION` option. */
+  SelectionSettings,
+  /** A variant in a product creation. */
   VariantCreate,
+  /** A variant in a product update: with `id` it is kept or changed, without it is created. */
   VariantUpdateEntry,
 } from './schema/product.js';
 export {
@@ -168,12 +176,21 @@ export {
   FULFILLMENT_STATUSES,
   /** An order fulfillment status. */
   FulfillmentStatus,
-  /** An answered product option on an order line. */
-  LineItemOption,
   /** The order statuses. */
   ORDER_STATUSES,
   /** An order, with its lines, money totals, customer and service. */
   Order,
+  /** An order status. */
+  OrderStatus,
+  /** The order payment statuses. */
+  PAYMENT_STATUSES,
+  /** An order payment status. */
+  PaymentStatus,
+} from './schema/order.js';
+/** Parts of an order (the `Order` schema validates them). */
+export type {
+  /** An answered product option on an order line. */
+  LineItemOption,
   /** An answer to an order-level question. */
   OrderAnswer,
   /** Where an order came from (channel, ad). */
@@ -186,12 +203,6 @@ export {
   OrderSchedule,
   /** Delivery or pickup of an order. */
   OrderService,
-  /** An order status. */
-  OrderStatus,
-  /** The order payment statuses. */
-  PAYMENT_STATUSES,
-  /** An order payment status. */
-  PaymentStatus,
 } from './schema/order.js';
 export {
   /** A WhatsApp message template and its review status. */
@@ -219,78 +230,58 @@ export {
   /** Body of a message send: recipient, template, parameters. */
   MessageSend,
 } from './schema/message.js';
-export { currencyDecimals } from './schema/currency.js';
 export { StoreSnapshot } from './schema/snapshot.js';
 
 // ---------------------------------------------------------------------------------------------
 /**
  * Jobs: whole imports as library calls, each in two steps like the CLI. `plan*` reads the sheet
  * and the live store and writes a run directory (plan.json, report, nothing written to the
- * store); `apply*Run` applies a planned run (resumable: a run applied again skips what is done)
- * and returns a summary. `check*Drift` reports entities changed in the store since the plan.
- * A saved run is opened with `openRun` / `listRuns`; `runKind` says which apply function it needs.
+ * store); `applySavedRun` (below) applies a planned run with every check the CLI makes (another
+ * process, another store, drift, a damaged journal…) and resumes an interrupted one. `rollbackRun`
+ * undoes an applied run in one call. A saved run is opened with `openRun` / `listRuns`.
  */
 /** Products (and variants, options, images) from a products sheet, with an optional options sheet. */
 export {
   planProductImport,
-  applyProductRun,
-  checkProductDrift,
-  replanProductRun,
   /** Options of `planProductImport`: client, sheet file(s), runs root, target, money format, blank cells, replace/missing/delete rules, source format, column map. */
   type PlanProductsImportOptions,
   /** A planned product import: its run directory and plan file, the store, or why it was refused. */
   type PlannedProductRun,
-  /** Options of `applyProductRun`: client, progress callbacks, concurrency, price-jump consent, write check. */
-  type ApplyProductsOptions,
-  /** What `applyProductRun` did: counts per outcome, results and failed files. */
+  /** What applying a product run did: counts per outcome, results and failed files. */
   type ProductApplySummary,
-  /** Options of `replanProductRun` (a new plan from a drifted run). */
-  type ReplanProductsOptions,
 } from './jobs/products/product-import.js';
-export type { DriftedProduct } from './jobs/products/product-drift.js';
 export type { OptionsSource } from './jobs/products/product-sheets.js';
 /** Stock levels (set or adjust) from a stock sheet. */
 export {
   planStockImport,
-  applyStockRun,
   /** Options of `planStockImport`: client, sheet file, runs root, target, sales preservation, change cap. */
   type PlanStockOptions,
   /** A planned stock import: its run directory and plan file, the store, or why it was refused. */
   type PlannedStockRun,
-  /** Options of `applyStockRun`: client, progress callbacks, concurrency. */
-  type ApplyStockOptions,
-  /** What `applyStockRun` did: counts per outcome, results and failed files. */
+  /** What applying a stock run did: counts per outcome, results and failed files. */
   type StockApplySummary,
 } from './jobs/stock/stock-import.js';
-export { checkStockDrift } from './jobs/stock/stock-drift.js';
 /** Customers (create, update) from a customers sheet. */
 export {
   planCustomerImport,
-  applyCustomerRun,
-  checkCustomerDrift,
   type BlankMode,
   /** Options of `planCustomerImport`: client, sheet file, runs root, target, blank cells, customer matching. */
   type PlanCustomersOptions,
   /** A planned customer import: its run directory, plan file and store. */
   type PlannedCustomerRun,
-  /** Options of `applyCustomerRun`. */
-  type ApplyCustomersOptions,
-  /** What `applyCustomerRun` did. */
+  /** What applying a customer run did. */
   type CustomerApplySummary,
 } from './jobs/customers/customer-import.js';
 /** Message templates submitted for review from a templates sheet; their review status. */
 export {
   planTemplateImport,
-  applyTemplateRun,
   readTemplateStatus,
   watchTemplateStatus,
   /** Options of `planTemplateImport`. */
   type PlanTemplateOptions,
   /** A planned template submission. */
   type PlannedTemplateRun,
-  /** Options of `applyTemplateRun`. */
-  type ApplyTemplateOptions,
-  /** What `applyTemplateRun` did. */
+  /** What applying a template run did. */
   type TemplateApplySummary,
   /** The outcome of one templates-sheet row. */
   type TemplateRowOutcome,
@@ -304,40 +295,32 @@ export {
 /** Templated WhatsApp messages to a recipients sheet. */
 export {
   planMessageSend,
-  applyMessageRun,
-  checkMessageDrift,
   /** Options of `planMessageSend`: client, recipients sheet, template, runs root, target, duplicate and resend rules. */
   type PlanMessageOptions,
   /** A planned message send: its run directory and plan file, the store, or why it was refused. */
   type PlannedMessageRun,
   type MessagePreview,
-  /** Options of `applyMessageRun`. */
-  type ApplyMessageOptions,
-  /** What `applyMessageRun` did. */
+  /** What applying a message run did. */
   type MessageApplySummary,
 } from './jobs/messages/message-send.js';
-/** Rollback: undoes an applied run from its backup, in one call or as plan + apply. */
+/** Rollback: undoes an applied run from its backup, in one call or as plan + `applySavedRun`. */
 export {
   rollbackRun,
   planRollback,
-  applyRollbackRun,
   /** Options of `rollbackRun` (plan and apply in one call). */
   type RollbackRunOptions,
   /** Options of `planRollback`: the applied run to undo, client, runs root. */
   type PlanRollbackOptions,
   /** A planned rollback: what is restored, what cannot be and what is left alone. */
   type PlannedRollback,
-  /** Options of `applyRollbackRun`. */
-  type ApplyRollbackOptions,
-  /** What `applyRollbackRun` did. */
+  /** What applying a rollback did. */
   type RollbackApplySummary,
   /** One entity a rollback could not restore, and why. */
   type RollbackFailure,
 } from './jobs/rollback/rollback-run.js';
-export { checkRollbackDrift } from './jobs/rollback/rollback-drift.js';
-/** Saved runs: open one by id or path, list a runs root, tell its kind. */
+/** Saved runs: open one by id or path, list a runs root. */
 export { RunDirectory, listRuns, openRun, type RunMeta, type RunStatus } from './apply/run-directory.js';
-export { runKind, type RunKind, type DriftedEntity } from './jobs/run-kind.js';
+export type { RunKind, DriftedEntity } from './jobs/run-kind.js';
 /** Progress and warning callbacks every job takes. */
 export type {
   JobProgress,
@@ -385,14 +368,20 @@ export {
   REVENUE_SELECTION,
   isRevenue,
   type OrderSelection,
+  /** `paid` (cash basis, the default) or `accrual`: what the summary and a profile count as revenue. */
+  type RevenueBasis,
 } from './export/order-selection.js';
 export type {
-  /** Accounting export options: profile (Xero, QuickBooks), date format, account code, tax type, due days, invoice numbering. */
+  /** Accounting export options: profile (Xero, QuickBooks), accounts per kind of line, tax types, contacts, invoice dates, payments file, due days, numbering. */
   AccountingOptions,
   AccountingProfile,
   /** Date format of accounting invoices. */
   InvoiceDateFormat,
+  /** Which day invoices are dated: `created`, `paid` or `exported`. */
+  InvoiceDateRule,
 } from './export/accounting-profile.js';
+/** What a profile export wrote: documents, control totals per file, changes after invoicing, tax import setting. */
+export type { AccountingResult } from './export/accounting-export.js';
 export {
   exportProducts,
   /** Options of `exportProducts`. */
@@ -461,13 +450,7 @@ export {
   type SheetLimits,
   type WorkbookSheet,
 } from './sheets/read-sheet.js';
-export {
-  columnLetter,
-  type CellValue,
-  type SheetRow,
-  type SheetColumn,
-  type SheetWarning,
-} from './sheets/sheet-row.js';
+export type { CellValue, SheetRow, SheetColumn, SheetWarning } from './sheets/sheet-row.js';
 export { createSheetWriter } from './sheets/create-sheet-writer.js';
 export type {
   /** One column a writer writes: header and type. */
@@ -540,6 +523,7 @@ export type {
 export {
   applySavedRun,
   checkSavedRun,
+  /** Options of `applySavedRun`: the client and target, resume / replan / reconcile, concurrency, and hooks (lock, confirm, step, onEvent). */
   type ApplySavedRunOptions,
   type AppliedSavedRun,
   type SavedRunChecked,
@@ -556,26 +540,28 @@ export {
 // ---------------------------------------------------------------------------------------------
 /**
  * Errors. Every error merchant-bulk throws is an `MbulkError` with a `category` (`usage`,
- * `refused`, `unreachable`, `local`, `failed`); `exitCodeFor(category)` is the CLI's exit code.
- * Each class has a guard, `Class.is(e)`, that also recognises errors from another copy of the
- * package (and `instanceof` works across copies).
+ * `refused`, `unreachable`, `local`, `failed`, `interrupted`); `exitCodeFor(category)` is the CLI's
+ * exit code. Each class has a guard, `Class.is(e)`, that also recognises errors from another copy
+ * of the package (and `instanceof` works across copies).
  *
  * API errors: `ApiError` (the API answered with an error; `InvalidRequestError` …
  * `InternalServerError` by status, `ApiError.from` picks the class), `ConnectionError` /
  * `TimeoutError` (no answer), `OutcomeUnknownError` (a write whose result could not be known),
- * `ApiContractError` (an answer that breaks the spec). Input: `SheetError` (an unreadable sheet),
- * `SheetHeaderError`, `EmptySheetError`, `ColumnMapError`, `ZipFormatError`, `UsageError` (a flag
- * that cannot be used as given). Runs and jobs: `RefusedError`, `OtherStoreError`,
- * `RunNotFoundError`, `RunFileError`, `LockHeldError`, `JournalDamagedError`,
+ * `ApiContractError` (an answer that breaks the spec), `ListCapExceededError`. Input: `SheetError`
+ * (an unreadable sheet), `SheetHeaderError`, `EmptySheetError`, `ColumnMapError`, `ZipFormatError`,
+ * `UsageError` (a flag that cannot be used as given). State files: `StateFileError` (a damaged
+ * exports.json, sources.json, backup or sandbox state), `RunFileError`. Runs and jobs:
+ * `RefusedError`, `OtherStoreError`, `RunNotFoundError`, `LockHeldError`, `JournalDamagedError`,
  * `JournalLockedError`, `JournalWriteError`, `WriteDriftError`, `WriteCheckFailedError`,
  * `DuplicateOperationKeyError`, `RollbackError`, `InvalidRowsError`, `TemplateNotSendableError`,
  * `SendRefusedError`. The sandbox answers with `SandboxError`.
  */
 export { MbulkError, isMbulkError } from './errors/mbulk-error.js';
-export { ERROR_CATEGORIES, isErrorCategory, type ErrorCategory } from './errors/error-category.js';
+export { ERROR_CATEGORIES, type ErrorCategory } from './errors/error-category.js';
 export { ExitCode, exitCodeFor, categoryOf, isUnreachable } from './errors/exit-code.js';
 export { UsageError } from './errors/usage-error.js';
 export { RefusedError } from './errors/refused-error.js';
+export { StateFileError } from './errors/state-file-error.js';
 export {
   ApiError,
   InvalidRequestError,
@@ -588,17 +574,10 @@ export {
   TimeoutError,
   OutcomeUnknownError,
   ApiContractError,
-  isApiError,
-  isConnectionError,
   type ApiErrorFields,
 } from './api/errors.js';
 export { ListCapExceededError } from './api/paginate.js';
-export {
-  SheetError,
-  /** Whether a value is a SheetError. */
-  isSheetError,
-  type SheetErrorCode,
-} from './sheets/sheet-error.js';
+export { SheetError, type SheetErrorCode } from './sheets/sheet-error.js';
 export { ZipFormatError } from './sheets/zip-directory.js';
 export { SheetHeaderError } from './jobs/sheet-header-error.js';
 export { EmptySheetError } from './jobs/empty-sheet.js';
@@ -609,7 +588,7 @@ export { DuplicateOperationKeyError } from './apply/execute-plan.js';
 export { JournalDamagedError } from './apply/apply-run.js';
 export { JournalLockedError, JournalWriteError } from './apply/journal.js';
 export { WriteDriftError, WriteCheckFailedError } from './apply/write-check.js';
-export { OtherStoreError, checkRunStore } from './apply/run-store.js';
+export { OtherStoreError } from './apply/run-store.js';
 export { RollbackError } from './jobs/rollback/rollback-run.js';
 export { InvalidRowsError } from './jobs/templates/template-import.js';
 export { TemplateNotSendableError, SendRefusedError } from './jobs/messages/message-send.js';

@@ -2,18 +2,22 @@
 // server actually compresses (src/api/transport.ts imports it on demand).
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
 const inflateRawAsync = promisify(inflateRaw);
 const brotliAsync = promisify(brotliDecompress);
 
-/** A Content-Encoding the client did not ask for and cannot undo. */
-export class UnsupportedEncodingError extends Error {
+/**
+ * A Content-Encoding the client did not ask for and cannot undo: the API cannot be used as it
+ * answers. Category `unreachable` (exit code 4), as the connection error the client reports it as.
+ */
+export class UnsupportedEncodingError extends MbulkError {
+  static override readonly errorName: string = 'UnsupportedEncodingError';
   readonly code = 'MBULK_UNSUPPORTED_CONTENT_ENCODING';
   constructor(readonly coding: string) {
-    super(`the server answered with content-encoding "${coding}", which mbulk cannot read`);
-    this.name = 'UnsupportedEncodingError';
+    super('unreachable', `the server answered with content-encoding "${coding}", which mbulk cannot read`);
   }
 }
 

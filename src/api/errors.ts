@@ -1,3 +1,4 @@
+import { categoryOfApiErrorType } from '../errors/error-category.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 import { ErrorEnvelope } from '../schema/common.js';
 import type { ErrorType } from '../schema/common.js';
@@ -37,9 +38,8 @@ export class ApiError extends MbulkError {
     const param = fields.param === undefined ? '' : ` [param: ${fields.param}]`;
     const where = fields.request === undefined ? '' : `${fields.request}: `;
     // Authentication and permission errors: the token was rejected (unreachable, exit code 4).
-    const rejected = fields.type === 'authentication_error' || fields.type === 'permission_error';
     super(
-      rejected ? 'unreachable' : 'failed',
+      categoryOfApiErrorType(fields.type),
       withRequestId(`${where}${status} ${fields.type}: ${fields.message}${param}`, fields.requestId),
     );
     this.status = status;
@@ -88,11 +88,6 @@ export class ApiError extends MbulkError {
     const Subclass = SUBCLASS_BY_TYPE[fields.type as ErrorType] ?? subclassForStatus(status);
     return new Subclass(status, fields);
   }
-}
-
-/** Whether `value` is an ApiError (from any copy of merchant-bulk): the server answered with an error. */
-export function isApiError(value: unknown): value is ApiError {
-  return ApiError.is(value);
 }
 
 /** 400: the request was invalid; `param` names the offending field (a dotted path). */
@@ -197,11 +192,6 @@ export class ConnectionError extends MbulkError {
   ) {
     super('unreachable', request === undefined ? message : `${request}: ${message}`, options);
   }
-}
-
-/** Whether `value` is a ConnectionError or TimeoutError (from any copy of merchant-bulk). */
-export function isConnectionError(value: unknown): value is ConnectionError {
-  return ConnectionError.is(value);
 }
 
 /** Connecting, or waiting for headers or body, took longer than the configured timeout. Category `unreachable`. */

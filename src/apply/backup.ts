@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
-import { GroupFsync } from './group-fsync.js';
-import { commitTemporary, temporarySibling } from './write-file-atomic.js';
+import { StateFileError } from '../errors/state-file-error.js';
+import { AppendLog } from '../files/append-log.js';
+import { AtomicFileSync } from '../files/atomic-file.js';
 
 /**
  * The before-state of every entity a run touches (DESIGN.md safety rule 3), so a run can be
@@ -38,35 +39,20 @@ export interface BackupLogOptions {
 
 /** Appender of backup.ndjson. Remembers which entities are already saved (also from earlier sessions). */
 export class BackupLog {
-  private fd: number | undefined;
-  private readonly saved: Set<string>;
-  private readonly durable: boolean;
   private readonly now: () => Date;
-  private readonly sync: GroupFsync;
 
   private constructor(
     readonly file: string,
-    fd: number,
-    saved: Set<string>,
+    private readonly log: AppendLog,
+    private readonly saved: Set<string>,
     options: BackupLogOptions,
   ) {
-    this.fd = fd;
-    this.saved = saved;
-    this.durable = options.durable ?? true;
     this.now = options.now ?? (() => new Date());
-    this.sync = new GroupFsync(() => this.fd);
   }
 
   static open(file: string, options: BackupLogOptions = {}): BackupLog {
     const saved = new Set(readBackupLog(file).map((e) => entityKey(e.type, e.id)));
-    const fd = fs.openSync(file, 'a+');
-    const size = fs.fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
-    }
-    return new BackupLog(file, fd, saved, options);
+    return new BackupLog(file, AppendLog.open(file, { durable: options.durable }), saved, options);
   }
 
   /** Whether the entity's before-state is already saved. */
@@ -79,7 +65,7 @@ export class BackupLog {
    * Entities already saved are skipped: the first before-state wins.
    */
   record(entries: ReadonlyArray<{ type: string; id: string; before: unknown }>): number {
-    if (this.fd === undefined) throw new Error(`Backup ${this.file} is closed.`);
+    if (this.log.closed) throw new Error(`Backup ${this.file} is closed.`);
     const t = this.now().toISOString();
     const lines: string[] = [];
     for (const entry of entries) {
@@ -89,22 +75,18 @@ export class BackupLog {
       lines.push(`${JSON.stringify({ type: entry.type, id: entry.id, before: entry.before ?? null, t })}\n`);
     }
     if (lines.length === 0) return 0;
-    fs.writeSync(this.fd, lines.join(''));
+    this.log.append(lines.join(''));
     return lines.length;
   }
 
   /** Resolves when every entry recorded so far is on disk (shared fdatasync; no-op unless durable). */
   flush(): Promise<void> {
-    if (!this.durable || this.fd === undefined) return Promise.resolve();
-    return this.sync.flush();
+    return this.log.flush();
   }
 
   /** Flushes and closes. Await pending `flush()` calls first. */
   close(): void {
-    if (this.fd === undefined) return;
-    if (this.durable) fs.fdatasyncSync(this.fd);
-    fs.closeSync(this.fd);
-    this.fd = undefined;
+    this.log.close();
   }
 }
 
@@ -142,30 +124,26 @@ export function readBackupLog(file: string): BackupEntry[] {
  */
 export function finalizeBackup(logFile: string, jsonFile: string, meta: { runId?: string } = {}): number {
   const entries = readBackupLog(logFile);
-  const tmp = temporarySibling(jsonFile);
-  const fd = fs.openSync(tmp, 'w');
+  const out = new AtomicFileSync(jsonFile);
   try {
     const head: Omit<BackupFile, 'entities'> = { version: 1, created_at: new Date().toISOString() };
     if (meta.runId !== undefined) head.run_id = meta.runId;
     const prefix = JSON.stringify(head).slice(0, -1);
-    fs.writeSync(fd, `${prefix},"entities":[\n`);
+    out.write(`${prefix},"entities":[\n`);
     let chunk: string[] = [];
     entries.forEach((entry, i) => {
       chunk.push(`${JSON.stringify(entry)}${i < entries.length - 1 ? ',' : ''}\n`);
       if (chunk.length >= 1000) {
-        fs.writeSync(fd, chunk.join(''));
+        out.write(chunk.join(''));
         chunk = [];
       }
     });
-    fs.writeSync(fd, `${chunk.join('')}]}\n`);
-    fs.fsyncSync(fd);
+    out.write(`${chunk.join('')}]}\n`);
   } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
+    out.discard();
     throw error;
   }
-  fs.closeSync(fd);
-  commitTemporary(tmp, jsonFile);
+  out.commit();
   return entries.length;
 }
 
@@ -180,15 +158,23 @@ export function readBackup(jsonFile: string, logFile?: string): BackupEntry[] {
     try {
       parsed = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as Partial<BackupFile> | null;
     } catch (error) {
-      throw new Error(`${jsonFile} is damaged: it is not valid JSON (${(error as Error).message}).`, {
-        cause: error,
-      });
+      throw new StateFileError(
+        jsonFile,
+        `${jsonFile} is damaged: it is not valid JSON (${(error as Error).message}). ${BACKUP_REMEDY}`,
+        { cause: error },
+      );
     }
-    if (!Array.isArray(parsed?.entities)) throw new Error(`${jsonFile} is not a backup file.`);
+    if (!Array.isArray(parsed?.entities)) {
+      throw new StateFileError(jsonFile, `${jsonFile} is not a backup file. ${BACKUP_REMEDY}`);
+    }
     return parsed.entities.filter(isEntry);
   }
   return [];
 }
+
+/** What to do when a run's backup cannot be read: without it the run cannot be rolled back. */
+const BACKUP_REMEDY =
+  'Restore it (or backup.ndjson beside it) from a copy of the run directory: without it the run cannot be rolled back.';
 
 function entityKey(type: string, id: string): string {
   return `${type}\u0000${id}`;

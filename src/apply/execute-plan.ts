@@ -147,6 +147,10 @@ export interface ExecuteSummary<Op, R> {
   elapsedMs: number;
 }
 
+/**
+ * Two operations of one plan share a key: the journal could not tell them apart, so nothing is
+ * applied. A bug in the planner, not in the input. Category `failed`.
+ */
 export class DuplicateOperationKeyError extends MbulkError {
   static override readonly errorName: string = 'DuplicateOperationKeyError';
   constructor(readonly key: string) {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { GroupFsync } from './group-fsync.js';
+import { AppendLog, type AppendLogFs } from '../files/append-log.js';
 import { LockFile, LockHeldError } from './lock-file.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
@@ -233,9 +233,7 @@ export function stateOf(snapshot: JournalSnapshot, key: string): OperationState 
 }
 
 /** The file calls the journal writer makes: a seam for tests that need a full disk. */
-export interface JournalFs {
-  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
-}
+export type JournalFs = AppendLogFs;
 
 export interface JournalOptions {
   /** Where records are written (default: node:fs). Tests inject ENOSPC or short writes here. */
@@ -289,24 +287,20 @@ export class Journal {
   /** What the journal held when it was opened (earlier sessions of this run). */
   readonly previous: JournalSnapshot;
   private readonly current: JournalSnapshot;
-  private fd: number | undefined;
   private readonly durable: boolean;
   private readonly now: () => Date;
   private readonly lockFile: LockFile | undefined;
-  private readonly sync: GroupFsync;
-  private readonly writer: JournalFs;
   private seq: number;
   /** Set once a write failed: the file may end in a torn record, and nothing more is appended. */
   private broken: JournalWriteError | undefined;
 
   private constructor(
     readonly file: string,
-    fd: number,
+    private readonly log: AppendLog,
     previous: JournalSnapshot,
     options: JournalOptions,
     lockFile: LockFile | undefined,
   ) {
-    this.fd = fd;
     this.previous = previous;
     this.current = {
       states: new Map(previous.states),
@@ -317,11 +311,9 @@ export class Journal {
       damage: previous.damage,
     };
     this.seq = previous.lastSeq;
-    this.writer = options.fs ?? fs;
     this.durable = options.durable ?? true;
     this.now = options.now ?? (() => new Date());
     this.lockFile = lockFile;
-    this.sync = new GroupFsync(() => this.fd);
   }
 
   /** Opens (creating if needed) a journal for appending, after reading what it already holds. */
@@ -329,15 +321,8 @@ export class Journal {
     const lockFile = options.lock === false ? undefined : acquireLock(`${file}.lock`);
     try {
       const previous = readJournal(file);
-      const fd = fs.openSync(file, 'a+');
-      // A torn last line (killed mid-write) must not swallow the next record: end it first.
-      const size = fs.fstatSync(fd).size;
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        fs.readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
-      }
-      return new Journal(file, fd, previous, options, lockFile);
+      const log = AppendLog.open(file, { durable: options.durable, fs: options.fs });
+      return new Journal(file, log, previous, options, lockFile);
     } catch (error) {
       lockFile?.release();
       throw error;
@@ -359,19 +344,12 @@ export class Journal {
    * process being killed. Await `flush()` for it to survive a power loss as well.
    */
   append(record: Omit<JournalRecord, 't' | 'seq'>): JournalRecord {
-    if (this.fd === undefined) throw new Error(`Journal ${this.file} is closed.`);
+    if (this.log.closed) throw new Error(`Journal ${this.file} is closed.`);
     if (this.broken) throw this.broken;
     const full = { seq: this.seq + 1, t: this.now().toISOString(), ...record };
-    const bytes = Buffer.from(formatRecord(full), 'utf8');
-    // write(2) may write less than asked (a nearly full disk): loop until the whole line is
-    // written; any error (or no progress) leaves the record uncounted and the journal stopped.
-    let offset = 0;
+    // The whole line or an error: a failed write leaves the record uncounted and the journal stopped.
     try {
-      while (offset < bytes.length) {
-        const written = this.writer.writeSync(this.fd, bytes, offset, bytes.length - offset);
-        if (!(written > 0)) throw Object.assign(new Error('no bytes written'), { code: 'EIO' });
-        offset += written;
-      }
+      this.log.append(formatRecord(full));
     } catch (error) {
       this.broken = new JournalWriteError(this.file, error);
       throw this.broken;
@@ -390,8 +368,7 @@ export class Journal {
   /** Resolves when every record appended so far is on disk (no-op unless `durable`). */
   flush(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    if (!this.durable || this.fd === undefined) return Promise.resolve();
-    return this.sync.flush().catch((error: unknown) => {
+    return this.log.flush().catch((error: unknown) => {
       this.broken ??= new JournalWriteError(this.file, error);
       throw this.broken;
     });
@@ -399,13 +376,10 @@ export class Journal {
 
   /** Flushes, closes the file and releases the lock. Await pending `flush()` calls first. Safe to call twice. */
   close(): void {
-    if (this.fd === undefined) return;
-    const fd = this.fd;
-    this.fd = undefined;
+    if (this.log.closed) return;
     try {
-      if (this.durable && !this.broken) fs.fdatasyncSync(fd);
+      this.log.close(this.durable && !this.broken);
     } finally {
-      fs.closeSync(fd);
       this.lockFile?.release();
     }
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 
 /**
  * An exclusive lock held by one process, as a file: created atomically (the owner's details are
@@ -107,12 +108,10 @@ export class LockFile {
   setRunId(runId: string): void {
     if (this.released || this.owner.runId === runId) return;
     this.owner = { ...this.owner, runId };
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      fs.writeFileSync(tmp, JSON.stringify(this.owner), { mode: LOCK_MODE });
-      fs.renameSync(tmp, this.file);
+      writeFileAtomic(this.file, JSON.stringify(this.owner), { mode: LOCK_MODE });
     } catch {
-      fs.rmSync(tmp, { force: true });
+      // best effort: the lock still holds without the run id
     }
   }
 

@@ -4,7 +4,7 @@ import { reviewFromLines } from '../report/review-from-lines.js';
 import type { ReviewBody, ReviewPage } from '../report/review-page.js';
 import { runIdTime } from '../report/run-id-time.js';
 import { RUN_FILES } from './run-directory.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 
 /**
  * `report.md`: what a run planned or did, for people. It takes lines already rendered by the

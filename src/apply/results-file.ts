@@ -1,23 +1,21 @@
-import * as fs from 'node:fs';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { cellText } from '../sheets/cell-result.js';
+import { CsvFileWriter, type CsvFileOptions } from '../sheets/csv-file-writer.js';
+import { neutralizeResultText } from '../sheets/neutralize-formula.js';
 import type { OperationOutcome } from './execute-plan.js';
-import { commitTemporary, temporarySibling } from './write-file-atomic.js';
 
 /**
  * `results.csv` (every input row with its outcome) and `failed.csv` (only the failed and
  * invalid rows, in the input's own columns, ready to fix and import again).
  *
- * Both are written as RFC 4180 CSV (comma, CRLF, fields quoted when needed) with a UTF-8 BOM so
- * that spreadsheet programs read non-ASCII text correctly; our readers skip the BOM. Rows are
- * appended in batches (never one giant string: a stock sheet can have a million rows) to a
- * temporary file that replaces the target on `close()`, so a crash never leaves a truncated
- * results file in place of a complete one.
+ * Both are written by the one CSV writer (src/sheets/csv-file-writer.ts: RFC 4180, CRLF, a UTF-8
+ * BOM, rows streamed to a temporary file that replaces the target on `close()`, so a crash never
+ * leaves a truncated results file in place of a complete one).
  *
  * Formula neutralisation (DESIGN.md safety rule 5): text we write into results.csv, and the
  * `mbulk_error` column of failed.csv, get a leading `'` when they start with `=`, `+`, `-`, `@`,
- * tab or CR (plain numbers such as `-5` are left alone). The user's own values in failed.csv are
+ * tab or CR (plain numbers such as `-5` are left alone: `neutralizeResultText`). The user's own values in failed.csv are
  * written exactly as read, so that fixing and re-importing the file gives back the same cells:
  * they came from the user's sheet, and altering them would corrupt the data on re-import.
  *
@@ -67,112 +65,8 @@ export const FAILED_ERROR_COLUMN = 'mbulk_error';
 /** Importers ignore columns with this header prefix (failed.csv's `mbulk_error`). */
 export const RESERVED_COLUMN_PREFIX = 'mbulk_';
 
-export interface CsvWriterOptions {
-  /** Write a UTF-8 byte order mark first (default true: spreadsheet programs need it for non-ASCII). */
-  bom?: boolean;
-  /** Flush to the file when this many characters are buffered (default 256 KiB). */
-  flushChars?: number;
-  /** Field delimiter (default ','): failed.csv uses its input sheet's, so it opens in columns where that did. */
-  delimiter?: string;
-}
-
-/** A value as one CSV field: quoted when it holds a comma, quote, CR, LF, or edge spaces. */
-export function csvField(value: string): string {
-  if (value === '') return '';
-  if (NEEDS_QUOTES.test(value)) return `"${value.replace(/"/g, '""')}"`;
-  return value;
-}
-
-const NEEDS_QUOTES = /[",\r\n]|^ | $/;
-
-/** csvField for another delimiter: also quoted when it holds that delimiter. */
-function delimitedField(value: string, delimiter: string): string {
-  if (delimiter === ',' || !value.includes(delimiter)) return csvField(value);
-  return `"${value.replace(/"/g, '""')}"`;
-}
-
-/** Prefixes `'` to text a spreadsheet would run as a formula (plain numbers are left as they are). */
-export function neutraliseFormula(text: string): string {
-  if (text === '') return text;
-  const first = text.charCodeAt(0);
-  // = + - @ tab CR
-  if (first !== 61 && first !== 43 && first !== 45 && first !== 64 && first !== 9 && first !== 13)
-    return text;
-  if (/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return text;
-  return `'${text}`;
-}
-
-/** Appends CSV rows in batches to a temporary file that replaces `file` on close. */
-export class CsvFileWriter {
-  private fd: number | undefined;
-  private readonly tmp: string;
-  private buffer: string[] = [];
-  private buffered = 0;
-  private readonly flushChars: number;
-  private readonly delimiter: string;
-  /** Data rows written so far (the header is not counted). */
-  rows = 0;
-
-  constructor(
-    readonly file: string,
-    header: readonly string[],
-    options: CsvWriterOptions = {},
-  ) {
-    this.tmp = temporarySibling(file);
-    this.fd = fs.openSync(this.tmp, 'w');
-    this.flushChars = options.flushChars ?? 256 * 1024;
-    this.delimiter = options.delimiter ?? ',';
-    if (options.bom ?? true) this.push('\uFEFF');
-    this.push(`${header.map((h) => delimitedField(h, this.delimiter)).join(this.delimiter)}\r\n`);
-  }
-
-  /** Appends one row; fields are written as given (neutralise before if needed). */
-  writeRow(fields: readonly string[]): void {
-    let line = '';
-    for (let i = 0; i < fields.length; i++) {
-      if (i > 0) line += this.delimiter;
-      line += delimitedField(fields[i] as string, this.delimiter);
-    }
-    this.push(`${line}\r\n`);
-    this.rows++;
-  }
-
-  /** Flushes, closes and moves the file into place. */
-  close(): void {
-    if (this.fd === undefined) return;
-    this.flush();
-    fs.fsyncSync(this.fd);
-    fs.closeSync(this.fd);
-    this.fd = undefined;
-    commitTemporary(this.tmp, this.file);
-  }
-
-  /** Closes and deletes the temporary file, leaving any previous `file` as it was. */
-  discard(): void {
-    if (this.fd === undefined) return;
-    fs.closeSync(this.fd);
-    this.fd = undefined;
-    fs.rmSync(this.tmp, { force: true });
-  }
-
-  private push(text: string): void {
-    if (this.fd === undefined) throw new Error(`${this.file} is already closed.`);
-    this.buffer.push(text);
-    this.buffered += text.length;
-    if (this.buffered >= this.flushChars) this.flush();
-  }
-
-  private flush(): void {
-    if (this.fd === undefined || this.buffer.length === 0) return;
-    fs.writeSync(this.fd, this.buffer.join(''));
-    this.buffer = [];
-    this.buffered = 0;
-  }
-}
-
 /** Writer of results.csv: RESULTS_COLUMNS, then any extra columns the caller names (e.g. the row's key columns). */
 export class ResultsCsvWriter {
-  private readonly csv: CsvFileWriter;
   readonly counts: Record<RowOutcome, number> = {
     created: 0,
     updated: 0,
@@ -183,18 +77,30 @@ export class ResultsCsvWriter {
     invalid: 0,
   };
 
-  constructor(
+  private constructor(
+    private readonly csv: CsvFileWriter,
+    readonly extraColumns: readonly string[],
+  ) {}
+
+  static async open(
     file: string,
-    readonly extraColumns: readonly string[] = [],
-    options: CsvWriterOptions = {},
-  ) {
-    this.csv = new CsvFileWriter(file, [...RESULTS_COLUMNS, ...extraColumns], options);
+    extraColumns: readonly string[] = [],
+    options: CsvFileOptions = {},
+  ): Promise<ResultsCsvWriter> {
+    return new ResultsCsvWriter(
+      await CsvFileWriter.open(file, [...RESULTS_COLUMNS, ...extraColumns], options),
+      extraColumns,
+    );
   }
 
-  write(result: RowResult, extra: Readonly<Record<string, CellValue | undefined>> = {}): void {
+  /** Appends one line (await a returned promise: see CsvFileWriter.writeRow). */
+  write(
+    result: RowResult,
+    extra: Readonly<Record<string, CellValue | undefined>> = {},
+  ): void | Promise<void> {
     this.counts[result.outcome]++;
     const fields = [
-      neutraliseFormula(result.sheet),
+      neutralizeResultText(result.sheet),
       String(result.row),
       result.outcome,
       text(result.entityId),
@@ -204,16 +110,16 @@ export class ResultsCsvWriter {
       text(result.column),
       text(result.requestId),
     ];
-    for (const column of this.extraColumns) fields.push(neutraliseFormula(cellText(extra[column])));
-    this.csv.writeRow(fields);
+    for (const column of this.extraColumns) fields.push(neutralizeResultText(cellText(extra[column])));
+    return this.csv.writeRow(fields);
   }
 
-  close(): void {
-    this.csv.close();
+  close(): Promise<void> {
+    return this.csv.commit();
   }
 
-  discard(): void {
-    this.csv.discard();
+  discard(): Promise<void> {
+    return this.csv.discard();
   }
 }
 
@@ -222,30 +128,41 @@ export class ResultsCsvWriter {
  * `mbulk_*` columns) and values exactly as read, then `mbulk_error`.
  */
 export class FailedCsvWriter {
-  private readonly csv: CsvFileWriter;
-  private readonly columns: readonly SheetColumn[];
+  private constructor(
+    private readonly csv: CsvFileWriter,
+    private readonly columns: readonly SheetColumn[],
+  ) {}
 
-  constructor(file: string, columns: readonly SheetColumn[], options: CsvWriterOptions = {}) {
-    this.columns = [...columns]
+  static async open(
+    file: string,
+    columns: readonly SheetColumn[],
+    options: CsvFileOptions = {},
+  ): Promise<FailedCsvWriter> {
+    const kept = [...columns]
       .filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX))
       .sort((a, b) => a.index - b.index);
-    this.csv = new CsvFileWriter(file, [...this.columns.map((c) => c.header), FAILED_ERROR_COLUMN], options);
+    const csv = await CsvFileWriter.open(file, [...kept.map((c) => c.header), FAILED_ERROR_COLUMN], options);
+    return new FailedCsvWriter(csv, kept);
   }
 
   get rows(): number {
     return this.csv.rows;
   }
 
-  write(row: SheetRow, error: string): void {
-    this.csv.writeRow([...this.columns.map((c) => cellText(row.cells[c.key])), neutraliseFormula(error)]);
+  /** Appends one line (await a returned promise: see CsvFileWriter.writeRow). */
+  write(row: SheetRow, error: string): void | Promise<void> {
+    return this.csv.writeRow([
+      ...this.columns.map((c) => cellText(row.cells[c.key])),
+      neutralizeResultText(error),
+    ]);
   }
 
-  close(): void {
-    this.csv.close();
+  close(): Promise<void> {
+    return this.csv.commit();
   }
 
-  discard(): void {
-    this.csv.discard();
+  discard(): Promise<void> {
+    return this.csv.discard();
   }
 }
 
@@ -333,7 +250,7 @@ export interface WriteRowFilesOptions {
   >;
   /** Extra results.csv columns copied from each row's cells (e.g. `sku`). */
   extraColumns?: readonly string[];
-  csv?: CsvWriterOptions;
+  csv?: CsvFileOptions;
 }
 
 export interface RowFilesSummary {
@@ -349,37 +266,37 @@ export interface RowFilesSummary {
  */
 export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowFilesSummary> {
   const extraColumns = options.extraColumns ?? [];
-  const results = new ResultsCsvWriter(options.resultsFile, extraColumns, options.csv);
+  const results = await ResultsCsvWriter.open(options.resultsFile, extraColumns, options.csv);
   const failed = new Map<string, FailedCsvWriter>();
   try {
     for (const [sheet, target] of Object.entries(options.failedFiles)) {
       const csv =
         target.delimiter === undefined ? options.csv : { ...options.csv, delimiter: target.delimiter };
-      failed.set(sheet, new FailedCsvWriter(target.file, target.columns, csv));
+      failed.set(sheet, await FailedCsvWriter.open(target.file, target.columns, csv));
     }
     for await (const row of options.rows) {
       const result = options.resultOf(row);
-      results.write(result, row.cells);
+      await results.write(result, row.cells);
       if (result.outcome === 'failed' || result.outcome === 'invalid') {
-        failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+        await failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
       }
     }
   } catch (error) {
-    results.discard();
-    for (const writer of failed.values()) writer.discard();
+    await results.discard();
+    for (const writer of failed.values()) await writer.discard();
     throw error;
   }
-  results.close();
+  await results.close();
   const failedRows: Record<string, number> = {};
   for (const [sheet, writer] of failed) {
     failedRows[sheet] = writer.rows;
-    writer.close();
+    await writer.close();
   }
   return { counts: results.counts, failedRows };
 }
 
 function text(value: string | undefined): string {
-  return value === undefined ? '' : neutraliseFormula(value);
+  return value === undefined ? '' : neutralizeResultText(value);
 }
 
 function unique(values: string[]): string[] {

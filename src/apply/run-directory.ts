@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { StateFileError } from '../errors/state-file-error.js';
 
 /**
  * A run directory `.mbulk/runs/<run-id>/` holds everything one import produced: the plan, the
@@ -288,15 +289,8 @@ function looksLikePath(value: string): boolean {
 }
 
 /** A run file that is missing or not valid JSON (edited by hand, truncated): a usage error, not a crash. */
-export class RunFileError extends MbulkError {
+export class RunFileError extends StateFileError {
   static override readonly errorName: string = 'RunFileError';
-  constructor(
-    readonly file: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super('usage', message, options);
-  }
 }
 
 function readJsonFile(file: string): unknown {

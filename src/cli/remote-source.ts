@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
+import { StateFileError } from '../errors/state-file-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import { CliError } from './cli-error.js';
 import { downloadFeed, type Downloaded } from './download-feed.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD } from './download-limits.js';
@@ -94,12 +96,44 @@ export function parseHeaders(texts: readonly string[]): Record<string, string> {
   return headers;
 }
 
+/** The remembered sources ({} when the file does not exist yet); a damaged file is a StateFileError. */
 function readMemory(stateFile: string): Record<string, SourceMemory> {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, SourceMemory>;
-  } catch {
-    return {};
+    text = readFileSync(stateFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
   }
+  const damaged = (why: string, cause?: unknown): StateFileError =>
+    new StateFileError(
+      stateFile,
+      `${stateFile} is damaged (${why}); delete it: every feed is then downloaded and imported as new`,
+      { cause },
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw damaged(`not valid JSON: ${(error as Error).message}`, error);
+  }
+  if (!isRecord(value) || !Object.values(value).every(isSourceMemory)) throw damaged('not a sources file');
+  return value as Record<string, SourceMemory>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isSourceMemory(value: unknown): value is SourceMemory {
+  const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
+  return (
+    isRecord(value) &&
+    typeof value['sha256'] === 'string' &&
+    typeof value['appliedAt'] === 'string' &&
+    optionalText(value['etag']) &&
+    optionalText(value['lastModified'])
+  );
 }
 
 export async function fetchRemoteSource(options: FetchSourceOptions): Promise<RemoteSource> {
@@ -165,7 +199,7 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
       const latest = readMemory(options.stateFile);
       latest[key] = { etag, lastModified, sha256, appliedAt: new Date().toISOString() };
       mkdirSync(dirname(options.stateFile), { recursive: true });
-      writeFileSync(options.stateFile, `${JSON.stringify(latest, null, 2)}\n`);
+      writeFileAtomic(options.stateFile, `${JSON.stringify(latest, null, 2)}\n`);
     },
   };
 }

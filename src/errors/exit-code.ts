@@ -19,19 +19,28 @@ export const ExitCode = {
   Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+/** The exit code of a failure: any but 0. */
+export type FailureExitCode = Exclude<ExitCode, typeof ExitCode.Ok>;
 
 /** The one map from an error's category to the exit code the CLI ends with. */
-const EXIT_CODE_BY_CATEGORY: Readonly<Record<ErrorCategory, ExitCode>> = {
+const EXIT_CODE_BY_CATEGORY: Readonly<Record<ErrorCategory, FailureExitCode>> = {
   failed: ExitCode.RowsFailed,
   usage: ExitCode.Usage,
   refused: ExitCode.Refused,
   unreachable: ExitCode.Unreachable,
   local: ExitCode.LocalFailure,
+  interrupted: ExitCode.Interrupted,
 };
 
 /** The exit code of a category. */
-export function exitCodeFor(category: ErrorCategory): ExitCode {
+export function exitCodeFor(category: ErrorCategory): FailureExitCode {
   return EXIT_CODE_BY_CATEGORY[category];
+}
+
+/** The category whose exit code is `code` (the inverse of `exitCodeFor`); undefined for 0 or an unknown code. */
+export function categoryForExitCode(code: number): ErrorCategory | undefined {
+  const found = Object.entries(EXIT_CODE_BY_CATEGORY).find(([, c]) => c === code);
+  return found === undefined ? undefined : (found[0] as ErrorCategory);
 }
 
 /**
@@ -42,9 +51,7 @@ export function categoryOf(error: unknown): ErrorCategory | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const { category, exitCode } = error as { category?: unknown; exitCode?: unknown };
   if (isErrorCategory(category)) return category;
-  if (typeof exitCode !== 'number') return undefined;
-  const found = Object.entries(EXIT_CODE_BY_CATEGORY).find(([, code]) => code === exitCode);
-  return found === undefined ? undefined : (found[0] as ErrorCategory);
+  return typeof exitCode === 'number' ? categoryForExitCode(exitCode) : undefined;
 }
 
 /** Whether an error means the API could not be reached or rejected the token (it stops a whole apply). */

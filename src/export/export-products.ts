@@ -1,4 +1,4 @@
-import { pickProductFields } from '../schema/product.js';
+import { VARIANT_FIELDS, pickProductFields } from '../schema/product.js';
 import { EXPORTED_AT_COLUMN } from '../mapping/exported-at.js';
 import { formatOptionChoices } from '../mapping/options-choices.js';
 import { currencyDecimals } from '../schema/currency.js';
@@ -146,19 +146,12 @@ export function productCells(p: Product): Row {
   };
 }
 
-/** The variant columns of one variant. */
+/** The variant columns of one variant: `variant_` + each of its own fields, then its stock. */
 export function variantCells(v: Variant): Row {
-  return {
-    variant_id: v.id,
-    variant_name: v.name,
-    variant_sku: v.sku,
-    variant_description: v.description,
-    variant_price: v.price,
-    variant_original_price: v.original_price,
-    variant_cost: v.cost,
-    variant_weight: v.weight,
-    variant_inventory_quantity: v.inventory?.quantity ?? null,
-  };
+  const row: Row = {};
+  for (const field of VARIANT_FIELDS) row[`variant_${field}`] = v[field];
+  row['variant_inventory_quantity'] = v.inventory?.quantity ?? null;
+  return row;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -1,10 +1,10 @@
-import { rename, rm } from 'node:fs/promises';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 import type { Customer } from '../schema/customer.js';
 import type { Order } from '../schema/order.js';
 import type { Product } from '../schema/product.js';
 import type { Store } from '../schema/store.js';
 import type { MessageTemplate } from '../schema/template.js';
-import { JsonTextFile, writeJsonArray } from './json-array-file.js';
+import { writeJsonArray } from './json-array-file.js';
 
 export type SnapshotSection = 'products' | 'customers' | 'orders' | 'templates';
 
@@ -43,15 +43,14 @@ export interface ExportSnapshotResult {
  */
 export async function exportSnapshot(options: ExportSnapshotOptions): Promise<ExportSnapshotResult> {
   const counts: Record<SnapshotSection, number> = { products: 0, customers: 0, orders: 0, templates: 0 };
-  const tmp = `${options.path}.${process.pid}.partial`;
-  const file = new JsonTextFile(tmp);
+  const file = new AtomicFile(options.path);
   const head = {
     format: 'merchant-bulk/snapshot',
     version: 1,
     exported_at: (options.exportedAt ?? new Date()).toISOString(),
     me: options.me,
   };
-  try {
+  await writeThenCommit(file, async () => {
     // The header object without its closing brace, then one array per section.
     await file.write(JSON.stringify(head).slice(0, -1));
     const sections: [SnapshotSection, AsyncIterable<unknown>][] = [
@@ -70,12 +69,6 @@ export async function exportSnapshot(options: ExportSnapshotOptions): Promise<Ex
       options.onProgress?.({ section, items: counts[section], counts, phase: 'done' });
     }
     await file.write('\n}\n');
-    await file.close();
-    await rename(tmp, options.path);
-  } catch (error) {
-    await file.abort();
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  });
   return { counts: { ...counts }, path: options.path };
 }

@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { StateFileError } from '../errors/state-file-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import type { Order } from '../schema/order.js';
+import { LedgerSchema } from './accounting-ledger.js';
 
 /**
  * Incremental order exports: "export each new order and each change exactly once".
@@ -39,6 +41,8 @@ const EntrySchema = z.object({
   recent: z.array(VersionSchema),
   exported_at: z.string(),
   orders_exported: z.number(),
+  /** An accounting feed's ledger (see accounting-ledger.ts): saved with the watermark, in one write. */
+  ledger: LedgerSchema.optional(),
 });
 const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string(), EntrySchema) });
 
@@ -46,11 +50,6 @@ const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string
 export type WatermarkEntry = z.infer<typeof EntrySchema>;
 /** The whole state file. */
 export type ExportState = z.infer<typeof StateSchema>;
-
-/** The key of a store + destination in the state file (the destination as an absolute path). */
-export function watermarkKey(storeId: string, destination: string): string {
-  return `${storeId} ${resolve(destination)}`;
-}
 
 /** max(updated_at, created_at) in epoch ms; NaN when neither parses. */
 export function orderChangeTime(order: Pick<Order, 'created_at' | 'updated_at'>): number {
@@ -145,7 +144,10 @@ export function createIncrementalSelector(
   };
 }
 
-/** Reads the state file; a missing file is an empty state. A corrupt file throws (never reset silently: that would re-export everything). */
+/**
+ * Reads the state file; a missing file is an empty state. A corrupt file is a StateFileError (exit 2;
+ * never reset silently: that would re-export everything, and re-invoice a feed's orders).
+ */
 export async function loadExportState(file: string): Promise<ExportState> {
   let text: string;
   try {
@@ -154,28 +156,30 @@ export async function loadExportState(file: string): Promise<ExportState> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, exports: {} };
     throw err;
   }
+  const damaged = (why: string, cause?: unknown): StateFileError =>
+    new StateFileError(
+      file,
+      `${file}: not a valid export state file (${why}); fix it, or delete it to start every feed again from its first order`,
+      { cause },
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not a valid export state file (${(err as Error).message})`, { cause: err });
+    throw damaged((err as Error).message, err);
   }
   const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${file}: not a valid export state file (${parsed.error.message})`);
+  if (!parsed.success) throw damaged(parsed.error.message);
   return parsed.data;
 }
 
-/** Writes the state atomically (temp file in the same directory, then rename). */
+/**
+ * Writes the state atomically (src/files/atomic-file.ts: a flushed temporary sibling renamed over
+ * the file): a run killed while saving leaves the previous watermark and ledger, never half of each.
+ */
 export async function saveExportState(file: string, state: ExportState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
 }
 
 /** The state with one entry added or replaced (pure). */

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { newRunId } from '../apply/run-directory.js';
-import { writeFileAtomic } from '../apply/write-file-atomic.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FleetFile, FleetStore } from './fleet-file.js';
 import { DEFAULT_PARALLEL } from './default-parallel.js';

@@ -1,4 +1,4 @@
-import { PRODUCT_FIELDS } from '../schema/product.js';
+import { PRODUCT_FIELDS, VARIANT_FIELDS } from '../schema/product.js';
 import type { SheetColumn } from '../sheets/sheet-row.js';
 
 /**
@@ -11,14 +11,7 @@ export const PRODUCT_SHEET_COLUMNS = [
   ...PRODUCT_FIELDS,
   'inventory_quantity',
   'images',
-  'variant_id',
-  'variant_name',
-  'variant_sku',
-  'variant_description',
-  'variant_price',
-  'variant_original_price',
-  'variant_cost',
-  'variant_weight',
+  ...VARIANT_FIELDS.map((field) => `variant_${field}` as const),
   'variant_inventory_quantity',
 ] as const;
 export type ProductSheetColumn = (typeof PRODUCT_SHEET_COLUMNS)[number];

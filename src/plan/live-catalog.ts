@@ -1,16 +1,15 @@
 import { pickProductFields, pickVariantFields } from '../schema/product.js';
-import type { OptionType, Product, ProductStatus, ProductType, ProductUnit } from '../schema/product.js';
+import type {
+  OptionType,
+  Product,
+  ProductStatus,
+  ProductType,
+  ProductUnit,
+  VariantFields,
+} from '../schema/product.js';
 
-/** The fields of a live variant the diff needs. */
-export interface LiveVariant {
-  id: string;
-  name: string;
-  sku: string | null;
-  description: string | null;
-  price: number;
-  original_price: number | null;
-  cost: number | null;
-  weight: number;
+/** The fields of a live variant the diff needs: its own fields and its stock. */
+export interface LiveVariant extends VariantFields {
   /** `inventory.quantity`, null when the variant has no inventory item. */
   inventory_quantity: number | null;
   /** `inventory.updated_at`: when its stock last changed (absent: no inventory item). */

@@ -9,7 +9,7 @@ import { createVariants, diffVariants } from './diff-variants.js';
 import type { LiveCatalog, LiveProduct } from './live-catalog.js';
 import { planIssue, spareStock } from './plan-context.js';
 import type { PlanContext } from './plan-context.js';
-import type { FieldChange, PlanEntry, ProductPlan } from './product-plan.js';
+import type { FieldChange, ImageUpload, PlanEntry, PlanEntryFields, ProductPlan } from './product-plan.js';
 import { summarizePlan } from './summarize-plan.js';
 import { readUnknownStock, type StockUnknown, type StockUnknownMode } from './stock-unknown.js';
 
@@ -156,7 +156,7 @@ function hasErrors(issues: readonly RowIssue[]): boolean {
   return issues.some((i) => i.severity === 'error');
 }
 
-function baseEntry(dp: DesiredProduct, live: LiveProduct | undefined): Omit<PlanEntry, 'key' | 'action'> {
+function baseEntry(dp: DesiredProduct, live: LiveProduct | undefined): Omit<PlanEntryFields, 'key'> {
   return {
     productId: live?.id ?? null,
     match: dp.key,
@@ -229,16 +229,11 @@ function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
   const body: Record<string, unknown> = {};
   const changes: FieldChange[] = [{ path: 'product', before: null, after: null, note: 'created' }];
   createProductFields(f, body, changes);
-  const entry: PlanEntry = {
-    key:
-      f.reference_id !== undefined ? `create:ref:${f.reference_id}` : `create:sku:${f.sku ?? dp.key.value}`,
-    action: 'create',
-    ...baseEntry(dp, undefined),
-  };
+  let imageUploads: ImageUpload[] | undefined;
   if (f.images !== undefined) {
     body['images'] = f.images;
     changes.push({ path: 'images', before: null, after: f.images });
-    if (f.images.length > 0) entry.imageUploads = f.images.map((source, index) => ({ index, source }));
+    if (f.images.length > 0) imageUploads = f.images.map((source, index) => ({ index, source }));
   }
   if (dp.variants.length > 0) {
     const v = createVariants(ctx, dp.variants);
@@ -254,9 +249,17 @@ function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
   }
   if (!hasErrors(issues)) issues.push(...checkBody(ctx, dp, body, CREATE_BODY));
   if (hasErrors(issues)) return invalidEntry(dp, undefined, issues);
-  entry.body = body as ProductCreate;
-  entry.changes = changes;
+  const entry: PlanEntry = {
+    key:
+      f.reference_id !== undefined ? `create:ref:${f.reference_id}` : `create:sku:${f.sku ?? dp.key.value}`,
+    action: 'create',
+    ...baseEntry(dp, undefined),
+    productId: null,
+    body: body as ProductCreate,
+    changes,
+  };
   entry.issues.push(...issues);
+  if (imageUploads !== undefined) entry.imageUploads = imageUploads;
   return entry;
 }
 
@@ -330,16 +333,21 @@ function planUpdate(
     e.issues.push(...issues);
     return e;
   }
-  const entry: PlanEntry = { key: `update:${live.id}`, action: 'update', ...baseEntry(dp, live) };
-  entry.body = body as ProductUpdate;
-  entry.changes = changes;
+  const entry: PlanEntry = {
+    key: `update:${live.id}`,
+    action: 'update',
+    ...baseEntry(dp, live),
+    productId: live.id,
+    body: body as ProductUpdate,
+    changes,
+  };
   entry.issues.push(...issues);
   if (imageUploads !== undefined) entry.imageUploads = imageUploads;
   return entry;
 }
 
 function planHide(dp: DesiredProduct | undefined, live: LiveProduct, reason?: string): PlanEntry {
-  const base: Omit<PlanEntry, 'key' | 'action'> =
+  const base: Omit<PlanEntryFields, 'key'> =
     dp === undefined
       ? {
           productId: live.id,
@@ -352,15 +360,20 @@ function planHide(dp: DesiredProduct | undefined, live: LiveProduct, reason?: st
         }
       : baseEntry(dp, live);
   if (live.status === 'HIDDEN') return { key: `noop:${live.id}`, action: 'noop', ...base };
-  const e: PlanEntry = { key: `hide:${live.id}`, action: 'hide', ...base };
-  e.body = { status: 'HIDDEN' };
-  e.changes = [{ path: 'status', before: live.status, after: 'HIDDEN' }];
+  const e: PlanEntry = {
+    key: `hide:${live.id}`,
+    action: 'hide',
+    ...base,
+    productId: live.id,
+    body: { status: 'HIDDEN' },
+    changes: [{ path: 'status', before: live.status, after: 'HIDDEN' }],
+  };
   if (reason !== undefined) e.reason = reason;
   return e;
 }
 
 function planDelete(dp: DesiredProduct | undefined, live: LiveProduct, reason?: string): PlanEntry {
-  const base: Omit<PlanEntry, 'key' | 'action'> =
+  const base: Omit<PlanEntryFields, 'key'> =
     dp === undefined
       ? {
           productId: live.id,
@@ -372,8 +385,13 @@ function planDelete(dp: DesiredProduct | undefined, live: LiveProduct, reason?: 
           issues: [],
         }
       : baseEntry(dp, live);
-  const e: PlanEntry = { key: `delete:${live.id}`, action: 'delete', ...base };
-  e.changes = [{ path: 'product', before: null, after: null, note: 'removed' }];
+  const e: PlanEntry = {
+    key: `delete:${live.id}`,
+    action: 'delete',
+    ...base,
+    productId: live.id,
+    changes: [{ path: 'product', before: null, after: null, note: 'removed' }],
+  };
   if (reason !== undefined) e.reason = reason;
   return e;
 }

@@ -37,14 +37,14 @@ export interface ImageUpload {
   source: string;
 }
 
-export interface PlanEntry {
+/** What every entry of a product plan has. */
+export interface PlanEntryFields {
   /**
    * Stable operation identity: `create:ref:<reference_id>`, `create:sku:<sku>`, `update:<id>`,
    * `hide:<id>`, `delete:<id>`; non-writing entries `noop:<id>`, `skip:…`, `invalid:…`. Derive
    * idempotency keys from it (with the plan id) and journal it.
    */
   key: string;
-  action: PlanAction;
   /** Live product id (null for creates and unmatched invalid/skip entries). */
   productId: string | null;
   /** How the sheet identified the product (null for `--missing` entries). */
@@ -53,8 +53,6 @@ export interface PlanEntry {
   label: string;
   /** Live `updated_at` seen when planning: apply refuses if it moved (drift). Null for creates. */
   expectedUpdatedAt: string | null;
-  /** Request body for create (ProductCreate) and update/hide (ProductUpdate). */
-  body?: ProductCreate | ProductUpdate;
   changes: FieldChange[];
   /** Every source row of this product (empty for `--missing` entries). */
   rows: SourceRow[];
@@ -65,6 +63,17 @@ export interface PlanEntry {
   /** Why this entry exists when no row asked for it, e.g. `missing from the sheet (--missing hide)`. */
   reason?: string;
 }
+
+/**
+ * One product of the plan, by what it writes: a create POSTs a ProductCreate; an update or a hide
+ * PATCHes a ProductUpdate of a live product; a delete DELETEs a live product; the others write
+ * nothing.
+ */
+export type PlanEntry =
+  | (PlanEntryFields & { action: 'create'; productId: null; body: ProductCreate })
+  | (PlanEntryFields & { action: 'update' | 'hide'; productId: string; body: ProductUpdate })
+  | (PlanEntryFields & { action: 'delete'; productId: string; body?: undefined })
+  | (PlanEntryFields & { action: 'noop' | 'skip' | 'invalid'; body?: undefined });
 
 export type PlanSummary = Record<PlanAction, number> & { total: number };
 

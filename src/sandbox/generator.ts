@@ -52,6 +52,7 @@ import {
 } from './generator-data/orders.js';
 import { type CountryInfo, digits, COUNTRIES, MY, CUSTOMER_COUNTRIES } from './generator-data/people.js';
 import { Money } from './generator-money.js';
+import { taxAndTotal } from './order-money.js';
 import { SANDBOX_IMAGE_BASE } from './tables/rehost-images.js';
 
 /**
@@ -663,11 +664,7 @@ function makeOrders(
     // A negative adjustment (goodwill, rounding) never takes the order below zero.
     const adjustment = Math.max(rawAdjustment, -subtotal);
     const totalBeforeTax = subtotal + adjustment;
-    const percent = store.tax.percent;
-    const taxAmount = store.tax.inclusive
-      ? Math.round((totalBeforeTax * percent) / (100 + percent))
-      : Math.round((totalBeforeTax * percent) / 100);
-    const totalAmount = store.tax.inclusive ? totalBeforeTax : totalBeforeTax + taxAmount;
+    const { tax: taxAmount, total: totalAmount } = taxAndTotal(totalBeforeTax, store.tax);
 
     const created = iso(createdMs);
     const updatedMs =

@@ -1,41 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
+import { StateFileError } from '../errors/state-file-error.js';
 import { StoreSnapshot } from '../schema/index.js';
 import type { SandboxState, SandboxStore } from './store.js';
 
 /**
- * Writes `chunks` to `path` atomically: a temp file in the same folder, fsync, then rename, so a
- * crash leaves either the old file or the new one, never half of one.
+ * Writes the state's `chunks` to `path` atomically (src/files/atomic-file.ts), so a crash leaves
+ * either the old file or the new one, never half of one.
  */
-export async function writeFileAtomic(path: string, chunks: readonly string[]): Promise<void> {
+async function saveState(path: string, chunks: readonly string[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w');
-  try {
-    let buffer: string[] = [];
-    let size = 0;
-    for (const chunk of chunks) {
-      buffer.push(chunk);
-      size += chunk.length;
-      if (size >= 1 << 20) {
-        await handle.write(buffer.join(''));
-        buffer = [];
-        size = 0;
-      }
-    }
-    if (buffer.length > 0) await handle.write(buffer.join(''));
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(tmp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(tmp, path);
+  const file = new AtomicFile(path, 1 << 20);
+  await writeThenCommit(file, async () => {
+    for (const chunk of chunks) await file.write(chunk);
+  });
 }
 
-/** Reads a state file; null when it does not exist. */
+/** What to do about a damaged state file (the sandbox's own) or seed (a snapshot the user gave). */
+const STATE_REMEDY = 'delete it, or start the sandbox with --reset, to begin again from the seed';
+const SEED_REMEDY = 'give a snapshot written by mbulk export snapshot';
+
+/** Reads a state file; null when it does not exist. A damaged one is a StateFileError. */
 export async function readStateFile(path: string): Promise<SandboxState | null> {
   let text: string;
   try {
@@ -44,27 +30,32 @@ export async function readStateFile(path: string): Promise<SandboxState | null> 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return parseState(text, path);
+  return parseState(text, path, STATE_REMEDY);
 }
 
-/** Parses a state or snapshot file's text (throws a readable Error on anything invalid). */
-export function parseState(text: string, source: string): SandboxState {
+/** Parses a state or snapshot file's text (a StateFileError naming the file on anything invalid). */
+export function parseState(text: string, source: string, remedy = SEED_REMEDY): SandboxState {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source}: not valid JSON (${(error as Error).message})`);
+    throw new StateFileError(source, `${source}: not valid JSON (${(error as Error).message}); ${remedy}`, {
+      cause: error,
+    });
   }
-  return validateSnapshot(raw, source) as SandboxState;
+  return validateSnapshot(raw, source, remedy);
 }
 
 /** Validates a snapshot object; keeps any extra `sandbox` section as is. */
-export function validateSnapshot(raw: unknown, source: string): SandboxState {
+export function validateSnapshot(raw: unknown, source: string, remedy = SEED_REMEDY): SandboxState {
   const r = StoreSnapshot.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
     const where = issue === undefined ? '' : issue.path.map(String).join('.');
-    throw new Error(`${source}: not a store snapshot (${where}: ${issue?.message ?? 'invalid'})`);
+    throw new StateFileError(
+      source,
+      `${source}: not a store snapshot (${where}: ${issue?.message ?? 'invalid'}); ${remedy}`,
+    );
   }
   const extras = (raw as { sandbox?: SandboxState['sandbox'] }).sandbox;
   return extras === undefined ? r.data : { ...r.data, sandbox: extras };
@@ -108,7 +99,7 @@ export class StateSaver {
     this.dirty = false;
     const started = performance.now();
     const chunks = this.store.stateChunks();
-    this.writing = writeFileAtomic(this.path, chunks)
+    this.writing = saveState(this.path, chunks)
       .then(() => {
         this.lastError = null;
         this.lastWriteMs = performance.now() - started;

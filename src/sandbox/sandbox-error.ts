@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { categoryOfApiErrorType } from '../errors/error-category.js';
+import { MbulkError } from '../errors/mbulk-error.js';
 import type { ErrorType } from '../schema/index.js';
 
 const STATUS: Record<ErrorType, number> = {
@@ -12,9 +14,11 @@ const STATUS: Record<ErrorType, number> = {
 
 /**
  * An API error the sandbox answers with the spec's error envelope. Thrown by the store's rules and
- * turned into a response by the app; `request_id` is filled in by the app.
+ * turned into a response by the app; `request_id` is filled in by the app. Its category is the one
+ * the client's `ApiError` of the same type has: `unreachable` for a rejected token, else `failed`.
  */
-export class SandboxError extends Error {
+export class SandboxError extends MbulkError {
+  static override readonly errorName: string = 'SandboxError';
   readonly status: number;
   constructor(
     readonly type: ErrorType,
@@ -23,8 +27,7 @@ export class SandboxError extends Error {
     readonly param?: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
-    this.name = 'SandboxError';
+    super(categoryOfApiErrorType(type), message);
     this.status = STATUS[type];
   }
 

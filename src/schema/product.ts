@@ -54,24 +54,19 @@ export const Variant = z.object({
 });
 export type Variant = z.infer<typeof Variant>;
 
-/** A variant's own fields: all but `object`, `product_id` and its inventory. */
-export type VariantFields = Pick<
-  Variant,
-  'id' | 'name' | 'sku' | 'description' | 'price' | 'original_price' | 'cost' | 'weight'
->;
+/**
+ * A variant's own fields, in the API's order: all but `object`, `product_id` and its inventory.
+ * One list for the live catalog, the sandbox's product table and the product export's columns.
+ */
+const VariantOwnFields = Variant.omit({ object: true, product_id: true, inventory: true });
+export type VariantFields = z.infer<typeof VariantOwnFields>;
+export const VARIANT_FIELDS = VariantOwnFields.keyof().options;
 
 /** The VariantFields of a variant (or of anything carrying them), in the API's order. */
 export function pickVariantFields(v: VariantFields): VariantFields {
-  return {
-    id: v.id,
-    name: v.name,
-    sku: v.sku,
-    description: v.description,
-    price: v.price,
-    original_price: v.original_price,
-    cost: v.cost,
-    weight: v.weight,
-  };
+  const out: Partial<Record<keyof VariantFields, unknown>> = {};
+  for (const f of VARIANT_FIELDS) out[f] = v[f];
+  return out as VariantFields;
 }
 
 /** Settings of an OPTION_SELECTION option (the only shape the spec shows). */

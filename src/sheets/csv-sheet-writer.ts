@@ -1,9 +1,6 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
+import { CsvFileWriter } from './csv-file-writer.js';
 import { formatMoney } from './money.js';
 import { neutralizeFormula } from './neutralize-formula.js';
-import { assertNotDirectory, temporaryPath } from './temporary-path.js';
 import {
   assertSheetSpec,
   defaultCsvPath,
@@ -17,20 +14,8 @@ import {
   type SheetWriterOptions,
 } from './sheet-writer.js';
 
-/** Bytes of text gathered before one `stream.write` (fewer, larger writes are much faster). */
+/** Characters gathered before one write to the file (fewer, larger writes are much faster). */
 const FLUSH_AT = 64 * 1024;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** RFC 4180 field: quoted (with doubled quotes) when it holds a comma, a quote, CR or LF. */
-export function csvField(text: string): string {
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** A field for another delimiter: quoted when it holds that delimiter, a quote, CR or LF. */
-function delimitedField(text: string, delimiter: string): string {
-  if (delimiter === ',') return csvField(text);
-  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** A number as plain decimal text (never an exponent, which spreadsheets and importers misread). */
 function numberText(n: number): string {
@@ -39,8 +24,9 @@ function numberText(n: number): string {
 }
 
 /**
- * One CSV file per sheet: UTF-8 (BOM by default), CRLF line endings, RFC 4180 quoting, header row from the
- * column headers, text cells formula-neutralised, money as exact decimal text. Streams with backpressure.
+ * One CSV file per sheet, through the one CSV writer (src/sheets/csv-file-writer.ts: UTF-8 with a BOM by
+ * default, CRLF line endings, RFC 4180 quoting, replaced atomically): header row from the column headers,
+ * text cells formula-neutralised, money as exact decimal text.
  */
 export class CsvSheetWriter implements SheetWriter {
   private readonly sheets: CsvSheet[] = [];
@@ -59,9 +45,8 @@ export class CsvSheetWriter implements SheetWriter {
       path ?? this.options.csvPathForSheet?.(spec.name, index) ?? defaultCsvPath(this.path, spec.name, index);
     if (this.sheets.some((s) => s.path === file))
       throw new Error(`two sheets write to the same file ${file}`);
-    const sheet = new CsvSheet(file, spec, this.options);
+    const sheet = await CsvSheet.open(file, spec, this.options);
     this.sheets.push(sheet);
-    await sheet.open();
     return sheet;
   }
 
@@ -76,94 +61,79 @@ export class CsvSheetWriter implements SheetWriter {
   }
 }
 
+/** neutralizeFormula, or the text as it is (formulaGuard: false). */
+function guardOf(options: SheetWriterOptions): (text: string) => string {
+  return (options.formulaGuard ?? true) ? neutralizeFormula : (text: string) => text;
+}
+
 class CsvSheet implements SheetHandle {
   rowsWritten = 0;
-  private readonly stream: WriteStream;
   private readonly columns: readonly ColumnSpec[];
   private readonly timezone: string;
   private readonly decimals: number;
-  private buffer = '';
-  private failure: Error | null = null;
-  private ended: Promise<void> | null = null;
-  private readonly place: CellPlace;
-  /** Rows go here; it replaces `path` when the sheet ends complete (a failed export leaves `path` as it was). */
-  private readonly tmp: string;
-  private aborted = false;
-  private readonly delimiter: string;
   private readonly decimalComma: boolean;
+  private readonly guard: (text: string) => string;
+  private readonly place: CellPlace;
+  /** One row's fields, reused for every row. */
+  private readonly fields: string[];
+  private state: 'open' | 'ended' | 'aborted' = 'open';
+  private ended: Promise<void> | undefined;
 
-  constructor(
+  private constructor(
     readonly path: string,
     private readonly spec: SheetSpec,
-    private readonly options: SheetWriterOptions,
+    options: SheetWriterOptions,
+    private readonly csv: CsvFileWriter,
   ) {
     this.columns = spec.columns;
     this.place = { sheet: spec.name, unit: 'line', row: 0 };
     this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
-    this.delimiter = options.csvDelimiter ?? ',';
-    if (this.delimiter.length !== 1 || /["\r\n]/.test(this.delimiter)) {
-      throw new RangeError(`the CSV delimiter must be one character other than a quote or a line break`);
-    }
     this.decimalComma = options.decimalComma ?? false;
-    this.tmp = temporaryPath(path);
-    this.stream = createWriteStream(this.tmp);
-    this.stream.on('error', (error) => {
-      this.failure ??= error;
-    });
+    this.guard = guardOf(options);
+    this.fields = this.columns.map(() => '');
   }
 
-  async open(): Promise<void> {
-    await Promise.race([once(this.stream, 'open'), once(this.stream, 'error')]);
-    await assertNotDirectory(this.path).catch((error: unknown) => {
-      this.failure ??= error as Error;
-    });
-    if (this.failure) {
-      this.stream.destroy();
-      await rm(this.tmp, { force: true });
-    }
-    this.throwIfFailed();
-    const bom = (this.options.csvBom ?? true) ? '\ufeff' : '';
-    this.buffer =
-      bom +
-      this.columns
-        .map((c) => delimitedField(neutralizeFormula(c.header), this.delimiter))
-        .join(this.delimiter) +
-      '\r\n';
+  /** Opens the sheet's file (a file that cannot be written fails now, naming it) and writes the header. */
+  static async open(path: string, spec: SheetSpec, options: SheetWriterOptions): Promise<CsvSheet> {
+    const csv = await CsvFileWriter.open(
+      path,
+      spec.columns.map((c) => guardOf(options)(c.header)),
+      { delimiter: options.csvDelimiter ?? ',', bom: options.csvBom ?? true, flushChars: FLUSH_AT },
+    );
+    return new CsvSheet(path, spec, options, csv);
   }
 
   write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
-    this.throwIfFailed();
-    if (this.ended) throw new Error(`sheet ${this.spec.name}: write after ${this.aborted ? 'abort' : 'end'}`);
+    if (this.state !== 'open') {
+      throw new Error(`sheet ${this.spec.name}: write after ${this.state === 'aborted' ? 'abort' : 'end'}`);
+    }
     this.place.row = this.rowsWritten + 2;
-    let text = '';
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
       const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
-      if (i > 0) text += this.delimiter;
-      if (cell === null) continue;
-      switch (column.type) {
-        case 'text':
-          text += delimitedField(neutralizeFormula(cell as string), this.delimiter);
-          break;
-        case 'money':
-          text += this.decimal(formatMoney(cell as number, this.decimals));
-          break;
-        case 'date':
-        case 'datetime':
-          text += formatLocalDate(cell as Date, column.type);
-          break;
-        case 'boolean':
-          text += cell ? 'true' : 'false';
-          break;
-        default:
-          text += this.decimal(numberText(cell as number));
-      }
+      this.fields[i] = cell === null ? '' : this.text(cell, column);
     }
-    this.buffer += text + '\r\n';
+    const written = this.csv.writeRow(this.fields);
     this.rowsWritten++;
-    if (this.buffer.length >= FLUSH_AT) return this.flush();
-    return undefined;
+    return written;
+  }
+
+  /** A normalised cell as CSV text. */
+  private text(cell: NonNullable<ReturnType<typeof normalizeCell>>, column: ColumnSpec): string {
+    switch (column.type) {
+      case 'text':
+        return this.guard(cell as string);
+      case 'money':
+        return this.decimal(formatMoney(cell as number, this.decimals));
+      case 'date':
+      case 'datetime':
+        return formatLocalDate(cell as Date, column.type);
+      case 'boolean':
+        return cell ? 'true' : 'false';
+      default:
+        return this.decimal(numberText(cell as number));
+    }
   }
 
   /** `12.90` → `12,90` with decimalComma (numbers are written without grouping, so the only '.' is the decimal point). */
@@ -171,60 +141,20 @@ class CsvSheet implements SheetHandle {
     return this.decimalComma ? text.replace('.', ',') : text;
   }
 
-  private flush(): Promise<void> | undefined {
-    const chunk = this.buffer;
-    this.buffer = '';
-    if (chunk === '' || this.stream.write(chunk)) return undefined;
-    return this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      await once(this.stream, 'drain'); // rejects on 'error'
-    } catch {
-      // reported below, with the path
-    }
-    this.throwIfFailed();
-  }
-
   end(): Promise<void> {
-    this.ended ??= (async () => {
-      try {
-        this.throwIfFailed();
-        await this.flush();
-        this.stream.end();
-        await Promise.race([once(this.stream, 'close'), once(this.stream, 'error')]);
-        this.throwIfFailed();
-        await rename(this.tmp, this.path);
-      } catch (error) {
-        this.failure ??= error instanceof Error ? error : new Error(String(error));
-        this.stream.destroy();
-        await rm(this.tmp, { force: true });
-        this.throwIfFailed();
-      }
-    })();
+    if (this.state === 'aborted') return Promise.reject(new Error(`sheet ${this.spec.name}: aborted`));
+    this.state = 'ended';
+    this.ended ??= this.csv.commit();
     return this.ended;
   }
 
   /** Drops what was written: the target file is left as it was (unless this sheet already ended). */
   async abort(): Promise<void> {
-    if (this.ended) {
-      await this.ended.catch(() => undefined);
+    if (this.state === 'ended') {
+      await this.ended?.catch(() => undefined);
       return;
     }
-    this.aborted = true;
-    this.ended = Promise.reject(new Error(`sheet ${this.spec.name}: aborted`));
-    this.ended.catch(() => undefined);
-    if (!this.stream.closed) {
-      const closed = once(this.stream, 'close').catch(() => undefined);
-      this.stream.destroy();
-      await closed;
-    }
-    await rm(this.tmp, { force: true });
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure)
-      throw new Error(`cannot write ${this.path}: ${this.failure.message}`, { cause: this.failure });
+    this.state = 'aborted';
+    await this.csv.discard();
   }
 }

@@ -12,6 +12,17 @@ export function neutralizeFormula(text: string): string {
 }
 
 /**
+ * Neutralise text merchant-bulk writes into a results file (results.csv, failed.csv's `mbulk_error`):
+ * like `neutralizeFormula`, but a plain number (`-5`, `+2.50`, `1e3`) is left as it is, since no
+ * importer reads these files back and a number is not a formula.
+ */
+export function neutralizeResultText(text: string): string {
+  if (text === '' || !TRIGGERS.has(text[0] as string)) return text;
+  if (/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return text;
+  return `'${text}`;
+}
+
+/**
  * Text that a spreadsheet would turn into a live formula once someone edits the cell: it starts with
  * `=`, or with `+`, `-` or `@` and holds formula syntax (`(`, `!`, `|`, `=`: a function call, a
  * sheet reference, a DDE payload such as `+cmd|' /C calc'!A0`). `-Aina`, `+60 12-345`, `-5% off` or

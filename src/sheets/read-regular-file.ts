@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { MbulkError } from '../errors/mbulk-error.js';
 
 /**
  * Reads a whole file the user named, refusing anything but a regular file: a FIFO, a socket or a
@@ -17,11 +18,11 @@ export function readRegularFile(path: string): Buffer {
   }
 }
 
-/** The path names a FIFO, socket, device or directory: not a file to read. */
-export class NotRegularFileError extends Error {
+/** The path names a FIFO, socket, device or directory: not a file to read. Category `usage` (exit code 2). */
+export class NotRegularFileError extends MbulkError {
+  static override readonly errorName: string = 'NotRegularFileError';
   readonly code = 'ENOTREG';
   constructor(readonly path: string) {
-    super('not a regular file (a pipe, socket, device or directory)');
-    this.name = 'NotRegularFileError';
+    super('usage', 'not a regular file (a pipe, socket, device or directory)');
   }
 }

@@ -53,7 +53,3 @@ export class SheetError extends MbulkError {
     this.column = details.column;
   }
 }
-
-export function isSheetError(error: unknown): error is SheetError {
-  return SheetError.is(error);
-}

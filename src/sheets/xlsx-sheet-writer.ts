@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { columnLetter } from './sheet-row.js';
 import { minorToUnits } from './money.js';
 import { neutralizeXlsxText } from './neutralize-formula.js';
-import { assertNotDirectory, temporaryPath } from './temporary-path.js';
+import { AtomicFile } from '../files/atomic-file.js';
 import {
   assertSheetSpec,
   normalizeCell,
@@ -79,9 +79,9 @@ function columnWidth(column: ColumnSpec): number {
  */
 export class XlsxSheetWriter implements SheetWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  /** The workbook is written to a temporary file that replaces `path` once complete. */
+  private readonly file: AtomicFile;
   private readonly out: WriteStream;
-  /** The workbook is written here and renamed over `path` once complete. */
-  private readonly tmp: string;
   private readonly sheets: XlsxSheet[] = [];
   private active = 0;
   private failure: Error | null = null;
@@ -97,24 +97,19 @@ export class XlsxSheetWriter implements SheetWriter {
     readonly path: string,
     private readonly options: SheetWriterOptions,
   ) {
-    this.tmp = temporaryPath(path);
-    this.out = createWriteStream(this.tmp);
+    this.file = new AtomicFile(path);
+    this.out = this.file.stream;
     this.failedSignal = new Promise<void>((resolve) => {
       this.out.on('error', (error) => {
         this.failure ??= error;
         resolve();
       });
     });
-    this.opened = new Promise<void>((resolve) => {
-      this.out.once('open', () => {
-        // A folder as target fails now, as opening it would, not at the final rename.
-        assertNotDirectory(path).then(resolve, (error: unknown) => {
-          this.failure ??= error as Error;
-          this.out.destroy();
-          rm(this.tmp, { force: true }).then(resolve, resolve);
-        });
-      });
-      this.out.once('error', () => resolve());
+    // A folder as target fails now, as opening it would, not at the final rename.
+    this.opened = this.file.ready().catch((error: unknown) => {
+      // The reason it could not open, not the stream's complaint at being dropped meanwhile.
+      const e = error as Error;
+      this.failure = e.cause instanceof Error ? e.cause : e;
     });
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
       stream: this.out,
@@ -134,8 +129,23 @@ export class XlsxSheetWriter implements SheetWriter {
     if (this.sheets.some((s) => s.spec.name.toLowerCase() === spec.name.toLowerCase())) {
       throw new Error(`duplicate sheet name "${spec.name}"`);
     }
+    const print = spec.print;
     const worksheet = this.workbook.addWorksheet(spec.name, {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+      ...(print
+        ? {
+            pageSetup: {
+              ...(print.landscape ? { orientation: 'landscape' as const } : {}),
+              // One page wide, and with onePage one tall; 0 = as many pages as it takes.
+              fitToPage: true,
+              fitToWidth: 1,
+              fitToHeight: print.onePage ? 1 : 0,
+            },
+            ...(print.title
+              ? { headerFooter: { oddHeader: `&C&"-,Bold"${print.title.replace(/&/g, '&&')}` } }
+              : {}),
+          }
+        : {}),
     });
     const sheet = new XlsxSheet(this, this.sheets.length, spec, worksheet, this.options);
     this.sheets.push(sheet);
@@ -190,16 +200,13 @@ export class XlsxSheetWriter implements SheetWriter {
         this.throwIfFailed();
         await finished;
         this.throwIfFailed();
-        await rename(this.tmp, this.path);
+        await this.file.commit();
       } catch (error) {
         this.failure ??= error instanceof Error ? error : new Error(String(error));
         throw error;
       } finally {
         // On failure the workbook is incomplete: drop it, the target file is left as it was.
-        if (this.failure) {
-          this.out.destroy();
-          await rm(this.tmp, { force: true });
-        }
+        if (this.failure) await this.file.discard();
         if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
       }
     })();
@@ -230,12 +237,7 @@ export class XlsxSheetWriter implements SheetWriter {
     this.closing ??= (async () => {
       this.failure ??= new Error('export aborted');
       await this.opened;
-      if (!this.out.closed) {
-        const closed = once(this.out, 'close').catch(() => undefined);
-        this.out.destroy();
-        await closed;
-      }
-      await rm(this.tmp, { force: true });
+      await this.file.discard();
       if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
     })();
     return this.closing.catch(() => undefined);

@@ -26,6 +26,76 @@ describe('layer rules', () => {
     expect(await restrictedImports('src/plan/example.ts', "import '../sheets/money.js';\n")).toEqual([]);
   });
 
+  // The foundations: each layer refuses the layers above it and accepts the ones it builds on.
+  const foundations: [string, string, string[], string[]][] = [
+    [
+      'src/errors/example.ts',
+      'errors/ is the root',
+      [
+        '../schema/common.js',
+        '../files/atomic-file.js',
+        '../api/errors.js',
+        '../cli/cli-error.js',
+        'node:fs',
+      ],
+      ['./mbulk-error.js'],
+    ],
+    [
+      'src/files/example.ts',
+      'files/ holds the file primitives',
+      ['../sheets/sheet-row.js', '../apply/journal.js', '../schema/product.js'],
+      ['../errors/mbulk-error.js', './atomic-file.js', 'node:fs'],
+    ],
+    [
+      'src/schema/example.ts',
+      'schema/ is the data model',
+      ['../api/errors.js', '../sheets/money.js', '../mapping/row-issue.js', 'node:fs/promises'],
+      ['../errors/mbulk-error.js', './common.js', 'zod'],
+    ],
+    [
+      'src/sheets/example.ts',
+      'sheets/ reads and writes any sheet',
+      ['../schema/product.js', '../mapping/row-issue.js', '../api/errors.js', '../export/export-orders.js'],
+      ['../errors/mbulk-error.js', '../files/atomic-file.js', './money.js', 'node:fs', 'exceljs'],
+    ],
+    [
+      'src/api/resources/example.ts',
+      'api/ is the client',
+      [
+        '../../sheets/money.js',
+        '../../apply/journal.js',
+        '../../mapping/row-issue.js',
+        '../../sandbox/store.js',
+      ],
+      ['../../schema/product.js', '../../errors/mbulk-error.js', '../paginate.js', 'undici'],
+    ],
+    [
+      'src/mapping/example.ts',
+      'mapping/ turns rows into entities',
+      [
+        '../sheets/read-sheet.js',
+        '../sheets/csv-reader.js',
+        '../sheets/csv-file-writer.js',
+        '../api/merchant-client.js',
+        '../plan/live-catalog.js',
+        '../formats/column-map.js',
+        'node:fs',
+        'papaparse',
+      ],
+      ['../sheets/money.js', '../sheets/sheet-row.js', '../schema/product.js', '../errors/usage-error.js'],
+    ],
+  ];
+  for (const [file, message, refused, accepted] of foundations) {
+    it(`${file.split('/')[1]}/ imports only what it builds on`, async () => {
+      for (const spec of refused) {
+        const messages = await restrictedImports(file, `import '${spec}';\n`);
+        expect(messages, spec).toEqual([expect.stringContaining(message)]);
+      }
+      for (const spec of accepted)
+        expect(await restrictedImports(file, `import '${spec}';\n`), spec).toEqual([]);
+    });
+  }
+
   it('the sandbox never imports the client; nothing outside cli imports cli', async () => {
     expect(
       await restrictedImports('src/sandbox/example.ts', "import '../api/merchant-client.js';\n"),

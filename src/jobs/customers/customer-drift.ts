@@ -4,7 +4,7 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import { LiveCustomerIndex } from '../../plan/customer-plan.js';
 import type { DriftedEntity } from '../runner/job-definition.js';
 import { readPlanFile } from '../runner/plan-file.js';
-import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
+import { CustomerPlanFileSchema } from './customer-plan-file.js';
 import { customerChanges } from './customer-report.js';
 
 /**
@@ -16,7 +16,7 @@ export async function checkCustomerDrift(
   run: RunDirectory,
   client: MerchantClient,
 ): Promise<DriftedEntity[]> {
-  const file = readPlanFile<CustomerPlanFile>(run, CustomerPlanFileSchema);
+  const file = readPlanFile(run, CustomerPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const pending = customerChanges(file.plan).filter((e) => stateOf(journal, e.key).status === 'not_started');
   if (pending.length === 0) return [];

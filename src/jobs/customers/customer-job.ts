@@ -1,20 +1,19 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
-import type { RowFilesSummary } from '../../apply/results-file.js';
-import { WriteCheck } from '../../apply/write-check.js';
+import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import {
   DEFAULT_CUSTOMER_MATCH,
   type CustomerPlan,
   type CustomerPlanEntry,
 } from '../../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
-import type { AbortCause } from '../job-events.js';
 import { changeOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
-  FailedRow,
+  DeclaredRow,
   JobContext,
-  JobDefinition,
   JobSession,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { checkCustomerDrift } from './customer-drift.js';
 import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
@@ -49,23 +48,9 @@ interface CustomerOpResult {
   updatedAt: string;
 }
 
-export type ApplyCustomersOptions = Omit<ApplyJobOptions, 'allowPriceJumps'>;
-
-export interface CustomerApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  created: number;
-  updated: number;
-  /** Planned writes that failed, whose outcome is unknown, or that the run did not reach. */
-  failed: number;
-  unknown: number;
-  /** Write requests made by this session. */
-  requests: number;
-  rows: RowFilesSummary;
-  /** Failed writes and invalid rows. */
-  failedRows: FailedRow[];
+/** `writeCheck`: re-read a customer before writing it once the plan is a few seconds old (see WriteCheck). */
+export interface ApplyCustomersOptions extends ApplyJobOptions {
+  writeCheck?: WriteCheckOptions | undefined;
 }
 
 function buildOps(runId: string, plan: CustomerPlan): CustomerOp[] {
@@ -105,13 +90,11 @@ function keyOf(e: CustomerPlanEntry): string | undefined {
  * resend). The before-state of every updated customer is saved first.
  */
 function customerSession(
-  ctx: JobContext<CustomerPlanFile>,
-): JobSession<CustomerOp, CustomerOpResult, CustomerApplySummary> {
+  ctx: JobContext<CustomerPlanFile, ApplyCustomersOptions>,
+): JobSession<CustomerOp, CustomerOpResult, object> {
   const { run, file, client, options } = ctx;
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
-  let created = 0;
-  let updated = 0;
   const operations = buildOps(run.id, file.plan);
   // One customer listing vs one get-one per update.
   check.preferListing(
@@ -119,7 +102,7 @@ function customerSession(
     operations.filter((o) => o.kind === 'customer-update').length,
   );
   return {
-    first: { operations },
+    operations,
     execute: async (op, exec) => {
       if (op.kind === 'customer-create') {
         // Refuse (nothing sent) a create whose phone now belongs to a live customer.
@@ -150,78 +133,52 @@ function customerSession(
     },
     changes: (o) => {
       const e = o.op.entry;
-      if (o.status === 'done') {
-        if (o.op.kind === 'customer-create') created++;
-        else updated++;
-      }
-      const entityId = o.status === 'done' ? (o.result?.id ?? e.customerId) : e.customerId;
       return [
-        changeOf(
-          o,
-          { sheet: e.sheet, row: e.rowNumber },
-          {
-            outcome: e.action === 'create' ? 'created' : 'updated',
-            entityId,
-            key: keyOf(e),
-          },
-        ),
+        changeOf(o, {
+          outcome: e.action === 'create' ? 'created' : 'updated',
+          rows: [{ sheet: e.sheet, row: e.rowNumber }],
+          entityId: o.status === 'done' ? (o.result?.id ?? e.customerId) : e.customerId,
+          key: keyOf(e),
+        }),
       ];
     },
-    rowResults: (label, rows) => {
-      for (const e of file.plan.entries) {
-        if (rows.byRow.has(e.rowNumber) || (e.action !== 'skip' && e.action !== 'noop')) continue;
-        const key = keyOf(e);
-        const base = {
-          sheet: label,
-          row: e.rowNumber,
-          outcome: 'unchanged' as const,
-          ...(key !== undefined ? { key } : {}),
-        };
-        rows.byRow.set(
-          e.rowNumber,
-          e.action === 'skip'
-            ? { ...base, outcome: 'skipped', errorCode: 'skip', errorMessage: 'command skip' }
-            : e.customerId !== undefined
-              ? { ...base, entityId: e.customerId }
-              : base,
-        );
-      }
-    },
-    summarize: (t) => ({
-      runId: run.id,
-      status: t.execution.status,
-      ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-      created,
-      updated,
-      failed: t.failed,
-      unknown: t.unknown,
-      requests: t.requests,
-      rows: t.rows as RowFilesSummary,
-      failedRows: t.failedRows,
-    }),
+    results: { invalid: file.plan.issues, rows: otherRows(file) },
   };
 }
 
+/** results.csv of the valid rows that write nothing: skipped (`command: skip`) or unchanged. */
+function otherRows(file: CustomerPlanFile): DeclaredRow[] {
+  const invalid = new Set(file.plan.issues.filter((i) => i.severity === 'error').map((i) => i.rowNumber));
+  return file.plan.entries
+    .filter((e) => (e.action === 'skip' || e.action === 'noop') && !invalid.has(e.rowNumber))
+    .map((e): DeclaredRow => {
+      const key = keyOf(e);
+      const row: DeclaredRow = { sheet: e.sheet, row: e.rowNumber, outcome: 'unchanged' };
+      if (key !== undefined) row.key = key;
+      if (e.action === 'skip')
+        return { ...row, outcome: 'skipped', errorCode: 'skip', errorMessage: 'command skip' };
+      if (e.customerId !== undefined) row.entityId = e.customerId;
+      return row;
+    });
+}
+
 /** The customers kind: creates and field-level updates matched by id, phone or email. */
-export const customerJob: JobDefinition<
-  CustomerPlanFile,
-  CustomerOp,
-  CustomerOpResult,
-  CustomerApplySummary
-> = {
+export const customerJob = defineJob({
   kind: 'customers',
   planSchema: CustomerPlanFileSchema,
-  notRun: 'failure',
   session: customerSession,
-  invalidIssues: (file) => file.plan.issues,
-  runCounts: (s) => ({ created: s.created, updated: s.updated, failed: s.failed, requests: s.requests }),
+  /**
+   * The summary of a customers apply: customers `created` and `updated`, `failed` (failed writes,
+   * unknown outcomes and writes the run did not reach), `requests` (write requests this session sent).
+   */
+  summary: {
+    created: { of: ['created'] },
+    updated: { of: ['updated'] },
+    failed: { of: 'failed' },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeCustomerReport,
-  cliSummary: (s) => ({
-    created: s.created,
-    updated: s.updated,
-    failed: s.failed,
-    writeRequests: s.requests,
-    failedRows: s.failedRows,
-  }),
   drift: checkCustomerDrift,
-};
+});
+
+export type CustomerApplySummary = SummaryOf<typeof customerJob>;

@@ -1,49 +1,72 @@
 import { z } from 'zod';
-import type { ColumnUse } from '../../formats/source-format.js';
-import type { CustomerMatchKey, CustomerPlan } from '../../plan/customer-plan.js';
-import type { RunInput } from '../run-input.js';
-import { listOf, RowIssuesSchema, RunInputSchema, StoreSchema } from '../runner/plan-file-parts.js';
+import type { CustomerPlan, CustomerPlanEntry, FieldChange } from '../../plan/customer-plan.js';
+import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
+import { ColumnUseSchema, RowIssuesSchema, RunInputSchema, storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema } from '../runner/plan-file.js';
 
 /** What a blank cell means: leave the live value (default) or, for email, erase it. */
 export type BlankMode = 'keep' | 'clear';
 
-/** plan.json of a customers run. Plain JSON. */
-export interface CustomerPlanFile {
-  kind: 'customers';
-  version: 1;
-  store: { id: string; name: string; country: string };
-  input: RunInput;
-  blank: BlankMode;
-  /** The keys rows were matched on, in order (absent in plans made before `--match`: id, phone, email). */
-  match?: CustomerMatchKey[];
-  /** Data rows read. */
-  rows: number;
-  liveCustomers: number;
-  /** Row issues of the mapping and the plan (header issues first), in row order. */
-  plan: CustomerPlan;
-  /** Set when the sheet was read as another platform's export: its name and each column's use. */
-  source?: { label: string; columns: ColumnUse[] };
-}
+const FieldChangeSchema: z.ZodType<FieldChange> = z.looseObject({
+  field: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
 
-/** What applying and drift read of a customers plan.json. */
-export const CustomerPlanFileSchema = planFileSchema('customers', {
-  store: StoreSchema,
-  input: RunInputSchema,
-  blank: z.enum(['keep', 'clear']),
-  match: z.array(z.enum(['id', 'phone', 'email'])).optional(),
-  rows: z.number(),
-  liveCustomers: z.number(),
-  plan: z.looseObject({
-    entries: listOf({
-      action: z.enum(['create', 'update', 'noop', 'skip']),
-      sheet: z.string(),
-      rowNumber: z.number(),
-      key: z.string(),
-      customerId: z.string().optional(),
-      changes: z.array(z.looseObject({ field: z.string() })),
-    }),
-    issues: RowIssuesSchema,
-    counts: z.record(z.string(), z.number()),
+const CustomerCreateSchema: z.ZodType<CustomerCreate> = z.looseObject({
+  name: z.string(),
+  phone: z.string(),
+  email: z.string().optional(),
+});
+
+const CustomerUpdateSchema: z.ZodType<CustomerUpdate> = z.looseObject({
+  name: z.string().optional(),
+  phone: z.string().optional(),
+  email: z.string().nullable().optional(),
+});
+
+const CustomerPlanEntrySchema: z.ZodType<CustomerPlanEntry> = z.looseObject({
+  action: z.enum(['create', 'update', 'noop', 'skip']),
+  sheet: z.string(),
+  rowNumber: z.number(),
+  key: z.string(),
+  customerId: z.string().exactOptional(),
+  matchedBy: z.enum(['id', 'phone', 'email']).exactOptional(),
+  create: CustomerCreateSchema.exactOptional(),
+  update: CustomerUpdateSchema.exactOptional(),
+  changes: z.array(FieldChangeSchema),
+  expectedUpdatedAt: z.string().exactOptional(),
+  before: z
+    .looseObject({ name: z.string(), phone: z.string(), email: z.string().nullable() })
+    .exactOptional(),
+});
+
+const CustomerPlanSchema: z.ZodType<CustomerPlan> = z.looseObject({
+  kind: z.literal('customers'),
+  entries: z.array(CustomerPlanEntrySchema),
+  issues: RowIssuesSchema,
+  counts: z.looseObject({
+    create: z.number(),
+    update: z.number(),
+    noop: z.number(),
+    skip: z.number(),
+    invalid: z.number(),
   }),
 });
+
+/** plan.json of a customers run: what applying, drift and the report read. Plain JSON. */
+export const CustomerPlanFileSchema = planFileSchema('customers', {
+  store: storeSchema({ country: z.string() }),
+  input: RunInputSchema,
+  blank: z.enum(['keep', 'clear']),
+  /** The keys rows were matched on, in order (absent in plans made before `--match`: id, phone, email). */
+  match: z.array(z.enum(['id', 'phone', 'email'])).optional(),
+  /** Data rows read. */
+  rows: z.number(),
+  liveCustomers: z.number(),
+  /** Row issues of the mapping and the plan (header issues first), in row order. */
+  plan: CustomerPlanSchema,
+  /** Set when the sheet was read as another platform's export: its name and each column's use. */
+  source: z.looseObject({ label: z.string(), columns: z.array(ColumnUseSchema) }).optional(),
+});
+export type CustomerPlanFile = z.infer<typeof CustomerPlanFileSchema>;

@@ -2,27 +2,26 @@ import { dirname } from 'node:path';
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { readJournal } from '../../apply/journal.js';
-import type { RowFilesSummary } from '../../apply/results-file.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { AlreadySent, MessageSendEntry } from '../../plan/message-plan.js';
 import type { MessageSend, MessageTemplate } from '../../schema/index.js';
-import type { AbortCause } from '../job-events.js';
 import { changeOf } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
+  ChangeOutcome,
+  DeclaredRow,
   DriftedEntity,
-  FailedRow,
   JobContext,
-  JobDefinition,
   JobSession,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { readPlanFile } from '../runner/plan-file.js';
 import { earlierMessageSends } from './earlier-sends.js';
 import { MessagePlanFileSchema, sendRefusal, type MessagePlanFile } from './message-plan-file.js';
 import { alreadySentMessage, duplicateMessage, messageCounts, writeMessageReport } from './message-report.js';
 import { findTemplate, SendRefusedError } from './message-template.js';
-import { isUnreachable } from '../../errors/exit-code.js';
 
 interface SendOp {
   kind: 'message-send';
@@ -41,23 +40,7 @@ interface SendResult {
 }
 
 /** `concurrency`: sends in flight at most (default 4); the client's rate controller also paces them. */
-export type ApplyMessageOptions = Omit<ApplyJobOptions, 'allowPriceJumps' | 'writeCheck'>;
-
-export interface MessageApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  sent: number;
-  failed: number;
-  unknown: number;
-  /** Sends already done by an earlier session of this run (not sent again). */
-  reused: number;
-  /** Rows not sent because another run already sent (or may have sent) the same message. */
-  alreadySent: number;
-  rows: RowFilesSummary;
-  failedRows: FailedRow[];
-}
+export type ApplyMessageOptions = ApplyJobOptions;
 
 /** results.csv's `send_result`: what happened to one row, in words. */
 export const SEND_RESULT_COLUMN = 'send_result';
@@ -102,7 +85,7 @@ function notSentResult(status: 'failed' | 'unknown' | 'not_run', code: string | 
  */
 function messageSession(
   ctx: JobContext<MessagePlanFile>,
-): JobSession<SendOp, SendResult, MessageApplySummary> {
+): JobSession<SendOp, SendResult, { alreadySent: number }> {
   const { run, file, client } = ctx;
   const alreadySent: AlreadySent[] = [...(file.plan.alreadySent ?? [])];
   const operations: SendOp[] = sendsToMake(run, file, alreadySent).map((send) => {
@@ -116,18 +99,11 @@ function messageSession(
       body,
     };
   });
-  let reused: number | undefined;
   return {
-    first: { operations, retryFailed: true },
+    operations,
     // A send whose answer was lost even after the client's retries is replayed once more under the
     // same key (the service answers from its memory instead of sending again).
-    next: (execution) => {
-      if (reused !== undefined) return undefined;
-      reused = execution.counts.reused;
-      return execution.status === 'completed' && execution.counts.unknown > 0
-        ? { operations, retryFailed: false }
-        : undefined;
-    },
+    replayUnknown: true,
     // No abort signal: a stop lets the sends in flight finish and be journaled.
     execute: async (op) => {
       const m = await client.messages.send(op.body, { idempotencyKey: op.idempotencyKey });
@@ -136,68 +112,70 @@ function messageSession(
     // The template is no longer sendable (paused, rejected…): every other send would fail the same way.
     isFatal: (error) => {
       const e = error as { param?: string; status?: number };
-      return isUnreachable(error) || (e.status === 400 && e.param === 'template');
+      return e.status === 400 && e.param === 'template';
     },
     changes: (o) => {
       const s = o.op.send;
       const result = o.status === 'done' ? o.result : undefined;
-      const change = changeOf(
-        o,
-        { sheet: s.sheet, row: s.rowNumber },
-        { outcome: 'created', key: s.to, entityId: result?.id },
-      );
-      change.extra =
-        result || o.status === 'done'
-          ? { message_status: result?.status, send_result: 'sent' }
-          : { send_result: notSentResult(o.status, change.failure?.code) };
-      return [change];
+      const change = changeOf(o, {
+        outcome: 'created',
+        rows: [{ sheet: s.sheet, row: s.rowNumber }],
+        key: s.to,
+        entityId: result?.id,
+      });
+      return [{ ...change, extra: sendResultCells(change, result) }];
     },
-    rowResults: (label, rows) => {
-      for (const i of file.plan.issues) {
-        if (i.rowNumber > 1 && i.severity === 'error')
-          rows.extra.set(i.rowNumber, { send_result: 'not sent: invalid row' });
-      }
-      for (const d of file.plan.duplicates) {
-        rows.byRow.set(d.rowNumber, {
-          sheet: label,
-          row: d.rowNumber,
-          outcome: 'skipped',
-          ...(d.to !== undefined ? { key: d.to } : {}),
-          errorCode: 'duplicate_recipient',
-          errorMessage: duplicateMessage(d),
-        });
-        rows.extra.set(d.rowNumber, { send_result: `duplicate of row ${d.firstRow}` });
-      }
-      for (const a of alreadySent) {
-        rows.byRow.set(a.rowNumber, {
-          sheet: label,
-          row: a.rowNumber,
-          outcome: 'skipped',
-          ...(a.to !== undefined ? { key: a.to } : {}),
-          errorCode: 'already_sent',
-          errorMessage: alreadySentMessage(a),
-        });
-        rows.extra.set(a.rowNumber, {
-          send_result:
-            a.status === 'sent'
-              ? `already sent in run ${a.runId}`
-              : `maybe sent in run ${a.runId} (answer lost)`,
-        });
-      }
+    results: {
+      invalid: file.plan.issues.filter((i) => i.rowNumber > 1),
+      rows: notSentRows(file, alreadySent),
+      otherwise: 'skipped',
+      extraColumns: ['message_status', SEND_RESULT_COLUMN],
     },
-    summarize: (t) => ({
-      runId: run.id,
-      status: t.execution.status,
-      ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-      sent: t.done,
-      failed: t.failed,
-      unknown: t.unknown,
-      reused: reused ?? 0,
-      alreadySent: alreadySent.length,
-      rows: t.rows as RowFilesSummary,
-      failedRows: t.failedRows,
-    }),
+    values: () => ({ alreadySent: alreadySent.length }),
   };
+}
+
+/** results.csv's cells of a send: the message's status, and what happened in words. */
+function sendResultCells(change: ChangeOutcome, result: SendResult | undefined): ChangeOutcome['extra'] {
+  if (result || change.status === 'done') return { message_status: result?.status, send_result: 'sent' };
+  return { send_result: notSentResult(change.status, change.failure?.code) };
+}
+
+/** results.csv of the rows not sent: invalid, a duplicate of an earlier row, or sent by an earlier run. */
+function notSentRows(file: MessagePlanFile, alreadySent: readonly AlreadySent[]): DeclaredRow[] {
+  const rows: DeclaredRow[] = [];
+  for (const i of file.plan.issues) {
+    if (i.rowNumber > 1 && i.severity === 'error')
+      rows.push({ sheet: i.sheet, row: i.rowNumber, extra: { send_result: 'not sent: invalid row' } });
+  }
+  for (const d of file.plan.duplicates) {
+    rows.push({
+      sheet: d.sheet,
+      row: d.rowNumber,
+      outcome: 'skipped',
+      ...(d.to !== undefined ? { key: d.to } : {}),
+      errorCode: 'duplicate_recipient',
+      errorMessage: duplicateMessage(d),
+      extra: { send_result: `duplicate of row ${d.firstRow}` },
+    });
+  }
+  for (const a of alreadySent) {
+    rows.push({
+      sheet: a.sheet,
+      row: a.rowNumber,
+      outcome: 'skipped',
+      ...(a.to !== undefined ? { key: a.to } : {}),
+      errorCode: 'already_sent',
+      errorMessage: alreadySentMessage(a),
+      extra: {
+        send_result:
+          a.status === 'sent'
+            ? `already sent in run ${a.runId}`
+            : `maybe sent in run ${a.runId} (answer lost)`,
+      },
+    });
+  }
+  return rows;
 }
 
 /**
@@ -205,7 +183,7 @@ function messageSession(
  * every send otherwise) and keep the parameters the plan filled.
  */
 export async function checkMessageDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
-  const file = readPlanFile<MessagePlanFile>(run, MessagePlanFileSchema);
+  const file = readPlanFile(run, MessagePlanFileSchema);
   const now = await findTemplate(client, file.template.name);
   const entity = { type: 'message_template', id: file.template.id, label: file.template.name };
   if (now === undefined) return [{ ...entity, reason: 'the template no longer exists' }];
@@ -216,11 +194,10 @@ export async function checkMessageDrift(run: RunDirectory, client: MerchantClien
 }
 
 /** The messages kind: one approved template sent to the recipients of a sheet. */
-export const messageJob: JobDefinition<MessagePlanFile, SendOp, SendResult, MessageApplySummary> = {
+export const messageJob = defineJob({
   kind: 'messages',
   planSchema: MessagePlanFileSchema,
   backup: false,
-  notRun: 'failure',
   // Refuses (before any request) a plan over --max, or with invalid rows unless planned with skipInvalid.
   refuse: (run, file) => {
     const refusal = sendRefusal(file);
@@ -233,11 +210,19 @@ export const messageJob: JobDefinition<MessagePlanFile, SendOp, SendResult, Mess
     });
   },
   session: messageSession,
-  invalidIssues: (file) => file.plan.issues.filter((i) => i.rowNumber > 1),
-  otherwise: 'skipped',
-  extraColumns: ['message_status', SEND_RESULT_COLUMN],
-  runCounts: (s) => ({ sent: s.sent, failed: s.failed, already_sent: s.alreadySent }),
+  /**
+   * The summary of a send: messages `sent`, `failed` (failed, unknown, or not reached), `reused`
+   * (sent by an earlier session of this run, not sent again), `alreadySent` (rows not sent because
+   * another run already sent, or may have sent, the same message).
+   */
+  summary: {
+    sent: { of: 'done' },
+    failed: { of: 'failed' },
+    reused: { of: 'reused', run: false },
+    alreadySent: { of: 'own', run: 'already_sent', cli: false },
+  },
   report: writeMessageReport,
-  cliSummary: (s) => ({ sent: s.sent, failed: s.failed, reused: s.reused, failedRows: s.failedRows }),
   drift: checkMessageDrift,
-};
+});
+
+export type MessageApplySummary = SummaryOf<typeof messageJob>;

@@ -1,7 +1,5 @@
-import type { MerchantClient } from '../../api/merchant-client.js';
 import { listAll } from '../../api/paginate.js';
-import { RunDirectory } from '../../apply/run-directory.js';
-import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
 import {
   mapRecipientRow,
   resolveRecipientColumns,
@@ -11,11 +9,9 @@ import type { RowIssue } from '../../mapping/row-issue.js';
 import { appendAll, prependAll } from '../../plan/append-all.js';
 import { planMessages } from '../../plan/message-plan.js';
 import type { Store } from '../../schema/index.js';
-import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
-import type { JobCallbacks } from '../job-events.js';
-import { keepRunInput } from '../run-input.js';
-import { openSheet, readRowsInBatches, refuseFatalHeader } from '../runner/read-input.js';
+import type { SheetRow } from '../../sheets/sheet-row.js';
 import { UsageError } from '../../errors/usage-error.js';
+import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
 import { earlierMessageSends } from './earlier-sends.js';
 import { sendRefusal, type MessagePlanFile } from './message-plan-file.js';
 import { messageCounts, writeMessageReport } from './message-report.js';
@@ -24,15 +20,9 @@ import { findTemplate, renderMessage, TemplateNotSendableError } from './message
 /** Most customers read to resolve `customer_id` recipients. */
 const MAX_CUSTOMERS = 1_000_000;
 
-export interface PlanMessageOptions extends JobCallbacks {
-  client: MerchantClient;
-  file: string;
-  runsRoot: string;
-  /** Where the run writes, for people (never the token). */
-  target: string;
+export interface PlanMessageOptions extends Omit<PlanFromSheetOptions, 'allowEmpty'> {
   /** Name of the template to send. */
   template: string;
-  read?: ReadSheetOptions;
   allowDuplicates?: boolean;
   /**
    * Send again to recipients that earlier runs in `runsRoot` already sent the same message (same
@@ -67,89 +57,90 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
   if (options.max !== undefined && !(Number.isInteger(options.max) && options.max >= 0)) {
     throw new UsageError(`--max must be a whole number >= 0, not ${options.max}`, 'max');
   }
-  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
-  const template = await findTemplate(client, options.template, options.signal);
-  if (template === undefined) {
-    throw new TemplateNotSendableError(
-      `no template named "${options.template}" in ${store.name}; nothing was sent (see mbulk templates status)`,
-      options.template,
-    );
-  }
-  if (template.status !== 'APPROVED') {
-    throw new TemplateNotSendableError(
-      `template "${template.name}" is ${template.status}${template.rejected_reason ? ` (${template.rejected_reason})` : ''}; only APPROVED templates can be sent, nothing was sent${template.status === 'PENDING' ? ` (follow its review with mbulk templates status --watch; on the sandbox, approve it with mbulk sandbox review ${template.name})` : ''}`,
-      template.name,
-      template.status,
-    );
-  }
-
-  const { reader, info } = await openSheet(options.file, options.read);
-  const { columns, issues: headerIssues } = resolveRecipientColumns(
-    info.sheet,
-    info.columns,
-    template.parameters,
-  );
-  await refuseFatalHeader(reader, options.file, headerIssues);
-  const recipients: DesiredRecipient[] = [];
-  const rowIssues: RowIssue[] = [];
-  const rows = await readRowsInBatches(reader, options.file, options, (row) => {
-    const mapped = mapRecipientRow(row, columns, store.country);
-    appendAll(rowIssues, mapped.issues);
-    if (mapped.recipient) recipients.push(mapped.recipient);
-  });
-
-  const phones = new Map<string, string>();
-  if (recipients.some((r) => r.customerId !== undefined)) {
-    options.onProgress?.({ phase: 'fetch', done: 0, message: 'customers' });
-    const customers = await listAll(client.customers.list({}, signal), {
-      max: MAX_CUSTOMERS,
-      what: 'GET /api/v2/customers',
-    });
-    for (const c of customers) if (c.phone) phones.set(c.id, c.phone);
-  }
-  const plan = planMessages(recipients, template, phones, {
-    allowDuplicates: options.allowDuplicates ?? false,
-    ...(options.resend === true
-      ? {}
-      : { earlier: earlierMessageSends(options.runsRoot, store.id, template.name) }),
-  });
-  prependAll(plan.issues, headerIssues.concat(rowIssues));
-  const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
-    rowNumber: s.rowNumber,
-    to: s.to,
-    text: renderMessage(template, s.parameters),
-  }));
-
-  const run = RunDirectory.create(options.runsRoot, {
-    kind: 'messages',
-    input: options.file,
-    target: options.target,
-    storeId: store.id,
-    options: {
-      template: template.name,
-      allowDuplicates: options.allowDuplicates ?? false,
-      resend: options.resend ?? false,
-      skipInvalid: options.skipInvalid ?? false,
-      ...(options.max !== undefined ? { max: options.max } : {}),
+  const allowDuplicates = options.allowDuplicates ?? false;
+  const resend = options.resend ?? false;
+  const skipInvalid = options.skipInvalid ?? false;
+  // An empty recipients sheet plans no send.
+  return planFromSheet(
+    { ...options, allowEmpty: true },
+    {
+      kind: 'messages',
+      role: 'recipients',
+      read: async (store) => {
+        const template = await findTemplate(client, options.template, options.signal);
+        if (template === undefined) {
+          throw new TemplateNotSendableError(
+            `no template named "${options.template}" in ${store.name}; nothing was sent (see mbulk templates status)`,
+            options.template,
+          );
+        }
+        if (template.status !== 'APPROVED') {
+          throw new TemplateNotSendableError(
+            `template "${template.name}" is ${template.status}${template.rejected_reason ? ` (${template.rejected_reason})` : ''}; only APPROVED templates can be sent, nothing was sent${template.status === 'PENDING' ? ` (follow its review with mbulk templates status --watch; on the sandbox, approve it with mbulk sandbox review ${template.name})` : ''}`,
+            template.name,
+            template.status,
+          );
+        }
+        const sheet = await readInputSheet(options, {
+          header: (info) => resolveRecipientColumns(info.sheet, info.columns, template.parameters),
+          take: (columns) => {
+            const recipients: DesiredRecipient[] = [];
+            const issues: RowIssue[] = [];
+            const add = (row: SheetRow) => {
+              const mapped = mapRecipientRow(row, columns, store.country);
+              appendAll(issues, mapped.issues);
+              if (mapped.recipient) recipients.push(mapped.recipient);
+            };
+            return { add, recipients, issues };
+          },
+        });
+        return { ...sheet, template };
+      },
+      plan: async ({ template, taken, headerIssues, rows }, store) => {
+        const phones = new Map<string, string>();
+        if (taken.recipients.some((r) => r.customerId !== undefined)) {
+          options.onProgress?.({ phase: 'fetch', done: 0, message: 'customers' });
+          const customers = await listAll(client.customers.list({}, signal), {
+            max: MAX_CUSTOMERS,
+            what: 'GET /api/v2/customers',
+          });
+          for (const c of customers) if (c.phone) phones.set(c.id, c.phone);
+        }
+        const plan = planMessages(taken.recipients, template, phones, {
+          allowDuplicates,
+          ...(resend ? {} : { earlier: earlierMessageSends(options.runsRoot, store.id, template.name) }),
+        });
+        prependAll(plan.issues, headerIssues.concat(taken.issues));
+        const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
+          rowNumber: s.rowNumber,
+          to: s.to,
+          text: renderMessage(template, s.parameters),
+        }));
+        return {
+          options: {
+            template: template.name,
+            allowDuplicates,
+            resend,
+            skipInvalid,
+            ...(options.max !== undefined ? { max: options.max } : {}),
+          },
+          file: (head) => ({
+            ...head,
+            store: { id: store.id, name: store.name, country: store.country },
+            template,
+            allowDuplicates,
+            resend,
+            skipInvalid,
+            max: options.max,
+            rows,
+            preview,
+            plan,
+          }),
+          refusal: sendRefusal({ max: options.max, plan }),
+        };
+      },
+      counts: messageCounts,
+      report: writeMessageReport,
     },
-  });
-  const file: MessagePlanFile = {
-    kind: 'messages',
-    version: 1,
-    store: { id: store.id, name: store.name, country: store.country },
-    input: keepRunInput(run, options.file, 'recipients', info.format === 'xlsx' ? info.sheet : undefined),
-    template,
-    allowDuplicates: options.allowDuplicates ?? false,
-    resend: options.resend ?? false,
-    skipInvalid: options.skipInvalid ?? false,
-    max: options.max,
-    rows,
-    preview,
-    plan,
-  };
-  run.writePlan(file);
-  run.update({ counts: messageCounts(file) });
-  writeMessageReport(run, file);
-  const refusal = sendRefusal(file);
-  return refusal ? { run, file, store, refusal } : { run, file, store };
+  );
 }

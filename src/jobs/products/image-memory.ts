@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../apply/write-file-atomic.js';
+import { writeFileAtomic } from '../../files/atomic-file.js';
 
 /**
  * The image memory of one store: every source URL a product import sent → the stored URL the

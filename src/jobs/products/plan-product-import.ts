@@ -1,6 +1,5 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { RunDirectory } from '../../apply/run-directory.js';
-import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
 import { checkGuardrail } from '../../plan/check-guardrail.js';
@@ -9,22 +8,15 @@ import { planProducts } from '../../plan/plan-products.js';
 import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
-import type { ReadSheetOptions } from '../../sheets/read-sheet.js';
-import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
+import { planFromSheet, type PlanFromSheetOptions, type SheetRead } from '../runner/plan-from-sheet.js';
 import { imageMemoryFile, readImageMemory } from './image-memory.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 import { productCounts, writeProductReport, WRITES } from './product-report.js';
-import { looseIssues, readProductSheets, type OptionsSource } from './product-sheets.js';
+import { looseIssues, readProductSheets, type ProductSheets } from './product-sheets.js';
 
-export interface PlanProductsImportOptions extends JobCallbacks {
-  client: MerchantClient;
-  file: string;
-  runsRoot: string;
-  /** Where the run writes, for people (never the token). */
-  target: string;
-  read?: ReadSheetOptions;
+export interface PlanProductsImportOptions extends PlanFromSheetOptions {
   /** A separate options file (`--options FILE`); default: the workbook's `options` sheet, if any. */
   optionsFile?: string | undefined;
   money?: 'units' | 'minor';
@@ -43,8 +35,6 @@ export interface PlanProductsImportOptions extends JobCallbacks {
    * sheet's quantities are written anyway (`--stock overwrite`).
    */
   stock?: 'protect' | 'overwrite';
-  /** Plan a products sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
-  allowEmpty?: boolean;
   /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
   allowPriceJumps?: boolean;
   /** `first-10`: a product with more than 10 images keeps the first ten (default: it is invalid). */
@@ -54,6 +44,11 @@ export interface PlanProductsImportOptions extends JobCallbacks {
    * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
    */
   stockUnknown?: StockUnknownMode | undefined;
+}
+
+/** The products sheet (and options) as read: the empty-sheet check counts the products sheet's rows. */
+interface ProductsRead extends SheetRead {
+  sheets: ProductSheets;
 }
 
 export interface PlannedProductRun {
@@ -91,121 +86,129 @@ async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) 
  */
 export async function planProductImport(options: PlanProductsImportOptions): Promise<PlannedProductRun> {
   const { client } = options;
-  const store = await clientStore(client, options.signal, PLANNER_STORE_MAX_AGE_MS);
-  const decimals = currencyDecimals(store.currency);
   const money = options.money ?? 'units';
   const decimalComma = options.decimalComma ?? false;
   const blank = options.blank ?? 'keep';
-  const sheets = await readProductSheets({
-    file: options.file,
-    read: options.read,
-    optionsFile: options.optionsFile,
-    mapping: {
-      decimals,
-      money,
-      decimalComma,
-      blank,
-      currency: store.currency,
-      ...(options.images !== undefined ? { images: options.images } : {}),
-    },
-    from: options.from,
-    columnMap: options.columnMap,
-    onProgress: options.onProgress,
-    onWarning: options.onWarning,
-    signal: options.signal,
-  });
-  refuseEmptySheet(options.file, sheets.productRows, options.allowEmpty);
-  const fetchStart = performance.now();
-  const { catalog, raw } = await readLiveCatalog(client, options);
-  const fetchSeconds = (performance.now() - fetchStart) / 1000;
-
-  const planStart = performance.now();
-  const memoryFile = imageMemoryFile(options.runsRoot, store.id);
-  const { mapping } = sheets;
-  const plan = planProducts(mapping.products, catalog, {
-    decimals,
-    missing: options.missing ?? 'ignore',
-    replace: options.replace ?? {},
-    imageMemory: readImageMemory(memoryFile),
-    columnRefs: mapping.columnRefs,
-    unkeyedRows: mapping.unkeyedRows,
-    unkeyedOptionRows: mapping.unkeyedOptionRows,
-    ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
-      ? { stockSince: sheets.exportedAt }
-      : {}),
-    stockUnknown: options.stockUnknown,
-    platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
-  });
-  const before: Record<string, Product> = {};
-  for (const e of plan.entries) {
-    if (WRITES.has(e.action) && e.productId !== null) {
-      const p = raw.get(e.productId);
-      if (p !== undefined) before[e.productId] = JSON.parse(p) as Product;
-    }
-  }
-  raw.clear();
-  const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
-  const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
   const allowPriceJumps = options.allowPriceJumps ?? false;
-  const planSeconds = (performance.now() - planStart) / 1000;
-  options.onProgress?.({ phase: 'plan', done: plan.entries.length });
-
-  const run = RunDirectory.create(options.runsRoot, {
+  const timings = { read: 0, fetch: 0, plan: 0 };
+  const planned = await planFromSheet<ProductsRead, ProductPlanFile>(options, {
     kind: 'products',
-    input: options.file,
-    target: options.target,
-    storeId: store.id,
-    options: {
-      ...(options.read?.sheet ? { sheet: options.read.sheet } : {}),
-      ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
-      ...(options.from ? { from: options.from } : {}),
-      ...(options.columnMap ? { columnMap: options.columnMap } : {}),
-      money,
-      decimalComma,
-      blank,
-      missing: plan.options.missing,
-      replace: plan.options.replace,
-      allowDeletes: options.allowDeletes ?? false,
-      allowPriceJumps,
-      ...(options.allowEmpty ? { allowEmpty: true } : {}),
-      stock: options.stock ?? 'protect',
-      ...(options.images !== undefined ? { images: options.images } : {}),
-      ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
+    read: async (store) => {
+      const sheets = await readProductSheets({
+        file: options.file,
+        read: options.read,
+        optionsFile: options.optionsFile,
+        mapping: {
+          decimals: currencyDecimals(store.currency),
+          money,
+          decimalComma,
+          blank,
+          currency: store.currency,
+          ...(options.images !== undefined ? { images: options.images } : {}),
+        },
+        from: options.from,
+        columnMap: options.columnMap,
+        onProgress: options.onProgress,
+        onWarning: options.onWarning,
+        signal: options.signal,
+      });
+      timings.read = sheets.seconds;
+      // An empty products sheet is refused as a truncated file: its rows alone count.
+      return { sheets, info: sheets.products, rows: sheets.productRows };
     },
+    plan: async ({ sheets }, store) => {
+      const decimals = currencyDecimals(store.currency);
+      const fetchStart = performance.now();
+      const { catalog, raw } = await readLiveCatalog(client, options);
+      timings.fetch = (performance.now() - fetchStart) / 1000;
+
+      const planStart = performance.now();
+      const memoryFile = imageMemoryFile(options.runsRoot, store.id);
+      const { mapping } = sheets;
+      const plan = planProducts(mapping.products, catalog, {
+        decimals,
+        missing: options.missing ?? 'ignore',
+        replace: options.replace ?? {},
+        imageMemory: readImageMemory(memoryFile),
+        columnRefs: mapping.columnRefs,
+        unkeyedRows: mapping.unkeyedRows,
+        unkeyedOptionRows: mapping.unkeyedOptionRows,
+        ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
+          ? { stockSince: sheets.exportedAt }
+          : {}),
+        stockUnknown: options.stockUnknown,
+        platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
+      });
+      // The live products the plan writes, as read (the backup's before-states).
+      const before: Record<string, Product> = {};
+      for (const e of plan.entries) {
+        if (WRITES.has(e.action) && e.productId !== null) {
+          const p = raw.get(e.productId);
+          if (p !== undefined) before[e.productId] = JSON.parse(p) as Product;
+        }
+      }
+      raw.clear();
+      const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+      const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
+      timings.plan = (performance.now() - planStart) / 1000;
+      options.onProgress?.({ phase: 'plan', done: plan.entries.length });
+      return {
+        options: {
+          ...(options.read?.sheet ? { sheet: options.read.sheet } : {}),
+          ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
+          ...(options.from ? { from: options.from } : {}),
+          ...(options.columnMap ? { columnMap: options.columnMap } : {}),
+          money,
+          decimalComma,
+          blank,
+          missing: plan.options.missing,
+          replace: plan.options.replace,
+          allowDeletes: options.allowDeletes ?? false,
+          allowPriceJumps,
+          ...(options.allowEmpty ? { allowEmpty: true } : {}),
+          stock: options.stock ?? 'protect',
+          ...(options.images !== undefined ? { images: options.images } : {}),
+          ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
+        },
+        file: (head, run): ProductPlanFile => {
+          const { input } = head;
+          const src = sheets.options;
+          const optionsInput =
+            src.kind === 'workbook'
+              ? { ...input, sheet: src.sheet }
+              : src.kind === 'file'
+                ? keepRunInput(run, src.file, 'options', src.sheet)
+                : undefined;
+          return {
+            ...head,
+            store: { id: store.id, name: store.name, currency: store.currency },
+            ...(optionsInput ? { optionsInput } : {}),
+            sheets: {
+              products: sheets.productsLabel,
+              ...(sheets.optionsLabel !== undefined ? { options: sheets.optionsLabel } : {}),
+            },
+            read: { money, decimalComma, blank },
+            imageMemoryFile: memoryFile,
+            rows: sheets.rows,
+            plan,
+            issues: looseIssues(mapping),
+            source: sheets.source,
+            ...(sheets.skipped.length > 0 ? { skippedRows: sheets.skipped } : {}),
+            before,
+            ...(guard.ok ? {} : { refusal: guard.message }),
+            ...(priceJumps.length > 0 ? { priceJumps } : {}),
+          };
+        },
+        refusal: guard.ok ? undefined : guard.message,
+      };
+    },
+    counts: productCounts,
+    report: writeProductReport,
   });
-  const info = sheets.products;
-  const input = keepRunInput(run, options.file, 'products', info.format === 'xlsx' ? info.sheet : undefined);
-  // The run re-reads its copy for results.csv: from the same header row.
-  if (info.headerRow > 1) input.headerRow = info.headerRow;
-  const file: ProductPlanFile = {
-    kind: 'products',
-    version: 1,
-    store: { id: store.id, name: store.name, currency: store.currency },
-    input,
-    sheets: { products: sheets.productsLabel },
-    read: { money, decimalComma, blank },
-    imageMemoryFile: memoryFile,
-    rows: sheets.rows,
-    plan,
-    issues: looseIssues(mapping),
-    source: sheets.source,
-    before,
-  };
-  if (sheets.skipped.length > 0) file.skippedRows = sheets.skipped;
-  const src: OptionsSource = sheets.options;
-  if (src.kind === 'workbook') file.optionsInput = { ...input, sheet: src.sheet };
-  else if (src.kind === 'file') file.optionsInput = keepRunInput(run, src.file, 'options', src.sheet);
-  if (sheets.optionsLabel !== undefined) file.sheets.options = sheets.optionsLabel;
-  if (!guard.ok) file.refusal = guard.message;
-  if (priceJumps.length > 0) file.priceJumps = priceJumps;
-  run.writePlan(file);
-  run.update({ counts: productCounts(file) });
-  writeProductReport(run, file);
-  const timings = { read: sheets.seconds, fetch: fetchSeconds, plan: planSeconds };
-  const planned: PlannedProductRun = { run, file, store, timings };
-  if (file.refusal) planned.refusal = file.refusal;
-  if (priceJumps.length > 0 && !allowPriceJumps) planned.applyRefusal = priceJumpRefusal(priceJumps);
-  const unknownStock = stockUnknownRefusal(plan);
-  if (unknownStock !== undefined) planned.applyRefusal ??= unknownStock;
-  return planned;
+  const { priceJumps } = planned.file;
+  const applyRefusal =
+    priceJumps && priceJumps.length > 0 && !allowPriceJumps
+      ? priceJumpRefusal(priceJumps)
+      : stockUnknownRefusal(planned.file.plan);
+  return { ...planned, ...(applyRefusal !== undefined ? { applyRefusal } : {}), timings };
 }

@@ -62,7 +62,7 @@ export async function checkProductDrift(
       expectedUpdatedAt: e.expectedUpdatedAt,
     };
     if (e.action === 'create') {
-      const body = (e.body ?? {}) as { reference_id?: string | null; sku?: string };
+      const { body } = e;
       const hit =
         (body.reference_id ? byRef.get(body.reference_id) : undefined) ??
         (body.sku ? bySku.get(body.sku.trim()) : undefined);

@@ -1,39 +1,46 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import { RefusedError } from '../../errors/refused-error.js';
 import { isIdempotentRequest } from '../../api/retry.js';
-import type { RowFilesSummary } from '../../apply/results-file.js';
-import { WriteCheck } from '../../apply/write-check.js';
+import type { OperationOutcome } from '../../apply/execute-plan.js';
+import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import { priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
-import type { Product, ProductCreate, ProductUpdate } from '../../schema/index.js';
-import type { AbortCause } from '../job-events.js';
-import { failureOf } from '../runner/change-outcome.js';
-import type {
-  ApplyJobOptions,
-  FailedRow,
-  JobContext,
-  JobDefinition,
-  JobSession,
-} from '../runner/job-definition.js';
+import type { Product } from '../../schema/index.js';
+import { changeOf, failureOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberImages } from './image-memory.js';
 import { checkProductDrift } from './product-drift.js';
 import { ProductPlanFileSchema, type ProductOpResult, type ProductPlanFile } from './product-plan-file.js';
 import { reconcileProductPatch } from './product-reconcile.js';
 import { writeProductReport } from './product-report.js';
-import { writeProductResults } from './product-results.js';
+import { productResults } from './product-results.js';
 import { refuseChangedProduct, refuseExistingProduct, settleProductReplay } from './product-write-check.js';
 import { replanProductRun } from './replan-product-run.js';
 
-interface ProductOp {
-  kind: 'product-create' | 'product-update' | 'product-hide' | 'product-delete';
-  key: string;
-  /** False for a PATCH whose variants/options create entries (a replay would create them twice). */
-  idempotent: boolean;
-  idempotencyKey?: string;
-  /** Index of the entry in plan.entries. */
-  index: number;
-}
+/** One write of the plan: the entry it sends (the body, the live product), by what it does. */
+type ProductOp =
+  | {
+      kind: 'product-create';
+      key: string;
+      idempotent: true;
+      idempotencyKey: string;
+      entry: Extract<PlanEntry, { action: 'create' }>;
+    }
+  | {
+      kind: 'product-update' | 'product-hide';
+      key: string;
+      /** False for a PATCH whose variants/options create entries (a replay would create them twice). */
+      idempotent: boolean;
+      entry: Extract<PlanEntry, { action: 'update' | 'hide' }>;
+    }
+  | {
+      kind: 'product-delete';
+      key: string;
+      idempotent: true;
+      entry: Extract<PlanEntry, { action: 'delete' }>;
+    };
 
 /**
  * `allowPriceJumps`: write a plan with suspicious prices (`--allow-price-jumps`). Default false: a
@@ -41,60 +48,64 @@ interface ProductOp {
  * (resume) goes on. `writeCheck`: re-read a product before writing it once the plan is a few
  * seconds old (see WriteCheck).
  */
-export type ApplyProductsOptions = ApplyJobOptions;
+export interface ApplyProductsOptions extends ApplyJobOptions {
+  allowPriceJumps?: boolean | undefined;
+  writeCheck?: WriteCheckOptions | undefined;
+}
 
-export interface ProductApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  created: number;
-  updated: number;
-  hidden: number;
-  deleted: number;
-  failed: number;
-  unknown: number;
-  notRun: number;
-  /** Write requests sent by this session (one per operation executed; client retries not counted). */
-  requests: number;
-  rows: RowFilesSummary;
-  /** Failed operations (by product). */
-  failedOperations: { key: string; label: string; code: string; message: string; requestId?: string }[];
-  /** Every failed or invalid input row. */
-  failedRows: FailedRow[];
-  /** Seconds spent writing. */
+/** A write that failed (or whose outcome is unknown), by product. */
+export interface FailedProductOperation {
+  key: string;
+  label: string;
+  code: string;
+  message: string;
+  requestId?: string;
+}
+
+/** The kind's own summary values: failed writes by product, and the seconds spent writing. */
+interface ProductValues {
+  failedOperations: FailedProductOperation[];
   seconds: number;
 }
 
+/** What a done operation did to its product. */
+const OUTCOME = {
+  'product-create': 'created',
+  'product-update': 'updated',
+  'product-hide': 'hidden',
+  'product-delete': 'deleted',
+} as const;
+
 function buildOps(runId: string, plan: ProductPlan): ProductOp[] {
   const ops: ProductOp[] = [];
-  plan.entries.forEach((e, index) => {
-    switch (e.action) {
+  for (const entry of plan.entries) {
+    const { key } = entry;
+    switch (entry.action) {
       case 'create':
         ops.push({
           kind: 'product-create',
-          key: e.key,
+          key,
           idempotent: true,
-          idempotencyKey: idempotencyKey(runId, e.key, e.body),
-          index,
+          idempotencyKey: idempotencyKey(runId, key, entry.body),
+          entry,
         });
         break;
       case 'update':
       case 'hide':
         ops.push({
-          kind: `product-${e.action}`,
-          key: e.key,
-          idempotent: isIdempotentRequest('PATCH', e.body, undefined),
-          index,
+          kind: `product-${entry.action}`,
+          key,
+          idempotent: isIdempotentRequest('PATCH', entry.body, undefined),
+          entry,
         });
         break;
       case 'delete':
-        ops.push({ kind: 'product-delete', key: e.key, idempotent: true, index });
+        ops.push({ kind: 'product-delete', key, idempotent: true, entry });
         break;
       default:
         break;
     }
-  });
+  }
   return ops;
 }
 
@@ -114,8 +125,6 @@ function patchResult(entry: PlanEntry, p: Product): ProductOpResult {
   return images ? { id: p.id, images } : { id: p.id };
 }
 
-type FailedOperation = ProductApplySummary['failedOperations'][number];
-
 /**
  * One operation per writing entry, journaled. Creates are keyed POSTs (a replay after a lost answer
  * is answered from the service's memory), updates and hides are PATCHes of absolute values, deletes
@@ -124,18 +133,15 @@ type FailedOperation = ProductApplySummary['failedOperations'][number];
  * blindly. The before-state of each product is saved first (backup).
  */
 function productSession(
-  ctx: JobContext<ProductPlanFile>,
-): JobSession<ProductOp, ProductOpResult, ProductApplySummary> {
-  const started = performance.now();
+  ctx: JobContext<ProductPlanFile, ApplyProductsOptions>,
+): JobSession<ProductOp, ProductOpResult, ProductValues> {
   const { run, file, client, options } = ctx;
   const { plan } = file;
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
-  const entryOf = (op: ProductOp): PlanEntry => plan.entries[op.index] as PlanEntry;
-  const counts = { created: 0, updated: 0, hidden: 0, deleted: 0 };
-  const failedOperations: FailedOperation[] = [];
-  let failedRows: FailedRow[] = [];
 
-  async function writeProduct(op: ProductOp, entry: PlanEntry, id: string | null): Promise<ProductOpResult> {
+  async function writeProduct(op: ProductOp): Promise<ProductOpResult> {
+    const { entry } = op;
+    const id = entry.productId;
     await ctx.saveBefore([
       { type: 'product', id: id ?? entry.key, before: id !== null ? (file.before[id] ?? null) : null },
     ]);
@@ -143,18 +149,16 @@ function productSession(
     switch (op.kind) {
       case 'product-create': {
         // Writes get no abort signal: a stop lets those in flight finish and be journaled.
-        const p = await client.products.create(entry.body as ProductCreate, {
-          idempotencyKey: op.idempotencyKey,
-        });
-        const images = learnedImages(entry, p.images);
+        const p = await client.products.create(op.entry.body, { idempotencyKey: op.idempotencyKey });
+        const images = learnedImages(op.entry, p.images);
         return images ? { id: p.id, images } : { id: p.id };
       }
       case 'product-update':
       case 'product-hide':
-        return patchResult(entry, await client.products.update(id as string, entry.body as ProductUpdate));
+        return patchResult(op.entry, await client.products.update(op.entry.productId, op.entry.body));
       case 'product-delete':
-        await client.products.delete(id as string);
-        return { id: id as string };
+        await client.products.delete(op.entry.productId);
+        return { id: op.entry.productId };
     }
   }
 
@@ -165,27 +169,27 @@ function productSession(
     operations.filter((o) => o.kind !== 'product-create').length,
   );
   return {
-    first: { operations },
+    operations,
     execute: async (op, exec) => {
-      const entry = entryOf(op);
+      const { entry } = op;
       // An absolute write whose earlier attempt has no known outcome is re-sent only while the
       // product is as planned; already holding the change settles it, anything else is drifted.
       if (exec.previous === 'unknown' && op.kind !== 'product-create') {
-        const live = await settleProductReplay(client, check, entry, op.kind);
-        if (live === 'deleted') return { id: entry.productId as string };
+        const live = await settleProductReplay(client, check, op.entry, op.kind);
+        if (live === 'deleted') return { id: op.entry.productId };
         if (live) return patchResult(entry, live);
       }
       // Refuse (nothing sent) a write whose product changed since planning: not overwritten.
       if (check.due(exec)) {
-        if (op.kind === 'product-create') await refuseExistingProduct(client, check, entry);
+        if (op.kind === 'product-create') await refuseExistingProduct(client, check, op.entry);
         else await refuseChangedProduct(client, check, entry);
       }
-      return writeProduct(op, entry, entry.productId);
+      return writeProduct(op);
     },
     // A PATCH that creates variants/options and lost its answer: re-read the product and decide.
     // Creates (keyed POSTs past the key's window) and deletes are left unknown, as before.
     reconcile: async (op) => {
-      const entry = entryOf(op);
+      const { entry } = op;
       if (op.kind !== 'product-update' && op.kind !== 'product-hide') {
         throw new Error(
           `could not tell whether the ${op.kind.slice('product-'.length)} of ${entry.label} (${op.key}) reached the store; check it, it will not be resent`,
@@ -194,71 +198,48 @@ function productSession(
       const decision = await reconcileProductPatch(client, entry, ctx.readSignal);
       return decision === 'not_applied' ? decision : { done: patchResult(entry, decision.applied) };
     },
-    // One change per product (its rows get their results from product-results.ts).
+    // One change per product: what it did, over every row of both sheets it was planned from.
     changes: (o) => {
-      const entry = entryOf(o.op);
-      if (o.status === 'done') counts[DONE_COUNT[o.op.kind]]++;
-      else if (o.status !== 'not_run') {
-        const f: FailedOperation = {
-          key: o.key,
-          label: entry.label,
-          code: failureOf(o)?.code ?? 'failed',
-          message: o.error?.message ?? 'no answer',
-        };
-        if (o.error?.requestId) f.requestId = o.error.requestId;
-        failedOperations.push(f);
-      }
+      const { entry } = o.op;
       return [
-        {
-          sheet: entry.rows[0]?.sheet ?? file.sheets.products,
-          row: entry.rows[0]?.rowNumber ?? 0,
-          status: o.status,
-          success: { outcome: 'updated' },
-        },
+        changeOf(o, {
+          outcome: OUTCOME[o.op.kind],
+          rows: entry.rows.map((r) => ({ sheet: r.sheet, row: r.rowNumber })),
+          key: entry.label,
+          entityId: o.status === 'done' ? o.result?.id || (entry.productId ?? undefined) : undefined,
+        }),
       ];
     },
-    // results.csv / failed.csv over the products sheet and the options sheet (product-results.ts).
-    writeResults: async (_changes, execution) => {
-      // Remember what the service made of the uploaded images (also from a previous session's journal).
+    results: productResults(run, file),
+    // Remember what the service made of the uploaded images (also from a previous session's journal).
+    finish: (execution) => {
       const pairs: [string, string][] = [];
       for (const o of execution.outcomes)
         if (o.status === 'done' && o.result?.images) pairs.push(...o.result.images);
       if (pairs.length > 0) rememberImages(file.imageMemoryFile, pairs);
-      const rowFiles = await writeProductResults(
-        run,
-        file,
-        new Map(execution.outcomes.map((o) => [o.key, o])),
-      );
-      failedRows = rowFiles.failedRows;
-      return rowFiles.summary;
     },
-    summarize: (t) => ({
-      runId: run.id,
-      status: t.execution.status,
-      ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-      ...counts,
-      failed: t.failed,
-      unknown: t.unknown,
-      notRun: t.notRun,
-      requests: t.requests,
-      rows: t.rows as RowFilesSummary,
-      failedOperations,
-      failedRows,
-      seconds: (performance.now() - started) / 1000,
+    values: (t) => ({
+      failedOperations: t.execution.outcomes.flatMap(failedOperation),
+      seconds: t.seconds,
     }),
   };
 }
 
-/** Which count a done operation adds to. */
-const DONE_COUNT = {
-  'product-create': 'created',
-  'product-update': 'updated',
-  'product-hide': 'hidden',
-  'product-delete': 'deleted',
-} as const;
+/** A write that failed or whose outcome is unknown, as the summary lists it (none otherwise). */
+function failedOperation(o: OperationOutcome<ProductOp, ProductOpResult>): FailedProductOperation[] {
+  if (o.status === 'done' || o.status === 'not_run') return [];
+  const f: FailedProductOperation = {
+    key: o.key,
+    label: o.op.entry.label,
+    code: failureOf(o)?.code ?? 'failed',
+    message: o.error?.message ?? 'no answer',
+  };
+  if (o.error?.requestId) f.requestId = o.error.requestId;
+  return [f];
+}
 
 /** The products kind: catalog sheets (with options and images) planned against the live catalog. */
-export const productJob: JobDefinition<ProductPlanFile, ProductOp, ProductOpResult, ProductApplySummary> = {
+export const productJob = defineJob({
   kind: 'products',
   planSchema: ProductPlanFileSchema,
   refuse: (run, file, options) => {
@@ -272,24 +253,23 @@ export const productJob: JobDefinition<ProductPlanFile, ProductOp, ProductOpResu
     if (unknownStock !== undefined) throw new RefusedError(unknownStock);
   },
   session: productSession,
-  runCounts: (s) => ({
-    created: s.created,
-    updated: s.updated,
-    hidden: s.hidden,
-    deleted: s.deleted,
-    failed: s.failed,
-    requests: s.requests,
-  }),
+  /**
+   * The summary of a products apply: products `created`, `updated`, `hidden`, `deleted`, `failed`
+   * (failed writes and unknown outcomes), `notRun` (not tried because the run stopped first: resume
+   * the run), `requests` (write requests this session sent, one per operation executed).
+   */
+  summary: {
+    created: { of: ['created'] },
+    updated: { of: ['updated'] },
+    hidden: { of: ['hidden'] },
+    deleted: { of: ['deleted'] },
+    failed: { of: 'failed' },
+    notRun: { of: 'notRun', run: false, cli: false },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeProductReport,
-  cliSummary: (s) => ({
-    created: s.created,
-    updated: s.updated,
-    hidden: s.hidden,
-    deleted: s.deleted,
-    failed: s.failed,
-    writeRequests: s.requests,
-    failedRows: s.failedRows,
-  }),
   drift: checkProductDrift,
   replan: (run, _file, options) => replanProductRun(run, options),
-};
+});
+
+export type ProductApplySummary = SummaryOf<typeof productJob>;

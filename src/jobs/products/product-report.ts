@@ -8,7 +8,6 @@ import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { productReview } from '../../report/product-review.js';
 import type { ReviewBody } from '../../report/review-page.js';
 import { stockUnknownMessage } from '../../plan/stock-unknown.js';
-import type { ProductCreate } from '../../schema/index.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 
@@ -111,9 +110,9 @@ export function describeProductEntry(entry: PlanEntry, decimals: number): string
 }
 
 /** One line for a create (the terminal shows creates compactly): name, price, variants, options, images. */
-export function summarizeCreate(entry: PlanEntry, decimals: number): string {
+export function summarizeCreate(entry: Extract<PlanEntry, { action: 'create' }>, decimals: number): string {
   const where = entry.rows[0] ? ` (row ${entry.rows[0].rowNumber})` : '';
-  const body = (entry.body ?? {}) as Partial<ProductCreate>;
+  const { body } = entry;
   const parts: string[] = [];
   if (body.name) parts.push(body.name);
   if (typeof body.price === 'number') parts.push(`price ${formatMoney(body.price, decimals)}`);

@@ -81,10 +81,10 @@ export async function refuseChangedProduct(
 export async function refuseExistingProduct(
   client: MerchantClient,
   check: WriteCheck,
-  entry: PlanEntry,
+  entry: Extract<PlanEntry, { action: 'create' }>,
 ): Promise<void> {
   const keys = await catalog(client, check);
-  const body = (entry.body ?? {}) as { reference_id?: string | null; sku?: string };
+  const { body } = entry;
   const ref = body.reference_id ? keys.byRef.get(body.reference_id) : undefined;
   const sku = body.sku && body.sku.trim() !== '' ? keys.bySku.get(body.sku.trim()) : undefined;
   const hit = ref ?? sku;

@@ -2,21 +2,23 @@ import { idempotencyKey } from '../../api/idempotency-key.js';
 import { isIdempotentRequest } from '../../api/retry.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { InventoryBatchEntry } from '../../schema/index.js';
-import type { AbortCause } from '../job-events.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
 import type { RestoreEntry } from '../../plan/rollback-plan.js';
 import { failureOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
+  ChangeFailure,
   ChangeOutcome,
+  ChangeWord,
+  EntityFailure,
   JobContext,
-  JobDefinition,
   JobSession,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { checkRollbackDrift } from './rollback-drift.js';
 import { RollbackError, RollbackPlanFileSchema, type RollbackPlanFile } from './rollback-plan-file.js';
 import { writeRollbackReport } from './rollback-report.js';
-import { rollbackRow, writeRollbackResults, type RollbackRow } from './rollback-results.js';
 import { isUnreachable } from '../../errors/exit-code.js';
 
 interface RollbackOp {
@@ -36,27 +38,10 @@ interface RollbackOpResult {
   failed?: Record<string, { code: string; message: string }>;
 }
 
-export type ApplyRollbackOptions = Omit<ApplyJobOptions, 'allowPriceJumps' | 'writeCheck'>;
+export type ApplyRollbackOptions = ApplyJobOptions;
 
-export interface RollbackFailure {
-  type: string;
-  id: string;
-  code: string;
-  message: string;
-}
-
-export interface RollbackApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  /** Entities restored (stock items count one each; deleted products included). */
-  restored: number;
-  failed: number;
-  /** Write requests sent by this session. */
-  requests: number;
-  failures: RollbackFailure[];
-}
+/** An entity the rollback did not restore, and why. */
+export type RollbackFailure = EntityFailure;
 
 function toOp(runId: string, entry: RestoreEntry): RollbackOp {
   const idempotent = entry.type === 'product' ? isIdempotentRequest('PATCH', entry.body, undefined) : true;
@@ -75,11 +60,10 @@ function stockEntries(entry: Extract<RestoreEntry, { type: 'stock' }>): Inventor
  */
 function rollbackSession(
   ctx: JobContext<RollbackPlanFile>,
-): JobSession<RollbackOp, RollbackOpResult, RollbackApplySummary> {
+): JobSession<RollbackOp, RollbackOpResult, object> {
   const { run, file, client } = ctx;
-  const rows: RollbackRow[] = [];
   return {
-    first: { operations: file.restores.map((e) => toOp(run.id, e)) },
+    operations: file.restores.map((e) => toOp(run.id, e)),
     execute: async (op) => {
       const { entry } = op;
       switch (entry.type) {
@@ -164,62 +148,31 @@ function rollbackSession(
       if (decision === 'not_applied') return decision;
       return { done: { id: decision.applied.id, updatedAt: decision.applied.updated_at } };
     },
-    changes: (o) =>
-      entityOutcomes(o).map((r) => {
-        rows.push(r.row);
-        return r.change;
-      }),
-    writeResults: async () => {
-      writeRollbackResults(run.file('results'), rows, file);
-      return undefined;
-    },
-    summarize: (t) => {
-      const failures: RollbackFailure[] = t.changes
-        .filter((c) => c.status !== 'done')
-        .map((c) => ({
-          type: c.sheet,
-          id: c.success.entityId ?? '',
-          code: c.failure?.code ?? '',
-          message: c.failure?.message ?? '',
-        }));
-      return {
-        runId: run.id,
-        status: t.execution.status,
-        ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-        restored: t.done,
-        failed: failures.length,
-        requests: t.requests,
-        failures,
-      };
+    changes: entityOutcomes,
+    // Entities the rollback does not restore, and why.
+    results: {
+      entities: [
+        ...file.notReversible.map((n) => ({ ...n, outcome: 'not_reversible' })),
+        ...file.leftAlone.map((l) => ({ ...l, outcome: 'left_alone' })),
+      ],
     },
   };
 }
 
 /** One outcome per restored entity (a stock batch restores several items, one of which can fail). */
-function entityOutcomes(
-  o: OperationOutcome<RollbackOp, RollbackOpResult>,
-): { change: ChangeOutcome; row: RollbackRow }[] {
+function entityOutcomes(o: OperationOutcome<RollbackOp, RollbackOpResult>): ChangeOutcome[] {
   const { entry } = o.op;
-  const failure = failureOf(o);
-  const of = (
-    type: string,
-    id: string,
-    label: string,
-    done: string,
-    entityFailure?: { code: string; message: string },
-  ) => {
-    const f = entityFailure ?? failure;
+  const of = (type: string, id: string, label: string, done: ChangeWord, itemFailure?: ChangeFailure) => {
     const change: ChangeOutcome = {
-      sheet: type,
-      row: 0,
-      status: entityFailure ? 'failed' : o.status,
-      success: { outcome: 'updated', entityId: id },
+      status: o.status,
+      outcome: done,
+      rows: [],
+      entityId: id,
+      entity: { type, label },
     };
-    if (f) change.failure = f;
-    return {
-      change,
-      row: rollbackRow(type, id, label, f ? 'failed' : done, f?.code ?? '', f?.message ?? ''),
-    };
+    if (itemFailure) return { ...change, status: 'failed' as const, failure: itemFailure };
+    const failure = failureOf(o);
+    return failure ? { ...change, failure } : change;
   };
   if (entry.type === 'stock') {
     return entry.items.map((i) =>
@@ -238,26 +191,25 @@ function entityOutcomes(
 }
 
 /** The rollback kind: puts back what a run changed, from its backup. */
-export const rollbackJob: JobDefinition<
-  RollbackPlanFile,
-  RollbackOp,
-  RollbackOpResult,
-  RollbackApplySummary
-> = {
+export const rollbackJob = defineJob({
   kind: 'rollback',
   planSchema: RollbackPlanFileSchema,
-  notRun: 'failure',
   refuse: (_run, file) => {
     if (file.refusal) throw new RollbackError(file.refusal, 'refused');
   },
   session: rollbackSession,
-  runCounts: (s) => ({ restored: s.restored, failed: s.failed, requests: s.requests }),
+  /**
+   * The summary of a rollback: entities `restored` (stock items count one each; deleted products
+   * included), `failed` (failed, unknown or not reached), `requests` (write requests this session
+   * sent), and `failures`: each entity not restored, and why.
+   */
+  summary: {
+    restored: { of: 'done' },
+    failed: { of: 'failed' },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeRollbackReport,
-  cliSummary: (s) => ({
-    restored: s.restored,
-    failed: s.failed,
-    writeRequests: s.requests,
-    failures: s.failures,
-  }),
   drift: checkRollbackDrift,
-};
+});
+
+export type RollbackApplySummary = SummaryOf<typeof rollbackJob>;

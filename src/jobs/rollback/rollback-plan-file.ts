@@ -1,27 +1,12 @@
 import { z } from 'zod';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { MbulkError } from '../../errors/mbulk-error.js';
+import type { DriftedEntity } from '../../plan/drifted-entity.js';
 import type { LeftAlone, NotReversible, RestoreEntry } from '../../plan/rollback-plan.js';
-import type { DriftedEntity } from '../runner/job-definition.js';
-import { listOf } from '../runner/plan-file-parts.js';
+import type { RestoreChange } from '../../plan/rollback-product.js';
+import { Customer, CustomerUpdate, Product, ProductUpdate } from '../../schema/index.js';
+import { storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema, readPlanFile } from '../runner/plan-file.js';
-
-/** plan.json of a rollback run. Plain JSON. */
-export interface RollbackPlanFile {
-  kind: 'rollback';
-  version: 1;
-  source: { id: string; kind: string; status: string; dir: string };
-  /** `decimals`: of the store currency, for showing money. */
-  store: { id: string; name: string; currency: string; decimals: number };
-  options: { deleteCreated: boolean; force: boolean };
-  restores: RestoreEntry[];
-  notReversible: NotReversible[];
-  drifted: DriftedEntity[];
-  leftAlone: LeftAlone[];
-  counts: Record<string, number>;
-  /** Set when the plan is refused (drift without force): nothing may be applied. */
-  refusal?: string;
-}
 
 /** A refusal or usage problem (category `usage` or `refused`). */
 export class RollbackError extends MbulkError {
@@ -31,20 +16,78 @@ export class RollbackError extends MbulkError {
   }
 }
 
-/** What applying and drift read of a rollback plan.json. */
+const RestoreChangeSchema: z.ZodType<RestoreChange> = z.looseObject({
+  field: z.string(),
+  now: z.unknown(),
+  restore: z.unknown(),
+});
+
+const RestoreEntrySchema: z.ZodType<RestoreEntry> = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('stock'),
+    key: z.string(),
+    items: z.array(
+      z.looseObject({
+        itemId: z.string(),
+        sku: z.string().nullable(),
+        restore: z.number(),
+        current: z.number(),
+      }),
+    ),
+  }),
+  z.looseObject({
+    type: z.literal('customer'),
+    key: z.string(),
+    customerId: z.string(),
+    label: z.string(),
+    body: z.compile(CustomerUpdate.loose()),
+    changes: z.array(RestoreChangeSchema),
+    current: Customer,
+  }),
+  z.looseObject({
+    type: z.literal('product'),
+    key: z.string(),
+    productId: z.string(),
+    label: z.string(),
+    body: z.compile(ProductUpdate.loose()),
+    changes: z.array(RestoreChangeSchema),
+    notes: z.array(z.string()),
+    current: Product,
+  }),
+  z.looseObject({
+    type: z.literal('product-delete'),
+    key: z.string(),
+    productId: z.string(),
+    label: z.string(),
+    current: Product,
+  }),
+]);
+
+/** An entity, and why the rollback reports it (not reversible, drifted, left alone). */
+const EntityReasonSchema: z.ZodType<NotReversible & LeftAlone & DriftedEntity> = z.looseObject({
+  type: z.string(),
+  id: z.string(),
+  label: z.string(),
+  reason: z.string(),
+});
+
+/** plan.json of a rollback run: what applying, drift and the report read. Plain JSON. */
 export const RollbackPlanFileSchema = planFileSchema('rollback', {
   source: z.looseObject({ id: z.string(), kind: z.string(), status: z.string(), dir: z.string() }),
-  store: z.looseObject({ id: z.string(), name: z.string(), decimals: z.number() }),
+  /** `decimals`: of the store currency, for showing money. */
+  store: storeSchema({ currency: z.string(), decimals: z.number() }),
   options: z.looseObject({ deleteCreated: z.boolean(), force: z.boolean() }),
-  restores: listOf({ type: z.enum(['stock', 'customer', 'product', 'product-delete']), key: z.string() }),
-  notReversible: listOf({ type: z.string(), id: z.string(), label: z.string(), reason: z.string() }),
-  drifted: listOf({ type: z.string(), id: z.string(), label: z.string(), reason: z.string() }),
-  leftAlone: listOf({ type: z.string(), id: z.string(), label: z.string(), reason: z.string() }),
+  restores: z.array(RestoreEntrySchema),
+  notReversible: z.array(EntityReasonSchema),
+  drifted: z.array(EntityReasonSchema),
+  leftAlone: z.array(EntityReasonSchema),
   counts: z.record(z.string(), z.number()),
+  /** Set when the plan is refused (drift without force): nothing may be applied. */
   refusal: z.string().optional(),
 });
+export type RollbackPlanFile = z.infer<typeof RollbackPlanFileSchema>;
 
 /** Reads a run's plan.json as a rollback plan, validated (a damaged or foreign plan: DamagedPlanError). */
 export function readRollbackPlan(run: RunDirectory): RollbackPlanFile {
-  return readPlanFile<RollbackPlanFile>(run, RollbackPlanFileSchema);
+  return readPlanFile(run, RollbackPlanFileSchema);
 }

@@ -2,14 +2,14 @@ import { readBackup, type BackupEntry } from '../../apply/backup.js';
 import { readJournal, stateOf, type JournalSnapshot } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { ProductUpdate } from '../../schema/index.js';
-import { CustomerPlanFileSchema, type CustomerPlanFile } from '../customers/customer-plan-file.js';
-import { MessagePlanFileSchema, type MessagePlanFile } from '../messages/message-plan-file.js';
+import { CustomerPlanFileSchema } from '../customers/customer-plan-file.js';
+import { MessagePlanFileSchema } from '../messages/message-plan-file.js';
 import { readProductPlan } from '../products/product-plan-file.js';
 import { readPlanFile } from '../runner/plan-file.js';
-import { TemplatePlanFileSchema, type TemplatePlanFile } from '../templates/template-plan-file.js';
+import { TemplatePlanFileSchema } from '../templates/template-plan-file.js';
 import { readRollbackPlan } from './rollback-plan-file.js';
 import type { NotReversible, SourceWrites, WriteInfo } from '../../plan/rollback-plan.js';
-import { StockPlanFileSchema, type StockPlanFile } from '../stock/stock-plan-file.js';
+import { StockPlanFileSchema } from '../stock/stock-plan-file.js';
 import { appendAll } from '../../plan/append-all.js';
 
 /**
@@ -52,12 +52,12 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
   // The source's plan, validated with its kind's schema (a damaged plan is an error, not a guess).
   switch (run.meta.kind) {
     case 'stock':
-      for (const c of readPlanFile<StockPlanFile>(run, StockPlanFileSchema).plan.changes) {
+      for (const c of readPlanFile(run, StockPlanFileSchema).plan.changes) {
         writes.items.set(c.itemId, { ...writes.items.get(c.itemId), planned: c.after });
       }
       break;
     case 'customers':
-      for (const e of readPlanFile<CustomerPlanFile>(run, CustomerPlanFileSchema).plan.entries) {
+      for (const e of readPlanFile(run, CustomerPlanFileSchema).plan.entries) {
         if (e.action === 'create' && e.create) {
           writes.customers.set(e.key, info(journal, e.key, 'create', e.create));
         } else if (e.action === 'update' && e.update && e.customerId !== undefined) {
@@ -92,17 +92,13 @@ export function readRollbackSource(run: RunDirectory): RollbackSource {
     case 'templates':
       appendAll(
         writes.notReversible,
-        doneOps(
-          journal,
-          readPlanFile<TemplatePlanFile>(run, TemplatePlanFileSchema).plan.entries,
-          'template',
-        ),
+        doneOps(journal, readPlanFile(run, TemplatePlanFileSchema).plan.entries, 'template'),
       );
       break;
     case 'messages':
       appendAll(
         writes.notReversible,
-        doneOps(journal, readPlanFile<MessagePlanFile>(run, MessagePlanFileSchema).plan.sends, 'message'),
+        doneOps(journal, readPlanFile(run, MessagePlanFileSchema).plan.sends, 'message'),
       );
       break;
     default:

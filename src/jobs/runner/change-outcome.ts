@@ -28,30 +28,30 @@ export function failureOf(outcome: OperationOutcome<unknown, unknown>): ChangeFa
   }
 }
 
-/** The one change an operation carried (one row), with the operation's outcome. */
+/** The change an operation carried, with the operation's status and (unless done) why it did not apply. */
 export function changeOf(
   outcome: OperationOutcome<unknown, unknown>,
-  where: { sheet: string; row: number },
-  success: ChangeOutcome['success'],
-  extra?: ChangeOutcome['extra'],
+  change: Omit<ChangeOutcome, 'status' | 'failure'>,
 ): ChangeOutcome {
-  const change: ChangeOutcome = { ...where, status: outcome.status, success };
   const failure = failureOf(outcome);
-  if (failure) change.failure = failure;
-  if (extra) change.extra = extra;
-  return change;
+  return failure ? { ...change, status: outcome.status, failure } : { ...change, status: outcome.status };
+}
+
+/** results.csv's word for what a done change did (it has no `hidden`, `deleted` or `restored`). */
+function rowOutcomeOf(change: ChangeOutcome): RowOutcome {
+  return change.outcome === 'created' ? 'created' : 'updated';
 }
 
 /**
- * results.csv line of a change: its success outcome when done; failed with the code, message and
- * request id when failed or unknown; skipped (`not_run`) when the run stopped first.
+ * results.csv line of one input row of a change: its outcome when done; failed with the code,
+ * message and request id when failed or unknown; skipped (`not_run`) when the run stopped first.
  */
-export function changeRowResult(label: string, change: ChangeOutcome): RowResult {
+export function changeRowResult(label: string, row: number, change: ChangeOutcome): RowResult {
   const outcome: RowOutcome =
-    change.status === 'done' ? change.success.outcome : change.status === 'not_run' ? 'skipped' : 'failed';
-  const result: RowResult = { sheet: label, row: change.row, outcome };
-  if (change.success.key !== undefined) result.key = change.success.key;
-  if (change.success.entityId !== undefined) result.entityId = change.success.entityId;
+    change.status === 'done' ? rowOutcomeOf(change) : change.status === 'not_run' ? 'skipped' : 'failed';
+  const result: RowResult = { sheet: label, row, outcome };
+  if (change.key !== undefined) result.key = change.key;
+  if (change.entityId !== undefined) result.entityId = change.entityId;
   const failure = change.failure;
   if (change.status !== 'done' && failure) {
     result.errorCode = failure.code;

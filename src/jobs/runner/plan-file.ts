@@ -29,38 +29,49 @@ export function planFileSchema<Kind extends string, Shape extends z.ZodRawShape>
 
 /** What is wrong with a value against a plan schema, in words (`plan.changes is missing`), or undefined. */
 export function planProblem(schema: z.ZodType, value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const parsed = parsePlan(schema, value);
+  return 'problem' in parsed ? parsed.problem : undefined;
+}
+
+/** The plan as its schema reads it, or what is wrong with it. */
+function parsePlan<T>(schema: z.ZodType<T>, value: unknown): { plan: T } | { problem: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'not a JSON object' };
   const parsed = schema.safeParse(value);
-  if (parsed.success) return undefined;
+  if (parsed.success) return { plan: parsed.data };
   const issue = parsed.error.issues[0];
-  if (issue === undefined) return 'not a plan';
+  if (issue === undefined) return { problem: 'not a plan' };
   const path = issue.path.map(String).join('.');
-  if (path === 'kind')
-    return `its kind is ${JSON.stringify((value as { kind?: unknown }).kind)}, not a plan of this kind`;
-  if (path === 'version') {
-    return `its format version is ${JSON.stringify((value as { version?: unknown }).version)}, which this mbulk does not read`;
+  if (path === 'kind') {
+    return { problem: `its kind is ${JSON.stringify(getPath(value, ['kind']))}, not a plan of this kind` };
   }
-  if (issue.code === 'invalid_type' && getPath(value, issue.path) === undefined) return `${path} is missing`;
-  return `${path || 'the plan'}: ${issue.message}`;
+  if (path === 'version') {
+    return {
+      problem: `its format version is ${JSON.stringify(getPath(value, ['version']))}, which this mbulk does not read`,
+    };
+  }
+  if (issue.code === 'invalid_type' && getPath(value, issue.path) === undefined) {
+    return { problem: `${path} is missing` };
+  }
+  return { problem: `${path || 'the plan'}: ${issue.message}` };
 }
 
 function getPath(value: unknown, path: readonly PropertyKey[]): unknown {
   let at: unknown = value;
   for (const key of path) {
     if (typeof at !== 'object' || at === null) return undefined;
-    at = (at as Record<PropertyKey, unknown>)[key];
+    at = Reflect.get(at, key);
   }
   return at;
 }
 
 /**
  * Reads a run's plan.json and validates it with the kind's schema: the one place a plan file
- * becomes a typed value. A damaged or foreign plan throws DamagedPlanError (exit 2).
+ * becomes a typed value (the schema's output: loose objects keep fields it does not list). A
+ * damaged or foreign plan throws DamagedPlanError (exit 2).
  */
-export function readPlanFile<T>(run: RunDirectory, schema: z.ZodType<unknown>): T {
-  const value = run.readPlan();
-  const problem = planProblem(schema, value);
-  if (problem !== undefined) throw new DamagedPlanError(run.id, run.file('plan'), problem);
-  // Validated above; the loose schema keeps every field, so the value is the plan as written.
-  return value as T;
+export function readPlanFile<T>(run: RunDirectory, schema: z.ZodType<T>): T {
+  const parsed = parsePlan(schema, run.readPlan());
+  if ('problem' in parsed) throw new DamagedPlanError(run.id, run.file('plan'), parsed.problem);
+  return parsed.plan;
 }

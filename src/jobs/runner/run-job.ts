@@ -1,51 +1,53 @@
 import { applyRun } from '../../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../../apply/backup.js';
-import { checkRunStore } from '../../apply/run-store.js';
-import type { ExecuteSummary } from '../../apply/execute-plan.js';
-import { invalidRowResult, type RowFilesSummary } from '../../apply/results-file.js';
+import { defaultIsFatal, type ExecuteSummary } from '../../apply/execute-plan.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import type { RowIssue } from '../../mapping/row-issue.js';
+import { checkRunStore } from '../../apply/run-store.js';
 import { abortFields } from '../job-events.js';
-import { inputLabel, writeInputResults } from '../run-input.js';
 import { applyProgress } from './apply-progress.js';
-import { changeRowResult } from './change-outcome.js';
+import { writeEntityResults } from './entity-results.js';
 import type {
   ApplyJobOptions,
   ChangeOutcome,
-  FailedRow,
+  ChangeWord,
   JobContext,
   JobDefinition,
-  JobSummary,
-  PlanFileBase,
   JobSession,
+  JobSummary,
   JobTally,
-  RowResults,
+  PlanFileBase,
+  SummaryFields,
 } from './job-definition.js';
 import { readPlanFile } from './plan-file.js';
+import { writeSheetResults } from './sheet-results.js';
+import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
 /**
  * Applies (or resumes) a planned run of any kind: validates plan.json with the kind's schema, lets
- * the kind refuse, runs its operations through the journaled executor (pass after pass) with the
- * backup opened and always closed (try/finally) and finalised, tallies every change, writes
- * results.csv / failed.csv, run.json's counts and the report, and returns the kind's summary.
+ * the kind refuse, runs its operations through the journaled executor (a fallback or a replay of
+ * unknown outcomes as a second pass) with the backup opened and always closed (try/finally) and
+ * finalised, tallies every change once, writes results.csv / failed.csv, derives the summary and
+ * run.json's counts from the kind's declaration, writes the report, and returns the summary.
  */
 export async function runJob<
   File extends PlanFileBase,
   Op extends { key: string },
   R,
-  Summary extends JobSummary,
+  Fields extends SummaryFields,
+  Own extends object,
+  Options extends ApplyJobOptions,
 >(
   run: RunDirectory,
-  definition: JobDefinition<File, Op, R, Summary>,
-  options: ApplyJobOptions,
-): Promise<Summary> {
+  definition: JobDefinition<File, Op, R, Fields, Own, Options>,
+  options: NoInfer<Options>,
+): Promise<JobSummary<File, Fields, Own>> {
   // A client of another store is refused here, before anything is read or written.
   await checkRunStore(run, options.client);
-  const file = readPlanFile<File>(run, definition.planSchema);
+  const file = readPlanFile(run, definition.planSchema);
   definition.refuse?.(run, file, options);
   const backup = definition.backup === false ? undefined : BackupLog.open(run.file('backupLog'));
   let requests = 0;
-  const ctx: JobContext<File> = {
+  const ctx: JobContext<File, Options> = {
     run,
     file,
     client: options.client,
@@ -60,10 +62,11 @@ export async function runJob<
       requests++;
     },
   };
+  const started = performance.now();
   const session = definition.session(ctx);
-  let execution: ExecuteSummary<Op, R>;
+  let passes: { execution: ExecuteSummary<Op, R>; reused: number };
   try {
-    execution = await executePasses(run, session, options);
+    passes = await executePasses(run, session, options);
   } finally {
     if (backup) {
       await backup.flush();
@@ -71,131 +74,102 @@ export async function runJob<
     }
   }
   if (backup) finalizeBackup(run.file('backupLog'), run.file('backup'), { runId: run.id });
+  const { execution } = passes;
+  session.finish?.(execution);
 
   const changes = execution.outcomes.flatMap((o) => session.changes(o));
-  const rows = session.writeResults
-    ? await session.writeResults(changes, execution)
-    : await writeResults(run, definition, session, file, changes);
-  const summary = session.summarize(tally(definition, file, execution, changes, rows, requests));
-  run.update({ counts: { ...run.meta.counts, ...definition.runCounts(summary) } });
+  // A change the run did not reach is a failure, unless the kind counts those apart.
+  const notRunApart = countsNotRunApart(definition.summary);
+  const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
+  const t: JobTally<Op, R> = {
+    ...tally(changes, counted),
+    execution,
+    changes,
+    requests,
+    reused: passes.reused,
+    seconds: (performance.now() - started) / 1000,
+    ...abortFields(execution),
+  };
+  const results = session.results;
+  const shape =
+    file.input !== undefined
+      ? await writeSheetResults(
+          run,
+          file.input,
+          results !== undefined && !('entities' in results) ? results : {},
+          changes,
+          counted,
+        )
+      : await writeEntityResults(
+          run.file('results'),
+          changes,
+          results !== undefined && 'entities' in results ? results.entities : [],
+          counted,
+        );
+  const summary = summaryOf<File, Fields, Own>(definition.summary, run, t, session.values?.(t), shape);
+  run.update({ counts: { ...run.meta.counts, ...runCountsOf(definition.summary, summary) } });
   definition.report(run, file, summary);
   return summary;
 }
 
+/**
+ * The first pass over every operation, then at most one more: the fallback's operations when the
+ * first stopped on the error it names, or the same operations again when answers were lost and
+ * the kind replays unknown outcomes.
+ */
 async function executePasses<Op extends { key: string }, R>(
   run: RunDirectory,
-  session: JobSession<Op, R, unknown>,
+  session: JobSession<Op, R, object>,
   options: ApplyJobOptions,
-): Promise<ExecuteSummary<Op, R>> {
-  let pass: ReturnType<NonNullable<typeof session.next>> = session.first;
-  let execution: ExecuteSummary<Op, R> | undefined;
-  while (pass) {
-    execution = await applyRun<Op, R>(run, pass.operations, {
+): Promise<{ execution: ExecuteSummary<Op, R>; reused: number }> {
+  const { fallback, isFatal } = session;
+  const pass = (operations: readonly Op[], retryFailed?: boolean) =>
+    applyRun<Op, R>(run, operations, {
       concurrency: options.concurrency ?? 4,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(pass.retryFailed !== undefined ? { retryFailed: pass.retryFailed } : {}),
+      ...(retryFailed !== undefined ? { retryFailed } : {}),
       keyOf: (op) => op.key,
       execute: (op, exec) => session.execute(op, exec),
       ...(session.reconcile ? { reconcile: session.reconcile.bind(session) } : {}),
-      ...(session.isFatal ? { isFatal: session.isFatal.bind(session) } : {}),
+      ...(isFatal || fallback
+        ? {
+            isFatal: (error: unknown) =>
+              defaultIsFatal(error) || isFatal?.(error) === true || fallback?.when(error) === true,
+          }
+        : {}),
       onProgress: applyProgress(options),
     });
-    pass = session.next?.(execution);
+  const first = await pass(session.operations);
+  const reused = first.counts.reused;
+  if (fallback && first.status === 'aborted' && fallback.when(first.fatalError)) {
+    return { execution: await pass(fallback.instead()), reused };
   }
-  return execution as ExecuteSummary<Op, R>;
+  if (session.replayUnknown === true && first.status === 'completed' && first.counts.unknown > 0) {
+    // Keyed writes whose answer was lost: the service answers a replay from its memory.
+    return { execution: await pass(session.operations, false), reused };
+  }
+  return { execution: first, reused };
 }
 
-/** Error issues of rows, grouped by row number (a row is invalid when it has one). */
-function invalidRows(issues: readonly RowIssue[]): Map<number, RowIssue[]> {
-  const byRow = new Map<number, RowIssue[]>();
-  for (const i of issues) {
-    if (i.severity !== 'error') continue;
-    const list = byRow.get(i.rowNumber) ?? [];
-    list.push(i);
-    byRow.set(i.rowNumber, list);
-  }
-  return byRow;
-}
-
-async function writeResults<
-  File extends PlanFileBase,
-  Op extends { key: string },
-  R,
-  Summary extends JobSummary,
->(
-  run: RunDirectory,
-  definition: JobDefinition<File, Op, R, Summary>,
-  session: JobSession<Op, R, Summary>,
-  file: File,
+/**
+ * Counts every change once: done (by what it did), failed (`counted`: unknown included), else not
+ * run (the run stopped first: a run to resume, for a kind that counts those apart).
+ */
+function tally(
   changes: readonly ChangeOutcome[],
-): Promise<RowFilesSummary | undefined> {
-  const input = file.input;
-  if (!input) return undefined;
-  const label = inputLabel(input);
-  const rows: RowResults = { byRow: new Map(), extra: new Map() };
-  for (const [row, issues] of invalidRows(definition.invalidIssues?.(file) ?? [])) {
-    rows.byRow.set(row, invalidRowResult(label, row, issues));
-  }
-  session.rowResults?.(label, rows);
-  for (const c of changes) {
-    rows.byRow.set(c.row, changeRowResult(label, c));
-    if (c.extra) rows.extra.set(c.row, { ...c.extra });
-  }
-  return writeInputResults(run, input, rows.byRow, {
-    otherwise: definition.otherwise ?? 'unchanged',
-    ...(definition.extraColumns ? { extra: rows.extra, extraColumns: definition.extraColumns } : {}),
-  });
-}
-
-/** Counts every change once: done, failed (unknown included), not run; failed rows in row order. */
-function tally<File extends PlanFileBase, Op extends { key: string }, R, Summary extends JobSummary>(
-  definition: JobDefinition<File, Op, R, Summary>,
-  file: File,
-  execution: ExecuteSummary<Op, R>,
-  changes: ChangeOutcome[],
-  rows: RowFilesSummary | undefined,
-  requests: number,
-): JobTally<Op, R> {
-  const notRunFails = definition.notRun === 'failure';
-  const failedRows: FailedRow[] = [];
-  let done = 0;
+  counted: (change: ChangeOutcome) => boolean,
+): Pick<JobTally<unknown, unknown>, 'done' | 'failed' | 'unknown' | 'notRun'> {
+  const done: Record<ChangeWord, number> = { created: 0, updated: 0, hidden: 0, deleted: 0, restored: 0 };
   let failed = 0;
   let unknown = 0;
   let notRun = 0;
   for (const c of changes) {
-    if (c.status === 'done') {
-      done++;
-      continue;
+    if (c.status === 'done') done[c.outcome]++;
+    else if (!counted(c)) notRun++;
+    else {
+      failed++;
+      if (c.status === 'unknown') unknown++;
     }
-    // Not tried because the run stopped first: a run to resume, not a failure to fix (most kinds).
-    if (c.status === 'not_run' && !notRunFails) {
-      notRun++;
-      continue;
-    }
-    failed++;
-    if (c.status === 'unknown') unknown++;
-    failedRows.push({
-      sheet: c.sheet,
-      row: c.row,
-      code: c.failure?.code ?? 'error',
-      message: c.failure?.message ?? '',
-    });
   }
-  for (const i of definition.invalidIssues?.(file) ?? []) {
-    if (i.severity === 'error')
-      failedRows.push({ sheet: i.sheet, row: i.rowNumber, code: i.code, message: i.message });
-  }
-  failedRows.sort((a, b) => a.row - b.row);
-  return {
-    execution,
-    changes,
-    done,
-    failed,
-    unknown,
-    notRun,
-    requests,
-    rows,
-    failedRows,
-    ...abortFields(execution),
-  };
+  return { done, failed, unknown, notRun };
 }

@@ -1,25 +1,41 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
+import type { WriteCheckOptions } from '../../apply/write-check.js';
 import type { AbortCause, JobCallbacks } from '../job-events.js';
 import type {
   ApplyJobOptions,
   DriftedEntity,
+  EntitySummary,
   JobDefinition,
-  JobSummary,
   PlanFileBase,
+  SheetSummary,
+  SummaryFields,
 } from './job-definition.js';
 import { planProblem, readPlanFile } from './plan-file.js';
 import { runJob } from './run-job.js';
+import { cliSummaryOf } from './summary-fields.js';
+
+/**
+ * What `mbulk apply RUN` hands a run of any kind: the options every apply takes, and each kind's
+ * own (a kind reads only its own).
+ */
+export interface SavedRunApplyOptions extends ApplyJobOptions {
+  /** Products: write a plan whose prices jump (`--allow-price-jumps`). */
+  allowPriceJumps?: boolean | undefined;
+  /** Products and customers: the write-time re-read (`--strict-check`). */
+  writeCheck?: WriteCheckOptions | undefined;
+}
 
 /** What `mbulk apply RUN` and `mbulk runs resume RUN` need of every kind of run. */
 export interface RunKind {
   /** Applies or resumes the run; `ok` false when rows failed or the run did not complete. */
   apply(
     run: RunDirectory,
-    options: ApplyJobOptions,
+    options: SavedRunApplyOptions,
   ): Promise<{
     ok: boolean;
     status: string;
+    /** The summary as the CLI shows it (`mbulk apply --json`). */
     summary: Record<string, unknown>;
     /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached). */
     abortedBy?: AbortCause | undefined;
@@ -48,22 +64,24 @@ export function runKindOf<
   File extends PlanFileBase,
   Op extends { key: string },
   R,
-  Summary extends JobSummary,
->(definition: JobDefinition<File, Op, R, Summary>): RunKind {
+  Fields extends SummaryFields,
+  Own extends object,
+>(definition: JobDefinition<File, Op, R, Fields, Own, SavedRunApplyOptions>): RunKind {
   const kind: RunKind = {
     apply: async (run, options) => {
       const s = await runJob(run, definition, options);
-      const ok = s.status === 'completed' && (s.failedRows?.length ?? 0) === 0 && s.failed === 0;
-      return { ok, status: s.status, abortedBy: s.abortedBy, summary: definition.cliSummary(s) };
+      const listed: Partial<SheetSummary & EntitySummary> = s;
+      const failures = listed.failedRows ?? listed.failures ?? [];
+      const ok = s.status === 'completed' && failures.length === 0 && s.failed === 0;
+      return { ok, status: s.status, abortedBy: s.abortedBy, summary: cliSummaryOf(definition.summary, s) };
     },
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
   };
   const { drift, replan, replanRepeats } = definition;
   if (drift) kind.drift = (run, client) => drift(run, client);
   if (replanRepeats) {
-    kind.replanRepeats = (run) => replanRepeats(readPlanFile<File>(run, definition.planSchema));
+    kind.replanRepeats = (run) => replanRepeats(readPlanFile(run, definition.planSchema));
   }
-  if (replan)
-    kind.replan = (run, options) => replan(run, readPlanFile<File>(run, definition.planSchema), options);
+  if (replan) kind.replan = (run, options) => replan(run, readPlanFile(run, definition.planSchema), options);
   return kind;
 }

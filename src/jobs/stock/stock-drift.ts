@@ -13,7 +13,7 @@ import { readPlanFile } from '../runner/plan-file.js';
  * already started (a resumed run) are not checked: the run itself changed those.
  */
 export async function checkStockDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
-  const file = readPlanFile<StockPlanFile>(run, StockPlanFileSchema);
+  const file = readPlanFile(run, StockPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const perItem = run.meta.options['inventoryMode'] === 'per-item';
   const started = (c: StockPlanFile['plan']['changes'][number], index: number): boolean => {

@@ -4,27 +4,24 @@ import { InvalidRequestError, NotFoundError } from '../../api/errors.js';
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import { RefusedError } from '../../errors/refused-error.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
-import type { RowFilesSummary } from '../../apply/results-file.js';
 import type { StockChange } from '../../plan/stock-plan.js';
 import { InventoryItem, type InventoryBatchEntry } from '../../schema/index.js';
-import type { AbortCause } from '../job-events.js';
 import { runInputPath } from '../run-input.js';
 import { failureOf } from '../runner/change-outcome.js';
+import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
   ChangeFailure,
   ChangeOutcome,
-  FailedRow,
   JobContext,
-  JobDefinition,
   JobSession,
+  SummaryOf,
 } from '../runner/job-definition.js';
 import { readItemQuantity, readLiveInventory, sharedInventoryReader } from './live-inventory.js';
 import { planStockImport } from './plan-stock-import.js';
 import { checkStockDrift } from './stock-drift.js';
 import { StockPlanFileSchema, type StockPlanFile } from './stock-plan-file.js';
 import { writeStockReport } from './stock-report.js';
-import { isUnreachable } from '../../errors/exit-code.js';
 
 export type StockOp =
   | { kind: 'stock-batch'; key: string; idempotent: true; idempotencyKey: string; changes: StockChange[] }
@@ -36,24 +33,10 @@ export interface StockOpResult {
   failed: Record<string, ChangeFailure>;
 }
 
-export type ApplyStockOptions = Omit<ApplyJobOptions, 'allowPriceJumps' | 'writeCheck'>;
+export type ApplyStockOptions = ApplyJobOptions;
 
-export interface StockApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  mode: 'batch' | 'per-item';
-  applied: number;
-  failed: number;
-  unknown: number;
-  /** Planned changes not tried because the run stopped first (resume the run to apply them). */
-  notRun: number;
-  /** Write requests made by this session (batch POSTs or PATCHes). */
-  requests: number;
-  rows: RowFilesSummary;
-  failedRows: FailedRow[];
-}
+/** What a stock apply sends: batch requests, or one PATCH per item where the batch route is missing. */
+type StockMode = 'batch' | 'per-item';
 
 const BatchResponse = z.array(InventoryItem);
 
@@ -104,11 +87,11 @@ function buildOps(runId: string, file: StockPlanFile, mode: 'batch' | 'per-item'
  * where the route is missing, one PATCH per item, where a delta whose outcome is unknown is settled
  * by re-reading the item, never resent blindly.
  */
-function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, StockOpResult, StockApplySummary> {
+function stockSession(
+  ctx: JobContext<StockPlanFile>,
+): JobSession<StockOp, StockOpResult, { mode: StockMode }> {
   const { run, file, client } = ctx;
-  const knownMode = run.meta.options['inventoryMode'];
-  let mode: 'batch' | 'per-item' = knownMode === 'per-item' ? 'per-item' : 'batch';
-  let passes = 0;
+  let mode: StockMode = run.meta.options['inventoryMode'] === 'per-item' ? 'per-item' : 'batch';
 
   const sendBatch = async (op: Extract<StockOp, { kind: 'stock-batch' }>): Promise<StockOpResult> => {
     const result: StockOpResult = { applied: {}, failed: {} };
@@ -151,24 +134,25 @@ function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, Stock
   const liveInventory = sharedInventoryReader(() => readLiveInventory(client, ctx.readSignal));
 
   return {
-    first: { operations: buildOps(run.id, file, mode) },
-    next: (execution) => {
-      passes++;
-      if (passes > 1) return undefined;
-      if (execution.status === 'aborted' && mode === 'batch' && isRouteMissing(execution.fatalError)) {
-        // A service without the batch route (or the sandbox in strict mode): one PATCH per item,
-        // remembered so that a resumed run builds the same operations.
-        client.warnOnce(
-          'inventory-batch-404',
-          `The batch inventory route (POST ${client.paths.batchUpdate}) answered 404; sending one PATCH per item instead.`,
-        );
-        mode = 'per-item';
-        run.update({ options: { ...run.meta.options, inventoryMode: mode } });
-        return { operations: buildOps(run.id, file, mode) };
-      }
-      if (knownMode === undefined) run.update({ options: { ...run.meta.options, inventoryMode: mode } });
-      return undefined;
-    },
+    operations: buildOps(run.id, file, mode),
+    // A service without the batch route (or the sandbox in strict mode): one PATCH per item,
+    // remembered so that a resumed run builds the same operations.
+    ...(mode === 'batch'
+      ? {
+          fallback: {
+            when: isRouteMissing,
+            instead: () => {
+              client.warnOnce(
+                'inventory-batch-404',
+                `The batch inventory route (POST ${client.paths.batchUpdate}) answered 404; sending one PATCH per item instead.`,
+              );
+              mode = 'per-item';
+              run.update({ options: { ...run.meta.options, inventoryMode: mode } });
+              return buildOps(run.id, file, mode);
+            },
+          },
+        }
+      : {}),
     execute: async (op) => {
       const touched = op.kind === 'stock-batch' ? op.changes : [op.change];
       await ctx.saveBefore(
@@ -206,33 +190,23 @@ function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, Stock
         `could not tell whether the delta ${change.value} reached item ${change.itemId}: the quantity is now ${now ?? 'unknown'} (planned ${change.before} → ${change.after}); check it and fix by hand, it will not be resent`,
       );
     },
-    // The batch route answering 404 stops the batch attempt: nothing of it was applied.
-    isFatal: (error) => isRouteMissing(error) || isUnreachable(error),
     changes: (o) => itemChanges(o),
-    rowResults: (label, rows) => {
-      for (const s of file.plan.skipped) {
-        rows.byRow.set(s.rowNumber, {
-          sheet: label,
-          row: s.rowNumber,
-          outcome: 'skipped',
-          errorCode: 'inventory_not_enabled',
-          errorMessage: s.reason,
-        });
-      }
+    results: {
+      invalid: file.plan.issues,
+      rows: file.plan.skipped.map((s) => ({
+        sheet: s.sheet,
+        row: s.rowNumber,
+        outcome: 'skipped' as const,
+        errorCode: 'inventory_not_enabled',
+        errorMessage: s.reason,
+      })),
     },
-    summarize: (t) => ({
-      runId: run.id,
-      status: t.execution.status,
-      ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-      mode,
-      applied: t.done,
-      failed: t.failed,
-      unknown: t.unknown,
-      notRun: t.notRun,
-      requests: t.requests,
-      rows: t.rows as RowFilesSummary,
-      failedRows: t.failedRows,
-    }),
+    // The mode the run's operations were built in, for a resume to build the same.
+    finish: () => {
+      if (run.meta.options['inventoryMode'] === undefined)
+        run.update({ options: { ...run.meta.options, inventoryMode: mode } });
+    },
+    values: () => ({ mode }),
   };
 }
 
@@ -240,26 +214,20 @@ function stockSession(ctx: JobContext<StockPlanFile>): JobSession<StockOp, Stock
 function itemChanges(o: OperationOutcome<StockOp, StockOpResult>): ChangeOutcome[] {
   const items = o.op.kind === 'stock-batch' ? o.op.changes : [o.op.change];
   return items.map((c): ChangeOutcome => {
-    const change: ChangeOutcome = {
-      sheet: c.sheet,
-      row: c.rowNumber,
-      status: o.status,
-      success: { outcome: 'updated', entityId: c.itemId },
+    const where = {
+      outcome: 'updated' as const,
+      rows: [{ sheet: c.sheet, row: c.rowNumber }],
+      entityId: c.itemId,
     };
     const entry = o.status === 'done' ? o.result?.failed[c.itemId] : undefined;
-    if (entry) {
-      change.status = 'failed';
-      change.failure = entry;
-    } else {
-      const failure = failureOf(o);
-      if (failure) change.failure = failure;
-    }
-    return change;
+    if (entry) return { ...where, status: 'failed', failure: entry };
+    const failure = failureOf(o);
+    return failure ? { ...where, status: o.status, failure } : { ...where, status: o.status };
   });
 }
 
 /** The stock kind: quantities of inventory items, absolute or as deltas. */
-export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, StockApplySummary> = {
+export const stockJob = defineJob({
   kind: 'stock',
   planSchema: StockPlanFileSchema,
   // A refused plan stays refused: `mbulk apply RUN` must not bypass --max-changes.
@@ -267,17 +235,18 @@ export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, Stoc
     if (file.refusal) throw new RefusedError(`refused: ${file.refusal}`);
   },
   session: stockSession,
-  invalidIssues: (file) => file.plan.issues,
-  runCounts: (s) => ({ applied: s.applied, failed: s.failed, requests: s.requests }),
+  /**
+   * `mode` (batch requests, or one PATCH per item), `applied` (items written), `failed`, `notRun`
+   * (not tried because the run stopped first: resume the run), `requests` (write requests sent).
+   */
+  summary: {
+    mode: { of: 'own' },
+    applied: { of: 'done', cli: 'updated' },
+    failed: { of: 'failed' },
+    notRun: { of: 'notRun', run: false },
+    requests: { of: 'requests', cli: 'writeRequests' },
+  },
   report: writeStockReport,
-  cliSummary: (s) => ({
-    mode: s.mode,
-    updated: s.applied,
-    failed: s.failed,
-    notRun: s.notRun,
-    writeRequests: s.requests,
-    failedRows: s.failedRows,
-  }),
   drift: checkStockDrift,
   replanRepeats: (file) =>
     file.plan.changes.some((c) => c.mode === 'delta') ? 'its sheet holds delta quantities' : undefined,
@@ -296,4 +265,6 @@ export const stockJob: JobDefinition<StockPlanFile, StockOp, StockOpResult, Stoc
     });
     return { run: planned.run, refusal: planned.refusal };
   },
-};
+});
+
+export type StockApplySummary = SummaryOf<typeof stockJob>;

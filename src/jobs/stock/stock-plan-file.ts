@@ -1,40 +1,49 @@
 import { z } from 'zod';
-import type { StockPlan } from '../../plan/stock-plan.js';
-import type { RunInput } from '../run-input.js';
-import { listOf, RowIssuesSchema, RunInputSchema, StoreSchema } from '../runner/plan-file-parts.js';
+import type { StockChange, StockPlan, StockSkip } from '../../plan/stock-plan.js';
+import { RowIssuesSchema, RunInputSchema, storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema } from '../runner/plan-file.js';
 
-/** plan.json of a stock run. Plain JSON. */
-export interface StockPlanFile {
-  kind: 'stock';
-  version: 1;
-  store: { id: string; name: string; currency: string };
-  input: RunInput;
-  batchSize: number;
-  liveItems: number;
-  plan: StockPlan;
-  /** Set when a guardrail (--max-changes) refused the plan: it is never applied, not even by `mbulk apply`. */
-  refusal?: string;
-}
+const StockChangeSchema: z.ZodType<StockChange> = z.looseObject({
+  itemId: z.string(),
+  sku: z.string().nullable(),
+  name: z.string(),
+  productId: z.string(),
+  variantId: z.string().nullable(),
+  sheet: z.string(),
+  rowNumber: z.number(),
+  before: z.number(),
+  after: z.number(),
+  mode: z.enum(['quantity', 'delta']),
+  value: z.number(),
+  expectedUpdatedAt: z.string(),
+});
 
-/** What applying, drift and replanning read of a stock plan.json. */
+const StockSkipSchema: z.ZodType<StockSkip> = z.looseObject({
+  sheet: z.string(),
+  rowNumber: z.number(),
+  reason: z.string(),
+});
+
+const StockPlanSchema: z.ZodType<StockPlan> = z.looseObject({
+  kind: z.literal('stock'),
+  options: z.looseObject({ preserveSales: z.boolean() }),
+  rows: z.number(),
+  changes: z.array(StockChangeSchema),
+  unchanged: z.number(),
+  skipped: z.array(StockSkipSchema),
+  issues: RowIssuesSchema,
+});
+
+/** plan.json of a stock run: what applying, drift, replan and the report read. Plain JSON. */
 export const StockPlanFileSchema = planFileSchema('stock', {
-  store: StoreSchema,
+  store: storeSchema({ currency: z.string() }),
   input: RunInputSchema,
+  /** Items per batch request. */
   batchSize: z.number().int().min(1),
-  plan: z.looseObject({
-    options: z.looseObject({ preserveSales: z.boolean() }),
-    changes: listOf({
-      itemId: z.string(),
-      sheet: z.string(),
-      rowNumber: z.number(),
-      before: z.number(),
-      after: z.number(),
-      mode: z.enum(['quantity', 'delta']),
-      value: z.number(),
-    }),
-    issues: RowIssuesSchema,
-    skipped: listOf({ sheet: z.string(), rowNumber: z.number(), reason: z.string() }),
-  }),
+  /** Inventory items in the store when planned (`--max-changes P%` counts against it). */
+  liveItems: z.number(),
+  plan: StockPlanSchema,
+  /** Set when a guardrail (--max-changes) refused the plan: it is never applied, not even by `mbulk apply`. */
   refusal: z.string().optional(),
 });
+export type StockPlanFile = z.infer<typeof StockPlanFileSchema>;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../apply/write-file-atomic.js';
+import { writeFileAtomic } from '../../files/atomic-file.js';
 
 // ---------------------------------------------------------------------------------------------
 // Submitted categories: the reviewer may re-categorise a template, and the API does not say what

@@ -1,16 +1,10 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
-import type { RowFilesSummary } from '../../apply/results-file.js';
+import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
-import type { AbortCause } from '../job-events.js';
-import { changeOf } from '../runner/change-outcome.js';
+import { changeOf, failureOf } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
-import type {
-  ApplyJobOptions,
-  FailedRow,
-  JobContext,
-  JobDefinition,
-  JobSession,
-} from '../runner/job-definition.js';
+import { defineJob } from '../runner/define-job.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberSubmitted, submittedTemplatesPath } from './submitted-templates.js';
 import { TemplatePlanFileSchema, type TemplatePlanFile } from './template-plan-file.js';
 import { writeTemplateReport } from './template-report.js';
@@ -30,7 +24,7 @@ interface TemplateOpResult {
   category: string;
 }
 
-export type ApplyTemplateOptions = Omit<ApplyJobOptions, 'allowPriceJumps' | 'writeCheck'>;
+export type ApplyTemplateOptions = ApplyJobOptions;
 
 export interface TemplateRowOutcome {
   sheet: string;
@@ -42,19 +36,6 @@ export interface TemplateRowOutcome {
   status?: string;
   category?: string;
   error?: string;
-}
-
-export interface TemplateApplySummary {
-  runId: string;
-  status: 'completed' | 'interrupted' | 'aborted';
-  /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached or rejected the token). */
-  abortedBy?: AbortCause;
-  created: number;
-  failed: number;
-  unknown: number;
-  templates: TemplateRowOutcome[];
-  rows: RowFilesSummary;
-  failedRows: FailedRow[];
 }
 
 /** The template as results.csv's extra cells and the summary's `templates` list show it. */
@@ -78,12 +59,10 @@ function rowOutcome(
  */
 function templateSession(
   ctx: JobContext<TemplatePlanFile>,
-): JobSession<TemplateOp, TemplateOpResult, TemplateApplySummary> {
+): JobSession<TemplateOp, TemplateOpResult, { templates: TemplateRowOutcome[] }> {
   const { run, file, client } = ctx;
   const stateFile = submittedTemplatesPath(file.stateDir, file.store.id);
-  const templates: TemplateRowOutcome[] = file.plan.entries
-    .filter((e) => e.action === 'unchanged')
-    .map((e) => rowOutcome(e, 'unchanged', e.existing));
+  const unchanged = file.plan.entries.filter((e) => e.action === 'unchanged');
   const operations: TemplateOp[] = file.plan.entries
     .filter((e) => e.action === 'create')
     .map((entry) => ({
@@ -94,7 +73,7 @@ function templateSession(
       entry,
     }));
   return {
-    first: { operations },
+    operations,
     execute: async (op) => {
       const body = op.entry.body;
       const submitted = { category: body.category, submitted_at: new Date().toISOString(), run_id: run.id };
@@ -107,59 +86,63 @@ function templateSession(
     changes: (o) => {
       const e = o.op.entry;
       const result = o.status === 'done' ? o.result : undefined;
-      const change = changeOf(
-        o,
-        { sheet: e.sheet, row: e.rowNumber },
-        { outcome: 'created', key: e.name, entityId: result?.id },
-        result ? { template_status: result.status, template_category: result.category } : undefined,
-      );
-      const t = rowOutcome(e, result ? 'created' : o.status === 'not_run' ? 'not_run' : 'failed', result);
-      if (!result) t.error = change.failure?.message ?? change.failure?.code ?? 'failed';
-      templates.push(t);
-      return [change];
-    },
-    rowResults: (label, rows) => {
-      for (const e of file.plan.entries.filter((x) => x.action === 'unchanged')) {
-        rows.byRow.set(e.rowNumber, {
-          sheet: label,
-          row: e.rowNumber,
-          outcome: 'unchanged',
+      return [
+        changeOf(o, {
+          outcome: 'created',
+          rows: [{ sheet: e.sheet, row: e.rowNumber }],
           key: e.name,
-          ...(e.existing ? { entityId: e.existing.id } : {}),
-        });
-        if (e.existing) {
-          rows.extra.set(e.rowNumber, {
-            template_status: e.existing.status,
-            template_category: e.existing.category,
-          });
-        }
-      }
+          entityId: result?.id,
+          extra: result ? { template_status: result.status, template_category: result.category } : undefined,
+        }),
+      ];
     },
-    summarize: (t) => ({
-      runId: run.id,
-      status: t.execution.status,
-      ...(t.abortedBy ? { abortedBy: t.abortedBy } : {}),
-      created: t.done,
-      failed: t.failed,
-      unknown: t.unknown,
-      templates: templates.sort((a, b) => a.row - b.row),
-      rows: t.rows as RowFilesSummary,
-      failedRows: t.failedRows,
+    results: {
+      // The header row's own problems are the report's, not a row's.
+      invalid: file.plan.issues.filter((i) => i.rowNumber > 1),
+      rows: unchanged.map((e) => ({
+        sheet: e.sheet,
+        row: e.rowNumber,
+        outcome: 'unchanged' as const,
+        key: e.name,
+        ...(e.existing
+          ? {
+              entityId: e.existing.id,
+              extra: { template_status: e.existing.status, template_category: e.existing.category },
+            }
+          : {}),
+      })),
+      otherwise: 'skipped',
+      extraColumns: ['name', 'template_status', 'template_category'],
+    },
+    values: (t) => ({
+      templates: [
+        ...unchanged.map((e) => rowOutcome(e, 'unchanged', e.existing)),
+        ...t.execution.outcomes.map(templateOutcome),
+      ].sort((a, b) => a.row - b.row),
     }),
   };
 }
 
+/** What became of the template of a create. */
+function templateOutcome(o: OperationOutcome<TemplateOp, TemplateOpResult>): TemplateRowOutcome {
+  const result = o.status === 'done' ? o.result : undefined;
+  const t = rowOutcome(
+    o.op.entry,
+    result ? 'created' : o.status === 'not_run' ? 'not_run' : 'failed',
+    result,
+  );
+  if (!result) {
+    const failure = failureOf(o);
+    t.error = failure?.message ?? failure?.code ?? 'failed';
+  }
+  return t;
+}
+
 /** The templates kind: message templates created for review. */
-export const templateJob: JobDefinition<
-  TemplatePlanFile,
-  TemplateOp,
-  TemplateOpResult,
-  TemplateApplySummary
-> = {
+export const templateJob = defineJob({
   kind: 'templates',
   planSchema: TemplatePlanFileSchema,
   backup: false,
-  notRun: 'failure',
   // A plan with invalid rows creates nothing unless it was planned with skipInvalid.
   refuse: (run, file) =>
     refuseInvalidRows(file.plan.issues, {
@@ -169,16 +152,16 @@ export const templateJob: JobDefinition<
       report: run.file('report'),
     }),
   session: templateSession,
-  // The header row's own problems are the report's, not a row's.
-  invalidIssues: (file) => file.plan.issues.filter((i) => i.rowNumber > 1),
-  otherwise: 'skipped',
-  extraColumns: ['name', 'template_status', 'template_category'],
-  runCounts: (s) => ({ created: s.created, failed: s.failed }),
+  /**
+   * The summary of a templates apply: templates `created` (submitted for review), `failed` (failed,
+   * unknown, or not reached), and `templates`: every planned row's template and how it ended.
+   */
+  summary: {
+    created: { of: 'done' },
+    failed: { of: 'failed' },
+    templates: { of: 'own' },
+  },
   report: writeTemplateReport,
-  cliSummary: (s) => ({
-    created: s.created,
-    failed: s.failed,
-    templates: s.templates,
-    failedRows: s.failedRows,
-  }),
-};
+});
+
+export type TemplateApplySummary = SummaryOf<typeof templateJob>;

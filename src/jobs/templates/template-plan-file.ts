@@ -1,38 +1,35 @@
 import { z } from 'zod';
-import type { TemplatePlan } from '../../plan/template-plan.js';
-import type { RunInput } from '../run-input.js';
-import { listOf, RowIssuesSchema, RunInputSchema, StoreSchema } from '../runner/plan-file-parts.js';
+import type { TemplatePlan, TemplatePlanEntry } from '../../plan/template-plan.js';
+import { TemplateCreate } from '../../schema/index.js';
+import { RowIssuesSchema, RunInputSchema, storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema } from '../runner/plan-file.js';
 
-/** plan.json of a templates run. Plain JSON. */
-export interface TemplatePlanFile {
-  kind: 'templates';
-  version: 1;
-  store: { id: string; name: string };
-  input: RunInput;
-  /** Where the submitted categories are remembered (`<stateDir>/stores/<store>/templates.json`). */
-  stateDir: string;
-  /** Create the valid rows even when others are invalid (default: nothing is created then). */
-  skipInvalid: boolean;
-  plan: TemplatePlan;
-}
-
-/** What applying reads of a templates plan.json. */
-export const TemplatePlanFileSchema = planFileSchema('templates', {
-  store: StoreSchema,
-  input: RunInputSchema,
-  stateDir: z.string(),
-  skipInvalid: z.boolean(),
-  plan: z.looseObject({
-    entries: listOf({
-      action: z.enum(['create', 'unchanged']),
-      sheet: z.string(),
-      rowNumber: z.number(),
-      key: z.string(),
-      name: z.string(),
-      body: z.looseObject({ category: z.string() }),
-    }),
-    issues: RowIssuesSchema,
-    counts: z.record(z.string(), z.number()),
-  }),
+const TemplatePlanEntrySchema: z.ZodType<TemplatePlanEntry> = z.looseObject({
+  action: z.enum(['create', 'unchanged']),
+  sheet: z.string(),
+  rowNumber: z.number(),
+  name: z.string(),
+  key: z.string(),
+  /** The template as it is sent, checked by the schema the planner checked it with. */
+  body: TemplateCreate,
+  existing: z.looseObject({ id: z.string(), status: z.string(), category: z.string() }).exactOptional(),
 });
+
+const TemplatePlanSchema: z.ZodType<TemplatePlan> = z.looseObject({
+  kind: z.literal('templates'),
+  entries: z.array(TemplatePlanEntrySchema),
+  issues: RowIssuesSchema,
+  counts: z.looseObject({ create: z.number(), unchanged: z.number(), invalid: z.number() }),
+});
+
+/** plan.json of a templates run: what applying and the report read. Plain JSON. */
+export const TemplatePlanFileSchema = planFileSchema('templates', {
+  store: storeSchema({}),
+  input: RunInputSchema,
+  /** Where the submitted categories are remembered (`<stateDir>/stores/<store>/templates.json`). */
+  stateDir: z.string(),
+  /** Create the valid rows even when others are invalid (default: nothing is created then). */
+  skipInvalid: z.boolean(),
+  plan: TemplatePlanSchema,
+});
+export type TemplatePlanFile = z.infer<typeof TemplatePlanFileSchema>;

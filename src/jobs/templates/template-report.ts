@@ -4,7 +4,7 @@ import { formatRowIssue, type RowIssue } from '../../mapping/row-issue.js';
 import type { TemplatePlan, TemplatePlanEntry } from '../../plan/template-plan.js';
 import { templateReview } from '../../report/template-review.js';
 import type { TemplatePlanFile } from './template-plan-file.js';
-import type { TemplateApplySummary } from './template-job.js';
+import type { TemplateRowOutcome } from './template-job.js';
 
 /** Rows with at least one error (the sheet's own problems and the plan's: duplicate or taken names). */
 export function invalidRowCount(issues: readonly RowIssue[]): number {
@@ -36,7 +36,7 @@ export function describeTemplateEntry(e: TemplatePlanEntry): string {
 export function writeTemplateReport(
   run: RunDirectory,
   file: TemplatePlanFile,
-  applied?: TemplateApplySummary,
+  applied?: { created: number; failed: number; templates: readonly TemplateRowOutcome[] },
 ): void {
   const counts = templateCounts(file.plan);
   writeReport(run.file('report'), {

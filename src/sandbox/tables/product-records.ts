@@ -1,4 +1,4 @@
-import { PRODUCT_FIELDS } from '../../schema/product.js';
+import { PRODUCT_FIELDS, type VariantFields } from '../../schema/product.js';
 import type { Product, ProductOption } from '../../schema/index.js';
 import type { Sequenced } from '../pagination.js';
 
@@ -16,15 +16,8 @@ export interface ItemRec extends Sequenced {
   updated_at: string;
 }
 
-export interface VariantRec {
-  id: string;
-  name: string;
-  sku: string | null;
-  description: string | null;
-  price: number;
-  original_price: number | null;
-  cost: number | null;
-  weight: number;
+/** A variant: its own fields (VariantFields) and its inventory item. */
+export interface VariantRec extends VariantFields {
   item: ItemRec;
 }
 

@@ -1,4 +1,5 @@
 import type { InventoryItem, Product } from '../../schema/index.js';
+import { pickVariantFields } from '../../schema/product.js';
 import type { ItemRec, ProductRec, VariantRec } from './product-records.js';
 
 /** The API's InventoryItem for a stored item. */
@@ -60,19 +61,12 @@ export function renderProduct(p: ProductRec): Product {
     inventory_enabled: f.inventory_enabled,
     soldout: soldout(p),
     inventory: p.variants.length === 0 && p.item !== null ? renderItem(p.item, p, null) : null,
-    variants: p.variants.map((v) => ({
-      id: v.id,
-      object: 'variant' as const,
-      product_id: p.id,
-      name: v.name,
-      sku: v.sku,
-      description: v.description,
-      price: v.price,
-      original_price: v.original_price,
-      cost: v.cost,
-      weight: v.weight,
-      inventory: renderItem(v.item, p, v),
-    })),
+    // `id` first, then `object` and `product_id`, then the variant's own fields: the API's order.
+    variants: p.variants.map((v) =>
+      Object.assign({ id: v.id, object: 'variant' as const, product_id: p.id }, pickVariantFields(v), {
+        inventory: renderItem(v.item, p, v),
+      }),
+    ),
     options: p.options,
     images: p.images,
     created_at: p.created_at,

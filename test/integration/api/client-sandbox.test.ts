@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  MerchantClient,
-  OutcomeUnknownError,
-  idempotencyKey,
-  type MerchantClientOptions,
-} from '../../../src/api/index.js';
+import { OutcomeUnknownError } from '../../../src/api/errors.js';
+import { idempotencyKey } from '../../../src/api/idempotency-key.js';
+import { MerchantClient, type MerchantClientOptions } from '../../../src/api/merchant-client.js';
 import { FaultInjector } from '../../../src/sandbox/faults.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 

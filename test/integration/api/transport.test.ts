@@ -2,13 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  ConnectionError,
-  MerchantClient,
-  OutcomeUnknownError,
-  TimeoutError,
-} from '../../../src/api/index.js';
+import { ApiError, ConnectionError, OutcomeUnknownError, TimeoutError } from '../../../src/api/errors.js';
+import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { store } from '../../unit/api/fixtures.js';
 
 let server: Server | undefined;

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LockFile } from '../../../src/apply/lock-file.js';
+import { applyStockRun } from '../../../src/jobs/stock/stock-import.js';
 import {
   MerchantClient,
   OtherStoreError,
   applySavedRun,
-  applyStockRun,
   isMbulkError,
   openRun,
   planStockImport,

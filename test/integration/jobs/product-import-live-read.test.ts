@@ -15,59 +15,71 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
+/** ERP-0000005 is VISIBLE and ERP-0000007 HIDDEN when the read starts; each flips once, during it. */
+const TO_HIDE = 'prod_00000005';
+const TO_SHOW = 'prod_00000007';
+const SHEET = 'reference_id,name,price\nERP-0000005,Cinnamon Roll,19.90\nERP-0000007,Kaya Toast,9.90\n';
+
 /**
- * A client whose transport makes prod_00000005 (ERP-0000005, VISIBLE) flip to HIDDEN exactly
- * between a HIDDEN-filtered read and a VISIBLE-filtered read, so a status-partitioned read misses it
- * in both partitions. An unfiltered listing is unaffected.
+ * The sample store with ERP-0000007 hidden, and a client whose transport answers product listings
+ * one at a time and flips both products' status (5: VISIBLE → HIDDEN, 7: HIDDEN → VISIBLE) right
+ * after the first listing it answers. A read split by status then misses one of them whichever
+ * partition it reads first (the second partition no longer holds it), and a read that leaves out
+ * hidden products misses 7; one unfiltered listing sees both.
  */
 async function racingSetup() {
   const s = await startSandbox({ seed: join(SAMPLES, 'store.json') });
   sandbox = s;
-  let hiddenRead!: () => void;
-  const hiddenDone = new Promise<void>((r) => (hiddenRead = r));
-  let flipped = false;
-  const fetch: FetchLike = async (url, init) => {
-    const status = new URL(url).searchParams.get('status');
-    if (init.method === 'GET' && status === 'HIDDEN') {
+  s.store.updateProduct(TO_SHOW, { status: 'HIDDEN' });
+  let queue: Promise<unknown> = Promise.resolve();
+  let listings = 0;
+  const fetch: FetchLike = (url, init) => {
+    const { pathname } = new URL(url);
+    if (init.method !== 'GET' || pathname !== '/api/v2/products') return undiciRequestLike(url, init);
+    const answered = queue.then(async () => {
       const response = await undiciRequestLike(url, init);
-      hiddenRead();
-      return response;
-    }
-    if (init.method === 'GET' && status === 'VISIBLE') {
-      await hiddenDone;
-      if (!flipped) {
-        flipped = true;
-        s.store.updateProduct('prod_00000005', { status: 'HIDDEN' });
+      await response.text().then((text) => Object.assign(response, { text: async () => text }));
+      if (++listings === 1) {
+        s.store.updateProduct(TO_HIDE, { status: 'HIDDEN' });
+        s.store.updateProduct(TO_SHOW, { status: 'VISIBLE' });
       }
-    }
-    return undiciRequestLike(url, init);
+      return response;
+    });
+    queue = answered.catch(() => undefined);
+    return answered;
   };
   const client = new MerchantClient({ baseUrl: s.url, token: s.token, fetch });
   const dir = mkdtempSync(join(tmpdir(), 'mbulk-live-read-'));
-  return { s, client, dir, runsRoot: join(dir, '.mbulk', 'runs') };
+  const file = join(dir, 'price.csv');
+  writeFileSync(file, SHEET);
+  return { s, client, file, runsRoot: join(dir, '.mbulk', 'runs') };
 }
 
 describe('the product import reads the live catalog in one unfiltered listing', () => {
   it('a product whose status changes during the read is planned as an update, never a create', async () => {
-    const { s, client, dir, runsRoot } = await racingSetup();
-    const file = join(dir, 'price.csv');
-    writeFileSync(file, 'reference_id,name,price\nERP-0000005,Cinnamon Roll,19.90\n');
+    const { s, client, file, runsRoot } = await racingSetup();
     const planned = await planProductImport({ client, file, runsRoot, target: 'test' });
-    expect(planned.file.plan.summary).toMatchObject({ create: 0, update: 1 });
-    expect(planned.file.plan.entries[0]).toMatchObject({ action: 'update', productId: 'prod_00000005' });
+    expect(planned.file.plan.summary).toMatchObject({ create: 0, update: 2 });
+    expect(planned.file.plan.entries.map((e) => [e.action, e.productId])).toEqual([
+      ['update', TO_HIDE],
+      ['update', TO_SHOW],
+    ]);
     const reads = s.requestLog().filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products'));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((e) => !e.path.includes('status='))).toBe(true);
   });
 
   it('the drift check does not report a product as deleted when its status changes during the read', async () => {
-    const { client, dir, runsRoot } = await racingSetup();
-    const file = join(dir, 'price.csv');
-    writeFileSync(file, 'reference_id,name,price\nERP-0000005,Cinnamon Roll,19.90\n');
+    const { s, client, file, runsRoot } = await racingSetup();
     // Planned with a plain client (no race), then checked through the racing one.
-    const plain = new MerchantClient({ baseUrl: sandbox!.url, token: sandbox!.token });
+    const plain = new MerchantClient({ baseUrl: s.url, token: s.token });
     const planned = await planProductImport({ client: plain, file, runsRoot, target: 'test' });
+    await plain.close();
+    expect(planned.file.plan.entries.map((e) => e.productId)).toEqual([TO_HIDE, TO_SHOW]);
     const drifted = await checkProductDrift(planned.run, client);
-    expect(drifted.filter((d) => d.id === 'prod_00000005' && d.change !== 'changed')).toEqual([]);
+    // Both statuses did change (the witness that the race happened); neither product is gone.
+    expect(s.store.getProduct(TO_HIDE).status).toBe('HIDDEN');
+    expect(s.store.getProduct(TO_SHOW).status).toBe('VISIBLE');
+    expect(drifted.filter((d) => d.change !== 'changed').map((d) => `${d.id}: ${d.reason}`)).toEqual([]);
   });
 });

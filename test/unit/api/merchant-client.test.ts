@@ -9,14 +9,13 @@ import {
   ConnectionError,
   InternalServerError,
   InvalidRequestError,
-  ListCapExceededError,
-  MerchantClient,
   NotFoundError,
   OutcomeUnknownError,
   RateLimitError,
-  globalFetchLike,
-  type MerchantClientOptions,
-} from '../../../src/api/index.js';
+} from '../../../src/api/errors.js';
+import { MerchantClient, type MerchantClientOptions } from '../../../src/api/merchant-client.js';
+import { ListCapExceededError } from '../../../src/api/paginate.js';
+import { globalFetchLike } from '../../../src/api/transport.js';
 import { BASE, TOKEN, customer, errorBody, inventoryItem, product, store } from './fixtures.js';
 
 const server = setupServer();

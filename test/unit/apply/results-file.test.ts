@@ -5,12 +5,9 @@ import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowIssue } from '../../../src/mapping/row-issue.js';
 import {
-  CsvFileWriter,
   FailedCsvWriter,
   ResultsCsvWriter,
-  csvField,
   invalidRowResult,
-  neutraliseFormula,
   operationRowResult,
   writeRowFiles,
   type RowResult,
@@ -41,44 +38,15 @@ const columns = (headers: string[]): SheetColumn[] =>
     index,
   }));
 
-describe('csv primitives', () => {
-  it('quotes only when needed', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField(' padded')).toBe('" padded"');
-  });
-
-  it('neutralises formulas but not plain numbers', () => {
-    expect(neutraliseFormula('=HYPERLINK("x")')).toBe(`'=HYPERLINK("x")`);
-    expect(neutraliseFormula('+1+2')).toBe(`'+1+2`);
-    expect(neutraliseFormula('@SUM(A1)')).toBe(`'@SUM(A1)`);
-    expect(neutraliseFormula('\tcmd')).toBe(`'\tcmd`);
-    expect(neutraliseFormula('-5')).toBe('-5');
-    expect(neutraliseFormula('-2.50')).toBe('-2.50');
-    expect(neutraliseFormula('-SKU')).toBe(`'-SKU`);
-    expect(neutraliseFormula('ok')).toBe('ok');
-  });
-
-  it('writes through a temporary file: nothing at the target until close, discard leaves the old file', () => {
-    const file = path.join(dir, 'x.csv');
-    fs.writeFileSync(file, 'old');
-    const w = new CsvFileWriter(file, ['a'], { flushChars: 10 });
-    for (let i = 0; i < 100; i++) w.writeRow([`value-${i}`]);
-    expect(fs.readFileSync(file, 'utf8')).toBe('old');
-    w.discard();
-    expect(fs.readFileSync(file, 'utf8')).toBe('old');
-    expect(fs.readdirSync(dir)).toEqual(['x.csv']);
-  });
-});
-
 describe('results.csv', () => {
-  it('has the fixed columns, one line per row, and neutralised text', () => {
+  it('has the fixed columns, one line per row, and neutralised text', async () => {
     const file = path.join(dir, 'results.csv');
-    const w = new ResultsCsvWriter(file, ['sku']);
-    w.write({ sheet: 'products', row: 2, outcome: 'created', entityId: 'p_1', key: 'ref-1' }, { sku: 'A-1' });
-    w.write(
+    const w = await ResultsCsvWriter.open(file, ['sku']);
+    await w.write(
+      { sheet: 'products', row: 2, outcome: 'created', entityId: 'p_1', key: 'ref-1' },
+      { sku: 'A-1' },
+    );
+    await w.write(
       {
         sheet: 'products',
         row: 3,
@@ -91,7 +59,7 @@ describe('results.csv', () => {
       },
       { sku: '@evil' },
     );
-    w.close();
+    await w.close();
     expect(w.counts).toMatchObject({ created: 1, failed: 1, updated: 0 });
     expect(parse(file)).toEqual([
       [
@@ -215,7 +183,7 @@ describe('operationRowResult', () => {
 });
 
 describe('failed.csv', () => {
-  it('keeps the input own headers, order and values exactly (quotes, newlines, unicode, formulas), plus mbulk_error', () => {
+  it('keeps the input own headers, order and values exactly (quotes, newlines, unicode, formulas), plus mbulk_error', async () => {
     const headers = ['SKU', 'Name', 'Price', 'Description', 'mbulk_error'];
     const cols = columns(headers);
     const nasty: SheetRow = {
@@ -235,10 +203,10 @@ describe('failed.csv', () => {
       cells: { sku: 12, name: true, price: 19.99, description: null },
     };
     const file = path.join(dir, 'failed.csv');
-    const w = new FailedCsvWriter(file, cols);
-    w.write(nasty, '=price must be a number');
-    w.write(xlsxRow, 'name: write text');
-    w.close();
+    const w = await FailedCsvWriter.open(file, cols);
+    await w.write(nasty, '=price must be a number');
+    await w.write(xlsxRow, 'name: write text');
+    await w.close();
     expect(parse(file)).toEqual([
       ['SKU', 'Name', 'Price', 'Description', 'mbulk_error'],
       [

@@ -14,13 +14,17 @@ import {
   TimeoutError,
   UsageError,
   exitCodeFor,
-  isApiError,
-  isConnectionError,
   isMbulkError,
   planStockImport,
 } from '../../../src/index.js';
+import * as lib from '../../../src/index.js';
 import type * as Lib from '../../../src/index.js';
+import { UnsupportedEncodingError } from '../../../src/api/decode-body.js';
+import { CliError, InterruptedError } from '../../../src/cli/cli-error.js';
 import { describeError } from '../../../src/cli/describe-error.js';
+import { ExitCode } from '../../../src/cli/exit-code.js';
+import { SandboxError } from '../../../src/sandbox/sandbox-error.js';
+import { NotRegularFileError } from '../../../src/sheets/read-regular-file.js';
 
 describe('MbulkError: one family, a category each', () => {
   it('gives every error a category, and the CLI its exit code from it', () => {
@@ -43,6 +47,16 @@ describe('MbulkError: one family, a category each', () => {
         'local',
         5,
       ],
+      [new CliError('--port must be an integer'), 'usage', 2],
+      [new CliError('declined: nothing was written', ExitCode.Refused), 'refused', 3],
+      [new CliError('review failed', ExitCode.RowsFailed), 'failed', 1],
+      [new CliError('cannot reach the sandbox', ExitCode.Unreachable), 'unreachable', 4],
+      [new CliError('interrupted: nothing was written', ExitCode.Interrupted), 'interrupted', 130],
+      [new InterruptedError('SIGTERM'), 'interrupted', 130],
+      [new SandboxError('authentication_error', 'invalid_token', 'bad token'), 'unreachable', 4],
+      [new SandboxError('not_found_error', 'resource_missing', 'no product'), 'failed', 1],
+      [new UnsupportedEncodingError('zstd'), 'unreachable', 4],
+      [new NotRegularFileError('/tmp/fifo'), 'usage', 2],
     ];
     for (const [error, category, code] of cases) {
       expect(error, error.name).toBeInstanceOf(MbulkError);
@@ -52,15 +66,27 @@ describe('MbulkError: one family, a category each', () => {
     }
   });
 
+  it('roots every error class the library exports in MbulkError', () => {
+    const errorClasses = Object.entries(lib as Record<string, unknown>).filter(
+      (entry): entry is [string, { prototype: unknown }] =>
+        typeof entry[1] === 'function' && (entry[1] as { prototype?: unknown }).prototype instanceof Error,
+    );
+    expect(errorClasses.length).toBeGreaterThan(20);
+    const outside = errorClasses.filter(
+      ([, value]) => value !== MbulkError && !(value.prototype instanceof MbulkError),
+    );
+    expect(outside.map(([name]) => name)).toEqual([]);
+  });
+
   it('names each error after its class, and each class guard matches only its own kind', () => {
     const auth = ApiError.from(401, { error: { type: 'authentication_error', message: 'bad token' } });
     expect(auth.name).toBe('AuthenticationError');
     expect(AuthenticationError.is(auth) && ApiError.is(auth) && MbulkError.is(auth)).toBe(true);
     expect(NotFoundError.is(auth)).toBe(false);
-    expect(isApiError(auth)).toBe(true);
+    expect(ApiError.is(auth)).toBe(true);
     const timeout = new TimeoutError('headers timeout', true);
     expect(timeout.name).toBe('TimeoutError');
-    expect(isConnectionError(timeout) && !isApiError(timeout)).toBe(true);
+    expect(ConnectionError.is(timeout) && !ApiError.is(timeout)).toBe(true);
     expect(isMbulkError(new Error('plain'))).toBe(false);
     expect(isMbulkError({ category: 'usage', message: 'looks like one' })).toBe(false);
     // The class list guards read is not enumerable: JSON shows what it did before, and the category.
@@ -84,7 +110,7 @@ describe('MbulkError: one family, a category each', () => {
     });
     expect(Object.getPrototypeOf(foreign)).not.toBe(AuthenticationError.prototype);
     expect(isMbulkError(foreign)).toBe(true);
-    expect(isApiError(foreign)).toBe(true);
+    expect(ApiError.is(foreign)).toBe(true);
     expect(AuthenticationError.is(foreign)).toBe(true);
     expect(NotFoundError.is(foreign)).toBe(false);
     expect(foreign instanceof ApiError).toBe(true);

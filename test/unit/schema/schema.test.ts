@@ -6,9 +6,9 @@ import {
   ProductCreate,
   ProductUpdate,
   TemplateCreate,
-  currencyDecimals,
   templateVariables,
 } from '../../../src/index.js';
+import { currencyDecimals } from '../../../src/schema/currency.js';
 
 function paths(result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }): string[] {
   return (result.error?.issues ?? []).map((i) => i.path.join('.'));

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvField } from '../../../src/sheets/csv-sheet-writer.js';
 import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
 import { defaultCsvPath, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 import { parseMoney } from '../../../src/sheets/money.js';
@@ -134,12 +133,5 @@ describe('CSV sheet writer', () => {
   it('reports an unwritable path', async () => {
     const writer = createSheetWriter(join(dir, 'nope', 'x.csv'), { format: 'csv', currencyDecimals: 2 });
     await expect(writer.addSheet(spec)).rejects.toThrow(/ENOENT/);
-  });
-
-  it('quotes only when needed', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('a"b')).toBe('"a""b"');
-    expect(csvField('a\rb')).toBe('"a\rb"');
   });
 });

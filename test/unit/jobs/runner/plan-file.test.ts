@@ -104,6 +104,22 @@ describe('plan.json is validated on read', () => {
     expect(e.problem).toMatch(/^plan\.changes\.0\.after: /);
   });
 
+  it('every field apply reads is checked: a stock change without its sku (the backup keeps it)', async () => {
+    const plan = stockPlan();
+    delete (plan.plan.changes[0] as Partial<(typeof plan.plan.changes)[0]>).sku;
+    const e = await applyDamaged(plan);
+    expect(e.problem).toBe('plan.changes.0.sku is missing');
+  });
+
+  it('a sku that is not text (or null) is damaged, and so is a report field of the wrong type', async () => {
+    const plan = stockPlan();
+    (plan.plan.changes[0] as Record<string, unknown>)['sku'] = 42;
+    expect((await applyDamaged(plan)).problem).toMatch(/^plan\.changes\.0\.sku: /);
+    const skipped = stockPlan();
+    (skipped.plan as Record<string, unknown>)['skipped'] = [{ sheet: 'stock.csv', rowNumber: 3 }];
+    expect((await applyDamaged(skipped)).problem).toBe('plan.skipped.0.reason is missing');
+  });
+
   it('a file that is not a JSON object is damaged', async () => {
     const e = await applyDamaged([1, 2]);
     expect(e.problem).toBe('not a JSON object');

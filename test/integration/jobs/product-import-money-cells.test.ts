@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
- * Issue 10, case 1: money cells in another currency, and `--decimal-comma` taking `.` only as a
+ * Money cells in another currency, and `--decimal-comma` taking `.` only as a
  * thousands separator in groups of three. The store is MYR (the sample store); the witness is what
  * the sandbox holds after `--apply`: only the rows that mean a MYR amount are created, at that amount.
  */
@@ -50,7 +50,7 @@ async function importTable(decimalComma: boolean) {
   return { r, created, failed };
 }
 
-describe('money cells in a MYR store (issue 10, case 1)', () => {
+describe('money cells in a MYR store', () => {
   for (const decimalComma of [false, true]) {
     it(`${decimalComma ? 'with' : 'without'} --decimal-comma: writes only MYR amounts, exactly`, async () => {
       const { r, created, failed } = await importTable(decimalComma);

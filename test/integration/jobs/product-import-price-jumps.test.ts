@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
- * Issue 10, price sanity: a price ×100 (a forgotten decimal point) or a new price far above the
+ * Price sanity: a price ×100 (a forgotten decimal point) or a new price far above the
  * catalog's median is listed as suspicious and refused on --apply (exit 3) with zero writes, also
  * through `mbulk apply RUN`, unless --allow-price-jumps. Witness: the sandbox request log and store.
  */
@@ -26,7 +26,7 @@ function sheet(name: string, lines: string[]): string {
 // ERP-0000001 sells at 11.90 (variants 11.90 and 13.90); the catalog's median item price is far below 1,190.
 const FORGOTTEN_POINT = ['reference_id,price', 'ERP-0000001,1190'];
 
-describe('price sanity (issue 10)', () => {
+describe('price sanity', () => {
   it('refuses a price ×100 on --apply with exit 3 and zero writes', async () => {
     const { env, writes, product } = await sandbox();
     const before = product('ERP-0000001');

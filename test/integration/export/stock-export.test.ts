@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { SAMPLE_STORE, sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
- * Issue 10, case 4: `mbulk export stock FILE` writes the nightly stock format (sku, quantity,
+ * `mbulk export stock FILE` writes the nightly stock format (sku, quantity,
  * item_id), and `import stock` reads a product export's variant_sku / variant_inventory_quantity.
  * Witness: the sandbox request log and store state.
  */
@@ -37,7 +37,7 @@ function trackedItems(): Map<string, number> {
   return out;
 }
 
-describe('mbulk export stock (issue 10, case 4)', () => {
+describe('mbulk export stock', () => {
   it('writes sku, quantity, item_id for every tracked item; re-importing it changes nothing', async () => {
     const { env, writes, stock } = await sandbox();
     const out = join(dir, 'stock.csv');
@@ -64,7 +64,7 @@ describe('mbulk export stock (issue 10, case 4)', () => {
   });
 });
 
-describe('import stock of a product export (issue 10, case 4)', () => {
+describe('import stock of a product export', () => {
   it('reads variant_sku / variant_inventory_quantity (and sku / inventory_quantity of products without variants)', async () => {
     const { env, writes, stock } = await sandbox();
     const out = join(dir, 'catalog.csv');

@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
- * Issue 10, case 5: a sheet with a header and no rows is refused (exit 3) unless --allow-empty, and
+ * A sheet with a header and no rows is refused (exit 3) unless --allow-empty, and
  * a last line cut mid-line is reported as such, never read as a (wrong) row. Witness: the sandbox
  * request log (zero writes) and store state.
  */
@@ -29,7 +29,7 @@ function file(name: string, text: string): string {
 
 type Failed = { failedRows: { row: number; code: string; message: string }[] };
 
-describe('a sheet with a header and no rows (issue 10, case 5)', () => {
+describe('a sheet with a header and no rows', () => {
   const cases: [string, string][] = [
     ['stock', 'sku,quantity\r\n'],
     ['customers', 'name,phone,email\n'],
@@ -58,7 +58,7 @@ describe('a sheet with a header and no rows (issue 10, case 5)', () => {
   }
 });
 
-describe('a last line cut mid-line (issue 10, case 5)', () => {
+describe('a last line cut mid-line', () => {
   it('stock: the cut row is reported as cut short, not as an unknown SKU; the rows before it apply', async () => {
     const { env, variantStock } = await sandbox();
     const path = file('cut-stock.csv', 'sku,quantity\nTEE-LIN-SND-M,46\nTEE-LIN-SN');

@@ -8,7 +8,7 @@ import type { StoreSnapshot } from '../../../src/schema/index.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 /**
- * Issue 11, "No silent trimming": key cells with a leading or trailing space, tab, CR or a BOM
+ * No silent trimming: key cells with a leading or trailing space, tab, CR or a BOM
  * (U+FEFF) are read trimmed, and each such column gets one warning with its count, in the plan and
  * in report.md. Witness: the sandbox's store (the trimmed values were the ones used).
  */
@@ -47,7 +47,7 @@ function reportMd(stdout: string): string {
 const warningLines = (text: string, header: string) =>
   text.split('\n').filter((l) => l.includes(`(${header}): ${header}: `) && l.includes('spaces/tabs/BOM'));
 
-describe('key cells with edge whitespace or a BOM are trimmed and reported (issue 11)', () => {
+describe('key cells with edge whitespace or a BOM are trimmed and reported', () => {
   it('stock: one warning for the sku column with the count; the trimmed SKUs are the ones updated', async () => {
     const { s, env } = await sandbox();
     const path = file(

@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { sampleSandboxes } from '../../helpers/sample-sandboxes.js';
 
 /**
- * Issue 10, case 4: re-importing an older `export products` sheet must not reset the stock of items
+ * Re-importing an older `export products` sheet must not reset the stock of items
  * sold since the export. Witness: the sandbox store's inventory after `--apply`.
  */
 const { dir, sandbox: sampleSandbox } = sampleSandboxes('mbulk-stale-stock-');
@@ -23,7 +23,7 @@ async function sandbox() {
   return { s, env, item, sell, writes };
 }
 
-describe('stale stock in a re-imported product export (issue 10, case 4)', () => {
+describe('stale stock in a re-imported product export', () => {
   it('leaves the stock of items sold after the export unchanged, with one warning; --stock overwrite forces it', async () => {
     const { env, item, sell, writes } = await sandbox();
     const out = join(dir, 'a', 'catalog.csv');

@@ -1,0 +1,57 @@
+import { writeCsvFile } from '../../sheets/csv-file-writer.js';
+import { neutralizeResultText } from '../../sheets/neutralize-formula.js';
+import type { ChangeOutcome, EntityFailure, EntityLine, EntitySummary } from './job-definition.js';
+
+const COLUMNS = ['type', 'id', 'label', 'outcome', 'error_code', 'error_message'] as const;
+
+/** One line of the results.csv of a run without an input sheet: an entity and what became of it. */
+type EntityRow = Record<(typeof COLUMNS)[number], string>;
+
+function entityRow(
+  type: string,
+  id: string,
+  label: string,
+  outcome: string,
+  code: string,
+  message: string,
+): EntityRow {
+  return {
+    type,
+    id,
+    label: neutralizeResultText(label),
+    outcome,
+    error_code: code,
+    error_message: neutralizeResultText(message),
+  };
+}
+
+/**
+ * results.csv of a run without an input sheet (a rollback): one line per entity a change wrote
+ * (its outcome) or did not (failed, with why), then the kind's lines for entities no change
+ * carried; and the entities whose change counts as failed.
+ */
+export async function writeEntityResults(
+  path: string,
+  changes: readonly ChangeOutcome[],
+  lines: readonly EntityLine[],
+  counted: (change: ChangeOutcome) => boolean,
+): Promise<EntitySummary> {
+  const all: EntityRow[] = [];
+  const failures: EntityFailure[] = [];
+  for (const c of changes) {
+    const type = c.entity?.type ?? '';
+    const id = c.entityId ?? '';
+    const f = c.failure;
+    all.push(
+      entityRow(type, id, c.entity?.label ?? id, f ? 'failed' : c.outcome, f?.code ?? '', f?.message ?? ''),
+    );
+    if (counted(c)) failures.push({ type, id, code: f?.code ?? '', message: f?.message ?? '' });
+  }
+  for (const l of lines) all.push(entityRow(l.type, l.id, l.label, l.outcome, '', l.reason));
+  await writeCsvFile(
+    path,
+    COLUMNS,
+    all.map((row) => COLUMNS.map((column) => row[column])),
+  );
+  return { failures };
+}
