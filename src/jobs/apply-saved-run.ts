@@ -1,6 +1,7 @@
 import type { MerchantClient } from '../api/merchant-client.js';
 import { JournalDamagedError } from '../apply/apply-run.js';
 import { journalDamage, readJournal, type JournalSnapshot } from '../apply/journal.js';
+import { runJournalEvidence } from '../apply/journal-evidence.js';
 import { LockHeldError, describeOwner } from '../apply/lock-file.js';
 import { isRunLive, type RunDirectory } from '../apply/run-directory.js';
 import { clientStore } from '../apply/run-store.js';
@@ -143,7 +144,7 @@ export async function checkSavedRun(
   }
   const journal = readJournal(run.file('journal'));
   if (options.resume === true && options.reconcile !== true) {
-    const damage = journalDamage(journal, meta.journal_seq);
+    const damage = journalDamage(journal, runJournalEvidence(run));
     if (damage.length > 0) {
       return {
         ...base,

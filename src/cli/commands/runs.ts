@@ -55,8 +55,9 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
   if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const { runJournalEvidence } = await import('../../apply/journal-evidence.js');
   const snapshot = readJournal(run.file('journal'));
-  const damage = journalDamage(snapshot, meta.journal_seq);
+  const damage = journalDamage(snapshot, runJournalEvidence(run));
   const journal =
     damage.length > 0
       ? { state: 'damaged' as const, damage }

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStore } from '../../../src/sandbox/generator.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+/**
+ * Issue 22 point 1: a per-item delta run (strict sandbox: one PATCH per item, deltas not
+ * idempotent) killed part-way, whose journal then loses its last complete records: what a restore
+ * from a snapshot taken mid-run, a copied run directory or a file system that does not honour
+ * fdatasync leaves. One real SIGKILL; each truncation position resumes its own copy of the run
+ * directory against the store as the kill left it.
+ */
+
+interface Item {
+  itemId: string;
+  sku: string;
+  quantity: number;
+}
+
+let sandbox: RunningSandbox;
+let items: Item[];
+let env: NodeJS.ProcessEnv;
+let killedDir: string;
+let runId: string;
+/** Quantities as the kill left them (what every copy resumes against). */
+let afterKill: Map<string, number>;
+
+const patches = () => sandbox.requestLog().filter((e) => e.method === 'PATCH' && e.outcome === 'applied');
+
+beforeAll(async () => {
+  const snapshot = generateStore({ products: 20, customers: 0, orders: 0, seed: 5 });
+  items = snapshot.products
+    .filter((p) => p.inventory_enabled)
+    .flatMap((p) => [p.inventory, ...p.variants.map((v) => v.inventory)])
+    .filter((i) => i?.sku)
+    .slice(0, 12)
+    .map((i) => ({ itemId: i!.item_id, sku: i!.sku as string, quantity: i!.quantity }));
+  expect(items).toHaveLength(12);
+  sandbox = await startSandbox({ seed: snapshot, strict: true, latencyMs: 40 });
+  killedDir = mkdtempSync(join(tmpdir(), 'mbulk-truncated-journal-'));
+  env = {
+    MERCHANT_API_URL: sandbox.url,
+    MERCHANT_API_TOKEN: sandbox.token,
+    MBULK_LOCK_DIR: join(killedDir, 'locks'),
+  };
+  const file = join(killedDir, 'deltas.csv');
+  writeFileSync(file, `sku,delta_quantity\n${items.map((i, n) => `${i.sku},${n + 1}`).join('\n')}\n`);
+  const planned = await runCli(['import', 'stock', file, '--json'], env, killedDir);
+  expect(planned.code, planned.stderr).toBe(0);
+  runId = planned.json<{ runId: string }>().runId;
+
+  // The real binary, one write at a time, killed once six deltas are in.
+  const child = spawn(
+    process.execPath,
+    [resolve('bin/mbulk.js'), 'apply', runId, '--yes', '--concurrency', '1'],
+    {
+      cwd: killedDir,
+      env: { ...env, PATH: process.env['PATH'], HOME: killedDir, XDG_DATA_HOME: join(killedDir, 'data') },
+      stdio: 'ignore',
+    },
+  );
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const started = Date.now();
+  while (patches().length < 6) {
+    if (Date.now() - started > 60_000) throw new Error('the child never applied six deltas');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  child.kill('SIGKILL');
+  await exited;
+  expect(patches().length).toBeLessThan(items.length);
+  afterKill = new Map(items.map((i) => [i.itemId, sandbox.store.getInventoryItem(i.itemId).quantity]));
+}, 90_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/**
+ * A copy of the killed run directory whose journal lost its last `drop` complete records; with
+ * `backup: 'consistent'` its backup log lost the entries of the operations those records started
+ * too (a snapshot of the whole directory taken earlier), else it is as the kill left it.
+ */
+function damagedCopy(drop: number, backup: 'consistent' | 'as-killed'): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'mbulk-truncated-copy-'));
+  const runDir = join(cwd, '.mbulk/runs', runId);
+  cpSync(join(killedDir, '.mbulk/runs', runId), runDir, { recursive: true });
+  const journalFile = join(runDir, 'journal.ndjson');
+  const complete = readFileSync(journalFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith('}'));
+  expect(complete.length).toBeGreaterThan(drop);
+  const kept = complete.slice(0, complete.length - drop);
+  writeFileSync(journalFile, kept.map((line) => `${line}\n`).join(''));
+  if (backup === 'consistent') {
+    const started = new Set(kept.map((line) => (JSON.parse(line) as { key: string }).key));
+    const backupFile = join(runDir, 'backup.ndjson');
+    const lines = readFileSync(backupFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.endsWith('}'))
+      .filter((line) => started.has(`stock-item:${(JSON.parse(line) as { id: string }).id}`));
+    writeFileSync(backupFile, lines.map((line) => `${line}\n`).join(''));
+  }
+  // The store as the kill left it.
+  for (const [itemId, quantity] of afterKill) sandbox.store.updateInventoryItem(itemId, { quantity });
+  return cwd;
+}
+
+function expectEachDeltaOnce(): void {
+  items.forEach((item, n) => {
+    expect(sandbox.store.getInventoryItem(item.itemId).quantity, item.sku).toBe(item.quantity + n + 1);
+  });
+}
+
+/** Items the kill left without their delta: what a resume must send, and nothing else. */
+function missing(): number {
+  return items.filter((item, n) => afterKill.get(item.itemId) !== item.quantity + n + 1).length;
+}
+
+describe('a killed per-item delta run whose journal lost its tail', () => {
+  for (const drop of [1, 3, 6]) {
+    it(`restored from an earlier snapshot (last ${drop} records gone): plain resume re-reads, sends no delta twice`, async () => {
+      const cwd = damagedCopy(drop, 'consistent');
+      const before = patches().length;
+      const resumed = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, cwd);
+      expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+      expect(patches().length - before).toBe(missing());
+      expectEachDeltaOnce();
+    });
+  }
+
+  for (const drop of [2, 5]) {
+    it(`journal alone cut short (last ${drop} records gone): runs show reports the damage; resume refuses, --reconcile sends no delta twice`, async () => {
+      const cwd = damagedCopy(drop, 'as-killed');
+      const shown = await runCli(['runs', 'show', runId, '--json'], env, cwd);
+      expect(shown.code, shown.stderr).toBe(0);
+      const journal = shown.json<{ journal: { state: string; damage?: string[] } }>().journal;
+      expect(journal.state).toBe('damaged');
+      expect(journal.damage?.join(' ')).toContain('backup');
+
+      const before = patches().length;
+      const refused = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, cwd);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`mbulk runs resume ${runId} --reconcile`);
+      expect(patches().length).toBe(before);
+
+      const reconciled = await runCli(['runs', 'resume', runId, '--yes', '--reconcile', '--json'], env, cwd);
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      expect(patches().length - before).toBe(missing());
+      expectEachDeltaOnce();
+    });
+  }
+});
