@@ -3,6 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../../../src/api/merchant-client.js';
+import type { FetchLike, FetchResponse } from '../../../src/api/transport.js';
+import { openRun } from '../../../src/apply/run-directory.js';
+import { applySavedRun } from '../../../src/jobs/apply-saved-run.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -23,6 +27,8 @@ interface Item {
 
 let sandbox: RunningSandbox;
 let items: Item[];
+/** Items of the run that ends with failures. */
+let extra: Item[];
 let env: NodeJS.ProcessEnv;
 let killedDir: string;
 let runId: string;
@@ -37,9 +43,10 @@ beforeAll(async () => {
     .filter((p) => p.inventory_enabled)
     .flatMap((p) => [p.inventory, ...p.variants.map((v) => v.inventory)])
     .filter((i) => i?.sku)
-    .slice(0, 12)
+    .slice(0, 15)
     .map((i) => ({ itemId: i!.item_id, sku: i!.sku as string, quantity: i!.quantity }));
-  expect(items).toHaveLength(12);
+  expect(items).toHaveLength(15);
+  extra = items.splice(12);
   sandbox = await startSandbox({ seed: snapshot, strict: true, latencyMs: 40 });
   killedDir = mkdtempSync(join(tmpdir(), 'mbulk-truncated-journal-'));
   env = {
@@ -153,4 +160,64 @@ describe('a killed per-item delta run whose journal lost its tail', () => {
       expectEachDeltaOnce();
     });
   }
+});
+
+/** An answer the service did not give: the error envelope with `status`. */
+function answer(status: number, type: string): FetchResponse {
+  const body = { error: { type, code: 'test_fault', message: `injected ${status}`, request_id: 'req_test' } };
+  return {
+    status,
+    headers: { get: (name) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
+    text: () => Promise.resolve(JSON.stringify(body)),
+  };
+}
+
+describe('issue 22 point 10: a run that ended with failures (exit 1)', () => {
+  it('resumes with plain runs resume: the proven failure is retried, the unknown delta settled by re-reading, none sent twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-failed-resume-'));
+    const file = join(dir, 'deltas.csv');
+    writeFileSync(file, `sku,delta_quantity\n${extra.map((i, n) => `${i.sku},${n + 1}`).join('\n')}\n`);
+    const planned = await runCli(['import', 'stock', file, '--json'], env, dir);
+    expect(planned.code, planned.stderr).toBe(0);
+    const id = planned.json<{ runId: string }>().runId;
+    const [lost, refused] = extra as [Item, Item, Item];
+    // The first apply: the delta of `lost` is applied but its answer is a 500, and every read after
+    // it fails (so it cannot be settled now); `refused` is answered 400 without being applied.
+    let reading = true;
+    const faulty: FetchLike = async (url, init) => {
+      if (init.method === 'PATCH' && url.includes(refused.itemId)) return answer(400, 'invalid_request_error');
+      if (init.method === 'GET' && !reading) return answer(500, 'api_error');
+      const real = await fetch(url, {
+        method: init.method,
+        headers: init.headers,
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      });
+      if (init.method === 'PATCH' && url.includes(lost.itemId)) {
+        reading = false;
+        return answer(500, 'api_error');
+      }
+      return real;
+    };
+    const client = new MerchantClient({
+      baseUrl: sandbox.url,
+      token: sandbox.token,
+      fetch: faulty,
+      maxRetries: 1,
+      retryDelay: { initialDelayMs: 1, maxDelayMs: 2 },
+    });
+    const run = openRun(join(dir, '.mbulk/runs'), id, dir);
+    const first = await applySavedRun(run, { client, target: run.meta.target, concurrency: 1 });
+    await client.close();
+    expect(first).toMatchObject({ applied: true, ok: false, status: 'completed' });
+    expect(run.refresh()).toMatchObject({ status: 'applied', counts: { ops_failed: 1, ops_unknown: 1 } });
+
+    const before = patches().length;
+    const resumed = await runCli(['runs', 'resume', id, '--yes', '--json'], env, dir);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Only the refused delta went out again; the lost one was found applied.
+    expect(patches().slice(before).map((e) => e.path)).toEqual([expect.stringContaining(refused.itemId)]);
+    extra.forEach((item, n) => {
+      expect(sandbox.store.getInventoryItem(item.itemId).quantity, item.sku).toBe(item.quantity + n + 1);
+    });
+  });
 });
