@@ -56,6 +56,9 @@ describe('journal integrity', () => {
     expect(cut.damage).toEqual([]);
     expect(journalDamage(cut, { recordedSeq: 6 }).join()).toContain('it ends at record 3, but the run recorded 6');
     expect(journalDamage(cut, { recordedSeq: 3 })).toEqual([]);
+    // A killed run recorded no length in run.json: its backup log names how far the journal got.
+    expect(journalDamage(cut, { backupSeq: 5 }).join()).toContain("the run's backup log names record 5");
+    expect(journalDamage(cut, { backupSeq: 3 })).toEqual([]);
   });
 
   it('a short write is completed by looping; a failed write stops the journal', () => {
