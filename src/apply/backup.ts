@@ -85,7 +85,9 @@ export class BackupLog {
       if (this.saved.has(key)) continue;
       this.saved.add(key);
       const line = { type: entry.type, id: entry.id, before: entry.before ?? null, t };
-      lines.push(`${JSON.stringify(journalSeq === undefined ? line : { ...line, journal_seq: journalSeq })}\n`);
+      lines.push(
+        `${JSON.stringify(journalSeq === undefined ? line : { ...line, journal_seq: journalSeq })}\n`,
+      );
     }
     if (journalSeq !== undefined && journalSeq > this.journalSeq) {
       this.journalSeq = journalSeq;

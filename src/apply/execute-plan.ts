@@ -113,11 +113,13 @@ export interface ExecuteOptions<Op, R> {
    * A resume of a journal that may have lost its last records without a trace (a run directory
    * restored from a snapshot taken mid-run, a copy, a file system that ignored fdatasync): any of
    * its operations not proven `done` may have been sent after `since` (ISO, the last record's
-   * time). One whose replay is harmless (idempotent, its key within the window) is sent as usual;
-   * any other goes to `reconcile` (re-read the store: settled, sent, or left unknown) before
-   * anything is sent, or, for an idempotent one the kind cannot re-read, is sent as usual.
+   * time). One that is not idempotent goes to `reconcile` (re-read the store: settled, sent, or
+   * left unknown) before anything is sent, and so does a keyed one whose key may have expired when
+   * `reReadExpired` says so; the others are sent as usual (harmless to replay).
    */
   unjournaledSince?: string;
+  /** Keyed operations `unjournaledSince` re-reads once their key may have expired (default none). */
+  reReadExpired?: (op: Op) => boolean;
   /** Clock in ms for rate/ETA (default: performance.now). */
   now?: () => number;
 }
@@ -264,9 +266,10 @@ export async function executeOperations<Op, R>(
         startedAt: since,
         unproven: true,
       };
-      // A plain resume still sends what is harmless to send, or what nothing could re-read.
-      if (options.settleUnproven || (!replaySafe(op, unproven) && (options.reconcile || !isIdempotent(op))))
-        state = unproven;
+      // A plain resume sends as usual what is harmless to replay, and a keyed write past its window
+      // that the kind does not ask to re-read (see the README: Durability).
+      const reRead = !isIdempotent(op) || (!replaySafe(op, unproven) && options.reReadExpired?.(op) === true);
+      if (options.settleUnproven || reRead) state = unproven;
     }
 
     if (state.status === 'done') {

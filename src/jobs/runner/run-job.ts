@@ -140,6 +140,7 @@ async function executePasses<Op extends { key: string }, R>(
         return session.execute(op, exec);
       },
       ...(session.reconcile ? { reconcile: session.reconcile.bind(session) } : {}),
+      ...(session.reReadExpired ? { reReadExpired: session.reReadExpired.bind(session) } : {}),
       ...(isFatal || fallback
         ? {
             isFatal: (error: unknown) =>

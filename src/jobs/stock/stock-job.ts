@@ -172,7 +172,8 @@ function stockSession(
     // Called for per-item deltas (not idempotent), and for a keyed batch whose key the service
     // may have forgotten (started more than 24 h ago): re-read the items and decide.
     reconcile: async (op, state) => {
-      const inventory = state.status === 'unknown' && state.unproven === true ? earlierInventory : liveInventory;
+      const inventory =
+        state.status === 'unknown' && state.unproven === true ? earlierInventory : liveInventory;
       if (op.kind === 'stock-batch') {
         // Absolute quantities are harmless to send again; deltas are never resent blindly.
         if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
@@ -196,6 +197,8 @@ function stockSession(
         `could not tell whether the delta ${change.value} reached item ${change.itemId}: the quantity is now ${now ?? 'unknown'} (planned ${change.before} → ${change.after}); check it and fix by hand, it will not be resent`,
       );
     },
+    // A batch of deltas whose key may have expired is re-read on resume, never sent blindly.
+    reReadExpired: (op) => op.kind === 'stock-batch' && op.changes.some((c) => c.mode === 'delta'),
     changes: (o) => itemChanges(o),
     results: {
       invalid: file.plan.issues,

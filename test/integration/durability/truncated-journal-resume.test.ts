@@ -185,7 +185,8 @@ describe('issue 22 point 10: a run that ended with failures (exit 1)', () => {
     // it fails (so it cannot be settled now); `refused` is answered 400 without being applied.
     let reading = true;
     const faulty: FetchLike = async (url, init) => {
-      if (init.method === 'PATCH' && url.includes(refused.itemId)) return answer(400, 'invalid_request_error');
+      if (init.method === 'PATCH' && url.includes(refused.itemId))
+        return answer(400, 'invalid_request_error');
       if (init.method === 'GET' && !reading) return answer(500, 'api_error');
       const real = await fetch(url, {
         method: init.method,
@@ -215,7 +216,11 @@ describe('issue 22 point 10: a run that ended with failures (exit 1)', () => {
     const resumed = await runCli(['runs', 'resume', id, '--yes', '--json'], env, dir);
     expect(resumed.code, resumed.stderr).toBe(0);
     // Only the refused delta went out again; the lost one was found applied.
-    expect(patches().slice(before).map((e) => e.path)).toEqual([expect.stringContaining(refused.itemId)]);
+    expect(
+      patches()
+        .slice(before)
+        .map((e) => e.path),
+    ).toEqual([expect.stringContaining(refused.itemId)]);
     extra.forEach((item, n) => {
       expect(sandbox.store.getInventoryItem(item.itemId).quantity, item.sku).toBe(item.quantity + n + 1);
     });

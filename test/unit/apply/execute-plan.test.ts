@@ -192,8 +192,38 @@ describe('executeOperations', () => {
       ]);
     });
 
-    it('leaves a non-idempotent operation unsent when nothing can re-read it', async () => {
+    it('re-reads a keyed operation whose key may have expired only when reReadExpired asks', async () => {
       earlierSession([{ key: 'op0', phase: 'start' }, { key: 'op0', phase: 'done' }]);
+      const twoDaysAgo = new Date(Date.now() - 48 * 3600_000).toISOString();
+      for (const reRead of [true, false]) {
+        const journal = Journal.open(file);
+        const seen: string[] = [];
+        await executeOperations(ops(3, { idempotent: true, idempotencyKey: 'k' }), {
+          journal,
+          keyOf,
+          unjournaledSince: twoDaysAgo,
+          reReadExpired: (op) => reRead && op.id === 'op1',
+          execute: async (op) => {
+            seen.push(`sent ${op.id}`);
+            return 1;
+          },
+          reconcile: async (op) => {
+            seen.push(`read ${op.id}`);
+            return 'done';
+          },
+        });
+        journal.close();
+        expect(seen.sort()).toEqual(reRead ? ['read op1', 'sent op2'] : ['sent op1', 'sent op2']);
+        fs.rmSync(file);
+        earlierSession([{ key: 'op0', phase: 'start' }, { key: 'op0', phase: 'done' }]);
+      }
+    });
+
+    it('leaves a non-idempotent operation unsent when nothing can re-read it', async () => {
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done' },
+      ]);
       const journal = Journal.open(file);
       const executed: string[] = [];
       const summary = await executeOperations(ops(2), {
@@ -214,7 +244,10 @@ describe('executeOperations', () => {
     });
 
     it('a pass that does not retry failures keeps a journaled failure failed, also when settling', async () => {
-      earlierSession([{ key: 'op0', phase: 'start' }, { key: 'op0', phase: 'failed' }]);
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'failed' },
+      ]);
       for (const option of [{ unjournaledSince: since }, { settleUnproven: { since } }]) {
         const journal = Journal.open(file);
         let calls = 0;

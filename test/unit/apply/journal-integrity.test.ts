@@ -54,7 +54,9 @@ describe('journal integrity', () => {
     const lines = text.trimEnd().split('\n');
     const cut = parseJournal(`${lines.slice(0, 3).join('\n')}\n`);
     expect(cut.damage).toEqual([]);
-    expect(journalDamage(cut, { recordedSeq: 6 }).join()).toContain('it ends at record 3, but the run recorded 6');
+    expect(journalDamage(cut, { recordedSeq: 6 }).join()).toContain(
+      'it ends at record 3, but the run recorded 6',
+    );
     expect(journalDamage(cut, { recordedSeq: 3 })).toEqual([]);
     // A killed run recorded no length in run.json: its backup log names how far the journal got.
     expect(journalDamage(cut, { backupSeq: 5 }).join()).toContain("the run's backup log names record 5");
