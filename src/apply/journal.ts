@@ -266,6 +266,14 @@ export function stateOf(snapshot: JournalSnapshot, key: string): OperationState 
   return snapshot.states.get(key) ?? NOT_STARTED;
 }
 
+/**
+ * Whether the run left the entity of an operation in this state as it found it: never started,
+ * or failed definitely (the service refused it). What a drift check of a resume still checks.
+ */
+export function unwritten(status: OperationState['status']): boolean {
+  return status === 'not_started' || status === 'failed';
+}
+
 /** The file calls the journal writer makes: a seam for tests that need a full disk. */
 export type JournalFs = AppendLogFs;
 

@@ -133,8 +133,10 @@ function stockSession(
   };
   // Unknown outcomes settled together share one catalog read (strict mode has no get-one).
   const liveInventory = sharedInventoryReader(() => readLiveInventory(client, ctx.readSignal));
-  // What a resume cannot prove unsent was last touched by an earlier session: one read, taken when
-  // the first of them is settled, tells them all (this session writes an item only once decided).
+  // An operation this session has not sent was last touched by an earlier session (an unknown
+  // outcome, or one its journal cannot prove unsent): one read, taken when the first of them is
+  // settled, tells them all (this session writes an item only once it is decided).
+  const sentNow = new Set<string>();
   let earlier: Promise<LiveInventoryIndex> | undefined;
   const earlierInventory = () => (earlier ??= readLiveInventory(client, ctx.readSignal));
 
@@ -167,13 +169,13 @@ function stockSession(
           before: { quantity: c.before, sku: c.sku },
         })),
       );
+      sentNow.add(op.key);
       return op.kind === 'stock-batch' ? sendBatch(op) : sendItem(op);
     },
     // Called for per-item deltas (not idempotent), and for a keyed batch whose key the service
     // may have forgotten (started more than 24 h ago): re-read the items and decide.
-    reconcile: async (op, state) => {
-      const inventory =
-        state.status === 'unknown' && state.unproven === true ? earlierInventory : liveInventory;
+    reconcile: async (op) => {
+      const inventory = sentNow.has(op.key) ? liveInventory : earlierInventory;
       if (op.kind === 'stock-batch') {
         // Absolute quantities are harmless to send again; deltas are never resent blindly.
         if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
