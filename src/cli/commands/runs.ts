@@ -391,7 +391,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       )
       .command(
         'resume <run>',
-        'Continue an interrupted run: operations already done are not repeated',
+        'Continue an interrupted run, or one that ended with failures: operations already done are not repeated, failures are retried, and a write the journal cannot prove unsent is re-read first',
         (s) =>
           notifyOptions(s)
             .positional('run', { type: 'string', demandOption: true })
