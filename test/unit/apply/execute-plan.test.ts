@@ -193,7 +193,10 @@ describe('executeOperations', () => {
     });
 
     it('re-reads a keyed operation whose key may have expired only when reReadExpired asks', async () => {
-      earlierSession([{ key: 'op0', phase: 'start' }, { key: 'op0', phase: 'done' }]);
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done' },
+      ]);
       const twoDaysAgo = new Date(Date.now() - 48 * 3600_000).toISOString();
       for (const reRead of [true, false]) {
         const journal = Journal.open(file);
@@ -215,7 +218,10 @@ describe('executeOperations', () => {
         journal.close();
         expect(seen.sort()).toEqual(reRead ? ['read op1', 'sent op2'] : ['sent op1', 'sent op2']);
         fs.rmSync(file);
-        earlierSession([{ key: 'op0', phase: 'start' }, { key: 'op0', phase: 'done' }]);
+        earlierSession([
+          { key: 'op0', phase: 'start' },
+          { key: 'op0', phase: 'done' },
+        ]);
       }
     });
 
