@@ -3,7 +3,7 @@ import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { DriftedEntity } from '../runner/job-definition.js';
 import { readLiveInventory } from './live-inventory.js';
-import { StockPlanFileSchema, type StockPlanFile } from './stock-plan-file.js';
+import { StockPlanFileSchema } from './stock-plan-file.js';
 import { readPlanFile } from '../runner/plan-file.js';
 
 /**
