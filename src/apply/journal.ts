@@ -82,8 +82,9 @@ export type OperationState =
       startedAt?: string;
       error?: JournalError;
       /**
-       * No start of it is on record: it is treated as possibly sent because the journal may have
-       * lost its last records (a resume, see `executeOperations`' `unjournaledSince`) or is damaged.
+       * The journal holds no start of it, or a failure that a lost later attempt may have overtaken:
+       * it is treated as possibly sent because the journal may have lost its last records (a
+       * resume, see `executeOperations`' `unjournaledSince`) or is damaged (`settleUnproven`).
        */
       unproven?: boolean;
     };
