@@ -20,8 +20,6 @@ export function trippedGuards(
   options: Pick<McpServerOptions, 'maxChanges' | 'allowDelete'>,
 ): TrippedGuard[] {
   const tripped: TrippedGuard[] = [];
-  if (view.refusal !== null)
-    tripped.push({ guard: 'plan-refused', message: view.refusal, allow: null, operatorFlag: null });
   if (view.writes > options.maxChanges)
     tripped.push({
       guard: 'max-changes',
@@ -52,6 +50,10 @@ export function trippedGuards(
       allow: 'price_jumps',
       operatorFlag: null,
     });
+  // Last: a planner's own refusal (hides or deletes over the CLI's limits, --max-changes of a stock
+  // plan) may repeat one of the above, which say better what lifts them.
+  if (view.refusal !== null)
+    tripped.push({ guard: 'plan-refused', message: view.refusal, allow: null, operatorFlag: null });
   return tripped;
 }
 

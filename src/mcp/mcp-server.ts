@@ -3,34 +3,16 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import type { MerchantClient } from '../api/merchant-client.js';
 import { listRuns, openRun, type RunDirectory, type RunMeta } from '../apply/run-directory.js';
-import type { SavedRunLock } from '../jobs/apply-saved-run.js';
 import type { JobProgress } from '../jobs/job-events.js';
 import type { Store } from '../schema/index.js';
+import { registerExportTool } from './export-tool.js';
 import { checkApplyGuards, trippedGuards, type ApplyRequest } from './apply-guards.js';
-import type { McpServerOptions } from './mcp-options.js';
 import { planHash } from './plan-hash.js';
 import { openPlanSource, PlanSourceSchema } from './plan-source.js';
 import { readPlanView, type ChangeRow } from './plan-view.js';
-import { thrownError, toolError, toolResult } from './tool-result.js';
-
-/** What the server's tools call into: the store's client, where it is, and the operator's options. */
-export interface McpServerDeps {
-  client: MerchantClient;
-  /** Where the client writes, as runs record it (`local sandbox (…)` or the base URL; never a token). */
-  target: string;
-  options: McpServerOptions;
-  /** Relative source paths are read from here. */
-  cwd: string;
-  /** Takes the store's one-writer lock (the CLI's lock in `$MBULK_LOCK_DIR`). */
-  lock(store: Store, runId: string): SavedRunLock;
-  /** Aborted when the server stops (SIGINT, SIGTERM): applies stop as with Ctrl-C. */
-  signal: AbortSignal;
-  version: string;
-  /** Downloads an https:// sheet (the CLI's feed download: size and time limits, no credentials). */
-  download(url: string, signal: AbortSignal): Promise<string>;
-}
+import { guarded, toolError, toolResult } from './tool-result.js';
+import type { McpServerDeps } from './mcp-deps.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -110,15 +92,6 @@ function runFields(meta: RunMeta): Record<string, unknown> {
     storeId: meta.store_id ?? null,
     counts: meta.counts,
   };
-}
-
-/** Runs a tool's work; anything thrown comes back as a tool error (never a protocol error). */
-async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await work();
-  } catch (error) {
-    return thrownError(error);
-  }
 }
 
 /** Sends the job's progress as MCP progress notifications when the client asked for them. */
@@ -420,6 +393,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       }),
   );
 
+  registerExportTool(server, deps);
   if (!options.readOnly) registerWriteTools(server, deps, run);
   registerRunResources(server, options.runsRoot, run);
   return server;

@@ -36,3 +36,12 @@ export function thrownError(error: unknown): CallToolResult {
     ...(typeof e.requestId === 'string' ? { requestId: e.requestId } : {}),
   });
 }
+
+/** Runs a tool's work; anything thrown comes back as a tool error (never a protocol error). */
+export async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    return thrownError(error);
+  }
+}

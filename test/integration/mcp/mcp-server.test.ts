@@ -1,4 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import { SAMPLE_STORE } from '../../helpers/sample-sandboxes.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcp, fileSandbox, type FileSandbox, type McpSession } from './mcp-helpers.js';
@@ -26,6 +28,7 @@ describe('mbulk mcp', () => {
     expect(names).toEqual(
       [
         'apply_plan',
+        'export',
         'list_runs',
         'plan_import',
         'resume_run',
@@ -115,5 +118,137 @@ describe('mbulk mcp', () => {
     const stale = await mcp.call('apply_plan', { run_id: runId, plan_hash: planned.data['planHash'] });
     expect(stale).toMatchObject({ isError: true, data: { error: 'refused', refused: 'drift' } });
     expect(sb.writes().length).toBe(writes);
+  });
+});
+
+describe('mbulk mcp guards', () => {
+  it('refuses a ×100 price plan with the reason until allow.price_jumps is given and named in the reason', async () => {
+    const planned = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { records: [{ reference_id: 'ERP-0000001', price: 1190 }] },
+    });
+    expect(planned.isError, planned.text).toBe(false);
+    expect(planned.data['guards']).toMatchObject([{ guard: 'price-jumps', allow: 'price_jumps' }]);
+    const request = { run_id: planned.data['runId'], plan_hash: planned.data['planHash'] };
+    const writes = sb.writes().length;
+    const refused = await mcp.call('apply_plan', request);
+    expect(refused).toMatchObject({ isError: true, data: { refused: 'price-jumps', allow: 'price_jumps' } });
+    expect(String(refused.data['message'])).toMatch(/×10 or more/);
+    // The flag alone is not enough: the reason must name it.
+    const unexplained = await mcp.call('apply_plan', { ...request, allow: { price_jumps: true } });
+    expect(unexplained.data['refused']).toBe('reason-missing');
+    expect(sb.writes().length).toBe(writes);
+    expect(sb.s.store.getProduct('prod_00000001').price).toBe(1190);
+    const allowed = await mcp.call('apply_plan', {
+      ...request,
+      allow: { price_jumps: true },
+      reason: 'price_jumps: the owner confirmed the new price of 1190.00',
+    });
+    expect(allowed.isError, allowed.text).toBe(false);
+    expect(sb.s.store.getProduct('prod_00000001').price).toBe(119000);
+  });
+
+  it('refuses a plan that deletes a product on a server started without --allow-delete', async () => {
+    // Every product but the first (by reference, else by SKU): `missing: delete` deletes the first.
+    const keep = SAMPLE_STORE.products
+      .slice(1)
+      .map((p) => `${p.reference_id ?? ''},${p.reference_id ? '' : p.sku}`);
+    const planned = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { csv: `reference_id,sku\n${keep.join('\n')}\n` },
+      missing: 'delete',
+    });
+    expect(planned.isError, planned.text).toBe(false);
+    expect(planned.data['guards']).toMatchObject([
+      { guard: 'deletes', allow: null, operatorFlag: '--allow-delete' },
+    ]);
+    const writes = sb.writes().length;
+    const refused = await mcp.call('apply_plan', {
+      run_id: planned.data['runId'],
+      plan_hash: planned.data['planHash'],
+      allow: { deletes: true },
+      reason: 'deletes: the owner asked',
+    });
+    expect(refused).toMatchObject({
+      isError: true,
+      data: { refused: 'deletes', operatorFlag: '--allow-delete' },
+    });
+    expect(sb.writes().length).toBe(writes);
+    expect(sb.s.store.getProduct(SAMPLE_STORE.products[0]!.id).id).toBeDefined();
+  });
+
+  it('refuses more changes than --max-changes allows (the assistant cannot lift it)', async () => {
+    const items = SAMPLE_STORE.products
+      .filter((p) => p.inventory_enabled)
+      .flatMap((p) => [p.inventory, ...(p.variants ?? []).map((v) => v.inventory)])
+      .filter((i): i is NonNullable<typeof i> => i != null && i.sku !== null);
+    const small = await startMcp(cwd, sb.env, ['--max-changes', '2']);
+    try {
+      const planned = await small.call('plan_import', {
+        kind: 'stock',
+        source: { records: items.slice(0, 3).map((i) => ({ sku: i.sku, quantity: i.quantity + 1 })) },
+      });
+      expect((planned.data['guards'] as unknown[])[0]).toMatchObject({
+        guard: 'max-changes',
+        operatorFlag: '--max-changes',
+      });
+      const refused = await small.call('apply_plan', {
+        run_id: planned.data['runId'],
+        plan_hash: planned.data['planHash'],
+        allow: { price_jumps: true, deletes: true },
+        reason: 'price_jumps deletes',
+      });
+      expect(refused.data['refused']).toBe('max-changes');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('--read-only lists no tool that writes', async () => {
+    const ro = await startMcp(cwd, sb.env, ['--read-only']);
+    try {
+      const names = (await ro.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('plan_import');
+      expect(names).toContain('export');
+      for (const name of ['apply_plan', 'resume_run']) expect(names).not.toContain(name);
+    } finally {
+      await ro.close();
+    }
+  });
+});
+
+describe('mbulk mcp export', () => {
+  it('returns figures that tie to the file it wrote', async () => {
+    const r = await mcp.call('export', { kind: 'stock', format: 'csv' });
+    expect(r.isError, r.text).toBe(false);
+    const [file] = r.data['files'] as string[];
+    const rows = readFileSync(file!, 'utf8').trim().split('\n').slice(1);
+    expect((r.data['figures'] as { items: number }).items).toBe(rows.length);
+    expect(rows.length).toBeGreaterThan(0);
+    const orders = await mcp.call('export', { kind: 'orders', format: 'csv' });
+    expect(orders.isError, orders.text).toBe(false);
+    const figures = orders.data['figures'] as { orders: number };
+    const orderRows = Papa.parse<Record<string, string>>(
+      readFileSync((orders.data['files'] as string[])[0]!, 'utf8'),
+      {
+        header: true,
+        skipEmptyLines: true,
+      },
+    ).data;
+    expect(orderRows.length).toBe(figures.orders);
+    expect(figures.orders).toBe(SAMPLE_STORE.orders.length);
+  });
+
+  it('never puts the token in a result', async () => {
+    for (const [name, args] of [
+      ['whoami', {}],
+      ['list_runs', {}],
+      ['plan_import', { kind: 'stock', source: { file: 'missing.csv' } }],
+      ['apply_plan', { run_id: 'nope', plan_hash: 'x' }],
+    ] as const) {
+      const r = await mcp.call(name, args);
+      expect(r.text).not.toContain(sb.s.token);
+    }
+    expect(mcp.stderr()).not.toContain(sb.s.token);
   });
 });
