@@ -403,7 +403,31 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 function registerWriteTools(server: McpServer, deps: McpServerDeps, run: (id: string) => RunDirectory): void {
   const { options } = deps;
 
+  /**
+   * Applies whose client cancelled them: they stop taking writes at once, but hold the store's lock
+   * until the writes in flight are answered and journaled. The next apply or resume waits for them
+   * (a client's "resume" right after its cancel is not refused as busy by its own server).
+   */
+  const winding = new Set<Promise<unknown>>();
+
   async function apply(
+    r: RunDirectory,
+    request: ApplyRequest,
+    extra: Extra,
+    resume: boolean,
+  ): Promise<CallToolResult> {
+    await Promise.allSettled([...winding]);
+    const applying = applyChecked(r, request, extra, resume);
+    const onCancel = (): void => {
+      winding.add(applying);
+      void applying.finally(() => winding.delete(applying));
+    };
+    if (extra.signal.aborted) onCancel();
+    else extra.signal.addEventListener('abort', onCancel, { once: true });
+    return applying;
+  }
+
+  async function applyChecked(
     r: RunDirectory,
     request: ApplyRequest,
     extra: Extra,
