@@ -6,7 +6,7 @@ export type AllowFlag = 'price_jumps' | 'deletes';
 
 /** A guard a plan trips: why applying it is refused, and what (if anything) lifts the refusal. */
 export interface TrippedGuard {
-  guard: 'plan-refused' | 'max-changes' | 'deletes' | 'price-jumps';
+  guard: 'plan-refused' | 'max-changes' | 'deletes' | 'price-jumps' | 'stock-unknown';
   message: string;
   /** The `allow` flag of `apply_plan` that lifts it (with a reason naming it); null when none does. */
   allow: AllowFlag | null;
@@ -48,6 +48,13 @@ export function trippedGuards(
       guard: 'price-jumps',
       message: `${view.priceJumps.length} price change${view.priceJumps.length === 1 ? ' is' : 's are'} ×10 or more of the live price (or over 10× the catalog's median); apply only with allow.price_jumps and a reason that names price_jumps`,
       allow: 'price_jumps',
+      operatorFlag: null,
+    });
+  if (view.stockUnknown !== null)
+    tripped.push({
+      guard: 'stock-unknown',
+      message: `${view.stockUnknown}; plan the sheet again with stock_unknown (untracked, zero or keep)`,
+      allow: null,
       operatorFlag: null,
     });
   // Last: a planner's own refusal (hides or deletes over the CLI's limits, --max-changes of a stock

@@ -196,6 +196,12 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .enum(['ignore', 'hide', 'delete'])
           .optional()
           .describe('products: what to do with live products the sheet omits (default ignore)'),
+        stock_unknown: z
+          .enum(['untracked', 'zero', 'keep'])
+          .optional()
+          .describe(
+            'products: stock the sheet tracks without giving a quantity (default: refused when applied)',
+          ),
         preserve_sales: z
           .boolean()
           .optional()
@@ -239,6 +245,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
               // Deletes are the server operator's to allow; hides and deletes beyond the CLI's
               // limits are refused when planned, as on the command line.
               allowDeletes: false,
+              ...(args.stock_unknown !== undefined ? { stockUnknown: args.stock_unknown } : {}),
             });
           } else {
             const { planCustomerImport } = await import('../jobs/customers/customer-import.js');

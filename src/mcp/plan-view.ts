@@ -1,5 +1,7 @@
 import type { RunDirectory } from '../apply/run-directory.js';
+import { readProductPlan } from '../jobs/products/product-plan-file.js';
 import { readPlanFile } from '../jobs/runner/plan-file.js';
+import { stockUnknownRefusal } from '../plan/stock-unknown.js';
 import { z } from 'zod';
 
 /**
@@ -36,6 +38,8 @@ export interface PlanView {
   priceJumps: PriceJumpView[];
   /** Why the planner refused the plan (it is never applied). */
   refusal: string | null;
+  /** Products: stock the sheet tracks without giving it, and no `stock_unknown` mode chosen. */
+  stockUnknown: string | null;
   changes: ChangeRow[];
 }
 
@@ -132,7 +136,13 @@ function fields(changes: z.infer<typeof FieldChanges>): ChangeRow['fields'] {
 /** Reads a run's plan as the tools show it (the plan file is validated as its kind writes it). */
 export function readPlanView(run: RunDirectory): PlanView {
   const kind = run.meta.kind;
-  const base = { kind, deletes: 0, priceJumps: [] as PriceJumpView[], refusal: null as string | null };
+  const base = {
+    kind,
+    deletes: 0,
+    priceJumps: [] as PriceJumpView[],
+    refusal: null as string | null,
+    stockUnknown: null as string | null,
+  };
   if (kind === 'stock') {
     const file = readPlanFile(run, StockPlanView);
     const changes = file.plan.changes.map((c, index) => ({
@@ -152,6 +162,7 @@ export function readPlanView(run: RunDirectory): PlanView {
     return {
       ...base,
       refusal: file.refusal ?? null,
+      stockUnknown: stockUnknownRefusal(readProductPlan(run).plan) ?? null,
       writes: entries.length,
       deletes: entries.filter((e) => e.action === 'delete').length,
       priceJumps: (file.priceJumps ?? []).map((j) => ({

@@ -8,6 +8,7 @@ const view = (over: Partial<PlanView>): PlanView => ({
   deletes: 0,
   priceJumps: [],
   refusal: null,
+  stockUnknown: null,
   changes: [],
   ...over,
 });
@@ -63,6 +64,14 @@ describe('MCP apply guards', () => {
     expect(checkApplyGuards(refused, {})).toMatchObject({
       refused: 'plan-refused',
       message: 'too many hides',
+    });
+  });
+
+  it('refuses unknown stock until the sheet is planned again with a stock_unknown mode', () => {
+    const tripped = trippedGuards(view({ stockUnknown: 'stock unknown: 3 variants' }), server);
+    expect(checkApplyGuards(tripped, { allow: { price_jumps: true }, reason: 'price_jumps' })).toMatchObject({
+      refused: 'stock-unknown',
+      allow: null,
     });
   });
 });
