@@ -29,6 +29,7 @@ const LAYERS = [
   'formats',
   'jobs',
   'mapping',
+  'mcp',
   'plan',
   'report',
   'sandbox',

@@ -10,7 +10,8 @@
 // Left external, require()d from node_modules (their CommonJS builds) when the module of a command
 // that uses them first runs: exceljs (large, CommonJS with its own optional requires), listr2
 // (progress in a terminal), libphonenumber-js (its metadata), msw (optional peer), yaml (~200 KB,
-// read by `mbulk fleet run` only: every other command's start-up keeps its bundle size). The library
+// read by `mbulk fleet run` only: every other command's start-up keeps its bundle size),
+// @modelcontextprotocol/sdk (with its ajv, ~1 MB: read by `mbulk mcp` only, for the same reason). The library
 // entry points (dist/index.js, dist/msw.js) are not bundled.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -212,7 +213,16 @@ const result = await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20.19',
-  external: ['exceljs', 'listr2', 'libphonenumber-js', 'msw', 'msw/*', 'yaml'],
+  external: [
+    '@modelcontextprotocol/sdk',
+    '@modelcontextprotocol/sdk/*',
+    'exceljs',
+    'listr2',
+    'libphonenumber-js',
+    'msw',
+    'msw/*',
+    'yaml',
+  ],
   // Every import() becomes a require() (of Node's own modules: our lazily imported modules are in the
   // bundle). A real import() would need the script's dynamic import callback, and on Node 20 a script
   // compiled from a V8 code cache has none: "A dynamic import callback was not specified".

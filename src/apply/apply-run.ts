@@ -2,11 +2,18 @@ import type { ExecuteOptions, ExecuteSummary } from './execute-plan.js';
 import { executeOperations } from './execute-plan.js';
 import type { JournalOptions } from './journal.js';
 import { Journal, SETTLED_KEY, journalDamage } from './journal.js';
+import { runJournalEvidence } from './journal-evidence.js';
 import type { RunDirectory, RunStatus } from './run-directory.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
 export interface ApplyRunOptions<Op, R> extends Omit<ExecuteOptions<Op, R>, 'journal'> {
   journal?: JournalOptions;
+  /**
+   * This process wrote the journal up to now (a second pass of one apply, e.g. a fallback): what
+   * it does not hold was never sent. Otherwise a run started before is a resume, and every write
+   * its journal does not prove is proven against the store before it is sent (`unjournaledSince`).
+   */
+  continuesSession?: boolean;
 }
 
 /**
@@ -39,13 +46,23 @@ export async function applyRun<Op, R>(
   ops: readonly Op[],
   options: ApplyRunOptions<Op, R>,
 ): Promise<ExecuteSummary<Op, R>> {
-  const { journal: journalOptions, ...execute } = options;
+  const { journal: journalOptions, continuesSession, ...execute } = options;
   const journal = Journal.open(run.file('journal'), journalOptions);
   try {
-    const damage = journalDamage(journal.previous, run.meta.journal_seq);
+    const { previous } = journal;
+    const evidence = runJournalEvidence(run);
+    const damage = journalDamage(previous, evidence);
     const settle =
       execute.settleUnproven ?? (run.settleUnproven ? { since: run.meta.created_at } : undefined);
     if (damage.length > 0 && !settle) throw new JournalDamagedError(run.id, journal.file, damage);
+    // A run started before: its journal may have lost its last records without a trace (a run
+    // directory restored from a snapshot, a copy, a file system that ignored fdatasync), so
+    // what it does not prove may have been sent, after its last record at the earliest.
+    const resumed =
+      continuesSession !== true &&
+      (run.meta.status !== 'planned' || previous.records > 0 || evidence.backupSeq !== undefined);
+    const unjournaledSince =
+      execute.unjournaledSince ?? (resumed ? (previous.lastAt ?? run.meta.created_at) : undefined);
     run.setStatus('applying');
     let summary: ExecuteSummary<Op, R>;
     try {
@@ -53,6 +70,7 @@ export async function applyRun<Op, R>(
         ...execute,
         journal,
         ...(settle ? { settleUnproven: settle } : {}),
+        ...(unjournaledSince !== undefined ? { unjournaledSince } : {}),
       });
     } catch (error) {
       // Records were written before the failure: a later resume must still notice a truncation.

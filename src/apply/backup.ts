@@ -22,6 +22,11 @@ export interface BackupEntry {
   before: unknown;
   /** ISO time the before-state was read. */
   t: string;
+  /**
+   * The journal's length when it was written: its operation's `start` record (and every record
+   * before it) was flushed first. Evidence of a journal cut short (`backupJournalSeq`).
+   */
+  journal_seq?: number;
 }
 
 export interface BackupFile {
@@ -40,6 +45,8 @@ export interface BackupLogOptions {
 /** Appender of backup.ndjson. Remembers which entities are already saved (also from earlier sessions). */
 export class BackupLog {
   private readonly now: () => Date;
+  /** The highest journal record named in this session. */
+  private journalSeq = 0;
 
   private constructor(
     readonly file: string,
@@ -61,10 +68,15 @@ export class BackupLog {
   }
 
   /**
-   * Saves before-states (one write(2) for the batch) and returns how many were new.
-   * Entities already saved are skipped: the first before-state wins.
+   * Saves before-states (one write(2) for the batch) and returns how many were new (flush when
+   * any was). Entities already saved are skipped: the first before-state wins. With `journalSeq`,
+   * the lines name it; when nothing is new, a line naming only it is written (no flush needed).
    */
-  record(entries: ReadonlyArray<{ type: string; id: string; before: unknown }>): number {
+  record(
+    entries: ReadonlyArray<{ type: string; id: string; before: unknown }>,
+    /** The journal's last record flushed before this write (see `BackupEntry.journal_seq`). */
+    journalSeq?: number,
+  ): number {
     if (this.log.closed) throw new Error(`Backup ${this.file} is closed.`);
     const t = this.now().toISOString();
     const lines: string[] = [];
@@ -72,7 +84,16 @@ export class BackupLog {
       const key = entityKey(entry.type, entry.id);
       if (this.saved.has(key)) continue;
       this.saved.add(key);
-      lines.push(`${JSON.stringify({ type: entry.type, id: entry.id, before: entry.before ?? null, t })}\n`);
+      const line = { type: entry.type, id: entry.id, before: entry.before ?? null, t };
+      lines.push(
+        `${JSON.stringify(journalSeq === undefined ? line : { ...line, journal_seq: journalSeq })}\n`,
+      );
+    }
+    if (journalSeq !== undefined && journalSeq > this.journalSeq) {
+      this.journalSeq = journalSeq;
+      // Every entity already saved: a line that only marks how long the journal was (readers of
+      // entries skip it; it needs no flush of its own).
+      if (lines.length === 0) this.log.append(`${JSON.stringify({ journal_seq: journalSeq })}\n`);
     }
     if (lines.length === 0) return 0;
     this.log.append(lines.join(''));
@@ -116,6 +137,25 @@ export function readBackupLog(file: string): BackupEntry[] {
     entries.push(value);
   }
   return entries;
+}
+
+/**
+ * The highest journal record backup.ndjson names (0: none): the journal was at least that long,
+ * so a journal that ends earlier lost records. Torn and foreign lines are skipped.
+ */
+export function backupJournalSeq(file: string): number {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let highest = 0;
+  for (const match of text.matchAll(/"journal_seq":(\d{1,15})\}$/gm)) {
+    highest = Math.max(highest, Number(match[1]));
+  }
+  return highest;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface ExecuteContext {
    * also when a re-read established it); `unknown` (started, outcome unknown, replayed as harmless).
    */
   previous: 'not_started' | 'failed' | 'unknown';
+  /** Sequence number of this attempt's `start` record (flushed before `execute` is called). */
+  seq?: number;
 }
 
 export interface ExecuteProgress {
@@ -107,6 +109,17 @@ export interface ExecuteOptions<Op, R> {
    * idempotency key still within the window counted from `since`). Nothing is resent blindly.
    */
   settleUnproven?: { since: string };
+  /**
+   * A resume of a journal that may have lost its last records without a trace (a run directory
+   * restored from a snapshot taken mid-run, a copy, a file system that ignored fdatasync): any of
+   * its operations not proven `done` may have been sent after `since` (ISO, the last record's
+   * time). One that is not idempotent goes to `reconcile` (re-read the store: settled, sent, or
+   * left unknown) before anything is sent, and so does a keyed one whose key may have expired when
+   * `reReadExpired` says so; the others are sent as usual (harmless to replay).
+   */
+  unjournaledSince?: string;
+  /** Keyed operations `unjournaledSince` re-reads once their key may have expired (default none). */
+  reReadExpired?: (op: Op) => boolean;
   /** Clock in ms for rate/ETA (default: performance.now). */
   now?: () => number;
 }
@@ -240,13 +253,23 @@ export async function executeOperations<Op, R>(
     const key = keys[index] as string;
     const kind = kindOf(op);
     let state = journal.stateOf(key);
-    if (options.settleUnproven && state.status !== 'done' && state.status !== 'unknown') {
-      // The journal cannot prove what happened to it: treat it as possibly applied.
-      state = {
+    const since = options.settleUnproven?.since ?? options.unjournaledSince;
+    if (
+      since !== undefined &&
+      (state.status === 'not_started' || (state.status === 'failed' && retryFailed))
+    ) {
+      // The journal cannot prove what happened to it (a later attempt's records may be lost):
+      // treat it as possibly applied.
+      const unproven: OperationState = {
         status: 'unknown',
         attempts: state.status === 'not_started' ? 0 : state.attempts,
-        startedAt: options.settleUnproven.since,
+        startedAt: since,
+        unproven: true,
       };
+      // A plain resume sends as usual what is harmless to replay, and a keyed write past its window
+      // that the kind does not ask to re-read (see the README: Durability).
+      const reRead = !isIdempotent(op) || (!replaySafe(op, unproven) && options.reReadExpired?.(op) === true);
+      if (options.settleUnproven || reRead) state = unproven;
     }
 
     if (state.status === 'done') {
@@ -273,14 +296,15 @@ export async function executeOperations<Op, R>(
 
     const attempt = (state.status === 'not_started' ? 0 : state.attempts) + 1;
     const idempotencyKey = idempotencyKeyOf(op);
+    let seq: number | undefined;
     try {
-      journal.append({
+      seq = journal.append({
         op: kind,
         phase: 'start',
         key,
         attempt,
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      });
+      }).seq;
       // The start record must be on disk before the request leaves.
       await journal.flush();
     } catch (journalError) {
@@ -294,6 +318,7 @@ export async function executeOperations<Op, R>(
         attempt,
         resumed: state.status !== 'not_started',
         previous: state.status === 'done' ? 'unknown' : state.status,
+        ...(seq !== undefined ? { seq } : {}),
       });
     } catch (cause) {
       const error = toJournalError(cause);
@@ -333,7 +358,10 @@ export async function executeOperations<Op, R>(
   ): Promise<OperationOutcome<Op, R> | undefined> => {
     if (!options.reconcile) {
       const error: JournalError = state.error ?? {
-        message: 'The outcome of this operation is unknown (started, no answer recorded); it was not resent.',
+        message:
+          state.unproven === true
+            ? 'The journal cannot prove this operation was not sent (its records may be lost), and it cannot be re-read; it was not sent.'
+            : 'The outcome of this operation is unknown (started, no answer recorded); it was not resent.',
         code: 'outcome_unknown',
       };
       return { status: 'unknown', op, key, error, attempts: state.attempts };

@@ -81,6 +81,12 @@ export type OperationState =
       /** When the last attempt started (ISO): idempotency keys expire (24 h on the Merchant API). */
       startedAt?: string;
       error?: JournalError;
+      /**
+       * The journal holds no start of it, or a failure that a lost later attempt may have overtaken:
+       * it is treated as possibly sent because the journal may have lost its last records (a
+       * resume, see `executeOperations`' `unjournaledSince`) or is damaged (`settleUnproven`).
+       */
+      unproven?: boolean;
     };
 
 export interface JournalSnapshot {
@@ -91,6 +97,10 @@ export interface JournalSnapshot {
   damagedLines: number;
   /** Sequence number of the last valid record (0: none). */
   lastSeq: number;
+  /** Time (ISO) of the last valid record: whatever a lost tail held was written after it. */
+  lastAt?: string;
+  /** Sequence number of the last `settled` record: evidence of a length before it was dealt with. */
+  settledSeq?: number;
   /** Torn records: a prefix of a record cut short by a crash or a failed write; it never counted. */
   tornLines: number;
   /**
@@ -165,7 +175,9 @@ export function parseJournal(text: string): JournalSnapshot {
       pendingBad = undefined;
     }
     if (record.seq !== undefined) snapshot.lastSeq = record.seq;
+    if (typeof record.t === 'string') snapshot.lastAt = record.t;
     applyRecord(snapshot, record);
+    if (record.phase === 'settled' && record.seq !== undefined) snapshot.settledSeq = record.seq;
     if (record.phase === 'settled' && snapshot.damage.length > 0) {
       // Everything before was settled against the store: the damage stays on record, not in force.
       snapshot.settled = { at: record.t, damage: snapshot.damage };
@@ -216,12 +228,35 @@ export function formatRecord(record: JournalRecord & { seq: number }): string {
   return `${body.slice(0, -1)},"crc":${crc}}\n`;
 }
 
-/** Whether a journal can be trusted to tell what was sent: intact, and as long as the run recorded. */
-export function journalDamage(snapshot: JournalSnapshot, recordedSeq: number | undefined): string[] {
+/**
+ * Records the run wrote outside the journal, each proving the journal once reached some length:
+ * run.json's `journal_seq` (written when a session ends) and the highest journal record the backup
+ * log names (each backup entry is written after the start record of the operation it belongs to
+ * was flushed, and before its request is sent). See `runJournalEvidence`.
+ */
+export interface JournalEvidence {
+  /** run.json's `journal_seq`. */
+  recordedSeq?: number | undefined;
+  /** The highest `journal_seq` of backup.ndjson's entries. */
+  backupSeq?: number | undefined;
+}
+
+/**
+ * Why a journal cannot be trusted to tell what was sent: its own damage, or being shorter than
+ * what the run recorded elsewhere (`evidence`: a truncated or emptied journal). Empty: intact.
+ */
+export function journalDamage(snapshot: JournalSnapshot, evidence: JournalEvidence = {}): string[] {
   const out = [...snapshot.damage];
+  const { recordedSeq, backupSeq } = evidence;
   if (recordedSeq !== undefined && snapshot.lastSeq < recordedSeq) {
     out.push(
       `it ends at record ${snapshot.lastSeq}, but the run recorded ${recordedSeq} records (truncated or emptied)`,
+    );
+  } else if (backupSeq !== undefined && snapshot.settledSeq === undefined && snapshot.lastSeq < backupSeq) {
+    // (After a `settled` record the numbering went on from where the damaged journal ended: the
+    // backup's older entries no longer tell its length.)
+    out.push(
+      `it ends at record ${snapshot.lastSeq}, but the run's backup log names record ${backupSeq} (truncated or emptied)`,
     );
   }
   return out;
@@ -230,6 +265,14 @@ export function journalDamage(snapshot: JournalSnapshot, recordedSeq: number | u
 /** The state of one operation in a snapshot (`not_started` when the journal never mentions it). */
 export function stateOf(snapshot: JournalSnapshot, key: string): OperationState {
   return snapshot.states.get(key) ?? NOT_STARTED;
+}
+
+/**
+ * Whether the run left the entity of an operation in this state as it found it: never started,
+ * or failed definitely (the service refused it). What a drift check of a resume still checks.
+ */
+export function unwritten(status: OperationState['status']): boolean {
+  return status === 'not_started' || status === 'failed';
 }
 
 /** The file calls the journal writer makes: a seam for tests that need a full disk. */

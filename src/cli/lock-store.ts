@@ -1,5 +1,10 @@
 import { describeCommand, LockHeldError, type LockFile } from '../apply/lock-file.js';
-import { acquireStoreLock, storeBusyMessage, storeLockDir } from '../apply/store-lock.js';
+import {
+  acquireStoreLock,
+  storeBusyMessage,
+  storeLockDir,
+  type StoreLockOptions,
+} from '../apply/store-lock.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode } from './exit-code.js';
@@ -17,13 +22,14 @@ export function lockStore(
   runId?: string,
 ): LockFile {
   try {
-    return acquireStoreLock(target.describe, store, {
-      dir: storeLockDir(ctx.env),
-      command: describeCommand(ctx.argv ?? process.argv.slice(2)),
-      runId,
-    });
+    return acquireStoreLock(target.describe, store, { ...commandStoreLock(ctx), runId });
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     throw new CliError(storeBusyMessage(store, error), ExitCode.Refused);
   }
+}
+
+/** The store lock as this command takes it (applySavedRun's `lock`): its `$MBULK_LOCK_DIR`, its command line. */
+export function commandStoreLock(ctx: CommandContext): StoreLockOptions {
+  return { dir: storeLockDir(ctx.env), command: describeCommand(ctx.argv ?? process.argv.slice(2)) };
 }

@@ -1,6 +1,7 @@
 import type { MerchantClient } from '../api/merchant-client.js';
 import { JournalDamagedError } from '../apply/apply-run.js';
 import { journalDamage, readJournal, type JournalSnapshot } from '../apply/journal.js';
+import { runJournalEvidence } from '../apply/journal-evidence.js';
 import { LockHeldError, type LockFile } from '../apply/lock-file.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import { clientStore } from '../apply/run-store.js';
@@ -91,7 +92,8 @@ export interface SavedRunChecked {
 /**
  * The checks of a saved run that need no store: not being applied by another live process, in a
  * state that can be applied (or resumed), of a kind that can be applied, with an intact plan and
- * (for a resume without `reconcile`) an intact journal of a run not yet applied.
+ * (for a resume without `reconcile`) an intact journal of a run not yet applied, or applied with
+ * failed or unknown operations.
  */
 export async function checkSavedRun(
   run: RunDirectory,
@@ -151,7 +153,7 @@ export async function checkSavedRun(
   }
   const journal = readJournal(run.file('journal'));
   if (options.resume === true && options.reconcile !== true) {
-    const damage = journalDamage(journal, meta.journal_seq);
+    const damage = journalDamage(journal, runJournalEvidence(run));
     if (damage.length > 0) {
       return {
         ...base,
@@ -162,7 +164,7 @@ export async function checkSavedRun(
         message: new JournalDamagedError(run.id, run.file('journal'), damage).message,
       };
     }
-    if (meta.status === 'applied') {
+    if (meta.status === 'applied' && !endedWithFailures(meta.counts, journal)) {
       return {
         ...base,
         refused: 'already-applied',
@@ -172,6 +174,19 @@ export async function checkSavedRun(
     }
   }
   return { kind, journal };
+}
+
+/**
+ * A run applied with failed or unknown operations (it exited 1) can be resumed as it is: the
+ * failures are retried (a write its journal does not prove unsent is re-read first), the unknown
+ * outcomes replayed when harmless or settled by re-reading, never resent blindly.
+ */
+function endedWithFailures(counts: Record<string, number>, journal: JournalSnapshot): boolean {
+  if ((counts['ops_failed'] ?? 0) + (counts['ops_unknown'] ?? 0) > 0) return true;
+  for (const state of journal.states.values()) {
+    if (state.status === 'failed' || state.status === 'unknown') return true;
+  }
+  return false;
 }
 
 /**

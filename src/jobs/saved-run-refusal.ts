@@ -23,7 +23,8 @@ interface RefusalBase {
  * - `not-appliable`: a kind of run that cannot be applied (an export);
  * - `damaged-plan`: plan.json is not what its kind writes (edited or damaged);
  * - `damaged-journal`: a resume of a journal that cannot prove what was sent (pass `reconcile`);
- * - `already-applied`: a resume of a run that was applied (pass `reconcile` to re-check it);
+ * - `already-applied`: a resume of a run that was applied with nothing failed or unknown (pass
+ *   `reconcile` to re-check it);
  * - `other-store`: the client's token belongs to another store than the run was planned for;
  * - `other-target`: the client writes to another service than the run was planned against;
  * - `drift`: entities the run touches changed since planning (`drifted`); `canReplan` says

@@ -21,9 +21,11 @@ export interface ApplyArgs extends GlobalArgs, NotifyArgs {
  * Applies a saved plan (`mbulk apply RUN`) or continues an interrupted one (`mbulk runs resume
  * RUN`). A saved plan is applied only if the live store still matches it: every entity it touches
  * must be as it was when planned (else exit 3, listing them). A resume checks the same for every
- * operation its journal has not started (what the run itself wrote is not drift). A resume refuses
- * (exit 2) a run already applied or a damaged journal unless `--reconcile`: then every operation
- * the journal cannot prove done is settled by re-reading the store, never by resending a delta.
+ * operation its journal has not started or shows failed (what the run itself wrote is not drift),
+ * and re-reads every write it cannot prove unsent before sending it (no delta is resent blindly).
+ * A resume refuses (exit 2) a run applied with nothing failed or unknown, or a damaged journal,
+ * unless `--reconcile`: then every operation the journal cannot prove done is settled by
+ * re-reading the store.
  */
 export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { withNotification } = await import('../notify.js');
@@ -50,8 +52,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
 
   const target = await resolveTarget(args, ctx);
   try {
-    const { storeLockDir } = await import('../../apply/store-lock.js');
-    const { describeCommand } = await import('../../apply/lock-file.js');
+    const { commandStoreLock } = await import('../lock-store.js');
     const titles = { drift: 'Check for drift', replan: 'Plan again', apply: resume ? 'Resume' : 'Apply' };
     const outcome = await applyRun(run, {
       ...options,
@@ -61,7 +62,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       allowPriceJumps: args['allow-price-jumps'] === true,
       writeCheck: { strict: args['strict-check'] === true },
       // One writer per store on this machine (also stops two resumes of one run racing).
-      lock: { dir: storeLockDir(ctx.env), command: describeCommand(ctx.argv ?? process.argv.slice(2)) },
+      lock: commandStoreLock(ctx),
       confirm: async (toApply, store) => {
         await confirmApply(
           out,

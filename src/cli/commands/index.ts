@@ -24,6 +24,7 @@ export const commands: CommandModule[] = [
   { name: 'export', load: async () => (await import('./export.js')).registerExport },
   { name: 'fleet', load: async () => (await import('./fleet.js')).registerFleet },
   { name: 'import', load: async () => (await import('./import.js')).registerImport },
+  { name: 'mcp', load: async () => (await import('./mcp.js')).registerMcp },
   { name: 'messages', load: async () => (await import('./messages.js')).registerMessages },
   { name: 'runs', load: async () => (await import('./runs.js')).registerRuns },
   { name: 'sandbox', load: async () => (await import('./sandbox.js')).registerSandbox },

@@ -53,8 +53,9 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
   if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const { runJournalEvidence } = await import('../../apply/journal-evidence.js');
   const snapshot = readJournal(run.file('journal'));
-  const damage = journalDamage(snapshot, meta.journal_seq);
+  const damage = journalDamage(snapshot, runJournalEvidence(run));
   const journal =
     damage.length > 0
       ? { state: 'damaged' as const, damage }
@@ -252,14 +253,13 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         out.result({ ok: true, applied: false, runId: source.id, runDir: source.dir, status: meta.status });
         return ExitCode.Ok;
       }
-      const { storeLockDir } = await import('../../apply/store-lock.js');
-      const { describeCommand } = await import('../../apply/lock-file.js');
+      const { commandStoreLock } = await import('../lock-store.js');
       const outcome = await applyRun(source, {
         resume: true,
         client: target.client,
         target: target.describe,
         concurrency: args.concurrency,
-        lock: { dir: storeLockDir(ctx.env), command: describeCommand(ctx.argv ?? process.argv.slice(2)) },
+        lock: commandStoreLock(ctx),
         confirm: async (run, store) => {
           await confirmApply(out, `Continue rollback ${run.id} on ${store.name}?`, args.yes);
           return true;
@@ -409,7 +409,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       )
       .command(
         'resume <run>',
-        'Continue an interrupted run: operations already done are not repeated',
+        'Continue an interrupted run, or one that ended with failures: operations already done are not repeated, failures are retried, and a write the journal cannot prove unsent is re-read first',
         (s) =>
           notifyOptions(s)
             .positional('run', { type: 'string', demandOption: true })

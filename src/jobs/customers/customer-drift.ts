@@ -1,5 +1,5 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { readJournal, stateOf } from '../../apply/journal.js';
+import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { LiveCustomerIndex } from '../../plan/customer-plan.js';
 import type { DriftedEntity } from '../runner/job-definition.js';
@@ -10,7 +10,8 @@ import { customerChanges } from './customer-report.js';
 /**
  * Which planned writes no longer fit the live store (`mbulk apply RUN` refuses then): a customer
  * to update is gone or changed since planning (its `updated_at` moved), or a customer to create
- * now exists (its phone is live). Operations this run already started are its own doing, not drift.
+ * now exists (its phone is live). Operations this run did (done, or of unknown outcome) are its
+ * own doing, not drift; definite failures are checked again.
  */
 export async function checkCustomerDrift(
   run: RunDirectory,
@@ -18,7 +19,7 @@ export async function checkCustomerDrift(
 ): Promise<DriftedEntity[]> {
   const file = readPlanFile(run, CustomerPlanFileSchema);
   const journal = readJournal(run.file('journal'));
-  const pending = customerChanges(file.plan).filter((e) => stateOf(journal, e.key).status === 'not_started');
+  const pending = customerChanges(file.plan).filter((e) => unwritten(stateOf(journal, e.key).status));
   if (pending.length === 0) return [];
   const live = new LiveCustomerIndex();
   for await (const c of client.customers.list()) live.add(c);

@@ -1,5 +1,5 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { readJournal, stateOf } from '../../apply/journal.js';
+import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { readProductPlan } from './product-plan-file.js';
 
@@ -25,7 +25,8 @@ export interface DriftedProduct {
  * Compares every product the plan writes with the live store (one paginated read of the catalog,
  * limit 100): an update/hide/delete whose product's `updated_at` is not the one seen when planning,
  * or that is gone; a create whose reference_id or sku now belongs to a live product. Operations the
- * run's journal already started are not checked (the run itself changed those). Returns the drifted
+ * run's journal shows done or of unknown outcome are not checked (the run itself may have changed
+ * those); definite failures are. Returns the drifted
  * products (empty: safe to apply).
  */
 export async function checkProductDrift(
@@ -38,7 +39,7 @@ export async function checkProductDrift(
   const pending = file.plan.entries.filter(
     (e) =>
       (e.action === 'create' || e.action === 'update' || e.action === 'hide' || e.action === 'delete') &&
-      stateOf(journal, e.key).status === 'not_started',
+      unwritten(stateOf(journal, e.key).status),
   );
   if (pending.length === 0) return [];
   const live = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { stableStringify } from '../../api/idempotency-key.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { readJournal, stateOf } from '../../apply/journal.js';
+import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import type { Customer, Product } from '../../schema/index.js';
@@ -10,7 +10,8 @@ import type { DriftedEntity } from '../runner/job-definition.js';
 /**
  * For `mbulk apply RUN` on a rollback that was planned and not yet applied: the entities its
  * pending restores would write that changed since the rollback was planned (their live state is
- * no longer the `current` the plan saw). Restores already started are the rollback's own doing.
+ * no longer the `current` the plan saw). Restores done or of unknown outcome are the rollback's own
+ * doing; definite failures are checked again.
  */
 export async function checkRollbackDrift(
   run: RunDirectory,
@@ -18,7 +19,7 @@ export async function checkRollbackDrift(
 ): Promise<DriftedEntity[]> {
   const file = readRollbackPlan(run);
   const journal = readJournal(run.file('journal'));
-  const pending = file.restores.filter((r) => stateOf(journal, r.key).status === 'not_started');
+  const pending = file.restores.filter((r) => unwritten(stateOf(journal, r.key).status));
   if (pending.length === 0) return [];
   const needProducts = pending.some((r) => r.type !== 'customer');
   const products = new Map<string, Product>();

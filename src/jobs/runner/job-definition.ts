@@ -266,6 +266,12 @@ export interface JobSession<Op extends { key: string }, R, Own extends object> {
   execute(op: Op, exec: ExecuteContext): Promise<R>;
   /** Settles an operation whose outcome is unknown by re-reading the store. */
   reconcile?(op: Op, state: OperationState): Promise<ReconcileDecision<R>>;
+  /**
+   * Keyed operations a resume re-reads (`reconcile`) rather than sends again when its journal does
+   * not prove them and their key may have expired (default none: sent again under their key).
+   * Operations that are not idempotent are always re-read.
+   */
+  reReadExpired?(op: Op): boolean;
   /** An error that stops the whole run (besides the default: unreachable, token rejected). */
   isFatal?(error: unknown): boolean;
   /** The planned changes an operation carried and how each ended: a pure mapping. */

@@ -47,6 +47,8 @@ export async function runJob<
   definition.refuse?.(run, file, options);
   const backup = definition.backup === false ? undefined : BackupLog.open(run.file('backupLog'));
   let requests = 0;
+  /** The highest `start` record flushed before a request was handed to the kind. */
+  const startedSeq = { highest: 0 };
   const ctx: JobContext<File, Options> = {
     run,
     file,
@@ -55,8 +57,8 @@ export async function runJob<
     readSignal: options.signal ? { signal: options.signal } : {},
     saveBefore: async (entries) => {
       if (!backup) throw new Error(`${definition.kind} runs keep no backup`);
-      backup.record(entries);
-      await backup.flush();
+      // The journal is at least this long (evidence against a journal cut short).
+      if (backup.record(entries, startedSeq.highest || undefined) > 0) await backup.flush();
     },
     countRequest: () => {
       requests++;
@@ -66,7 +68,7 @@ export async function runJob<
   const session = definition.session(ctx);
   let passes: { execution: ExecuteSummary<Op, R>; reused: number };
   try {
-    passes = await executePasses(run, session, options);
+    passes = await executePasses(run, session, options, startedSeq);
   } finally {
     if (backup) {
       await backup.flush();
@@ -121,16 +123,24 @@ async function executePasses<Op extends { key: string }, R>(
   run: RunDirectory,
   session: JobSession<Op, R, object>,
   options: ApplyJobOptions,
+  startedSeq: { highest: number },
 ): Promise<{ execution: ExecuteSummary<Op, R>; reused: number }> {
   const { fallback, isFatal } = session;
+  let passes = 0;
   const pass = (operations: readonly Op[], retryFailed?: boolean) =>
     applyRun<Op, R>(run, operations, {
       concurrency: options.concurrency ?? 4,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(retryFailed !== undefined ? { retryFailed } : {}),
+      // A later pass follows this process's own journal: what it lacks was never sent.
+      continuesSession: passes++ > 0,
       keyOf: (op) => op.key,
-      execute: (op, exec) => session.execute(op, exec),
+      execute: (op, exec) => {
+        startedSeq.highest = Math.max(startedSeq.highest, exec.seq ?? 0);
+        return session.execute(op, exec);
+      },
       ...(session.reconcile ? { reconcile: session.reconcile.bind(session) } : {}),
+      ...(session.reReadExpired ? { reReadExpired: session.reReadExpired.bind(session) } : {}),
       ...(isFatal || fallback
         ? {
             isFatal: (error: unknown) =>

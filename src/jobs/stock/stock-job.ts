@@ -5,6 +5,7 @@ import { idempotencyKey } from '../../api/idempotency-key.js';
 import { RefusedError } from '../../errors/refused-error.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { StockChange } from '../../plan/stock-plan.js';
+import type { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { InventoryItem, type InventoryBatchEntry } from '../../schema/index.js';
 import { runInputPath } from '../run-input.js';
 import { failureOf } from '../runner/change-outcome.js';
@@ -132,6 +133,12 @@ function stockSession(
   };
   // Unknown outcomes settled together share one catalog read (strict mode has no get-one).
   const liveInventory = sharedInventoryReader(() => readLiveInventory(client, ctx.readSignal));
+  // An operation this session has not sent was last touched by an earlier session (an unknown
+  // outcome, or one its journal cannot prove unsent): one read, taken when the first of them is
+  // settled, tells them all (this session writes an item only once it is decided).
+  const sentNow = new Set<string>();
+  let earlier: Promise<LiveInventoryIndex> | undefined;
+  const earlierInventory = () => (earlier ??= readLiveInventory(client, ctx.readSignal));
 
   return {
     operations: buildOps(run.id, file, mode),
@@ -162,15 +169,17 @@ function stockSession(
           before: { quantity: c.before, sku: c.sku },
         })),
       );
+      sentNow.add(op.key);
       return op.kind === 'stock-batch' ? sendBatch(op) : sendItem(op);
     },
     // Called for per-item deltas (not idempotent), and for a keyed batch whose key the service
     // may have forgotten (started more than 24 h ago): re-read the items and decide.
     reconcile: async (op) => {
+      const inventory = sentNow.has(op.key) ? liveInventory : earlierInventory;
       if (op.kind === 'stock-batch') {
         // Absolute quantities are harmless to send again; deltas are never resent blindly.
         if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
-        const index = await liveInventory();
+        const index = await inventory();
         const now = op.changes.map((c) => index.byId.get(c.itemId)?.quantity);
         if (op.changes.every((c, i) => now[i] === c.after)) {
           return {
@@ -183,13 +192,15 @@ function stockSession(
         );
       }
       const { change } = op;
-      const now = await readItemQuantity(client, change, liveInventory);
+      const now = await readItemQuantity(client, change, inventory);
       if (now === change.after) return { done: { applied: { [change.itemId]: now }, failed: {} } };
       if (now === change.before) return 'not_applied';
       throw new Error(
         `could not tell whether the delta ${change.value} reached item ${change.itemId}: the quantity is now ${now ?? 'unknown'} (planned ${change.before} → ${change.after}); check it and fix by hand, it will not be resent`,
       );
     },
+    // A batch of deltas whose key may have expired is re-read on resume, never sent blindly.
+    reReadExpired: (op) => op.kind === 'stock-batch' && op.changes.some((c) => c.mode === 'delta'),
     changes: (o) => itemChanges(o),
     results: {
       invalid: file.plan.issues,

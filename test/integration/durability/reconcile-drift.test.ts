@@ -69,10 +69,11 @@ describe('runs resume --reconcile of a damaged journal', () => {
       }
 
       // Settled: a later resume no longer calls the journal damaged, and `runs show` says settled.
+      // The run ended with a failure, so a plain resume goes on, and refuses the drifted product.
       const again = await runCli(['runs', 'resume', runId, '--yes', '--json'], env, dir);
-      expect(again.code).toBe(2);
+      expect(again.code, again.stderr).toBe(3);
       expect(again.stderr).not.toContain('damaged');
-      expect(again.stderr).toContain('already applied');
+      expect(again.json<{ drifted: { id: string }[] }>().drifted.map((d) => d.id)).toEqual(['prod_00000002']);
       const shown = await runCli(['runs', 'show', runId, '--json'], env, dir);
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.json<{ journal: { state: string } }>().journal.state).toBe('settled');

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,8 @@ beforeAll(async () => {
     dependencies: Record<string, string>;
   };
   for (const name of [...Object.keys(pkg.dependencies), '@types/node', 'typescript']) {
+    // A scoped package (@modelcontextprotocol/sdk) lives in its scope's directory.
+    await mkdir(dirname(join(modules, name)), { recursive: true });
     await symlink(join(root, 'node_modules', name), join(modules, name), 'dir');
   }
 }, 60_000);

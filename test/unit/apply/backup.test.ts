@@ -2,7 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BackupLog, finalizeBackup, readBackup, readBackupLog } from '../../../src/apply/backup.js';
+import {
+  BackupLog,
+  backupJournalSeq,
+  finalizeBackup,
+  readBackup,
+  readBackupLog,
+} from '../../../src/apply/backup.js';
 
 let dir: string;
 beforeEach(() => {
@@ -13,6 +19,23 @@ afterEach(() => {
 });
 
 describe('backup', () => {
+  it('names how long the journal was: on new entries, else on a line of its own that readers of entries skip', () => {
+    const log = path.join(dir, 'backup.ndjson');
+    expect(backupJournalSeq(log)).toBe(0);
+    const b = BackupLog.open(log);
+    expect(b.record([{ type: 'inventory_item', id: 'i1', before: { quantity: 1 } }], 1)).toBe(1);
+    expect(backupJournalSeq(log)).toBe(1);
+    // Already saved (the batch before the per-item fallback saved it): only the length is written.
+    expect(b.record([{ type: 'inventory_item', id: 'i1', before: { quantity: 2 } }], 7)).toBe(0);
+    expect(backupJournalSeq(log)).toBe(7);
+    b.close();
+    fs.appendFileSync(log, '{"journal_seq":9'); // torn: not evidence
+    expect(backupJournalSeq(log)).toBe(7);
+    expect(readBackupLog(log)).toEqual([
+      expect.objectContaining({ id: 'i1', before: { quantity: 1 }, journal_seq: 1 }),
+    ]);
+  });
+
   it('keeps the first before-state per entity, across reopen (resume) and a torn last line', () => {
     const log = path.join(dir, 'backup.ndjson');
     const b = BackupLog.open(log);

@@ -119,8 +119,8 @@ describe('executeOperations', () => {
     journal.close();
     expect(reconciled).toBe(0);
     expect(calls).toEqual([
-      { id: 'op0', attempt: 2, resumed: true, previous: 'unknown' },
-      { id: 'op1', attempt: 1, resumed: false, previous: 'not_started' },
+      { id: 'op0', attempt: 2, resumed: true, previous: 'unknown', seq: expect.any(Number) },
+      { id: 'op1', attempt: 1, resumed: false, previous: 'not_started', seq: expect.any(Number) },
     ]);
   });
 
@@ -146,6 +146,136 @@ describe('executeOperations', () => {
     expect(summary.outcomes[0]).toMatchObject({ status: 'done', source: 'reconciled', result: 'seen-live' });
     expect(summary.outcomes[1]).toMatchObject({ status: 'done', source: 'executed', result: 'sent' });
     expect(stateOf(readJournal(file), 'op0')).toMatchObject({ status: 'done', reconciled: true });
+  });
+
+  describe('a resume whose journal may have lost its last records (unjournaledSince)', () => {
+    const since = new Date().toISOString();
+
+    it('re-reads every non-idempotent operation it does not prove before sending it; sends the harmless ones as usual', async () => {
+      // op0 done, op1 failed (4xx), op2 and op3 never mentioned: their records may be lost.
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done', result: 'r0' },
+        { key: 'op1', phase: 'start' },
+        { key: 'op1', phase: 'failed' },
+      ]);
+      const journal = Journal.open(file);
+      const executed: string[] = [];
+      const asked: Array<{ id: string; unproven: unknown }> = [];
+      const summary = await executeOperations([...ops(4), { id: 'op4', kind: 'set', idempotent: true }], {
+        journal,
+        keyOf,
+        unjournaledSince: since,
+        execute: async (op) => {
+          executed.push(op.id);
+          return 'sent';
+        },
+        // op2 was sent by the lost session (the store shows it); op1 and op3 were not.
+        reconcile: async (op, state) => {
+          asked.push({ id: op.id, unproven: state.status === 'unknown' && state.unproven });
+          return op.id === 'op2' ? { done: 'seen-live' } : 'not_applied';
+        },
+      });
+      journal.close();
+      expect(asked.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: 'op1', unproven: true },
+        { id: 'op2', unproven: true },
+        { id: 'op3', unproven: true },
+      ]);
+      expect(executed.sort()).toEqual(['op1', 'op3', 'op4']);
+      expect(summary.outcomes.map((o) => o.status === 'done' && o.source)).toEqual([
+        'journal',
+        'executed',
+        'reconciled',
+        'executed',
+        'executed',
+      ]);
+    });
+
+    it('re-reads a keyed operation whose key may have expired only when reReadExpired asks', async () => {
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done' },
+      ]);
+      const twoDaysAgo = new Date(Date.now() - 48 * 3600_000).toISOString();
+      for (const reRead of [true, false]) {
+        const journal = Journal.open(file);
+        const seen: string[] = [];
+        await executeOperations(ops(3, { idempotent: true, idempotencyKey: 'k' }), {
+          journal,
+          keyOf,
+          unjournaledSince: twoDaysAgo,
+          reReadExpired: (op) => reRead && op.id === 'op1',
+          execute: async (op) => {
+            seen.push(`sent ${op.id}`);
+            return 1;
+          },
+          reconcile: async (op) => {
+            seen.push(`read ${op.id}`);
+            return 'done';
+          },
+        });
+        journal.close();
+        expect(seen.sort()).toEqual(reRead ? ['read op1', 'sent op2'] : ['sent op1', 'sent op2']);
+        fs.rmSync(file);
+        earlierSession([
+          { key: 'op0', phase: 'start' },
+          { key: 'op0', phase: 'done' },
+        ]);
+      }
+    });
+
+    it('leaves a non-idempotent operation unsent when nothing can re-read it', async () => {
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done' },
+      ]);
+      const journal = Journal.open(file);
+      const executed: string[] = [];
+      const summary = await executeOperations(ops(2), {
+        journal,
+        keyOf,
+        unjournaledSince: since,
+        execute: async (op) => {
+          executed.push(op.id);
+          return 1;
+        },
+      });
+      journal.close();
+      expect(executed).toEqual([]);
+      expect(summary.outcomes[1]).toMatchObject({ status: 'unknown', error: { code: 'outcome_unknown' } });
+      expect(summary.outcomes[1]?.status === 'unknown' && summary.outcomes[1].error?.message).toContain(
+        'records may be lost',
+      );
+    });
+
+    it('a pass that does not retry failures keeps a journaled failure failed, also when settling', async () => {
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'failed' },
+      ]);
+      for (const option of [{ unjournaledSince: since }, { settleUnproven: { since } }]) {
+        const journal = Journal.open(file);
+        let calls = 0;
+        const summary = await executeOperations(ops(1, { idempotent: true, idempotencyKey: 'k' }), {
+          journal,
+          keyOf,
+          retryFailed: false,
+          ...option,
+          execute: async () => {
+            calls++;
+            return 1;
+          },
+          reconcile: async () => {
+            calls++;
+            return 'done';
+          },
+        });
+        journal.close();
+        expect(calls).toBe(0);
+        expect(summary.outcomes[0]?.status).toBe('failed');
+      }
+    });
   });
 
   it('without reconcile, leaves an unknown non-idempotent operation unsent and reports it', async () => {

@@ -54,8 +54,13 @@ describe('journal integrity', () => {
     const lines = text.trimEnd().split('\n');
     const cut = parseJournal(`${lines.slice(0, 3).join('\n')}\n`);
     expect(cut.damage).toEqual([]);
-    expect(journalDamage(cut, 6).join()).toContain('it ends at record 3, but the run recorded 6');
-    expect(journalDamage(cut, 3)).toEqual([]);
+    expect(journalDamage(cut, { recordedSeq: 6 }).join()).toContain(
+      'it ends at record 3, but the run recorded 6',
+    );
+    expect(journalDamage(cut, { recordedSeq: 3 })).toEqual([]);
+    // A killed run recorded no length in run.json: its backup log names how far the journal got.
+    expect(journalDamage(cut, { backupSeq: 5 }).join()).toContain("the run's backup log names record 5");
+    expect(journalDamage(cut, { backupSeq: 3 })).toEqual([]);
   });
 
   it('a short write is completed by looping; a failed write stops the journal', () => {
@@ -108,7 +113,7 @@ describe('journal: settled damage', () => {
     const settled = readJournal(file);
     expect(settled.damage).toEqual([]);
     expect(settled.settled?.damage.join(' ')).toContain('records are missing');
-    expect(journalDamage(settled, 5)).toEqual([]);
+    expect(journalDamage(settled, { recordedSeq: 5 })).toEqual([]);
     const withMarker = readFileSync(file, 'latin1').trimEnd().split('\n');
     // Foreign bytes after the settled record: that damage counts.
     writeFileSync(file, `${withMarker.join('\n')}\nGARBAGE\n`, 'latin1');

@@ -1,0 +1,105 @@
+import type { McpServerOptions } from './mcp-options.js';
+import type { PlanView } from './plan-view.js';
+
+/** What an assistant may allow in `apply_plan` (each only with a `reason` that names it). */
+export type AllowFlag = 'price_jumps' | 'deletes';
+
+/** A guard a plan trips: why applying it is refused, and what (if anything) lifts the refusal. */
+export interface TrippedGuard {
+  guard: 'plan-refused' | 'max-changes' | 'deletes' | 'price-jumps' | 'stock-unknown';
+  message: string;
+  /** The `allow` flag of `apply_plan` that lifts it (with a reason naming it); null when none does. */
+  allow: AllowFlag | null;
+  /** The flag the server's operator starts `mbulk mcp` with to lift it; null when none does. */
+  operatorFlag: string | null;
+}
+
+/** The guards a plan trips on this server, in the order they are checked. */
+export function trippedGuards(
+  view: PlanView,
+  options: Pick<McpServerOptions, 'maxChanges' | 'allowDelete'>,
+): TrippedGuard[] {
+  const tripped: TrippedGuard[] = [];
+  if (view.writes > options.maxChanges)
+    tripped.push({
+      guard: 'max-changes',
+      message: `the plan writes ${view.writes} entities, more than this server's limit of ${options.maxChanges} per apply; only the server's operator can raise it (mbulk mcp --max-changes ${view.writes})`,
+      allow: null,
+      operatorFlag: '--max-changes',
+    });
+  if (view.deletes > 0)
+    tripped.push(
+      options.allowDelete
+        ? {
+            guard: 'deletes',
+            message: `the plan deletes ${view.deletes} product${view.deletes === 1 ? '' : 's'}; apply it only with allow.deletes and a reason that names deletes`,
+            allow: 'deletes',
+            operatorFlag: null,
+          }
+        : {
+            guard: 'deletes',
+            message: `the plan deletes ${view.deletes} product${view.deletes === 1 ? '' : 's'}, and this server never deletes products (hide them instead: missing "hide"); only the server's operator can allow deletes (mbulk mcp --allow-delete)`,
+            allow: null,
+            operatorFlag: '--allow-delete',
+          },
+    );
+  if (view.priceJumps.length > 0)
+    tripped.push({
+      guard: 'price-jumps',
+      message: `${view.priceJumps.length} price change${view.priceJumps.length === 1 ? ' is' : 's are'} ×10 or more of the live price (or over 10× the catalog's median); apply only with allow.price_jumps and a reason that names price_jumps`,
+      allow: 'price_jumps',
+      operatorFlag: null,
+    });
+  if (view.stockUnknown !== null)
+    tripped.push({
+      guard: 'stock-unknown',
+      message: `${view.stockUnknown}; plan the sheet again with stock_unknown (untracked, zero or keep)`,
+      allow: null,
+      operatorFlag: null,
+    });
+  // Last: a planner's own refusal (hides or deletes over the CLI's limits, --max-changes of a stock
+  // plan) may repeat one of the above, which say better what lifts them.
+  if (view.refusal !== null)
+    tripped.push({ guard: 'plan-refused', message: view.refusal, allow: null, operatorFlag: null });
+  return tripped;
+}
+
+/** What `apply_plan` (or `resume_run`) asks to lift, and why. */
+export interface ApplyRequest {
+  allow?: { [F in AllowFlag]?: boolean | undefined } | undefined;
+  reason?: string | undefined;
+}
+
+/** Why `apply_plan` writes nothing. */
+export interface ApplyRefusal {
+  refused: string;
+  message: string;
+  allow: AllowFlag | null;
+  operatorFlag: string | null;
+}
+
+/**
+ * The guards an apply must pass: every tripped guard lifted by its allow flag, passed explicitly
+ * and named in the reason (an allow flag with no reason naming it is itself refused). Returns the
+ * first refusal, or undefined when the plan may be applied.
+ */
+export function checkApplyGuards(
+  tripped: readonly TrippedGuard[],
+  request: ApplyRequest,
+): ApplyRefusal | undefined {
+  const reason = request.reason ?? '';
+  for (const flag of ['price_jumps', 'deletes'] as const) {
+    if (request.allow?.[flag] === true && !reason.includes(flag))
+      return {
+        refused: 'reason-missing',
+        message: `allow.${flag} needs a reason that names ${flag} (why this plan should be written anyway)`,
+        allow: flag,
+        operatorFlag: null,
+      };
+  }
+  for (const t of tripped) {
+    if (t.allow !== null && request.allow?.[t.allow] === true) continue;
+    return { refused: t.guard, message: t.message, allow: t.allow, operatorFlag: t.operatorFlag };
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { checkApplyGuards, trippedGuards } from '../../../src/mcp/apply-guards.js';
+import type { PlanView } from '../../../src/mcp/plan-view.js';
+
+const view = (over: Partial<PlanView>): PlanView => ({
+  kind: 'products',
+  writes: 1,
+  deletes: 0,
+  priceJumps: [],
+  refusal: null,
+  stockUnknown: null,
+  changes: [],
+  ...over,
+});
+const jump = { label: 'ERP-1 price', row: 2, before: 1190, after: 119000, reason: 'ratio' };
+const server = { maxChanges: 500, allowDelete: false };
+
+describe('MCP apply guards', () => {
+  it('passes a plan that trips none, with or without a reason', () => {
+    expect(trippedGuards(view({}), server)).toEqual([]);
+    expect(checkApplyGuards([], {})).toBeUndefined();
+  });
+
+  it('lifts price jumps only with allow.price_jumps and a reason that names it', () => {
+    const tripped = trippedGuards(view({ priceJumps: [jump] }), server);
+    expect(checkApplyGuards(tripped, {})).toMatchObject({ refused: 'price-jumps', allow: 'price_jumps' });
+    expect(checkApplyGuards(tripped, { allow: { price_jumps: true } })).toMatchObject({
+      refused: 'reason-missing',
+    });
+    expect(
+      checkApplyGuards(tripped, { allow: { price_jumps: true }, reason: 'owner said so' }),
+    ).toMatchObject({
+      refused: 'reason-missing',
+    });
+    expect(
+      checkApplyGuards(tripped, { allow: { price_jumps: true }, reason: 'price_jumps: confirmed' }),
+    ).toBeUndefined();
+  });
+
+  it('never lifts deletes on a server without --allow-delete, whatever the assistant passes', () => {
+    const tripped = trippedGuards(view({ deletes: 2 }), server);
+    expect(checkApplyGuards(tripped, { allow: { deletes: true }, reason: 'deletes' })).toMatchObject({
+      refused: 'deletes',
+      allow: null,
+      operatorFlag: '--allow-delete',
+    });
+    const allowed = trippedGuards(view({ deletes: 2 }), { ...server, allowDelete: true });
+    expect(checkApplyGuards(allowed, {})).toMatchObject({ refused: 'deletes', allow: 'deletes' });
+    expect(
+      checkApplyGuards(allowed, { allow: { deletes: true }, reason: 'deletes: agreed' }),
+    ).toBeUndefined();
+  });
+
+  it('refuses more writes than --max-changes, and a plan its planner refused, with no allow flag', () => {
+    const big = trippedGuards(view({ writes: 501 }), server);
+    expect(
+      checkApplyGuards(big, { allow: { price_jumps: true, deletes: true }, reason: 'price_jumps deletes' }),
+    ).toMatchObject({
+      refused: 'max-changes',
+      operatorFlag: '--max-changes',
+    });
+    expect(trippedGuards(view({ writes: 500 }), server)).toEqual([]);
+    const refused = trippedGuards(view({ refusal: 'too many hides' }), server);
+    expect(checkApplyGuards(refused, {})).toMatchObject({
+      refused: 'plan-refused',
+      message: 'too many hides',
+    });
+  });
+
+  it('refuses unknown stock until the sheet is planned again with a stock_unknown mode', () => {
+    const tripped = trippedGuards(view({ stockUnknown: 'stock unknown: 3 variants' }), server);
+    expect(checkApplyGuards(tripped, { allow: { price_jumps: true }, reason: 'price_jumps' })).toMatchObject({
+      refused: 'stock-unknown',
+      allow: null,
+    });
+  });
+});
