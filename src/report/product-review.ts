@@ -1,8 +1,16 @@
 import type { RowIssue } from '../mapping/row-issue.js';
+import type { PriceJump } from '../plan/price-jumps.js';
 import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import type { Product } from '../schema/product.js';
-import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard, type ReviewRow } from './review-page.js';
+import {
+  MAX_REVIEW_CARDS,
+  type ReviewBody,
+  type ReviewCard,
+  type ReviewRefusal,
+  type ReviewRow,
+} from './review-page.js';
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
+import { plannedRefusal, priceJumpsRefusal } from './review-refusals.js';
 import { reviewValue } from './review-value.js';
 
 /** What the products page needs of a products plan file (plan.json). */
@@ -14,6 +22,8 @@ export interface ProductReviewInput {
   /** Live products as read when planning, by id (names and images of updates, hides, deletes). */
   before: Readonly<Record<string, Product>>;
   refusal?: string | undefined;
+  /** Prices the plan would write that look like typos: `mbulk apply` refuses them unless allowed. */
+  priceJumps?: readonly PriceJump[] | undefined;
 }
 
 export interface ReviewOptions {
@@ -21,6 +31,8 @@ export interface ReviewOptions {
   applyCommand?: string | undefined;
   /** Whether failed.csv has been written (the run was applied). */
   failedWritten?: boolean;
+  /** The run was planned with `--allow-price-jumps`: its price jumps are not refused. */
+  priceJumpsAllowed?: boolean | undefined;
 }
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
@@ -34,11 +46,21 @@ interface VariantLike {
 /** The review page body of a products plan: one card per product, before → after per field. */
 export function productReview(file: ProductReviewInput, options: ReviewOptions = {}): ReviewBody {
   const money = { decimals: file.plan.decimals, currency: file.store.currency };
-  const cards = file.plan.entries
-    .slice(0, MAX_REVIEW_CARDS)
-    .map((entry) => productCard(entry, file.before, money));
+  // Price jumps refuse the plan only while it is still to apply, and only when not allowed.
+  const apply = options.applyCommand;
+  const jumps = apply !== undefined && !options.priceJumpsAllowed ? (file.priceJumps ?? []) : [];
+  const jumpsByKey = new Map<string, string[]>();
+  for (const j of jumps) jumpsByKey.set(j.key, [...(jumpsByKey.get(j.key) ?? []), j.message]);
+  const cards = file.plan.entries.slice(0, MAX_REVIEW_CARDS).map((entry) => {
+    const card = productCard(entry, file.before, money);
+    const refused = jumpsByKey.get(entry.key);
+    if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
+    return card;
+  });
+  const refusals: ReviewRefusal[] = [];
+  if (file.refusal) refusals.push(plannedRefusal(file.refusal));
+  if (apply !== undefined && jumps.length > 0) refusals.push(priceJumpsRefusal(jumps.length, apply));
   const notes: string[] = [];
-  if (file.refusal) notes.push(`Refused: ${file.refusal}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
   if (file.plan.replaceSkipped) notes.push(file.plan.replaceSkipped);
   for (const i of file.issues) if (i.severity === 'warning') notes.push(`warning: ${issueText(i)}`);
@@ -46,6 +68,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     (i) => i.severity === 'error',
   );
   const body: ReviewBody = {
+    refusals,
     notes,
     columns: [{ label: 'Field' }, { label: 'Before', role: 'before' }, { label: 'After', role: 'after' }],
     cards,
@@ -53,7 +76,9 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     invalid: errors.map(invalidRow),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
-  if (options.applyCommand !== undefined && !file.refusal) body.applyCommand = options.applyCommand;
+  // A plan refused when planned has no apply command; price jumps need the flag.
+  if (apply !== undefined && !file.refusal)
+    body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;
   return body;
 }
 

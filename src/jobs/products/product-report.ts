@@ -159,6 +159,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
     review: productReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      priceJumpsAllowed: run.meta.options['allowPriceJumps'] === true,
     }),
   };
 }

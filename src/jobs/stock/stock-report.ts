@@ -26,7 +26,13 @@ export function describeStockChange(c: StockChange): string {
 export function writeStockReport(
   run: RunDirectory,
   file: StockPlanFile,
-  applied?: { applied: number; failed: number; requests: number },
+  applied?: {
+    applied: number;
+    failed: number;
+    requests: number;
+    failedRows: readonly { row: number; code: string; message: string }[];
+    pendingItems: readonly string[];
+  },
 ): void {
   const counts = stockCounts(file.plan);
   writeReport(run.file('report'), {
@@ -69,6 +75,8 @@ export function writeStockReport(
     review: stockReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      outcomes: applied,
+      ...(applied && applied.pendingItems.length > 0 ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }
