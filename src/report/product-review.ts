@@ -33,9 +33,20 @@ export interface ReviewOptions {
   failedWritten?: boolean;
   /** The run was planned with `--allow-price-jumps`: its price jumps are not refused. */
   priceJumpsAllowed?: boolean | undefined;
+  /** The command that continues the run (it was interrupted or stopped on an error). */
+  resumeCommand?: string | undefined;
+  /** The counts of this state only (planned, or after an apply done): they replace the report's on the page. */
+  counts?: [string, number][] | undefined;
+  /**
+   * After an apply: what became of each entry that was not written, by key (`pending`,
+   * `failed: …`); every other entry that writes is `done`.
+   */
+  applied?: { notWritten: Readonly<Record<string, string>> } | undefined;
 }
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
+/** Plan actions that write (the entries an apply gives an outcome). */
+const WRITES = new Set(['create', 'update', 'hide', 'delete']);
 
 interface VariantLike {
   name?: string | undefined;
@@ -55,6 +66,8 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     const card = productCard(entry, file.before, money);
     const refused = jumpsByKey.get(entry.key);
     if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
+    if (options.applied && WRITES.has(entry.action))
+      card.outcome = options.applied.notWritten[entry.key] ?? 'done';
     return card;
   });
   const refusals: ReviewRefusal[] = [];
@@ -76,6 +89,8 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     invalid: errors.map(invalidRow),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
+  if (options.counts !== undefined) body.counts = options.counts;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   // A plan refused when planned has no apply command; price jumps need the flag.
   if (apply !== undefined && !file.refusal)
     body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;

@@ -83,5 +83,7 @@ export function stockReview(
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
   if (options.applyCommand !== undefined && !file.refusal) body.applyCommand = options.applyCommand;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
+  if (options.counts !== undefined) body.counts = options.counts;
   return body;
 }

@@ -32,6 +32,7 @@ export function writeStockReport(
     requests: number;
     failedRows: readonly { row: number; code: string; message: string }[];
     pendingItems: readonly string[];
+    status: 'completed' | 'interrupted' | 'aborted';
   },
 ): void {
   const counts = stockCounts(file.plan);
@@ -76,7 +77,20 @@ export function writeStockReport(
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
       outcomes: applied,
-      ...(applied && applied.pendingItems.length > 0 ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
+      // The page shows the counts of this state only: planned, or done.
+      counts: applied
+        ? [
+            ['updated', applied.applied],
+            ['failed', applied.failed],
+            ['pending', applied.pendingItems.length],
+          ]
+        : [
+            ['change', counts['change'] ?? 0],
+            ['unchanged', counts['unchanged'] ?? 0],
+            ['skipped', counts['skipped'] ?? 0],
+            ['invalid rows', counts['invalid'] ?? 0],
+          ],
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }
