@@ -164,7 +164,7 @@ function renderDecisions(page: ReviewPage): string {
   out.push('<ul class="counts" id="counts">');
   for (const [label, count] of page.counts) {
     out.push(
-      `<li data-count="${escapeHtml(label)}"><span class="count">${count}</span> <span class="label">${escapeHtml(label)}</span></li>`,
+      `<li data-count="${escapeHtml(label)}"><span class="count">${countText(count)}</span> <span class="label">${escapeHtml(label)}</span></li>`,
     );
   }
   out.push('</ul>');
@@ -193,9 +193,19 @@ function renderFacts(page: ReviewPage): string {
   return out.join('\n');
 }
 
-/** A table cell's text: numbers as they are, strings escaped. */
+/** A count as people read it: `100,000`. */
+function countText(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A table cell's text (a delta signed: `+6`), the same as the page script's `cellText`. */
+function cellText(cell: string | number, role: string | undefined): string {
+  return role === 'delta' && typeof cell === 'number' && cell > 0 ? `+${cell}` : String(cell);
+}
+
+/** A table cell, escaped. */
 function cellHtml(cell: string | number, role: string | undefined): string {
-  const value = escapeHtml(String(cell));
+  const value = escapeHtml(cellText(cell, role));
   if (role === 'outcome') return `<td class="c-outcome ${outcomeClass(String(cell))}">${value}</td>`;
   return role ? `<td class="c-${role}">${value}</td>` : `<td>${value}</td>`;
 }
@@ -209,7 +219,7 @@ function renderTable(table: ReviewTable): string {
   const out: string[] = ['<section class="big" id="big"><h2>Changes</h2><ul class="totals" id="totals">'];
   for (const [label, value] of table.totals)
     out.push(
-      `<li data-total="${escapeHtml(label)}"><span class="count">${value}</span> <span class="label">${escapeHtml(label)}</span></li>`,
+      `<li data-total="${escapeHtml(label)}"><span class="count">${countText(value)}</span> <span class="label">${escapeHtml(label)}</span></li>`,
     );
   out.push('</ul><nav class="filters" aria-label="Filter rows">');
   const filters: [string, string][] = [['all', 'all']];
@@ -224,7 +234,7 @@ function renderTable(table: ReviewTable): string {
   out.push(
     '<input id="tsearch" type="search" placeholder="Search SKUs, names…" aria-label="Search rows">',
     '</nav>',
-    `<p id="tshown" class="shown">Rows 1–${Math.min(TABLE_PAGE_ROWS, table.rows.length)} of ${table.rows.length}</p>`,
+    `<p id="tshown" class="shown">Rows 1–${Math.min(TABLE_PAGE_ROWS, table.rows.length)} of ${countText(table.rows.length)}</p>`,
     '<table class="rows" id="rows"><thead><tr>',
   );
   table.columns.forEach((c, i) => {

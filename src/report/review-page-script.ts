@@ -86,14 +86,15 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
           var role = cols[k] && cols[k].role;
           var cls = role ? 'c-' + role : '';
           if (role === 'outcome') cls += ' ' + outcomeClass(String(r[k]));
-          tr.appendChild(el('td', cls, r[k]));
+          tr.appendChild(el('td', cls, role === 'delta' && typeof r[k] === 'number' && r[k] > 0 ? '+' + r[k] : r[k]));
         }
         fragment.appendChild(tr);
       }
       body.textContent = '';
       body.appendChild(fragment);
       if (shownText) shownText.textContent = view.length === 0 ? 'No rows match' :
-        'Rows ' + (start + 1) + '–' + end + ' of ' + view.length + (view.length === rows.length ? '' : ' (' + rows.length + ' in all)');
+        'Rows ' + (start + 1) + '–' + end + ' of ' + view.length.toLocaleString('en-US') +
+        (view.length === rows.length ? '' : ' (' + rows.length.toLocaleString('en-US') + ' in all)');
       if (prev) prev.disabled = page === 0;
       if (nextButton) nextButton.disabled = end >= view.length;
     }

@@ -51,5 +51,5 @@ tr.t-added td{background:var(--add);color:var(--add-fg)}tr.t-removed td{backgrou
 .preview{background:#f1f5ee;border-radius:6px;padding:8px 10px;white-space:pre-wrap;font:13px/1.4 system-ui,sans-serif;margin:8px 0 0}
 .notes{margin:6px 0 0;padding-left:20px}
 .invalid table{background:var(--card)}
-.more{display:block;margin:16px auto;padding:8px 20px;border:1px solid var(--line);border-radius:6px;background:var(--card);cursor:pointer;font:inherit}
+.more[hidden]{display:none}.more{display:block;margin:16px auto;padding:8px 20px;border:1px solid var(--line);border-radius:6px;background:var(--card);cursor:pointer;font:inherit}
 `;

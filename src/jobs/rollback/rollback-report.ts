@@ -193,15 +193,17 @@ export function rollbackReview(
           ['failed', applied.failed - pending],
           ['not reached (pending)', pending],
         ]
-      : [
-          ['stock items to restore', file.counts['stock_items'] ?? 0],
-          ['customers to restore', file.counts['customers'] ?? 0],
-          ['products to restore', file.counts['products'] ?? 0],
-          ['products to delete', file.counts['products_deleted'] ?? 0],
-          ['created products kept', kept],
-          ['not reversible', file.notReversible.length - kept],
-          ['changed since the run (drift)', file.drifted.length],
-        ],
+      : (
+          [
+            ['stock items to restore', file.counts['stock_items'] ?? 0],
+            ['customers to restore', file.counts['customers'] ?? 0],
+            ['products to restore', file.counts['products'] ?? 0],
+            ['products to delete', file.counts['products_deleted'] ?? 0],
+            ['created products kept', kept],
+            ['not reversible', file.notReversible.length - kept],
+            ['changed since the run (drift)', file.drifted.length],
+          ] as [string, number][]
+        ).filter(([, n]) => n > 0),
   };
   if (planned && !file.refusal && file.restores.length > 0) body.applyCommand = rollbackCommand(file);
   if (applied && applied.status !== 'completed') body.resumeCommand = `mbulk runs rollback ${run.id} --apply`;

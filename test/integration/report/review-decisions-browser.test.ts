@@ -143,7 +143,7 @@ describe('review pages put decisions first (Chromium)', () => {
     const totals = Object.fromEntries(
       (await texts(page, '#totals li')).map((t) => {
         const [n, ...label] = t.split(' ');
-        return [label.join(' '), Number(n)];
+        return [label.join(' '), Number(n!.replace(/,/g, ''))];
       }),
     );
     const up = changes.filter((c) => c.after > c.before).length;
@@ -160,13 +160,17 @@ describe('review pages put decisions first (Chromium)', () => {
     expect(Number((await texts(page, '#trows tr:first-child td'))[4])).toBe(maxDelta);
 
     await page.click('button[data-tfilter="zero"]');
-    expect(await page.$eval('#tshown', (e) => e.textContent)).toBe(`Rows 1–100 of ${zero} (100000 in all)`);
+    expect(await page.$eval('#tshown', (e) => e.textContent)).toBe(
+      `Rows 1–100 of ${zero.toLocaleString('en-US')} (100,000 in all)`,
+    );
     const shown = await page.$$eval('#trows tr', (rows) =>
       rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
     );
     expect(shown.every((r) => r[3] === '0' && Number(r[2]) > 0)).toBe(true);
     await page.click('#tnext');
-    expect(await page.$eval('#tshown', (e) => e.textContent)).toBe(`Rows 101–200 of ${zero} (100000 in all)`);
+    expect(await page.$eval('#tshown', (e) => e.textContent)).toBe(
+      `Rows 101–200 of ${zero.toLocaleString('en-US')} (100,000 in all)`,
+    );
     await page.type('#tsearch', 'SKU-000009');
     await page.waitForFunction(() => document.getElementById('tshown')?.textContent?.startsWith('Rows 1–'));
     // SKU-000009 and SKU-0000090…99 that go to zero: i % 9 === 0 and before > 0.
