@@ -8,7 +8,7 @@ import { formatMoney } from '../../sheets/money.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
 
 /** What the report shows of an apply. */
-interface AppliedRollback {
+export interface AppliedRollback {
   status: 'completed' | 'interrupted' | 'aborted';
   restored: number;
   failed: number;
@@ -88,7 +88,7 @@ function rollbackCommand(file: RollbackPlanFile): string {
  */
 export function rollbackReview(
   file: RollbackPlanFile,
-  run: RunDirectory,
+  run: Pick<RunDirectory, 'id' | 'meta'>,
   applied?: AppliedRollback,
 ): ReviewBody {
   const decimals = file.store.decimals;
