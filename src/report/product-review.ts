@@ -1,6 +1,7 @@
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { PriceJump } from '../plan/price-jumps.js';
 import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
+import { stockUnknownMessage } from '../plan/stock-unknown.js';
 import type { Product } from '../schema/product.js';
 import {
   MAX_REVIEW_CARDS,
@@ -44,7 +45,7 @@ export interface ReviewOptions {
   applied?: { notWritten: Readonly<Record<string, string>> } | undefined;
 }
 
-const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
+const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
 /** Plan actions that write (the entries an apply gives an outcome). */
 const WRITES = new Set(['create', 'update', 'hide', 'delete']);
 
@@ -74,6 +75,15 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   if (file.refusal) refusals.push(plannedRefusal(file.refusal));
   if (apply !== undefined && jumps.length > 0) refusals.push(priceJumpsRefusal(jumps.length, apply));
   const notes: string[] = [];
+  // Unknown stock without --stock-unknown: `mbulk apply` refuses it whatever the flags; chosen, a note.
+  const unknownStock = file.plan.stockUnknown;
+  const stockRefused = unknownStock !== undefined && unknownStock.mode === undefined;
+  if (stockRefused)
+    refusals.push({
+      message: `Stock unknown: ${stockUnknownMessage(unknownStock)}`,
+      fix: 'mbulk apply refuses this plan (exit 3): plan it again with --stock-unknown untracked, zero or keep.',
+    });
+  else if (unknownStock) notes.push(`Stock unknown: ${stockUnknownMessage(unknownStock)}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
   if (file.plan.replaceSkipped) notes.push(file.plan.replaceSkipped);
   for (const i of file.issues) if (i.severity === 'warning') notes.push(`warning: ${issueText(i)}`);
@@ -92,7 +102,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   if (options.counts !== undefined) body.counts = options.counts;
   if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   // A plan refused when planned has no apply command; price jumps need the flag.
-  if (apply !== undefined && !file.refusal)
+  if (apply !== undefined && !file.refusal && !stockRefused)
     body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;
   return body;
 }
