@@ -108,6 +108,25 @@ describe('decisions first', () => {
     expect(html).not.toContain('id="apply-command"');
   });
 
+  it('unknown stock without --stock-unknown: a refusal with the flag and no apply command; chosen, a neutral note', () => {
+    const unknown = { products: 2, items: 3, examples: ['ERP-1'] };
+    const refused = productReview(
+      { ...input, priceJumps: undefined, plan: { ...plan, stockUnknown: unknown } },
+      { applyCommand: 'mbulk apply R1' },
+    );
+    expect(refused.applyCommand).toBeUndefined();
+    expect(refused.refusals!.map((r) => r.fix)).toEqual([
+      'mbulk apply refuses this plan (exit 3): plan it again with --stock-unknown untracked, zero or keep.',
+    ]);
+    const chosen = productReview(
+      { ...input, priceJumps: undefined, plan: { ...plan, stockUnknown: { ...unknown, mode: 'zero' } } },
+      { applyCommand: 'mbulk apply R1' },
+    );
+    expect(chosen.refusals).toEqual([]);
+    expect(chosen.applyCommand).toBe('mbulk apply R1');
+    expect(chosen.notes![0]).toMatch(/^Stock unknown: .*--stock-unknown zero/);
+  });
+
   it('an applied run: each product its outcome, the counts of what was done, and when interrupted the resume command', () => {
     const body = productReview(input, {
       counts: [
