@@ -3,7 +3,6 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
 import type { RestoreChange } from '../../plan/rollback-product.js';
 import type { ReviewBody, ReviewCard, ReviewTable } from '../../report/review-page.js';
-import { plannedRefusal } from '../../report/review-refusals.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
 
@@ -178,7 +177,15 @@ export function rollbackReview(
       : undefined;
   const planned = run.meta.status === 'planned';
   const body: ReviewBody = {
-    refusals: file.refusal ? [plannedRefusal(file.refusal)] : [],
+    // The only refusal of a rollback plan is drift: --force restores those entities anyway.
+    refusals: file.refusal
+      ? [
+          {
+            message: file.refusal,
+            fix: `Nothing is written. Check the entities marked drift below; to overwrite them anyway: mbulk runs rollback ${file.source.id}${file.options.deleteCreated ? ' --delete-created' : ''} --force --apply`,
+          },
+        ]
+      : [],
     columns: [
       { label: 'Field' },
       { label: 'Now', role: 'before' },

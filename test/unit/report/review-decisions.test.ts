@@ -229,6 +229,17 @@ describe('rollback pages', () => {
     expect(body.counts).toContainEqual(['created products kept', 1]);
     expect(body.counts).toContainEqual(['not reversible', 1]);
     expect(body.applyCommand).toBe('mbulk runs rollback SRC --apply');
+
+    const drifted = rollbackReview(
+      {
+        ...file,
+        refusal:
+          '1 entity changed after run SRC wrote it; rolling back would overwrite those changes (use --force to restore them anyway)',
+      },
+      { id: 'RB', meta: { status: 'planned' } as never },
+    );
+    expect(drifted.applyCommand).toBeUndefined();
+    expect(drifted.refusals![0]!.fix).toContain('mbulk runs rollback SRC --force --apply');
   });
 
   it('after an interrupted apply: each entity its outcome and the command that continues it', () => {
