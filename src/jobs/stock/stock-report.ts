@@ -26,7 +26,14 @@ export function describeStockChange(c: StockChange): string {
 export function writeStockReport(
   run: RunDirectory,
   file: StockPlanFile,
-  applied?: { applied: number; failed: number; requests: number },
+  applied?: {
+    applied: number;
+    failed: number;
+    requests: number;
+    failedRows: readonly { row: number; code: string; message: string }[];
+    pendingItems: readonly string[];
+    status: 'completed' | 'interrupted' | 'aborted';
+  },
 ): void {
   const counts = stockCounts(file.plan);
   writeReport(run.file('report'), {
@@ -69,6 +76,21 @@ export function writeStockReport(
     review: stockReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      outcomes: applied,
+      // The page shows the counts of this state only: planned, or done.
+      counts: applied
+        ? [
+            ['updated', applied.applied],
+            ['failed', applied.failed],
+            ['pending', applied.pendingItems.length],
+          ]
+        : [
+            ['change', counts['change'] ?? 0],
+            ['unchanged', counts['unchanged'] ?? 0],
+            ['skipped', counts['skipped'] ?? 0],
+            ['invalid rows', counts['invalid'] ?? 0],
+          ],
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }
