@@ -82,17 +82,11 @@ export function writeRollbackReport(
           ] as const)
         : []),
     ],
-    changes: lines.slice(0, 500),
-    totalChanges: lines.length,
+    changes: lines,
     issues: [
-      ...file.drifted.slice(0, 300).map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
-      ...file.notReversible
-        .slice(0, 300)
-        .map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
-      ...(applied?.failures ?? [])
-        .slice(0, 300)
-        .map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
+      ...file.drifted.map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
+      ...file.notReversible.map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
+      ...(applied?.failures ?? []).map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
     ],
-    totalIssues: file.drifted.length + file.notReversible.length + (applied?.failures.length ?? 0),
   });
 }
