@@ -236,12 +236,13 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
         signal: ctx.signal,
       }),
     );
+    // An apply that stopped leads with that (never a success line).
+    if (applied.status !== 'completed') out.warn(unfinishedLine(planned.run, applied.status));
     const summary = flow.summarize(applied);
     out.line(`Results: ${planned.run.file('results')}`);
     if (flow.failedFile && applied.failedRows.length > 0)
       out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
     for (const note of flow.notes?.(applied) ?? []) out.line(note);
-    if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(planned.run, applied.status)}`);
     const ok = applied.failedRows.length === 0 && !summary.alsoFailed && applied.status === 'completed';
     out.result({
       ok,

@@ -64,20 +64,37 @@ export function runProgress(meta: RunMeta): { done: number; total: number; faile
 }
 
 /**
- * The line an apply that did not complete ends with: `interrupted after N of M; continue with:
- * mbulk runs resume RUN` (N and M count the run's write operations: a product, a stock batch…).
+ * The headline of an apply that did not complete: `Interrupted: 73 of 400 written · continue with:
+ * mbulk runs resume RUN`, in entities (a product, a stock item), with the write operations in
+ * brackets when they differ (`(2 of 8 batches)`: a stock batch holds many items).
  */
 export function unfinishedLine(run: RunDirectory, status: string): string {
-  const progress = runProgress(run.refresh());
-  const after = progress === undefined ? '' : ` after ${progress.done} of ${progress.total}`;
-  return `${status}${after}; continue with: mbulk runs resume ${run.id}`;
+  const meta = run.refresh();
+  const ops = runProgress(meta);
+  const c = meta.counts;
+  const word = status === 'interrupted' ? 'Interrupted' : 'Stopped';
+  let written = '';
+  if (c['changes_total'] !== undefined) {
+    written = ` ${c['changes_done'] ?? 0} of ${c['changes_total']} written`;
+    if (ops !== undefined && ops.total !== c['changes_total'])
+      written += ` (${ops.done} of ${ops.total} ${ops.total === 1 ? 'batch' : 'batches'})`;
+  } else if (ops !== undefined) written = ` ${ops.done} of ${ops.total} written`;
+  return `${word}:${written} · continue with: mbulk runs resume ${run.id}`;
+}
+
+/**
+ * The label of an apply's counts line: `Applied` (or the command's own word: `Sent`, `Rolled
+ * back`) only for a run that completed; one that stopped says what it wrote before it stopped.
+ */
+export function doneLabel(word: string, status: string): string {
+  return status === 'completed' ? word : 'Written before it stopped';
 }
 
 /**
  * The summary every apply prints (import, apply, resume): "Applied: 3 created · 2 updated · 0
  * failed · 5 write requests" from the counts of the apply's summary, in their order.
  */
-export function appliedLine(summary: Readonly<Record<string, unknown>>): string {
+export function appliedLine(summary: Readonly<Record<string, unknown>>, status: string): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(summary)) {
     if (typeof value !== 'number') continue;
@@ -87,7 +104,7 @@ export function appliedLine(summary: Readonly<Record<string, unknown>>): string 
     } else parts.push(`${value} ${key === 'reused' ? 'reused' : key}`);
   }
   const mode = typeof summary['mode'] === 'string' ? ` (${summary['mode']})` : '';
-  return `Applied: ${parts.join(' · ')}${mode}`;
+  return `${doneLabel('Applied', status)}: ${parts.join(' · ')}${mode}`;
 }
 
 /** "1 write request", "3 write requests". */

@@ -88,14 +88,14 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
     if (outcome.applied === false) return await refused(outcome);
     // The same ending as an import: what was applied, failures, where the results are.
     const applied = outcome.run;
-    out.line(appliedLine(outcome.summary));
+    if (outcome.status !== 'completed') out.warn(unfinishedLine(applied, outcome.status));
+    out.line(appliedLine(outcome.summary, outcome.status));
     const failures = failureLines(outcome.summary);
     for (const line of failures.slice(0, 20)) out.line(`  ${line}`);
     if (failures.length > 20) out.line(`  … and ${failures.length - 20} more in ${applied.file('results')}`);
     out.line(`Results: ${applied.file('results')}`);
     if (failures.length > 0 && existsSync(applied.file('failed')))
       out.line(`Failed rows to fix and re-import: ${applied.file('failed')}`);
-    if (outcome.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(applied, outcome.status)}`);
     out.result({
       ok: outcome.ok,
       runId: applied.id,

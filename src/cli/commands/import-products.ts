@@ -73,7 +73,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     if (error instanceof ColumnMapError) throw new CliError(error.message, ExitCode.Usage);
     throw error;
   }
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
@@ -173,7 +173,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     apply: (run, basics) => applyProductRun(run, basics),
     summarize: (applied) => {
       out.line(
-        `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
+        `${doneLabel('Applied', applied.status)}: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );
       for (const f of applied.failedOperations.slice(0, 20)) {
         out.line(

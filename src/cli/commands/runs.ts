@@ -184,7 +184,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
-  const { applyExitCode, unfinishedLine } = await import('../run-summary.js');
+  const { applyExitCode, doneLabel, unfinishedLine } = await import('../run-summary.js');
   const out = ctx.out;
   const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
@@ -223,13 +223,13 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       applied: RollbackApplySummary,
       extra: Record<string, unknown>,
     ): number => {
+      if (applied.status !== 'completed') out.warn(unfinishedLine(run, applied.status));
       out.line(
-        `Rolled back: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
+        `${doneLabel('Rolled back', applied.status)}: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
       );
       for (const f of applied.failures.slice(0, 20))
         out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
       out.line(`Results: ${run.file('results')}`);
-      if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(run, applied.status)}`);
       const ok = applied.status === 'completed' && applied.failed === 0;
       out.result({
         ok,

@@ -12,7 +12,11 @@ import { readPlanFile } from '../runner/plan-file.js';
  * change. Deltas are relative by design and never drift. Changes whose write the run's journal
  * already started (a resumed run) are not checked: the run itself changed those.
  */
-export async function checkStockDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
+export async function checkStockDrift(
+  run: RunDirectory,
+  client: MerchantClient,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<DriftedEntity[]> {
   const file = readPlanFile(run, StockPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const perItem = run.meta.options['inventoryMode'] === 'per-item';
@@ -23,7 +27,7 @@ export async function checkStockDrift(run: RunDirectory, client: MerchantClient)
   };
   const pending = file.plan.changes.filter((c, i) => !started(c, i));
   if (pending.length === 0) return [];
-  const live = await readLiveInventory(client);
+  const live = await readLiveInventory(client, options);
   const drifted: DriftedEntity[] = [];
   for (const c of pending) {
     const item = live.byId.get(c.itemId);
