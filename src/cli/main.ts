@@ -5,6 +5,7 @@ import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
 import { commandsFor } from './commands/index.js';
 import { describeError } from './describe-error.js';
+import { explainUnknownArguments } from './flag-suggestions.js';
 import { packageVersion } from './package-version.js';
 
 export interface MainOptions {
@@ -88,9 +89,11 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .alias('h', 'help')
       .version(packageVersion())
       .wrap(Math.min(110, process.stdout.columns ?? 100))
-      .fail((msg, err) => {
+      .fail((msg, err, y) => {
         if (err) throw err;
-        const text = msg ?? 'Invalid usage.';
+        // yargs hands its usage instance here: the options it describes are the command's flags.
+        const known = Object.keys((y as unknown as { getDescriptions(): object }).getDescriptions());
+        const text = explainUnknownArguments(msg ?? 'Invalid usage.', known);
         // The hint once: some messages (no command given) already carry it.
         throw new CliError(
           text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`,
