@@ -11,6 +11,8 @@ interface RunsArgs extends GlobalArgs {
   run?: string;
   'runs-dir'?: string | undefined;
   open?: boolean;
+  /** `runs show --report`: print the whole report.md too. */
+  report?: boolean;
 }
 
 function root(args: RunsArgs, ctx: CommandContext): string {
@@ -26,12 +28,8 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   const runsRoot = root(args, ctx);
   if (runs.length === 0) ctx.out.line(`No runs yet in ${runsRoot}.`);
   for (const r of runs) {
-    // The plan's counts; the executor's ops_* bookkeeping stays in --json.
-    const counts = Object.entries(r.counts)
-      .filter(([k]) => !k.startsWith('ops_'))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(' · ');
-    ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${counts}`);
+    ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${shownCounts(r.counts)}`);
+    if (r.input !== undefined) ctx.out.line(`  input: ${r.input}`);
     ctx.out.line(`  ${join(runsRoot, r.id)}`);
   }
   ctx.out.result({ ok: true, runs: runs.map((r) => ({ ...r, dir: join(runsRoot, r.id) })) });
@@ -46,14 +44,19 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
   const report = run.file('report');
-  if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
-  // The live state last: report.md may be older than the run's last apply.
+  // --report: the whole report.md first (it may be older than the run's last apply: the live
+  // summary follows). Without it, the summary alone.
+  if (args.report === true && existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   const progress = runProgress(meta);
   const resumable = status === 'interrupted' || status === 'failed';
   ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
+  if (meta.input !== undefined) ctx.out.line(`Input: ${meta.input}`);
+  ctx.out.line(`Target: ${meta.target}${meta.store_id !== undefined ? ` (store ${meta.store_id})` : ''}`);
+  const { planned, outcome } = splitCounts(meta.counts);
+  if (planned !== '') ctx.out.line(`Plan: ${planned}`);
+  if (outcome !== '') ctx.out.line(`Outcome: ${outcome}`);
   if (progress !== undefined)
     ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
-  if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   const { readJournal, journalDamage } = await import('../../apply/journal.js');
   const snapshot = readJournal(run.file('journal'));
   const damage = journalDamage(snapshot, meta.journal_seq);
@@ -70,6 +73,10 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   else if (journal.state === 'settled')
     ctx.out.line(`Journal: damaged, settled against the store by --reconcile at ${journal.at}`);
   ctx.out.line(`Directory: ${run.dir}`);
+  if (args.report !== true && existsSync(report))
+    ctx.out.line(`Report: ${report} (all of it here: mbulk runs show ${run.id} --report)`);
+  const next = nextCommand(run.id, meta.kind, status);
+  if (next !== undefined) ctx.out.line(next);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
   );
@@ -85,6 +92,43 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ...(openError === undefined ? {} : { error: openError }),
   });
   return openError === undefined ? ExitCode.Ok : ExitCode.Usage;
+}
+
+/** A run's counts for people: only those that are not zero, the executor's bookkeeping left out. */
+function shownCounts(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .filter(([k, v]) => v !== 0 && !k.startsWith('ops_') && !k.startsWith('changes_'))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' · ');
+}
+
+/** What an apply did, as run.json counts it (the rest of its counts are the plan's). */
+const OUTCOME_COUNTS = new Set([
+  'created',
+  'updated',
+  'hidden',
+  'deleted',
+  'restored',
+  'sent',
+  'applied',
+  'failed',
+  'requests',
+]);
+
+/** run.json's counts split into the plan's and the apply's outcome, each without zeros. */
+export function splitCounts(counts: Readonly<Record<string, number>>): { planned: string; outcome: string } {
+  const planned: Record<string, number> = {};
+  const outcome: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) (OUTCOME_COUNTS.has(k) ? outcome : planned)[k] = v;
+  return { planned: shownCounts(planned), outcome: shownCounts(outcome) };
+}
+
+/** The command a run calls for next, by its status (undefined: none). */
+export function nextCommand(id: string, kind: string, status: string): string | undefined {
+  if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
+  if (status === 'planned') return `Apply with: mbulk apply ${id}`;
+  if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
+  return undefined;
 }
 
 /** `--open`: the run's report.html in the default browser; the problem when there is none or it cannot be opened. */
@@ -376,14 +420,21 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       )
       .command(
         'show <run>',
-        "Show a run's report, status and files",
+        "Show a run's summary: status, input, target, counts, progress and the next command",
         (s) =>
-          s.positional('run', { type: 'string', demandOption: true }).option('open', {
-            type: 'boolean',
-            default: false,
-            describe:
-              "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
-          }),
+          s
+            .positional('run', { type: 'string', demandOption: true })
+            .option('report', {
+              type: 'boolean',
+              default: false,
+              describe: "Also print the run's whole report.md (every change and issue)",
+            })
+            .option('open', {
+              type: 'boolean',
+              default: false,
+              describe:
+                "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
+            }),
         async (argv) => {
           setExit(await showCommand(argv as unknown as RunsArgs, ctx));
         },

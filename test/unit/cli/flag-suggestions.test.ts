@@ -1,9 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editDistance, explainUnknownArguments, suggestFlag } from '../../../src/cli/flag-suggestions.js';
-import { runCli } from '../../helpers/run-cli.js';
 
 describe('flag suggestions', () => {
   it('measures typos, swaps included', () => {
@@ -28,21 +24,5 @@ describe('flag suggestions', () => {
     );
     expect(explainUnknownArguments('Unknown argument: zzz', known)).toBe('unknown option --zzz');
     expect(explainUnknownArguments('Not enough arguments', known)).toBe('Not enough arguments');
-  });
-
-  it('the CLI: a mistyped flag exits 2 with the suggestion; --dry-run is a dry run; --apply --dry-run is a usage error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mbulk-flags-'));
-    writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nNOPE-1,3\n');
-    const env = { HOME: dir, XDG_DATA_HOME: join(dir, 'data') };
-    const typo = await runCli(['import', 'stock', 'stock.csv', '--aply'], env, dir);
-    expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('unknown option --aply (did you mean --apply?)');
-    expect(typo.stderr).not.toMatch(/dryRun|Unknown arguments/);
-    const both = await runCli(['import', 'stock', 'stock.csv', '--apply', '--dry-run'], env, dir);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--apply and --dry-run contradict each other');
-    const dry = await runCli(['import', 'stock', 'stock.csv', '--dry-run', '--json'], env, dir);
-    expect(dry.stderr).not.toMatch(/unknown option/);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ applied: false });
   });
 });
