@@ -225,7 +225,9 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
       return ExitCode.RowsFailed;
     }
-    if (view.writes > 0) await confirmApply(out, view.confirm, args.yes);
+    // The question names the target: a store's name alone does not say which server it is on.
+    if (view.writes > 0)
+      await confirmApply(out, `${view.confirm.replace(/\?$/, '')} at ${target.describe}?`, args.yes);
     const applied = await withProgress(out, flow.applyLabel, (report) =>
       flow.apply(planned.run, {
         client: target.client,

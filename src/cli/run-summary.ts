@@ -124,3 +124,32 @@ export function failureLines(summary: Readonly<Record<string, unknown>>): string
     return `failed ${where}: ${String(f['code'] ?? 'error')}: ${String(f['message'] ?? '')}`;
   });
 }
+
+/** A run's counts for people: only those that are not zero, the executor's bookkeeping left out. */
+export function shownCounts(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .filter(([k, v]) => v !== 0 && !k.startsWith('ops_') && !k.startsWith('changes_'))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' · ');
+}
+
+/** What an apply did, as run.json counts it (the rest of its counts are the plan's). */
+const OUTCOME_COUNTS = new Set([
+  'created',
+  'updated',
+  'hidden',
+  'deleted',
+  'restored',
+  'sent',
+  'applied',
+  'failed',
+  'requests',
+]);
+
+/** run.json's counts split into the plan's and the apply's outcome, each without zeros. */
+export function splitCounts(counts: Readonly<Record<string, number>>): { planned: string; outcome: string } {
+  const planned: Record<string, number> = {};
+  const outcome: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) (OUTCOME_COUNTS.has(k) ? outcome : planned)[k] = v;
+  return { planned: shownCounts(planned), outcome: shownCounts(outcome) };
+}

@@ -38,7 +38,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { applyExitCode, appliedLine, failureLines, unfinishedLine } = await import('../run-summary.js');
+  const { applyExitCode, appliedLine, failureLines, splitCounts, unfinishedLine } =
+    await import('../run-summary.js');
   const { existsSync } = await import('node:fs');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
@@ -64,7 +65,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       confirm: async (toApply, store) => {
         await confirmApply(
           out,
-          `${resume ? 'Resume' : 'Apply'} run ${toApply.id} on ${store.name}?`,
+          `${resume ? 'Resume' : 'Apply'} run ${toApply.id} (${splitCounts(toApply.meta.counts).planned}) on ${store.name} at ${target.describe}?`,
           args.yes,
         );
         return true;

@@ -21,6 +21,7 @@ function root(args: RunsArgs, ctx: CommandContext): string {
 
 async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { listRuns, isRunLive } = await import('../../apply/run-directory.js');
+  const { shownCounts } = await import('../run-summary.js');
   const runs = listRuns(root(args, ctx)).map((m) => ({
     ...m,
     status: m.status === 'applying' && !isRunLive(m) ? 'interrupted' : m.status,
@@ -39,7 +40,7 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const { runProgress } = await import('../run-summary.js');
+  const { runProgress, splitCounts } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
@@ -92,35 +93,6 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ...(openError === undefined ? {} : { error: openError }),
   });
   return openError === undefined ? ExitCode.Ok : ExitCode.Usage;
-}
-
-/** A run's counts for people: only those that are not zero, the executor's bookkeeping left out. */
-function shownCounts(counts: Readonly<Record<string, number>>): string {
-  return Object.entries(counts)
-    .filter(([k, v]) => v !== 0 && !k.startsWith('ops_') && !k.startsWith('changes_'))
-    .map(([k, v]) => `${k} ${v}`)
-    .join(' · ');
-}
-
-/** What an apply did, as run.json counts it (the rest of its counts are the plan's). */
-const OUTCOME_COUNTS = new Set([
-  'created',
-  'updated',
-  'hidden',
-  'deleted',
-  'restored',
-  'sent',
-  'applied',
-  'failed',
-  'requests',
-]);
-
-/** run.json's counts split into the plan's and the apply's outcome, each without zeros. */
-export function splitCounts(counts: Readonly<Record<string, number>>): { planned: string; outcome: string } {
-  const planned: Record<string, number> = {};
-  const outcome: Record<string, number> = {};
-  for (const [k, v] of Object.entries(counts)) (OUTCOME_COUNTS.has(k) ? outcome : planned)[k] = v;
-  return { planned: shownCounts(planned), outcome: shownCounts(outcome) };
 }
 
 /** The command a run calls for next, by its status (undefined: none). */

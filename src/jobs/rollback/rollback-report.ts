@@ -15,13 +15,27 @@ interface AppliedRollback {
 
 const MONEY_FIELDS = new Set(['price', 'original_price', 'cost']);
 
+/**
+ * One value of a restore as people read it, every price in currency units when `decimals` is
+ * given: a product's price field (minor units in the plan) and the price inside a variant's
+ * summary (`variants[SKU]`: "NAME PRICE, stock N", minor units too) alike. The terminal, report.md
+ * and the review pages use this one function, so a rollback never mixes `1250` with `12.50`.
+ */
+export function formatRestoreValue(field: string, value: unknown, decimals?: number): string {
+  if (decimals !== undefined && MONEY_FIELDS.has(field) && typeof value === 'number')
+    return formatMoney(value, decimals);
+  if (decimals !== undefined && field.startsWith('variants[') && typeof value === 'string') {
+    const m = /^(.*?) ?(-?\d+)(, stock -?\d+)?$/.exec(value);
+    if (m !== null)
+      return `${m[1] === '' ? '' : `${m[1]} `}${formatMoney(Number(m[2]), decimals)}${m[3] ?? ''}`;
+  }
+  return show(value);
+}
+
 /** A restore as people read it (money in currency units when `decimals` is given). */
 export function describeRestore(r: RestoreEntry, decimals?: number): string[] {
-  const field = (c: RestoreChange) => {
-    const money = decimals !== undefined && MONEY_FIELDS.has(c.field);
-    const value = (v: unknown) => (money && typeof v === 'number' ? formatMoney(v, decimals) : show(v));
-    return `${c.field}: ${value(c.now)} → ${value(c.restore)}`;
-  };
+  const field = (c: RestoreChange) =>
+    `${c.field}: ${formatRestoreValue(c.field, c.now, decimals)} → ${formatRestoreValue(c.field, c.restore, decimals)}`;
   switch (r.type) {
     case 'stock':
       return r.items.map((i) => `stock ${i.sku ?? i.itemId}: ${i.current} → ${i.restore}`);
