@@ -169,7 +169,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   const { resolveTarget } = await import('./target.js');
   const { withProgress } = await import('./progress.js');
   const { confirmApply } = await import('./confirm.js');
-  const { applyExitCode, unfinishedLine } = await import('./run-summary.js');
+  const { allInvalidHint, applyExitCode, unfinishedLine } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
@@ -195,6 +195,11 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
     lock?.setRunId(planned.run.id);
     ctx.run = { id: planned.run.id, journal: planned.run.file('journal') };
     const view = flow.show(planned, target);
+    const hint = allInvalidHint(planned.run.meta.counts['rows'] ?? 0, view.invalid, {
+      command: flow.command ?? `import ${flow.kind ?? ''}`.trim(),
+      sheet: args.sheet,
+    });
+    if (hint !== undefined) out.warn(hint);
     // The review page (report.html) beside report.md: its path is printed and in every JSON result.
     const reportHtml = planned.run.file('reportHtml');
     out.line(`Review page: ${reportHtml}`);

@@ -153,3 +153,28 @@ export function splitCounts(counts: Readonly<Record<string, number>>): { planned
   for (const [k, v] of Object.entries(counts)) (OUTCOME_COUNTS.has(k) ? outcome : planned)[k] = v;
   return { planned: shownCounts(planned), outcome: shownCounts(outcome) };
 }
+
+/**
+ * One hint when every row of a sheet is invalid: that is rarely N separate mistakes, mostly one
+ * cause, named here (undefined when some rows are valid, or the sheet has one row).
+ */
+export function allInvalidHint(
+  rows: number,
+  invalid: number,
+  what: { command: string; sheet?: string | undefined },
+): string | undefined {
+  if (rows < 2 || invalid < rows) return undefined;
+  const sheet =
+    what.sheet === undefined
+      ? 'the right sheet (--sheet NAME for a workbook)'
+      : `the right sheet (${what.sheet})`;
+  return `hint: all ${rows} rows are invalid, which usually means one cause, not ${rows} bad rows: is it ${sheet}, the right delimiter (a comma, semicolon or tab), the right format for mbulk ${what.command} (its columns: mbulk ${what.command} --help), and the right store?`;
+}
+
+/** The command a run calls for next, by its status (undefined: none). */
+export function nextCommand(id: string, kind: string, status: string): string | undefined {
+  if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
+  if (status === 'planned') return `Apply with: mbulk apply ${id}`;
+  if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
+  return undefined;
+}

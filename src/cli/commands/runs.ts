@@ -40,7 +40,7 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun, isRunLive } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const { runProgress, splitCounts } = await import('../run-summary.js');
+  const { nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = meta.status === 'applying' && !isRunLive(meta) ? 'interrupted' : meta.status;
@@ -93,14 +93,6 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
     ...(openError === undefined ? {} : { error: openError }),
   });
   return openError === undefined ? ExitCode.Ok : ExitCode.Usage;
-}
-
-/** The command a run calls for next, by its status (undefined: none). */
-export function nextCommand(id: string, kind: string, status: string): string | undefined {
-  if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
-  if (status === 'planned') return `Apply with: mbulk apply ${id}`;
-  if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
-  return undefined;
 }
 
 /** `--open`: the run's report.html in the default browser; the problem when there is none or it cannot be opened. */

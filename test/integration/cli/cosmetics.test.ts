@@ -114,3 +114,10 @@ it('runs show prints a summary (the full report.md only with --report); runs lis
   expect(list.stdout).toContain(`  input: ${resolve('samples/stock.csv')}`);
   expect(list.stdout.split('\n')[0]).not.toMatch(/ 0( ·|$)/);
 });
+
+it('a sheet whose every row is invalid gets one hint about the likely cause', async () => {
+  writeFileSync(join(dir, 'wrong.csv'), 'sku,quantity\nNOPE-1,3\nNOPE-2,4\n');
+  const r = await runCli(['import', 'stock', 'wrong.csv'], env, dir);
+  expect(r.code).toBe(1);
+  expect(r.stderr.match(/^hint: all 2 rows are invalid/gm)).toHaveLength(1);
+});
