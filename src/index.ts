@@ -368,14 +368,20 @@ export {
   REVENUE_SELECTION,
   isRevenue,
   type OrderSelection,
+  /** `paid` (cash basis, the default) or `accrual`: what the summary and a profile count as revenue. */
+  type RevenueBasis,
 } from './export/order-selection.js';
 export type {
-  /** Accounting export options: profile (Xero, QuickBooks), date format, account code, tax type, due days, invoice numbering. */
+  /** Accounting export options: profile (Xero, QuickBooks), accounts per kind of line, tax types, contacts, invoice dates, payments file, due days, numbering. */
   AccountingOptions,
   AccountingProfile,
   /** Date format of accounting invoices. */
   InvoiceDateFormat,
+  /** Which day invoices are dated: `created`, `paid` or `exported`. */
+  InvoiceDateRule,
 } from './export/accounting-profile.js';
+/** What a profile export wrote: documents, control totals per file, changes after invoicing, tax import setting. */
+export type { AccountingResult } from './export/accounting-export.js';
 export {
   exportProducts,
   /** Options of `exportProducts`. */

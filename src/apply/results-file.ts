@@ -24,7 +24,12 @@ import type { OperationOutcome } from './execute-plan.js';
  * was itself a failed.csv its old `mbulk_*` columns are dropped rather than repeated.
  */
 
-export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed' | 'invalid';
+/**
+ * A row's outcome. `skipped`: the row asked for nothing (command `skip`) or was not reached;
+ * `left_out`: a platform export's row its conversion does not import (a gift card, a grouped
+ * product, a repeated row), with the reason.
+ */
+export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'left_out' | 'failed' | 'invalid';
 
 /** One line of results.csv. */
 export interface RowResult {
@@ -67,6 +72,7 @@ export class ResultsCsvWriter {
     updated: 0,
     unchanged: 0,
     skipped: 0,
+    left_out: 0,
     failed: 0,
     invalid: 0,
   };

@@ -10,6 +10,10 @@ export interface GlobalArgs {
   token?: string | undefined;
   'insecure-http': boolean;
   'sandbox-data'?: string | undefined;
+  /** A sandbox state that does not exist yet starts empty (with `currency` and `country`). */
+  empty?: boolean | undefined;
+  currency?: string | undefined;
+  country?: string | undefined;
   concurrency: number;
   rps?: number | undefined;
   verbose: boolean;

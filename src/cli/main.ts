@@ -73,13 +73,39 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .option('sandbox-data', {
         type: 'string',
         describe:
-          'State file of the embedded sandbox (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
+          'State file of the sandbox, embedded or served by mbulk sandbox (which also takes --data) (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
+      })
+      .option('empty', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'A sandbox state file that does not exist yet starts as an empty store (default: a copy of the sample store): rehearse a migration with --sandbox-data new.json --empty --currency USD',
+      })
+      .option('currency', {
+        type: 'string',
+        describe: "With --empty: the empty store's currency, ISO 4217 (default USD)",
+      })
+      .option('country', {
+        type: 'string',
+        describe: "With --empty: the empty store's country, ISO 3166 alpha-2 (default US)",
       })
       .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
       .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
       .option('verbose', { type: 'boolean', default: false, describe: 'Log each request (never the token)' })
       .group(
-        ['json', 'base-url', 'token-file', 'insecure-http', 'sandbox-data', 'concurrency', 'rps', 'verbose'],
+        [
+          'json',
+          'base-url',
+          'token-file',
+          'insecure-http',
+          'sandbox-data',
+          'empty',
+          'currency',
+          'country',
+          'concurrency',
+          'rps',
+          'verbose',
+        ],
         'Global options:',
       )
       .demandCommand(1, 'Name a command; see mbulk --help.')

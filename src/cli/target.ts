@@ -75,6 +75,13 @@ export function resolveTargetConfig(args: GlobalArgs, env: NodeJS.ProcessEnv, cw
     const dataFile = given !== undefined ? resolve(cwd, given) : defaultSandboxDataFile(env);
     return { kind: 'embedded', dataFile, describe: `local sandbox (${dataFile})` };
   }
+  if (args.empty === true) {
+    // A rehearsal must never reach the real store: --empty is for the sandbox only.
+    throw new CliError(
+      `--empty starts an empty sandbox store, but the target is ${safeUrlText(rawUrl)} (${args['base-url'] !== undefined ? '--base-url' : '$MERCHANT_API_URL'}); unset it to rehearse in the sandbox`,
+      ExitCode.Usage,
+    );
+  }
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -175,16 +182,32 @@ export async function resolveTarget(
   }
 
   const { startSandbox } = await import('../sandbox/server.js');
+  const { emptyStoreOf, checkEmptyStore } = await import('./empty-store.js');
+  // A new state starts as a copy of the sample store, or with --empty as an empty store.
+  const empty = emptyStoreOf(args);
   const seed = sampleStorePath();
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
       port: 0,
       dataFile: config.dataFile,
-      ...(existsSync(seed) ? { seed } : {}),
+      ...(empty !== undefined ? { empty } : existsSync(seed) ? { seed } : {}),
     });
   } catch (error) {
     throw new CliError(`cannot start the ${config.describe}: ${(error as Error).message}`, ExitCode.Usage);
+  }
+  if (empty !== undefined) {
+    try {
+      checkEmptyStore(
+        empty,
+        sandbox.store.getMe(),
+        config.dataFile,
+        'give another --sandbox-data file to rehearse in, or delete that one',
+      );
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
   }
   const client = new MerchantClient({ ...clientOptions, baseUrl: sandbox.url, token: sandbox.token });
   if (options.announce !== false) ctx.out.line(`Target: ${config.describe}`);

@@ -1,42 +1,64 @@
-import type { Order } from '../schema/order.js';
-import type { Store } from '../schema/store.js';
-import { createSheetWriter } from '../sheets/create-sheet-writer.js';
-import { zoneOffsetMs, type ColumnSpec, type SheetHandle, type SheetWriter } from '../sheets/sheet-writer.js';
+import type { ColumnSpec } from '../sheets/sheet-writer.js';
+import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 import { suffixedPath } from './suffixed-path.js';
-import { invoiceLines, type InvoiceLine } from './invoice-lines.js';
 
 /**
- * Invoice import files for accounting programs, one row per invoice line (see invoiceLines).
+ * Import files for accounting programs, one row per document line.
  *
  * - `xero`: the columns of Xero's sales invoice import template (Business › Invoices › Import ›
  *   Download template), headers as in the template (`*` marks the columns Xero requires). Xero
  *   imports at most 500 invoices per file; dates DD/MM/YYYY or MM/DD/YYYY by the organisation's
- *   region. Amounts are one per line: `*Quantity` × `*UnitAmount`.
+ *   region. Amounts are one per line: `*Quantity` × `*UnitAmount`. Credit notes go through the same
+ *   import in a file of their own: an invoice whose total is negative becomes a credit note.
  * - `quickbooks`: QuickBooks Online's invoice import (Settings › Import data › Invoices), with the
  *   column headers QuickBooks maps automatically; at most 100 invoices per file; the date format
- *   is chosen in the import's mapping step.
+ *   is chosen in the import's mapping step. Credit notes (credit memos) through its credit-note
+ *   import (Import data › Credit notes), whose headings are mapped by hand.
+ * - Payments: neither program imports payments from a file of its own; the payments file has the
+ *   fields payment-import apps map to the programs' payment records (see `PAYMENT_COLUMNS`).
  *
- * Each order is one invoice; its lines never straddle two files.
+ * Each document's lines never straddle two files.
  */
 export type AccountingProfile = 'xero' | 'quickbooks';
 export type InvoiceDateFormat = 'DD/MM/YYYY' | 'MM/DD/YYYY' | 'YYYY-MM-DD';
 export const INVOICE_DATE_FORMATS: readonly InvoiceDateFormat[] = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'];
+/** Which day an invoice is dated: the order's creation, its payment, or the export. */
+export type InvoiceDateRule = 'created' | 'paid' | 'exported';
+export const INVOICE_DATE_RULES: readonly InvoiceDateRule[] = ['created', 'paid', 'exported'];
 
 export const PROFILE_INVOICES_PER_FILE: Record<AccountingProfile, number> = { xero: 500, quickbooks: 100 };
 export const PROFILE_DATE_FORMAT: Record<AccountingProfile, InvoiceDateFormat> = {
   xero: 'DD/MM/YYYY',
   quickbooks: 'MM/DD/YYYY',
 };
+export const PROFILE_PROGRAM: Record<AccountingProfile, string> = {
+  xero: 'Xero',
+  quickbooks: 'QuickBooks Online',
+};
 
 export interface AccountingOptions {
   profile: AccountingProfile;
   /** Invoice and due dates. Default PROFILE_DATE_FORMAT[profile]. */
   dateFormat?: InvoiceDateFormat;
-  /** Xero `*AccountCode` of every line (e.g. 200, Sales). Default '200'. */
+  /**
+   * Accounts (Xero) or products/services (QuickBooks) per kind of line and per payment method:
+   * `sales=200,shipping=210,service-charge=215,tips=260,discount=205,rounding=860,tax=820,payment=090`,
+   * or the text of a mapping file (`kind=account` per line). Defaults: DEFAULT_ACCOUNTS.
+   */
+  accounts?: string;
+  /** `--account-code`: the sales account (kept for earlier scripts; `accounts` `sales=` wins). */
   accountCode?: string;
-  /** Xero `*TaxType` / QuickBooks `Item tax code` of every line. Default: blank (the program's default). */
+  /** The program's name of the store's tax rate (Xero `*TaxType`, QuickBooks `Item tax code`). Default: implied by the store's country and rate (taxPolicy), else a UsageError. */
   taxType?: string;
-  /** Days from the invoice date to the due date. Default 0 (due on the order's day). */
+  /** The program's name of a rate with no tax (rounding lines, `tax=` line mode). Default: implied, else a UsageError when needed. */
+  zeroTaxType?: string;
+  /** `--contact`: `name`, `name-email` or `single:"NAME"`. Default: customers who share a name stay apart (ContactBook). */
+  contact?: string;
+  /** Which day invoices are dated. Default `created` (a feed of paid orders: `paid`). */
+  invoiceDate?: InvoiceDateRule;
+  /** Also write the payments of paid invoices to this file. Default: none. */
+  payments?: string;
+  /** Days from the invoice date to the due date. Default 0 (due on the invoice's day). */
   dueDays?: number;
   /** Put before the order number to make the invoice number (e.g. `WEB-`). Default ''. */
   invoicePrefix?: string;
@@ -57,7 +79,7 @@ const XERO_COLUMNS: ColumnSpec[] = [
   text('region', 'PORegion'),
   text('zip', 'POPostalCode'),
   text('country', 'POCountry'),
-  text('invoice', '*InvoiceNumber'),
+  text('number', '*InvoiceNumber'),
   text('reference', 'Reference'),
   text('date', '*InvoiceDate'),
   text('due', '*DueDate'),
@@ -76,13 +98,7 @@ const XERO_COLUMNS: ColumnSpec[] = [
   text('branding', 'BrandingTheme'),
 ];
 
-const QUICKBOOKS_COLUMNS: ColumnSpec[] = [
-  text('invoice', 'Invoice number'),
-  text('contact', 'Customer'),
-  text('date', 'Invoice date'),
-  text('due', 'Due date'),
-  text('terms', 'Terms'),
-  text('memo', 'Memo'),
+const QUICKBOOKS_ITEM_COLUMNS: ColumnSpec[] = [
   text('item', 'Item (Product/Service)'),
   text('description', 'Item Description'),
   { key: 'quantity', header: 'Item Quantity', type: 'number' },
@@ -92,9 +108,61 @@ const QUICKBOOKS_COLUMNS: ColumnSpec[] = [
   text('service_date', 'Service Date'),
 ];
 
+const QUICKBOOKS_COLUMNS: ColumnSpec[] = [
+  text('number', 'Invoice number'),
+  text('contact', 'Customer'),
+  text('date', 'Invoice date'),
+  text('due', 'Due date'),
+  text('terms', 'Terms'),
+  text('memo', 'Memo'),
+  ...QUICKBOOKS_ITEM_COLUMNS,
+];
+
+const QUICKBOOKS_CREDIT_COLUMNS: ColumnSpec[] = [
+  text('number', 'Credit Memo #'),
+  text('contact', 'Customer'),
+  text('date', 'Credit Memo Date'),
+  text('memo', 'Memo'),
+  ...QUICKBOOKS_ITEM_COLUMNS,
+];
+
+/** The invoice import columns of each profile. */
 export const PROFILE_COLUMNS: Record<AccountingProfile, readonly ColumnSpec[]> = {
   xero: XERO_COLUMNS,
   quickbooks: QUICKBOOKS_COLUMNS,
+};
+
+/** The credit note import columns: Xero's are its invoice template's (negative amounts). */
+export const CREDIT_NOTE_COLUMNS: Record<AccountingProfile, readonly ColumnSpec[]> = {
+  xero: XERO_COLUMNS,
+  quickbooks: QUICKBOOKS_CREDIT_COLUMNS,
+};
+
+/**
+ * The payments file: the fields of Xero's payment record (invoice number, date, amount, the
+ * account paid into) and of QuickBooks Online's "receive payment" as payment-import apps name them.
+ */
+export const PAYMENT_COLUMNS: Record<AccountingProfile, readonly ColumnSpec[]> = {
+  xero: [
+    text('number', 'InvoiceNumber'),
+    text('contact', 'ContactName'),
+    text('date', 'Date'),
+    { key: 'amount', header: 'Amount', type: 'money' },
+    text('account', 'AccountCode'),
+    text('reference', 'Reference'),
+    text('currency', 'Currency'),
+  ],
+  quickbooks: [
+    text('date', 'Payment Date'),
+    text('reference', 'Reference No.'),
+    text('contact', 'Customer'),
+    text('method', 'Payment Method'),
+    text('memo', 'Memo'),
+    text('account', 'Deposit To'),
+    text('number', 'Invoice Apply'),
+    { key: 'amount', header: 'Amount Received', type: 'money' },
+    text('currency', 'Currency'),
+  ],
 };
 
 /** `2026-11-23` → the chosen format. */
@@ -106,144 +174,20 @@ export function formatInvoiceDate(isoDay: string, format: InvoiceDateFormat): st
 }
 
 /** The day (`YYYY-MM-DD`) of an instant in a time zone, plus `addDays`. */
-function dayInZone(iso: string, timezone: string, addDays = 0): string {
-  const ms = Date.parse(iso);
+export function dayInZone(instant: string | number, timezone: string, addDays = 0): string {
+  const ms = typeof instant === 'number' ? instant : Date.parse(instant);
   return new Date(ms + zoneOffsetMs(ms, timezone) + addDays * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The part files: `xero.csv`, `xero-2.csv`, `xero-3.csv`… */
+/** `2026-11-23` plus days. */
+export function addDays(isoDay: string, days: number): string {
+  return new Date(Date.parse(`${isoDay}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The part files of a split export: `xero.csv`, `xero-part2.csv`, `xero-part3.csv`… (`-partN`, so
+ * a part never looks like a same-day rerun, `-runN`).
+ */
 export function partPath(path: string, part: number): string {
-  return part === 1 ? path : suffixedPath(path, `-${part}`);
-}
-
-/** The rows of one order's invoice in a profile's columns. */
-export function invoiceRows(
-  order: Order,
-  store: Pick<Store, 'tax' | 'currency' | 'timezone'>,
-  options: AccountingOptions,
-  lines: readonly InvoiceLine[] = invoiceLines(order, store),
-): Record<string, string | number | null>[] {
-  const format = options.dateFormat ?? PROFILE_DATE_FORMAT[options.profile];
-  const day = dayInZone(order.created_at, store.timezone);
-  const date = formatInvoiceDate(day, format);
-  const due = formatInvoiceDate(dayInZone(order.created_at, store.timezone, options.dueDays ?? 0), format);
-  const invoice = `${options.invoicePrefix ?? ''}${order.number}`;
-  const contact = order.customer.name.trim() || order.customer.phone || 'Customer';
-  const address = order.customer.address;
-  return lines.map((line) =>
-    options.profile === 'xero'
-      ? {
-          contact,
-          email: order.customer.email,
-          po1: address?.address1 ?? null,
-          po2: address?.address2 ?? null,
-          po3: address?.district ?? null,
-          po4: null,
-          city: address?.city ?? null,
-          region: address?.state ?? null,
-          zip: address?.zip ?? null,
-          country: address?.country ?? null,
-          invoice,
-          reference: order.id,
-          date,
-          due,
-          item_code: null,
-          description: line.description,
-          quantity: line.quantity,
-          unit: line.unitAmount,
-          discount: null,
-          account: options.accountCode ?? '200',
-          tax: options.taxType ?? null,
-          tracking_name1: null,
-          tracking_option1: null,
-          tracking_name2: null,
-          tracking_option2: null,
-          currency: order.currency,
-          branding: null,
-        }
-      : {
-          invoice,
-          contact,
-          date,
-          due,
-          terms: null,
-          memo: `Order ${order.name || order.number} (${order.id})`,
-          item: null,
-          description: line.description,
-          quantity: line.quantity,
-          unit: line.unitAmount,
-          amount: line.amount,
-          tax: options.taxType ?? null,
-          service_date: null,
-        },
-  );
-}
-
-/** Writes invoices into part files of at most `invoicesPerFile` invoices each. */
-export class InvoiceFiles {
-  private readonly writer: SheetWriter;
-  private current: SheetHandle | null = null;
-  private inCurrent = 0;
-  private readonly perFile: number;
-  readonly paths: string[] = [];
-  invoices = 0;
-  rows = 0;
-  /** Invoices that needed a `difference` line (the order's own amounts do not add up). */
-  withDifference = 0;
-
-  constructor(
-    private readonly path: string,
-    private readonly store: Pick<Store, 'tax' | 'currency' | 'timezone'>,
-    private readonly options: AccountingOptions,
-    currencyDecimals: number,
-  ) {
-    this.perFile = options.invoicesPerFile ?? PROFILE_INVOICES_PER_FILE[options.profile];
-    // No BOM: importers match the first header by name, and a BOM would become part of it.
-    this.writer = createSheetWriter(path, {
-      format: 'csv',
-      currencyDecimals,
-      timezone: store.timezone,
-      csvBom: false,
-    });
-  }
-
-  private async open(): Promise<SheetHandle> {
-    const part = this.paths.length + 1;
-    const file = partPath(this.path, part);
-    this.paths.push(file);
-    this.inCurrent = 0;
-    return this.writer.addSheet(
-      { name: `${this.options.profile}_${part}`, columns: [...PROFILE_COLUMNS[this.options.profile]] },
-      file,
-    );
-  }
-
-  /** Opens the first file now, so that an export with no orders still writes its (header-only) file. */
-  async start(): Promise<void> {
-    this.current = await this.open();
-  }
-
-  async write(order: Order): Promise<void> {
-    if (this.current === null || this.inCurrent >= this.perFile) {
-      if (this.current) await this.current.end();
-      this.current = await this.open();
-    }
-    const lines = invoiceLines(order, this.store);
-    if (lines.some((l) => l.kind === 'difference')) this.withDifference++;
-    for (const row of invoiceRows(order, this.store, this.options, lines)) {
-      const wait = this.current.write(row);
-      if (wait) await wait;
-      this.rows++;
-    }
-    this.inCurrent++;
-    this.invoices++;
-  }
-
-  close(): Promise<void> {
-    return this.writer.close();
-  }
-
-  abort(): Promise<void> {
-    return this.writer.abort();
-  }
+  return part === 1 ? path : suffixedPath(path, `-part${part}`);
 }

@@ -4,7 +4,9 @@ import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import { writeJsonArrayFile } from './json-array-file.js';
 import { suffixedPath } from './suffixed-path.js';
-import { InvoiceFiles, type AccountingOptions } from './accounting-profile.js';
+import type { AccountingOptions } from './accounting-profile.js';
+import { AccountingExport, type AccountingResult } from './accounting-export.js';
+import type { Ledger } from './accounting-ledger.js';
 import { withHeaders, type HeaderStyle } from './order-column-labels.js';
 import {
   CHECK_COLUMNS,
@@ -16,12 +18,17 @@ import {
   SUMMARY_COLUMNS,
 } from './order-columns.js';
 import { checkRow, orderChecks } from './order-checks.js';
-import { matchesSelection, type OrderSelection } from './order-selection.js';
+import { matchesSelection, type OrderSelection, type RevenueBasis } from './order-selection.js';
 import { OrderSummary, SUMMARY_SHEET, summarySheetRow, type SummaryRow } from './order-summary.js';
 import { orderLineRows } from './order-line-rows.js';
 import { orderRow } from './order-row.js';
 import { RollingSheet, XLSX_MAX_DATA_ROWS } from './rolling-sheet.js';
 import type { IncrementalSelector } from './watermark.js';
+import { orderPeriodBounds, type OrderPeriod } from './order-period.js';
+import { prepareExportDestination } from './export-destination.js';
+import { datedFileName } from './feed-file-name.js';
+import { localDateInZone } from './day-boundary-in-zone.js';
+import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 
 export type OrderExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -49,11 +56,22 @@ export interface ExportOrdersProgress {
 export interface ExportOrdersOptions {
   /** The orders, usually the API's paginated list. Read once, in order. */
   orders: AsyncIterable<Order>;
-  store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax'>;
-  /** The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. */
+  store: Pick<Store, 'id' | 'currency' | 'timezone' | 'tax' | 'country'> & Partial<Pick<Store, 'name'>>;
+  /**
+   * The destination file. CSV also writes `<name>-lines.csv` and `<name>-checks.csv` beside it. It
+   * may hold `{date}` and `{to}` (the run's day and start in the store's zone, see datedFileName).
+   * Its folder is created; a folder as the destination is a UsageError.
+   */
   path: string;
   format: OrderExportFormat;
   filter?: OrderExportFilter;
+  /**
+   * The period as the user gave it (days in the store's zone): turned into `filter.since`,
+   * `filter.until` and `filter.updatedSince` (which it overrides). A malformed day is a UsageError.
+   */
+  period?: OrderPeriod;
+  /** The run's time (`{date}`/`{to}` in the file name). Default: now. */
+  now?: Date;
   /** Drop repeated order ids (keep the first). Default true. Memory: one string per order. */
   dedupe?: boolean;
   /** Incremental run: which orders are new (see watermark.ts). Default: every order. */
@@ -74,6 +92,17 @@ export interface ExportOrdersOptions {
   summary?: boolean;
   /** Write an accounting program's invoice import CSV instead of the sheets (format must be csv). */
   accounting?: AccountingOptions;
+  /**
+   * What counts as revenue (the summary's `revenue` and tax rows, and which orders a profile
+   * invoices): `paid` (cash basis) or `accrual`. Default `paid`.
+   */
+  basis?: RevenueBasis;
+  /**
+   * An accounting feed's ledger (exportOrdersIncremental keeps it with the watermark): invoices
+   * already exported are not exported again, and orders it holds are read even when the selection
+   * no longer takes them (refunded, cancelled), to be credited. Updated in place.
+   */
+  ledger?: Ledger;
   /** Select and count only: no file is written. Default false. */
   dryRun?: boolean;
 }
@@ -93,12 +122,20 @@ export interface ExportOrdersResult {
   duplicates: number;
   /** Orders dropped by `filter` or by `incremental`. */
   skipped: number;
-  /** The files written: `orders` is `path`; CSV adds `lines`, `checks` and `summary`; a profile lists its `parts`. */
+  /** The files written: `orders` is the path (placeholders filled); CSV adds `lines`, `checks` and `summary`; a profile lists its `parts`. */
   paths: { orders: string; lines?: string; checks?: string; summary?: string; parts?: string[] };
+  /**
+   * Profiles: part files beside this export's parts left from an earlier, larger export to the same
+   * name (`xero-4.csv` after a 3-part export). They are not deleted; importing one would import its
+   * invoices twice.
+   */
+  staleParts?: string[];
   /** The summary figures (also when no summary file is written). */
   summary: SummaryRow[];
   /** Accounting profile: invoices and rows written. */
   invoices?: { invoices: number; rows: number; files: number; withDifference: number };
+  /** Accounting profile: documents, control totals, changes after invoicing, files. */
+  accounting?: AccountingResult;
   /** XLSX: the sheets written, in order (`order_lines_2`… follow when a sheet overflowed Excel's row limit). */
   sheets?: string[];
 }
@@ -112,16 +149,51 @@ export interface ExportOrdersResult {
  * another), so memory stays flat. Nothing is corrected: amounts that do not add up are listed in
  * `checks` (JSON: counted only).
  */
-export async function exportOrders(options: ExportOrdersOptions): Promise<ExportOrdersResult> {
-  const { store, filter = {}, dedupe = true, incremental, onProgress } = options;
+export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOrdersResult> {
+  const path = datedFileName(input.path, input.now ?? new Date(), input.store.timezone);
+  const bounds = input.period ? orderPeriodBounds(input.period, input.store.timezone) : {};
+  const payments = input.accounting?.payments;
+  const options = {
+    ...input,
+    path,
+    filter: { ...input.filter, ...bounds },
+    ...(input.accounting && payments !== undefined
+      ? {
+          accounting: {
+            ...input.accounting,
+            payments: datedFileName(payments, input.now ?? new Date(), input.store.timezone),
+          },
+        }
+      : {}),
+  };
+  await prepareExportDestination(path);
+  if (options.accounting?.payments !== undefined) await prepareExportDestination(options.accounting.payments);
+  const { store, filter, dedupe = true, incremental, onProgress } = options;
   const since = filter.since?.getTime();
   const until = filter.until?.getTime();
   const updatedSince = filter.updatedSince?.getTime();
   const seen = dedupe ? new Set<string>() : null;
   const selection = filter.selection;
-  const summary = new OrderSummary(store.timezone);
+  const summary = new OrderSummary(store, options.basis ?? 'paid');
   const stats = { ordersRead: 0, ordersWritten: 0, linesWritten: 0, checks: 0, ordersWithChecks: 0 };
   const counts = { duplicates: 0, skipped: 0 };
+  let staleParts: string[] | undefined;
+  let accountingResult: AccountingResult | undefined;
+  if (options.accounting && options.format !== 'csv')
+    throw new RangeError('accounting profiles write CSV files');
+  // Built before any order is read: its options are checked here (UsageError, exit 2).
+  const accounting = options.accounting
+    ? new AccountingExport({
+        path: options.path,
+        store,
+        options: options.accounting,
+        currencyDecimals: options.currencyDecimals ?? currencyDecimals(store.currency),
+        basis: options.basis ?? 'paid',
+        invoiceDate: 'created',
+        now: options.now ?? new Date(),
+        ...(options.ledger ? { ledger: options.ledger } : {}),
+      })
+    : undefined;
   const progress = (phase: ExportOrdersProgress['phase']): void => {
     onProgress?.({
       ordersRead: stats.ordersRead,
@@ -148,7 +220,12 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
         counts.skipped++;
         continue;
       }
-      if (selection && !matchesSelection(order, selection)) {
+      // An order a feed invoiced is read whatever its status now: a refund must reach the books.
+      if (
+        selection &&
+        !matchesSelection(order, selection) &&
+        options.ledger?.orders[order.id] === undefined
+      ) {
         counts.skipped++;
         continue;
       }
@@ -183,33 +260,28 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
   } else if (options.format === 'json') {
     await writeJsonArrayFile(options.path, selected(), countOnly);
     paths = { orders: options.path };
-  } else if (options.accounting) {
-    if (options.format !== 'csv') throw new RangeError('accounting profiles write CSV files');
-    const files = new InvoiceFiles(
-      options.path,
-      store,
-      options.accounting,
-      options.currencyDecimals ?? currencyDecimals(store.currency),
-    );
+  } else if (accounting) {
+    // (A dry run took the first branch: the export was built only to check its options.)
     let ok = false;
     try {
-      await files.start();
+      await accounting.start();
       for await (const order of selected()) {
         countOnly(order);
-        await files.write(order);
+        await accounting.write(order);
       }
       progress('finishing');
       ok = true;
     } finally {
-      if (!ok) await files.abort().catch(() => undefined);
+      if (!ok) await accounting.abort().catch(() => undefined);
     }
-    await files.close();
-    paths = { orders: options.path, parts: files.paths };
+    accountingResult = await accounting.close();
+    paths = { orders: options.path, parts: accountingResult.paths.invoices };
+    staleParts = await accounting.staleParts();
     invoices = {
-      invoices: files.invoices,
-      rows: files.rows,
-      files: files.paths.length,
-      withDifference: files.withDifference,
+      invoices: accountingResult.invoices,
+      rows: accountingResult.rows,
+      files: accountingResult.files,
+      withDifference: accountingResult.withDifference,
     };
   } else {
     const decimals = options.currencyDecimals ?? currencyDecimals(store.currency);
@@ -258,6 +330,8 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
               name: SUMMARY_SHEET,
               columns: withHeaders(SUMMARY_COLUMNS, headers, SUMMARY_SHEET),
               firstTab: true,
+              // One landscape page with a title: the sheet an accountant prints.
+              print: { landscape: true, onePage: true, title: summaryTitle(options) },
             },
             summaryPath,
           )
@@ -315,8 +389,32 @@ export async function exportOrders(options: ExportOrdersOptions): Promise<Export
     paths,
     summary: summary.rows(),
     ...(invoices ? { invoices } : {}),
+    ...(accountingResult ? { accounting: accountingResult } : {}),
+    ...(staleParts ? { staleParts } : {}),
     ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
   };
+}
+
+/** The printed summary's title: store, period, zone and export time. */
+function summaryTitle(options: ExportOrdersOptions & { filter: OrderExportFilter }): string {
+  const { store, filter, period } = options;
+  const zone = store.timezone;
+  const day = (d: Date, shift = 0): string => localDateInZone(new Date(d.getTime() + shift), zone);
+  const from = period?.since ?? (filter.since ? day(filter.since) : null);
+  // `until` is exclusive (the next day's start): the last day is the day before.
+  const to = period?.until ?? (filter.until ? day(filter.until, -1) : null);
+  const span =
+    from && to
+      ? `orders created ${from} to ${to}`
+      : from
+        ? `orders created from ${from}`
+        : to
+          ? `orders created until ${to}`
+          : 'all orders';
+  const changed = filter.updatedSince ? `, changed since ${filter.updatedSince.toISOString()}` : '';
+  const now = options.now ?? new Date();
+  const at = `${localDateInZone(now, zone)} ${new Date(now.getTime() + zoneOffsetMs(now.getTime(), zone)).toISOString().slice(11, 16)}`;
+  return `${store.name ?? store.id}: ${span}${changed} (${zone}), exported ${at}`;
 }
 
 export { suffixedPath };

@@ -1,8 +1,6 @@
+import { UsageError } from '../errors/usage-error.js';
 import { suffixedPath } from './suffixed-path.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
-
-/** The default feed name of incremental order exports (`--feed`). */
-export const DEFAULT_FEED = 'orders';
 
 /** Placeholders a feed's file name may hold. */
 const PLACEHOLDER = /\{(date|from|to)\}/g;
@@ -48,16 +46,55 @@ export function feedFileName(name: string, values: FeedFileNameValues): string {
   });
 }
 
+/** `feedFileName` for the library: an unknown placeholder is a UsageError (exit 2). */
+function fileNameOrUsageError(name: string, values: FeedFileNameValues): string {
+  try {
+    return feedFileName(name, values);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * The file name of a dated export that is not a feed (`orders-{date}.xlsx`): `{date}` and `{to}`
+ * filled for the run's time in the store's zone; a name without placeholders is returned as it
+ * is. `{from}` (the watermark) needs a feed: UsageError.
+ */
+export function datedFileName(name: string, runAt: Date, timezone: string): string {
+  if (!hasFeedPlaceholders(name)) return name;
+  if (name.includes('{from}')) {
+    throw new UsageError(`{from} in the file name goes with --incremental (got ${name})`);
+  }
+  return fileNameOrUsageError(name, { runAt, from: null, timezone });
+}
+
+/**
+ * The file of one run of a feed: placeholders filled (`{from}` = the watermark the run starts
+ * from), and for a dated name a file that no earlier run wrote (unusedFeedFileName). `earlier` is
+ * the name that an earlier run took, when this run had to step aside.
+ */
+export function feedRunFileName(
+  name: string,
+  values: FeedFileNameValues & { exists: (candidate: string) => boolean },
+): { name: string; earlier?: string } {
+  if (!/\{[^}]*\}/.test(name)) return { name };
+  const dated = fileNameOrUsageError(name, values);
+  if (!hasFeedPlaceholders(name)) return { name: dated };
+  const free = unusedFeedFileName(dated, values.exists);
+  return free === dated ? { name: free } : { name: free, earlier: dated };
+}
+
 /**
  * A dated feed's file for this run that no earlier run wrote: `name` itself when it is free, else
- * `orders-2026-11-23-2.csv`, `-3`, … (before the extension). A second run on the same day must not
+ * `orders-2026-11-23-run2.csv`, `-run3`, … (before the extension; a
+ * split profile export's parts then follow as `-run2-part3`, so a rerun never looks like a part). A second run on the same day must not
  * overwrite the first one's file: the watermark already counts those orders as exported, so they
  * would be in no file at all.
  */
 export function unusedFeedFileName(name: string, exists: (candidate: string) => boolean): string {
   if (!exists(name)) return name;
   for (let n = 2; ; n++) {
-    const candidate = suffixedPath(name, `-${n}`);
+    const candidate = suffixedPath(name, `-run${n}`);
     if (!exists(candidate)) return candidate;
   }
 }

@@ -85,6 +85,14 @@ const LABELS: Record<string, string> = {
   orders: 'Orders',
   lines: 'Lines',
   note: 'Definition / note',
+  month: 'Month',
+  tax_rate: 'Tax rate (%)',
+  taxable_amount: 'Taxable amount',
+};
+
+/** Labels that differ by sheet: a line's `name` is its product's, an order's is the order's. */
+const SHEET_LABELS: Record<string, Record<string, string>> = {
+  order_lines: { name: 'Product name', total_amount: 'Line total' },
 };
 
 /** Notes for columns that are not a plain API field. */
@@ -99,7 +107,11 @@ const DERIVED: Record<string, string> = {
   stated_amount: 'the amount the order states (currency units)',
   computed_amount: "the amount computed from the order's parts (currency units)",
   difference_amount: 'stated - computed (currency units)',
-  section: 'total, revenue, checks, status, day or payment_method',
+  section: 'total, revenue, checks, status, day, payment_method, tax_day or tax_month',
+  month: "created_at's month in the store's time zone (YYYY-MM)",
+  tax_rate:
+    "the store's tax rate for orders with tax, 0 for orders without (the API gives no rate per order)",
+  taxable_amount: 'total_before_tax, less tax_amount when prices include tax (revenue orders)',
   day: "created_at's day in the store's time zone",
   orders: 'number of orders (rows of the orders sheet)',
   lines: 'number of line items (rows of the order_lines sheet)',
@@ -156,5 +168,10 @@ export function withHeaders<C extends ColumnSpec>(
   sheet: string,
 ): C[] {
   if (style === 'fields') return [...columns];
-  return columns.map((c) => ({ ...c, header: LABELS[c.key] ?? c.key, note: columnNote(c.key, sheet) }));
+  const own = SHEET_LABELS[sheet.replace(/_\d+$/, '')] ?? {};
+  return columns.map((c) => ({
+    ...c,
+    header: own[c.key] ?? LABELS[c.key] ?? c.key,
+    note: columnNote(c.key, sheet),
+  }));
 }

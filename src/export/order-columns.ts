@@ -144,9 +144,13 @@ export const SUMMARY_COLUMNS = [
   text('order_status', 12),
   text('payment_status', 13),
   col('day', 'date', 11),
+  text('month', 8),
   text('payment_method', 15),
+  col('tax_rate', 'number', 8),
   col('orders', 'integer', 8),
   col('lines', 'integer', 8),
+  money('taxable_amount'),
+  money('tax_amount'),
   money('total_amount'),
   text('note', 60),
 ] as const satisfies readonly ColumnSpec[];

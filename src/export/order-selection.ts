@@ -115,10 +115,45 @@ export function selectionReads(selection: OrderSelection): OrderListQuery[] {
   return values.map((v) => ({ ...base, [dim]: v }));
 }
 
+/**
+ * The list reads of an order export. An accounting feed reads every order: it keeps a ledger of
+ * what it invoiced, and an invoiced order that left the selection (refunded, cancelled) must still
+ * be read to be credited; the selection is then applied to each order as it is read.
+ */
+export function orderExportReads(
+  selection: OrderSelection,
+  options: { profile?: string | undefined; incremental?: boolean | undefined },
+): OrderListQuery[] {
+  return options.profile !== undefined && options.incremental ? [{}] : selectionReads(selection);
+}
+
 /** `order_status=completed,confirmed&payment_status=paid`: a stable text of the selection (state keys, messages). */
 export function selectionText(selection: OrderSelection): string {
   return (Object.keys(SELECTION_VALUES) as SelectionDimension[])
     .filter((dim) => selection[dim] !== undefined)
     .map((dim) => `${dim}=${[...(selection[dim] as readonly string[])].sort().join(',')}`)
     .join('&');
+}
+
+/**
+ * The revenue basis of an export (`--basis`): `paid` (cash basis, the default) counts the orders
+ * REVENUE_DEFINITION names; `accrual` counts confirmed and completed orders whatever their payment.
+ */
+export type RevenueBasis = 'paid' | 'accrual';
+export const REVENUE_BASES: readonly RevenueBasis[] = ['paid', 'accrual'];
+export const ACCRUAL_DEFINITION =
+  'order_status = confirmed or completed, whatever the payment status (draft, pending and cancelled orders are left out)';
+
+/** True when the order counts as revenue on this basis. */
+export function isInBasis(
+  order: Pick<Order, 'order_status' | 'payment_status'>,
+  basis: RevenueBasis,
+): boolean {
+  if (basis === 'paid') return isRevenue(order);
+  return order.order_status === 'confirmed' || order.order_status === 'completed';
+}
+
+/** What a basis counts, in words. */
+export function basisDefinition(basis: RevenueBasis): string {
+  return basis === 'paid' ? `paid (cash basis): ${REVENUE_DEFINITION}` : `accrual: ${ACCRUAL_DEFINITION}`;
 }

@@ -1,18 +1,24 @@
 import type { Order } from '../schema/order.js';
+import type { Store } from '../schema/store.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 import type { ExportCell } from './order-columns.js';
-import { isRevenue, REVENUE_DEFINITION } from './order-selection.js';
+import { basisDefinition, isInBasis, type RevenueBasis } from './order-selection.js';
 
 /**
  * The `summary` sheet (XLSX, first in the workbook) and `<name>-summary.csv`: one table, one row
  * per figure, every figure a sum or count over the rows of the `orders` sheet of the same export:
  *
  * - `total`: all orders, their lines and `total_amount`;
+ * - `revenue`: the orders that count as revenue on the export's basis (`paid`, the cash basis, by
+ *   default; `accrual`), the basis stated in `note`;
+ * - `checks`: check rows and orders whose amounts do not add up (see the `checks` sheet);
  * - `status`: per `order_status` × `payment_status`;
  * - `day`: per day of `created_at` in the store's time zone;
  * - `payment_method`: per payment method;
- * - `revenue`: the orders that count as revenue (REVENUE_DEFINITION, stated in `note`);
- * - `checks`: check rows and orders whose amounts do not add up (see the `checks` sheet).
+ * - `tax_day`, `tax_month`: the revenue orders' taxable amount and tax, per tax rate and per day or
+ *   month of `created_at` (store zone). Taxable amount = `total_before_tax`, less `tax_amount` when
+ *   the store's prices include tax. The API states one tax amount per order and no rate: an order
+ *   with tax is at the store's rate, one without at 0%.
  *
  * Money is summed in integer minor units (exact); a `total_amount` that is not an integer (left blank
  * in `orders`) is left out of the sums and counted in `checks`.
@@ -20,13 +26,21 @@ import { isRevenue, REVENUE_DEFINITION } from './order-selection.js';
 export const SUMMARY_SHEET = 'summary';
 
 export interface SummaryRow {
-  section: 'total' | 'status' | 'day' | 'payment_method' | 'revenue' | 'checks';
+  section: 'total' | 'status' | 'day' | 'payment_method' | 'revenue' | 'checks' | 'tax_day' | 'tax_month';
   order_status: string | null;
   payment_status: string | null;
   day: string | null;
+  /** `YYYY-MM` (tax_month). */
+  month: string | null;
   payment_method: string | null;
+  /** Percent (tax rows). */
+  tax_rate: number | null;
   orders: number;
   lines: number | null;
+  /** Tax rows: the amount the tax is on. */
+  taxable_amount: number | null;
+  /** Tax rows: the tax. */
+  tax_amount: number | null;
   total_amount: number | null;
   note: string | null;
 }
@@ -37,22 +51,33 @@ interface Tally {
   total: number;
 }
 
-const tally = (): Tally => ({ orders: 0, lines: 0, total: 0 });
+interface TaxTally extends Tally {
+  taxable: number;
+  tax: number;
+}
 
-/** Accumulates the summary while orders stream (memory: one entry per status pair, day and method). */
+const tally = (): Tally => ({ orders: 0, lines: 0, total: 0 });
+const int = (n: number): number => (Number.isSafeInteger(n) ? n : 0);
+
+/** Accumulates the summary while orders stream (memory: one entry per status pair, day, month and method). */
 export class OrderSummary {
   private readonly all = tally();
   private readonly revenue = tally();
   private readonly byStatus = new Map<string, Tally & { order_status: string; payment_status: string }>();
   private readonly byDay = new Map<string, Tally>();
   private readonly byMethod = new Map<string, Tally>();
+  private readonly taxByDay = new Map<string, TaxTally & { period: string; rate: number }>();
+  private readonly taxByMonth = new Map<string, TaxTally & { period: string; rate: number }>();
   private checkRows = 0;
   private ordersWithChecks = 0;
 
-  constructor(private readonly timezone: string) {}
+  constructor(
+    private readonly store: Pick<Store, 'timezone' | 'tax'>,
+    private readonly basis: RevenueBasis = 'paid',
+  ) {}
 
   add(order: Order, checks: number): void {
-    const amount = Number.isSafeInteger(order.total_amount) ? order.total_amount : 0;
+    const amount = int(order.total_amount);
     const lines = order.line_items.length;
     const bump = (t: Tally): void => {
       t.orders++;
@@ -60,7 +85,24 @@ export class OrderSummary {
       t.total += amount;
     };
     bump(this.all);
-    if (isRevenue(order)) bump(this.revenue);
+    const day = this.dayOf(order.created_at);
+    if (isInBasis(order, this.basis)) {
+      bump(this.revenue);
+      const tax = int(order.tax_amount);
+      const taxable = int(order.total_before_tax) - (this.store.tax.inclusive ? tax : 0);
+      const rate = tax === 0 ? 0 : this.store.tax.percent;
+      for (const [map, period] of [
+        [this.taxByDay, day],
+        [this.taxByMonth, day.slice(0, 7)],
+      ] as const) {
+        const k = `${period}\u0000${String(rate).padStart(8, '0')}`;
+        let t = map.get(k);
+        if (!t) map.set(k, (t = { ...tally(), taxable: 0, tax: 0, period, rate }));
+        bump(t);
+        t.taxable += taxable;
+        t.tax += tax;
+      }
+    }
     const statusKey = `${order.order_status}\u0000${order.payment_status}`;
     let s = this.byStatus.get(statusKey);
     if (!s) {
@@ -68,7 +110,6 @@ export class OrderSummary {
       this.byStatus.set(statusKey, s);
     }
     bump(s);
-    const day = this.dayOf(order.created_at);
     let d = this.byDay.get(day);
     if (!d) this.byDay.set(day, (d = tally()));
     bump(d);
@@ -84,7 +125,7 @@ export class OrderSummary {
   private dayOf(iso: string): string {
     const ms = Date.parse(iso);
     if (Number.isNaN(ms)) return '';
-    return new Date(ms + zoneOffsetMs(ms, this.timezone)).toISOString().slice(0, 10);
+    return new Date(ms + zoneOffsetMs(ms, this.store.timezone)).toISOString().slice(0, 10);
   }
 
   /** The rows, in sheet order: total, revenue, checks, then the breakdowns (sorted). */
@@ -94,16 +135,20 @@ export class OrderSummary {
       order_status: null,
       payment_status: null,
       day: null,
+      month: null,
       payment_method: null,
+      tax_rate: null,
       orders: t.orders,
       lines: t.lines,
+      taxable_amount: null,
+      tax_amount: null,
       total_amount: t.total,
       note: null,
       ...extra,
     });
     const out: SummaryRow[] = [
       row('total', this.all, { note: 'all orders in this export' }),
-      row('revenue', this.revenue, { note: `revenue: ${REVENUE_DEFINITION}` }),
+      row('revenue', this.revenue, { note: `revenue, ${basisDefinition(this.basis)}` }),
       {
         ...row('checks', { orders: this.ordersWithChecks, lines: 0, total: 0 }),
         lines: null,
@@ -119,6 +164,15 @@ export class OrderSummary {
     for (const [day, t] of sorted(this.byDay)) out.push(row('day', t, { day: day === '' ? null : day }));
     for (const [method, t] of sorted(this.byMethod))
       out.push(row('payment_method', t, { payment_method: method }));
+    const taxRow = (section: 'tax_day' | 'tax_month', t: TaxTally & { period: string; rate: number }) =>
+      row(section, t, {
+        ...(section === 'tax_day' ? { day: t.period === '' ? null : t.period } : { month: t.period || null }),
+        tax_rate: t.rate,
+        taxable_amount: t.taxable,
+        tax_amount: t.tax,
+      });
+    for (const [, t] of sorted(this.taxByDay)) out.push(taxRow('tax_day', t));
+    for (const [, t] of sorted(this.taxByMonth)) out.push(taxRow('tax_month', t));
     return out;
   }
 

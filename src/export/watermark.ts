@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { StateFileError } from '../errors/state-file-error.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import type { Order } from '../schema/order.js';
+import { LedgerSchema } from './accounting-ledger.js';
 
 /**
  * Incremental order exports: "export each new order and each change exactly once".
@@ -40,6 +41,8 @@ const EntrySchema = z.object({
   recent: z.array(VersionSchema),
   exported_at: z.string(),
   orders_exported: z.number(),
+  /** An accounting feed's ledger (see accounting-ledger.ts): saved with the watermark, in one write. */
+  ledger: LedgerSchema.optional(),
 });
 const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string(), EntrySchema) });
 
@@ -47,11 +50,6 @@ const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string
 export type WatermarkEntry = z.infer<typeof EntrySchema>;
 /** The whole state file. */
 export type ExportState = z.infer<typeof StateSchema>;
-
-/** The key of a store + destination in the state file (the destination as an absolute path). */
-export function watermarkKey(storeId: string, destination: string): string {
-  return `${storeId} ${resolve(destination)}`;
-}
 
 /** max(updated_at, created_at) in epoch ms; NaN when neither parses. */
 export function orderChangeTime(order: Pick<Order, 'created_at' | 'updated_at'>): number {
@@ -146,7 +144,10 @@ export function createIncrementalSelector(
   };
 }
 
-/** Reads the state file; a missing file is an empty state. A corrupt file throws (never reset silently: that would re-export everything). */
+/**
+ * Reads the state file; a missing file is an empty state. A corrupt file is a StateFileError (exit 2;
+ * never reset silently: that would re-export everything, and re-invoice a feed's orders).
+ */
 export async function loadExportState(file: string): Promise<ExportState> {
   let text: string;
   try {
@@ -172,10 +173,13 @@ export async function loadExportState(file: string): Promise<ExportState> {
   return parsed.data;
 }
 
-/** Writes the state atomically (src/files/atomic-file.ts): a crash never leaves half a state file. */
+/**
+ * Writes the state atomically (src/files/atomic-file.ts: a flushed temporary sibling renamed over
+ * the file): a run killed while saving leaves the previous watermark and ledger, never half of each.
+ */
 export async function saveExportState(file: string, state: ExportState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
 }
 
 /** The state with one entry added or replaced (pure). */

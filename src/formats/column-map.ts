@@ -1,7 +1,8 @@
 import { readRegularFile } from '../sheets/read-regular-file.js';
 import { PRODUCT_SHEET_COLUMNS } from '../mapping/column-aliases.js';
 import { headerKey } from '../sheets/sheet-table.js';
-import type { SheetColumn } from '../sheets/sheet-row.js';
+import { cellText } from '../sheets/cell-result.js';
+import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
 /** A column map: source header (as written, matched case-insensitively) → canonical field. */
@@ -28,7 +29,10 @@ function checkFields(map: Record<string, string>, where: string): ColumnMap {
   return map;
 }
 
-/** `--map "Title=name,Barcode=variant_sku"`: pairs separated by commas, header before `=`. */
+/**
+ * `--map "Title=name,Barcode=variant_sku"`: pairs separated by commas, header before `=`;
+ * `"Colour+Size=variant_name"` joins columns (see applyColumnMap).
+ */
 export function parseColumnMap(text: string): ColumnMap {
   const map: Record<string, string> = {};
   for (const part of text.split(',')) {
@@ -74,25 +78,83 @@ export function readColumnMapFile(file: string): ColumnMap {
   return checkFields(map, `--map-file ${file}`);
 }
 
+/** Separates the columns of a join: `Colour+Size=variant_name`. */
+const JOIN = '+';
+/** The cell key of a join's column starts so: no header can make it (`\u0000Colour+Size`). */
+export const JOIN_KEY_PREFIX = '\u0000';
+/** What the values of joined columns are joined with (`Red / S`, as variants are named). */
+export const JOIN_SEPARATOR = ' / ';
+
+/** A sheet read through a column map. */
+export interface MappedColumns {
+  /** The sheet's columns, plus one per join (its letter the first joined column's). */
+  columns: SheetColumn[];
+  /**
+   * Cell key → the field it feeds, for every mapped column (headers stay the user's); '' for a
+   * column read only as part of a join.
+   */
+  fields: Map<string, string>;
+  /** Cell key of each joined column → the join it is part of (`Colour+Size`). */
+  joinedInto: Map<string, string>;
+  /** Adds each join's cell to a row (the row unchanged when the map has no join). */
+  row: (row: SheetRow) => SheetRow;
+}
+
 /**
- * The sheet's columns with mapped headers renamed to their field (the cell keys stay, so rows are
- * read unchanged). A mapped header the sheet does not have is an error.
+ * The sheet's columns read through a column map: each mapped header feeds its field (the header
+ * stays the user's, so every message names it); `A+B=field` joins the columns' values, in that
+ * order, with " / " (blank ones left out) into one column headed `A+B`. A header that holds a `+`
+ * itself is taken as it is. A mapped header the sheet does not have is an error naming it and the
+ * headers the sheet has.
  */
-export function applyColumnMap(columns: readonly SheetColumn[], map: ColumnMap, file: string): SheetColumn[] {
-  const byKey = new Map<string, string>();
-  for (const [header, field] of Object.entries(map)) byKey.set(headerKey(header), field);
-  const found = new Set<string>();
-  const out = columns.map((c) => {
-    const field = byKey.get(c.key);
-    if (field === undefined) return c;
-    found.add(c.key);
-    return { ...c, header: field };
-  });
-  const missing = Object.keys(map).filter((h) => !found.has(headerKey(h)));
+export function applyColumnMap(columns: readonly SheetColumn[], map: ColumnMap, file: string): MappedColumns {
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  const fields = new Map<string, string>();
+  const joins: { key: string; parts: SheetColumn[] }[] = [];
+  const joinedInto = new Map<string, string>();
+  const out = [...columns];
+  const missing: string[] = [];
+  for (const [header, field] of Object.entries(map)) {
+    const whole = byKey.get(headerKey(header));
+    if (whole !== undefined || !header.includes(JOIN)) {
+      if (whole === undefined) missing.push(header);
+      else fields.set(whole.key, field);
+      continue;
+    }
+    const names = header.split(JOIN).map((h) => h.trim());
+    const parts: SheetColumn[] = [];
+    for (const name of names) {
+      const c = byKey.get(headerKey(name));
+      if (c === undefined) missing.push(name);
+      else parts.push(c);
+    }
+    if (parts.length !== names.length) continue;
+    const joinHeader = parts.map((p) => p.header).join(JOIN);
+    for (const p of parts) {
+      if (!fields.has(p.key)) fields.set(p.key, '');
+      joinedInto.set(p.key, joinHeader);
+    }
+    const first = parts[0] as SheetColumn;
+    const key = `${JOIN_KEY_PREFIX}${names.join(JOIN)}`;
+    out.push({ header: joinHeader, key, letter: first.letter, index: first.index });
+    fields.set(key, field);
+    joins.push({ key, parts });
+  }
   if (missing.length > 0) {
     throw new ColumnMapError(
       `${file}: the column map names ${missing.map((h) => `"${h}"`).join(', ')}, not in the header (${columns.map((c) => c.header).join(', ')})`,
     );
   }
-  return out;
+  const row =
+    joins.length === 0
+      ? (r: SheetRow) => r
+      : (r: SheetRow): SheetRow => {
+          const cells: Record<string, CellValue> = { ...r.cells };
+          for (const j of joins) {
+            const values = j.parts.map((p) => cellText(r.cells[p.key]).trim()).filter((v) => v !== '');
+            cells[j.key] = values.join(JOIN_SEPARATOR);
+          }
+          return { ...r, cells };
+        };
+  return { columns: out, fields, joinedInto, row };
 }

@@ -1,10 +1,13 @@
-import type { SheetColumn } from '../sheets/sheet-row.js';
+import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import type { ProductSourceFormat } from './source-format.js';
+import { readWooHeader, type WooHeaderReading } from './woocommerce/woo-header-reading.js';
 
 export interface DetectedFormat {
   format: ProductSourceFormat;
   /** Set when the header resembles a known export without matching it: what to check. */
   hint?: string;
+  /** A WooCommerce export's header as read (in any language). */
+  woo?: WooHeaderReading;
 }
 
 function keysOf(columns: readonly SheetColumn[]): Set<string> {
@@ -44,19 +47,31 @@ function count(keys: Set<string>, signs: readonly string[]): number {
   return n;
 }
 
+/** Whether a header read as WooCommerce's has the exporter's Type and Name and two of its own columns. */
+export function isWooHeader(reading: WooHeaderReading): boolean {
+  const keys = keysOf(reading.columns);
+  return reading.typeValues && keys.has('type') && keys.has('name') && count(keys, WOO_SIGNS) >= 2;
+}
+
 /**
  * Which product format a header is: a Shopify product export has `Handle` (or the current
- * `URL handle`) and `Title` and at least two of its own columns; a WooCommerce export has `Type`,
- * `Name` and at least two of its own columns. Anything else is the merchant-bulk sheet, with a
- * hint when it resembles one of the two (a renamed or trimmed export).
+ * `URL handle`) and `Title` and at least two of its own columns; a WooCommerce export, in any
+ * admin language (its header read by readWooHeader, with the first rows' values in `sample`), has
+ * `Type`, `Name` and at least two of its own columns. Anything else is the merchant-bulk sheet,
+ * with a hint when it resembles one of the two (a renamed or trimmed export).
  */
-export function detectProductFormat(columns: readonly SheetColumn[]): DetectedFormat {
+export function detectProductFormat(
+  columns: readonly SheetColumn[],
+  sample: readonly SheetRow[] = [],
+): DetectedFormat {
   const keys = keysOf(columns);
   const shopify = count(keys, SHOPIFY_SIGNS);
-  const woo = count(keys, WOO_SIGNS);
   const hasHandle = keys.has('handle') || keys.has('url handle');
   if (hasHandle && keys.has('title') && shopify >= 2) return { format: 'shopify' };
-  if (keys.has('type') && keys.has('name') && woo >= 2) return { format: 'woocommerce' };
+  const reading = readWooHeader(columns, sample);
+  if (isWooHeader(reading)) return { format: 'woocommerce', woo: reading };
+  const wooKeys = keysOf(reading.columns);
+  const woo = count(wooKeys, WOO_SIGNS);
   if (shopify >= 2 || (hasHandle && shopify >= 1)) {
     return {
       format: 'mbulk',
@@ -66,7 +81,7 @@ export function detectProductFormat(columns: readonly SheetColumn[]): DetectedFo
   if (woo >= 2) {
     return {
       format: 'mbulk',
-      hint: `the header looks like a WooCommerce product export, but ${keys.has('type') ? 'Name' : 'Type'} is missing; add it, or import with --from woocommerce`,
+      hint: `the header looks like a WooCommerce product export, but ${wooKeys.has('type') ? 'Name' : 'Type'} is missing; add it, or import with --from woocommerce`,
     };
   }
   return { format: 'mbulk' };

@@ -6,6 +6,13 @@ import { Parser } from 'htmlparser2';
  * `_italic_`, `~strike~`, `[text](url)`, `![alt](url)`, bare URLs and line breaks. Headings, lists
  * and tables are not parsed by the service, so they become a bold line, `• item` lines and
  * `cell | cell` lines. Parsed with htmlparser2 (entities decoded by the parser), never regexes.
+ *
+ * Safe by construction: the only links and images in the output are the ones this converter
+ * writes, from `href`/`src` addresses that are http(s). Text is escaped for the subset's syntax
+ * (`\ [ ] ( ) * _ ~` get a backslash), so Markdown written as text stays text; link syntax to
+ * another scheme written as text (`[x](javascript:alert(1))`) keeps only its label and is reported
+ * as lost; bare http(s) URLs in text stay bare (the service links them) with `[ ] ( )`
+ * percent-encoded.
  */
 export interface HtmlConversion {
   markdown: string;
@@ -84,6 +91,74 @@ const INLINE_MARKS: Record<string, string> = {
 };
 const BULLET = '• ';
 const HTTP_URL = /^https?:\/\/\S+$/i;
+/** A bare http(s) URL inside text (trailing sentence punctuation is not part of it). */
+const TEXT_URL = /https?:\/\/[^\s<>"]+/gi;
+const TRAILING_PUNCTUATION = /[.,;:!?'"]+$/;
+/** Characters the Markdown subset gives a meaning to, and the backslash that escapes them. */
+const MARKUP = /[\\[\]()*_~]/g;
+const URL_BRACKETS = /[[\]()]/g;
+/** Text holding anything escapeMarkdownText changes: a markup character or a URL. */
+const PLAIN_CHECK = /[\\[\]()*_~]|https?:\/\//i;
+
+function percentEncode(c: string): string {
+  return `%${(c.codePointAt(0) as number).toString(16).toUpperCase()}`;
+}
+
+/**
+ * Where a bare URL found in text ends: not on sentence punctuation, nor on a `)` that closes
+ * something opened before the URL (`(see https://x.example)`), GFM's rule.
+ */
+function urlEnd(found: string): string {
+  let url = found;
+  for (;;) {
+    const before = url;
+    url = url.replace(TRAILING_PUNCTUATION, '');
+    if (url.endsWith(')') && url.split('(').length < url.split(')').length) url = url.slice(0, -1);
+    if (url === before) return url;
+  }
+}
+
+/** Markdown link or image syntax written as text, `[label](target …)`: what a storefront would make live. */
+const TEXT_LINK = /!?\[([^\]]*)\]\(\s*<?((?:[^\s()<>]|\([^\s()]*\))*)[^)\n]*\)?/g;
+const HTTP_TARGET = /^https?:\/\//i;
+
+/**
+ * Text with every Markdown link or image written in it whose target is not http(s)
+ * (`[x](javascript:alert(1))`) reduced to its label: such text would be a live link in some
+ * renderer, and the address is never worth keeping. `dropped` says whether any was.
+ */
+function dropUnsafeLinkText(text: string): { text: string; dropped: boolean } {
+  if (!text.includes('](')) return { text, dropped: false };
+  let dropped = false;
+  const out = text.replace(TEXT_LINK, (whole, label: string, target: string) => {
+    if (HTTP_TARGET.test(target)) return whole;
+    dropped = true;
+    return label;
+  });
+  return { text: out, dropped };
+}
+
+/** What a description loses when Markdown link syntax to another scheme was written as text. */
+const UNSAFE_LINK_TEXT = 'a link to an address other than http(s) written as text (its label kept)';
+
+/**
+ * Text as the Markdown subset shows it literally: markup characters escaped with a backslash, bare
+ * http(s) URLs kept (the service links them) with `[ ] ( )` percent-encoded so that no URL can
+ * close or open a link around itself.
+ */
+export function escapeMarkdownText(text: string): string {
+  if (!PLAIN_CHECK.test(text)) return text; // most text has nothing to escape
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(TEXT_URL)) {
+    const start = m.index;
+    const url = urlEnd(m[0]);
+    out += text.slice(last, start).replace(MARKUP, '\\$&');
+    out += url.replace(URL_BRACKETS, percentEncode);
+    last = start + url.length;
+  }
+  return out + text.slice(last).replace(MARKUP, '\\$&');
+}
 
 interface Frame {
   tag: string;
@@ -120,7 +195,7 @@ function tidy(text: string): string {
 function safeUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const url = raw.trim().replace(/\s/g, '%20');
-  return HTTP_URL.test(url) ? url.replace(/\)/g, '%29') : undefined;
+  return HTTP_URL.test(url) ? url.replace(URL_BRACKETS, percentEncode) : undefined;
 }
 
 /** Converts one HTML fragment. Plain text without tags passes through tidied. */
@@ -133,12 +208,16 @@ export function htmlToMarkdown(html: string): HtmlConversion {
   /** Row cells collected per open `tr`. */
   const rows: string[][] = [];
   let cellStart = -1;
+  /** Text seen since the last tag: the parser hands it over in pieces (entities apart). */
+  let pending = '';
 
   const lose = (what: string) => {
     if (!lost.includes(what)) lost.push(what);
   };
   /** Ends the current line (and leaves a blank line after it when `blank`), never more than that. */
   const newline = (blank: boolean) => {
+    // A block right inside a list item stays on the bullet's line (no lone "•" line).
+    if (out[out.length - 1] === BULLET) return;
     let have = 0;
     for (let i = out.length - 1; i >= 0 && have < 2; i--) {
       const chunk = out[i] as string;
@@ -153,10 +232,25 @@ export function htmlToMarkdown(html: string): HtmlConversion {
     const want = blank ? 2 : 1;
     if (have < want) out.push('\n'.repeat(want - have));
   };
+  /** Writes the text seen since the last tag, escaped for the Markdown subset. */
+  const flushText = () => {
+    const { text, dropped } = dropUnsafeLinkText(pending);
+    pending = '';
+    if (dropped) lose(UNSAFE_LINK_TEXT);
+    if (text === '') return;
+    if (preDepth > 0) {
+      out.push(escapeMarkdownText(text));
+      return;
+    }
+    // Whitespace between blocks is layout, not a line of its own.
+    if (text.trim() === '' && (out.length === 0 || (out[out.length - 1] ?? '').endsWith('\n'))) return;
+    out.push(escapeMarkdownText(text.replace(/\s+/g, ' ')));
+  };
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        flushText();
         if (skipDepth > 0) {
           skipDepth++;
           return;
@@ -173,7 +267,7 @@ export function htmlToMarkdown(html: string): HtmlConversion {
         if (name === 'img') {
           const src = safeUrl(attrs['src']);
           if (src === undefined) lose('image without an http(s) address');
-          else out.push(`![${(attrs['alt'] ?? '').replace(/[[\]\n]/g, ' ').trim()}](${src})`);
+          else out.push(`![${escapeMarkdownText((attrs['alt'] ?? '').replace(/\s+/g, ' ').trim())}](${src})`);
           return;
         }
         if (name === 'pre') preDepth++;
@@ -198,16 +292,10 @@ export function htmlToMarkdown(html: string): HtmlConversion {
         stack.push(frame);
       },
       ontext(text) {
-        if (skipDepth > 0) return;
-        if (preDepth > 0) {
-          out.push(text);
-          return;
-        }
-        // Whitespace between blocks is layout, not a line of its own.
-        if (text.trim() === '' && (out.length === 0 || (out[out.length - 1] ?? '').endsWith('\n'))) return;
-        out.push(text.replace(/\s+/g, ' '));
+        if (skipDepth === 0) pending += text;
       },
       onclosetag(name, implied) {
+        flushText();
         if (skipDepth > 0) {
           skipDepth--;
           return;
@@ -232,7 +320,7 @@ export function htmlToMarkdown(html: string): HtmlConversion {
           if (inner === '') {
             out.push(lead);
           } else if (frame.href !== undefined) {
-            const text = inner.replace(/[[\]]/g, '').replace(/\n+/g, ' ');
+            const text = inner.replace(/\n+/g, ' ');
             out.push(lead, text === frame.href ? text : `[${text}](${frame.href})`, trail);
           } else {
             out.push(lead, `${frame.mark}${inner}${frame.mark}`, trail);
@@ -252,6 +340,8 @@ export function htmlToMarkdown(html: string): HtmlConversion {
           out.push(row.filter((c) => c !== '').join(' | '));
           return;
         }
+        // An empty list item leaves no bullet behind.
+        if (name === 'li' && out[out.length - 1] === BULLET) out.pop();
         if (PARAGRAPHS.has(name)) newline(true);
         else if (BLOCKS.has(name)) newline(false);
       },
@@ -260,10 +350,22 @@ export function htmlToMarkdown(html: string): HtmlConversion {
   );
   parser.write(html);
   parser.end();
+  flushText();
   return { markdown: tidy(out.join('')), lost };
 }
 
 /** True when a cell looks like HTML (a tag or an entity), so plain text is left as it is. */
 export function looksLikeHtml(text: string): boolean {
   return /<[a-z!/][^>]*>|&(?:[a-z]+|#\d+|#x[0-9a-f]+);/i.test(text);
+}
+
+/**
+ * A platform export's description as the API's Markdown subset: HTML is converted, plain text is
+ * kept as written (line breaks too) with its markup characters escaped, so that text in a platform
+ * field never becomes a link, an image or emphasis it did not have there.
+ */
+export function descriptionToMarkdown(text: string): HtmlConversion {
+  if (looksLikeHtml(text)) return htmlToMarkdown(text);
+  const safe = dropUnsafeLinkText(text);
+  return { markdown: escapeMarkdownText(safe.text), lost: safe.dropped ? [UNSAFE_LINK_TEXT] : [] };
 }

@@ -1,3 +1,4 @@
+import { nearestHeader } from '../mapping/near-column.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import { cellText } from '../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
@@ -43,6 +44,23 @@ export interface ConvertedProducts {
   /** Rows left out on purpose (gift cards, grouped products, repeated rows): each also has a note. */
   skipped: SkippedRow[];
   columnUses: ColumnUse[];
+  /** Columns that look like a known column the file lacks: warned about, named by errors. */
+  nearColumns: NearColumn[];
+}
+
+/** A column of the file close to a known one that is missing (`Variant Prce`). */
+export interface NearMiss<N extends string = string> {
+  column: SheetColumn;
+  /** The known header it likely means, as the platform writes it (`Variant Price`). */
+  suggestion: string;
+  name: N;
+}
+
+/** A near miss as the conversion reports it: with the canonical fields the missing column feeds. */
+export interface NearColumn {
+  column: SheetColumn;
+  suggestion: string;
+  fields: string[];
 }
 
 /** Turns the rows of one source format into canonical product rows. */
@@ -60,18 +78,44 @@ export class SourceColumns<N extends string> {
   private readonly used = new Map<string, { field: string | null; note?: string }>();
   readonly all: readonly SheetColumn[];
 
+  private readonly headers: Readonly<Record<N, readonly string[]>>;
+
+  /** `headers`: each column's headers as the platform writes them (matched case-insensitively). */
   constructor(columns: readonly SheetColumn[], headers: Readonly<Record<N, readonly string[]>>) {
     this.all = columns;
+    this.headers = headers;
     const byKey = new Map(columns.map((c) => [c.key.trim(), c]));
     for (const name of Object.keys(headers) as N[]) {
       for (const h of headers[name]) {
-        const c = byKey.get(h);
+        const c = byKey.get(h.toLowerCase());
         if (c !== undefined) {
           this.byName.set(name, c);
           break;
         }
       }
     }
+  }
+
+  /**
+   * Columns of the file that are none of the known ones but close to one that is missing
+   * (`Variant Prce` for `Variant Price`): the column, the header it likely means, and its name.
+   * Columns `notImported` explains are not near misses.
+   */
+  nearMisses(notImported: (key: string) => string | undefined): NearMiss<N>[] {
+    const matched = new Set(this.byName.values());
+    const missing = (Object.keys(this.headers) as N[]).filter((n) => !this.byName.has(n));
+    const known = missing.flatMap((n) => this.headers[n].map((h) => [h, n] as const));
+    const out: NearMiss<N>[] = [];
+    for (const c of this.all) {
+      if (matched.has(c) || notImported(c.key) !== undefined) continue;
+      const suggestion = nearestHeader(
+        c.header,
+        known.map(([h]) => h),
+      );
+      const name = known.find(([h]) => h === suggestion)?.[1];
+      if (suggestion !== undefined && name !== undefined) out.push({ column: c, suggestion, name });
+    }
+    return out;
   }
 
   has(name: N): boolean {
@@ -105,16 +149,46 @@ export class SourceColumns<N extends string> {
     return { header: field, key: field, letter: c?.letter ?? '', index: c?.index ?? fallbackIndex };
   }
 
-  /** Every source column once, in sheet order: the field it feeds, or "not imported". */
-  uses(notImported: (header: string) => string | undefined): ColumnUse[] {
+  /**
+   * Every source column once, in sheet order: the field it feeds, or "not imported" (why, from
+   * `notImported` of the column's key: its header lower-cased, or the English header a translated
+   * one was read as).
+   */
+  uses(notImported: (key: string) => string | undefined): ColumnUse[] {
     return this.all.map((c) => {
       const u = this.used.get(c.key);
       if (u?.field)
         return { header: c.header, letter: c.letter, field: u.field, ...(u.note ? { note: u.note } : {}) };
-      const note = u?.note ?? notImported(c.header);
+      const note = u?.note ?? notImported(c.key);
       return { header: c.header, letter: c.letter, field: null, ...(note ? { note } : {}) };
     });
   }
+}
+
+/**
+ * The near misses of a conversion with the canonical fields each missing column feeds (`output`:
+ * canonical field → the source column name it comes from), and the column uses with a
+ * "did you mean" note on those columns.
+ */
+export function nearColumnsOf<N extends string>(
+  cols: SourceColumns<N>,
+  notImported: (key: string) => string | undefined,
+  output: readonly (readonly [string, N | undefined])[],
+  uses: ColumnUse[],
+): { nearColumns: NearColumn[]; columnUses: ColumnUse[] } {
+  const nearColumns = cols.nearMisses(notImported).map((m) => ({
+    column: m.column,
+    suggestion: m.suggestion,
+    fields: output.filter(([, from]) => from === m.name).map(([field]) => field),
+  }));
+  const byLetter = new Map(nearColumns.map((n) => [n.column.letter, n]));
+  const columnUses = uses.map((u) => {
+    const near = u.field === null ? byLetter.get(u.letter) : undefined;
+    return near === undefined
+      ? u
+      : { ...u, note: `did you mean ${near.suggestion}? (not imported as written)` };
+  });
+  return { nearColumns, columnUses };
 }
 
 /**

@@ -112,11 +112,16 @@ export interface ResolvedColumns<C extends string> {
   duplicates: { column: SheetColumn; field: C; first: SheetColumn }[];
 }
 
-/** Resolves a header row once: canonical names first, then aliases. */
+/**
+ * Resolves a header row once: a column map's field first (`mapped`, cell key → field; '' for a
+ * column the map reads only as part of a join, which is neither a field nor unknown), then
+ * canonical names, then aliases.
+ */
 export function resolveColumns<C extends string>(
   columns: readonly SheetColumn[],
   canonical: readonly C[],
   aliases: Readonly<Record<string, C>>,
+  mapped?: ReadonlyMap<string, string>,
 ): ResolvedColumns<C> {
   const known = new Set<string>(canonical);
   const byField = new Map<C, SheetColumn>();
@@ -124,7 +129,9 @@ export function resolveColumns<C extends string>(
   const duplicates: ResolvedColumns<C>['duplicates'] = [];
   for (const column of columns) {
     if (column.header.trim() === '') continue;
-    const norm = normalizeHeader(column.header);
+    const fromMap = mapped?.get(column.key);
+    if (fromMap === '') continue;
+    const norm = normalizeHeader(fromMap ?? column.header);
     const field = known.has(norm) ? (norm as C) : aliases[norm];
     if (field === undefined) {
       unknown.push(column);

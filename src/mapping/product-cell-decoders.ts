@@ -1,10 +1,12 @@
-import { MAX_IMAGES, PRODUCT_STATUSES, PRODUCT_TYPES, PRODUCT_UNITS } from '../schema/product.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, PRODUCT_UNITS } from '../schema/product.js';
 import { parseBooleanCell } from '../sheets/boolean-cell.js';
 import { cellText, isBlank } from '../sheets/cell-result.js';
 import type { CellResult } from '../sheets/cell-result.js';
 import { parseEnumCell } from '../sheets/enum-cell.js';
+import { excelScientificError, isExcelScientific } from '../sheets/excel-scientific.js';
 import { parseIntegerCell } from '../sheets/integer-cell.js';
 import { parseListCell } from '../sheets/list-cell.js';
+import { parseDescriptionCell } from '../sheets/markdown-cell.js';
 import { parseMoney } from '../sheets/money.js';
 import type { CellValue } from '../sheets/sheet-row.js';
 import type { ProductSheetColumn } from './column-aliases.js';
@@ -54,10 +56,13 @@ const trimmedText: CellDecoder = (value) => {
   return cellText(value).trim();
 };
 
-/** Text as written (descriptions keep their spacing and line breaks). */
-const rawText: CellDecoder = (value) => {
+/**
+ * Markdown as written (descriptions keep their spacing and line breaks); a link or image to an
+ * address other than http(s) is an invalid cell.
+ */
+const description: CellDecoder = (value) => {
   if (isBlank(value)) return undefined;
-  return cellText(value);
+  return unwrap(parseDescriptionCell(value));
 };
 
 const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
@@ -70,6 +75,14 @@ const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
   ['1', true],
   ['0', false],
 ]);
+
+/** A SKU: trimmed text, except a number Excel turned into `3.65275E+11` (its digits are lost). */
+const skuText: CellDecoder = (value) => {
+  const t = trimmedText(value);
+  return typeof t === 'string' && typeof value === 'string' && isExcelScientific(t)
+    ? unwrap(excelScientificError(t))
+    : t;
+};
 
 const bool: CellDecoder = (value) => {
   if (typeof value === 'boolean') return value;
@@ -136,7 +149,8 @@ function decimalNumber(decimalComma: boolean): CellDecoder {
 
 const plainList: CellDecoder = (value) => (isBlank(value) ? undefined : parseListCell(value));
 
-function urlList(maxItems?: number): CellDecoder {
+/** `|`-separated http(s) URLs (how many a product may have is the mapper's check: it names the product). */
+function urlList(): CellDecoder {
   return (value) => {
     if (isBlank(value)) return undefined;
     const list = parseListCell(value);
@@ -147,12 +161,6 @@ function urlList(maxItems?: number): CellDecoder {
           `"${url}" is not a URL: write full http:// or https:// addresses separated by |`,
         );
       }
-    }
-    if (maxItems !== undefined && list.length > maxItems) {
-      return new CellFailure(
-        'too_many_images',
-        `${list.length} images listed; a product can have at most ${maxItems}: remove ${list.length - maxItems}`,
-      );
     }
     return list;
   };
@@ -168,9 +176,9 @@ export function buildProductColumnSpecs(
     { column: 'command', level: 'command', field: 'command', decode: enumeration(PRODUCT_COMMANDS) },
     { column: 'id', level: 'key', field: 'id', decode: trimmedText },
     { column: 'reference_id', level: 'key', field: 'reference_id', decode: trimmedText },
-    { column: 'sku', level: 'key', field: 'sku', decode: trimmedText },
+    { column: 'sku', level: 'key', field: 'sku', decode: skuText },
     { column: 'name', level: 'product', field: 'name', decode: trimmedText },
-    { column: 'description', level: 'product', field: 'description', decode: rawText, clear: '' },
+    { column: 'description', level: 'product', field: 'description', decode: description, clear: '' },
     { column: 'status', level: 'product', field: 'status', decode: enumeration(PRODUCT_STATUSES) },
     { column: 'type', level: 'product', field: 'type', decode: enumeration(PRODUCT_TYPES) },
     { column: 'price', level: 'product', field: 'price', decode: m },
@@ -196,11 +204,11 @@ export function buildProductColumnSpecs(
     { column: 'cart_minimum', level: 'product', field: 'cart_minimum', decode: nonNeg },
     { column: 'inventory_enabled', level: 'product', field: 'inventory_enabled', decode: bool },
     { column: 'inventory_quantity', level: 'product', field: 'inventory_quantity', decode: nonNeg },
-    { column: 'images', level: 'product', field: 'images', decode: urlList(MAX_IMAGES), clear: [] },
+    { column: 'images', level: 'product', field: 'images', decode: urlList(), clear: [] },
     { column: 'variant_id', level: 'variant', field: 'id', decode: trimmedText },
     { column: 'variant_name', level: 'variant', field: 'name', decode: trimmedText },
-    { column: 'variant_sku', level: 'variant', field: 'sku', decode: trimmedText },
-    { column: 'variant_description', level: 'variant', field: 'description', decode: rawText, clear: '' },
+    { column: 'variant_sku', level: 'variant', field: 'sku', decode: skuText },
+    { column: 'variant_description', level: 'variant', field: 'description', decode: description, clear: '' },
     { column: 'variant_price', level: 'variant', field: 'price', decode: m },
     { column: 'variant_original_price', level: 'variant', field: 'original_price', decode: m, clear: 0 },
     { column: 'variant_cost', level: 'variant', field: 'cost', decode: m },

@@ -129,6 +129,17 @@ export interface ProductMappingOptions {
    * they are.
    */
   blank?: 'keep' | 'clear';
+  /**
+   * A product with more images than the API takes (10): invalid, naming the product and the flag
+   * (default), or `first-10`: the first ten in the sheet's order are kept and every other one is
+   * listed in a warning on the row that holds them (`--images first-10`).
+   */
+  images?: 'first-10';
+  /**
+   * A column map's fields by cell key (`--map`; see applyColumnMap): those columns feed these
+   * fields whatever their header says, and keep their header in every message. Default: none.
+   */
+  columnFields?: ReadonlyMap<string, string>;
   /** Row number of the header row, used for column warnings (default 1). */
   headerRowNumber?: number;
   /** Sheet name used for header issues when no row has been seen (default 'products'). */
@@ -166,4 +177,9 @@ export interface ProductMapping {
   columnRefs: ColumnRefs;
 }
 
-export type ColumnRefs = Record<string, { letter: string; header: string }>;
+/**
+ * Where each field's column is: its letter and header (letter '' when the sheet has no such
+ * column), and for a missing column that another column of the sheet nearly names, a hint that
+ * every issue about the field repeats (`did you mean Variant Price? column T ("Variant Prce") …`).
+ */
+export type ColumnRefs = Record<string, { letter: string; header: string; hint?: string }>;

@@ -19,8 +19,20 @@ export interface ProductGroup {
   invalid: boolean;
 }
 
-/** Records an issue on the product; an error makes the whole product invalid. */
+/**
+ * Records an issue on the product; an error makes the whole product invalid. The same problem of
+ * the same cell is recorded once: a platform export's price cell feeds both the variant's price
+ * and the product's (its lowest), and a bad one is one mistake.
+ */
 export function failGroup(group: ProductGroup, issue: RowIssue): void {
-  group.issues.push(issue);
   if (issue.severity === 'error') group.invalid = true;
+  const same = group.issues.some(
+    (i) =>
+      i.column !== undefined &&
+      i.column === issue.column &&
+      i.rowNumber === issue.rowNumber &&
+      i.sheet === issue.sheet &&
+      i.code === issue.code,
+  );
+  if (!same) group.issues.push(issue);
 }

@@ -3,7 +3,9 @@ import { cellIssue, type BoundColumn, type KeyColumns } from './bound-column.js'
 import { PRODUCT_COLUMN_ALIASES, PRODUCT_SHEET_COLUMNS, resolveColumns } from './column-aliases.js';
 import type { ProductSheetColumn } from './column-aliases.js';
 import { columnHeaderIssues } from './column-header-issues.js';
+import { nearestHeader } from './near-column.js';
 import { cutShortIssue } from './cut-short-row.js';
+import { MAX_IMAGES } from '../schema/product.js';
 import { OptionsSheetColumns } from './options-sheet-columns.js';
 import { CellFailure, buildProductColumnSpecs } from './product-cell-decoders.js';
 import type { ColumnSpec } from './product-cell-decoders.js';
@@ -22,6 +24,12 @@ import { failGroup, type ProductGroup } from './product-group.js';
 import { ProductKeyIndex } from './product-key-index.js';
 import type { RowIssue } from './row-issue.js';
 import { TrimmedCells } from './trimmed-cells.js';
+
+/** Every header the products sheet knows: canonical names, then aliases (for near matches). */
+const KNOWN_PRODUCT_HEADERS: readonly string[] = [
+  ...PRODUCT_SHEET_COLUMNS,
+  ...Object.keys(PRODUCT_COLUMN_ALIASES),
+];
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -71,6 +79,8 @@ export class ProductSheetMapper {
   private readonly presentColumns: string[] = [];
   private readonly columnRefs: ColumnRefs = {};
   private rowCount = 0;
+  /** Key cells of the current row that cannot be a key (reused: most rows have none). */
+  private readonly keyFailures: RowIssue[] = [];
 
   constructor(columns: readonly SheetColumn[], options: ProductMappingOptions) {
     this.options = options;
@@ -81,10 +91,30 @@ export class ProductSheetMapper {
       columns,
       PRODUCT_SHEET_COLUMNS,
       PRODUCT_COLUMN_ALIASES,
+      options.columnFields,
     );
+    const suggest = (header: string): ProductSheetColumn | undefined => {
+      const near = nearestHeader(header, KNOWN_PRODUCT_HEADERS);
+      return near === undefined ? undefined : (PRODUCT_COLUMN_ALIASES[near] ?? (near as ProductSheetColumn));
+    };
     this.headerIssues.push(
-      ...columnHeaderIssues(sheet, options.headerRowNumber ?? 1, resolved.unknown, resolved.duplicates),
+      ...columnHeaderIssues(
+        sheet,
+        options.headerRowNumber ?? 1,
+        resolved.unknown,
+        resolved.duplicates,
+        suggest,
+      ),
     );
+    // A field the sheet lacks but an unknown column nearly names: issues about it say which column.
+    const nearKey: string[] = [];
+    for (const col of resolved.unknown) {
+      const field = suggest(col.header);
+      if (field === undefined || resolved.byField.has(field)) continue;
+      const hint = `did you mean column ${col.letter}, "${col.header}"?`;
+      this.columnRefs[field] ??= { letter: '', header: field, hint: `no ${field} column: ${hint}` };
+      if (field === 'id' || field === 'reference_id' || field === 'sku') nearKey.push(`${field} (${hint})`);
+    }
     for (const [column, sheetColumn] of resolved.byField) {
       const spec = specs.get(column) as ColumnSpec;
       const bound: BoundColumn = {
@@ -118,7 +148,7 @@ export class ProductSheetMapper {
       this.headerIssues.push({
         severity: 'error',
         code: 'missing_key_column',
-        message: 'the sheet needs an id, reference_id or sku column so each row can be matched to a product',
+        message: `the sheet needs an id, reference_id or sku column so each row can be matched to a product${nearKey.length > 0 ? `; ${nearKey.join('; ')}` : ''}`,
         sheet,
         rowNumber: options.headerRowNumber ?? 1,
       });
@@ -126,11 +156,14 @@ export class ProductSheetMapper {
     this.keys = new ProductKeyIndex(this.productCols.length);
   }
 
-  private decodeKey(row: SheetRow, col: BoundColumn | undefined): string | undefined {
+  /** A key cell's value; a cell that cannot be a key (`3.65275E+11`) adds its issue to `failures`. */
+  private decodeKey(row: SheetRow, col: BoundColumn | undefined, failures?: RowIssue[]): string | undefined {
     if (col === undefined) return undefined;
     const raw = row.cells[col.key];
     if (raw === '' || raw === null || raw === undefined) return undefined;
     const r = col.spec.decode(raw);
+    if (r instanceof CellFailure)
+      failures?.push(cellIssue(row, col, r.code, `${col.spec.column}: ${r.message}`));
     if (typeof r !== 'string') return undefined;
     if (typeof raw === 'string' && r.length !== raw.length) this.trimmed.note(col, row.sheet, row.rowNumber);
     return r;
@@ -139,9 +172,11 @@ export class ProductSheetMapper {
   /** Feeds one data row of the products sheet. */
   addRow(row: SheetRow): void {
     this.rowCount++;
-    const id = this.decodeKey(row, this.keyCols.id);
-    const ref = this.decodeKey(row, this.keyCols.ref);
-    const sku = this.decodeKey(row, this.keyCols.sku);
+    const keyFailures = this.keyFailures;
+    keyFailures.length = 0;
+    const id = this.decodeKey(row, this.keyCols.id, keyFailures);
+    const ref = this.decodeKey(row, this.keyCols.ref, keyFailures);
+    const sku = this.decodeKey(row, this.keyCols.sku, keyFailures);
     if (row.cutShort === true) {
       // A cut row never contributes values (a cut price is a wrong price); its product, if the key
       // survived, is invalid as a whole.
@@ -161,6 +196,10 @@ export class ProductSheetMapper {
     }
     if (id === undefined && ref === undefined && sku === undefined) {
       this.unkeyedRows++;
+      if (keyFailures.length > 0) {
+        for (const issue of keyFailures) this.looseIssues.push(issue);
+        return;
+      }
       this.looseIssues.push(
         cellIssue(
           row,
@@ -172,6 +211,7 @@ export class ProductSheetMapper {
       return;
     }
     const group = this.keys.groupOf(row, id, ref, sku, this.keyCols, true) as ProductGroup;
+    for (const issue of keyFailures) failGroup(group, issue);
     const cells = row.cells;
 
     const cmdCol = this.commandCol;
@@ -361,6 +401,56 @@ export class ProductSheetMapper {
     this.optionSheet?.addTo(group, row);
   }
 
+  /**
+   * A product lists more images than the API takes: invalid, naming the product and
+   * `--images first-10`; with that option the first ten are kept and the others listed in a
+   * warning on the row that holds the list (results.csv and the plan show it).
+   */
+  private limitImages(g: ProductGroup): void {
+    const slot = this.productCols.findIndex((c) => c.spec.column === 'images');
+    const images = g.values[slot];
+    if (slot < 0 || !Array.isArray(images) || images.length <= MAX_IMAGES) return;
+    const col = this.productCols[slot] as BoundColumn;
+    const nameSlot = this.productCols.findIndex((c) => c.spec.column === 'name');
+    const name = nameSlot < 0 ? undefined : g.values[nameSlot];
+    const key = g.ref ?? g.sku ?? g.id ?? '';
+    const product = `"${key}"${typeof name === 'string' && name !== key ? ` (${name})` : ''}`;
+    const row = {
+      sheet: g.rows[0]?.sheet ?? this.options.sheetName ?? 'products',
+      rowNumber: g.valueRows[slot] ?? 0,
+    };
+    const issue = (severity: 'error' | 'warning', code: string, message: string): RowIssue => ({
+      severity,
+      code,
+      message,
+      ...row,
+      column: col.letter,
+      header: col.header,
+    });
+    const extra = images.length - MAX_IMAGES;
+    if (this.options.images !== 'first-10') {
+      failGroup(
+        g,
+        issue(
+          'error',
+          'too_many_images',
+          `${product} has ${images.length} images; a product has at most ${MAX_IMAGES}: import with --images first-10 to keep the first ${MAX_IMAGES} (in position order), or remove ${extra}`,
+        ),
+      );
+      return;
+    }
+    const dropped = images.slice(MAX_IMAGES) as string[];
+    g.values[slot] = images.slice(0, MAX_IMAGES);
+    failGroup(
+      g,
+      issue(
+        'warning',
+        'images_dropped',
+        `${product} has ${images.length} images; the first ${MAX_IMAGES} are kept (--images first-10), ${extra} not imported: ${dropped.join(' ')}`,
+      ),
+    );
+  }
+
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
   finish(): ProductMapping {
     for (const row of this.pendingOptionRows) this.resolveOptionRow(row);
@@ -388,6 +478,7 @@ export class ProductSheetMapper {
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
     for (const g of this.keys.groups) {
+      this.limitImages(g);
       const out: Record<string, unknown> = {};
       for (let i = 0; i < this.productCols.length; i++) {
         const col = this.productCols[i] as BoundColumn;

@@ -264,11 +264,15 @@ export function planCustomers(
         const missing = [d.name === undefined ? 'name' : '', d.phone === undefined ? 'phone' : ''].filter(
           Boolean,
         );
+        const final =
+          d.phone === undefined
+            ? ': the Merchant API creates no customer without a phone number, so this one cannot be imported until one is added (failed.csv keeps the row to fix and import again); other platforms, Shopify among them, allow customers without one'
+            : '';
         invalid(
           rowIssue(
             d,
             'missing_required',
-            `a new customer needs ${missing.join(' and ')}`,
+            `a new customer needs ${missing.join(' and ')}${final}`,
             d.name === undefined ? 'name' : 'phone',
           ),
         );

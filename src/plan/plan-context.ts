@@ -49,8 +49,10 @@ export function planIssue(
   if (column !== undefined) {
     const ref = ctx.columnRefs[column];
     if (ref !== undefined) {
-      issue.column = ref.letter;
+      // A column the sheet does not have has no letter to show.
+      if (ref.letter !== '') issue.column = ref.letter;
       issue.header = ref.header;
+      if (ref.hint !== undefined) issue.message = `${message} (${ref.hint})`;
     } else {
       issue.header = column;
     }

@@ -11,6 +11,7 @@ import { planIssue, spareStock } from './plan-context.js';
 import type { PlanContext } from './plan-context.js';
 import type { FieldChange, ImageUpload, PlanEntry, PlanEntryFields, ProductPlan } from './product-plan.js';
 import { summarizePlan } from './summarize-plan.js';
+import { readUnknownStock, type StockUnknown, type StockUnknownMode } from './stock-unknown.js';
 
 export interface PlanProductsOptions {
   /** Decimals of the store currency (for showing money; the plan stores it). Required. */
@@ -42,6 +43,16 @@ export interface PlanProductsOptions {
    * stock, and the plan says how many were spared (`stockSpared`). Default: stock as on the sheet.
    */
   stockSince?: string;
+  /**
+   * What to do with stock the sheet tracks without giving it (see readUnknownStock); default:
+   * planned as it is, with `plan.stockUnknown` saying so (and `--apply` refusing).
+   */
+  stockUnknown?: StockUnknownMode | undefined;
+  /**
+   * The sheet is a platform export (default false): a blank quantity there means "not exported",
+   * so existing items count as unknown too; in the project's own sheets it means "leave alone".
+   */
+  platformExport?: boolean;
 }
 
 const EMPTY_MEMORY: ReadonlyMap<string, string> = new Map();
@@ -511,8 +522,19 @@ export function planProducts(
   const missing = options.missing ?? 'ignore';
   const seen = new Map<string, DesiredProduct>();
   const entries: PlanEntry[] = [];
-  for (const dp of desired) {
-    const m = matchLive(ctx, dp);
+  const unknownStock: StockUnknown = { products: 0, items: 0, examples: [] };
+  for (const sheetProduct of desired) {
+    const m = matchLive(ctx, sheetProduct);
+    let dp = sheetProduct;
+    if (!dp.invalid && (dp.command === 'upsert' || dp.command === 'create' || dp.command === 'update')) {
+      const read = readUnknownStock(dp, m.live, options.stockUnknown, options.platformExport === true);
+      dp = read.product;
+      if (read.items > 0) {
+        unknownStock.products++;
+        unknownStock.items += read.items;
+        if (unknownStock.examples.length < 20) unknownStock.examples.push(labelOf(dp, m.live));
+      }
+    }
     if (m.live !== undefined) {
       const other = seen.get(m.live.id);
       if (other !== undefined) {
@@ -552,6 +574,10 @@ export function planProducts(
     summary: summarizePlan({ entries }),
   };
   if (missingSkipped !== undefined) plan.missingSkipped = missingSkipped;
+  if (unknownStock.products > 0) {
+    if (options.stockUnknown !== undefined) unknownStock.mode = options.stockUnknown;
+    plan.stockUnknown = unknownStock;
+  }
   if (ctx.spared > 0) {
     plan.stockSpared = `stock of ${ctx.spared} item${ctx.spared === 1 ? '' : 's'} left unchanged: ${ctx.spared === 1 ? 'it' : 'they'} changed in the store after this sheet was exported (${options.stockSince ?? '?'}), e.g. by sales since; pass --stock overwrite to write the sheet's quantities anyway`;
   }

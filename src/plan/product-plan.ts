@@ -1,6 +1,7 @@
 import type { ProductKey, SourceRow } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { ProductCreate, ProductUpdate } from '../schema/product.js';
+import type { StockUnknown } from './stock-unknown.js';
 
 /**
  * What happens to one product:
@@ -88,6 +89,11 @@ export interface ProductPlan {
   };
   /** Set when `stockSince` spared items whose stock changed after the export (one plan warning). */
   stockSpared?: string;
+  /**
+   * Set when products track stock the sheet does not give (a new item would be created at 0): how
+   * many, and how `--stock-unknown` had them read; without a mode `--apply` refuses.
+   */
+  stockUnknown?: StockUnknown;
   /** Live products when planning (for the guardrail). */
   liveCount: number;
   entries: PlanEntry[];

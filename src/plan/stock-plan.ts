@@ -5,6 +5,7 @@ import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { TrimmedCells } from '../mapping/trimmed-cells.js';
 import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
+import { excelScientificMessage, isExcelScientific } from '../sheets/excel-scientific.js';
 
 type StockColumn = StockColumns[keyof StockColumns];
 
@@ -257,6 +258,8 @@ export class StockPlanner {
           sku,
         );
       }
+      if (isExcelScientific(sku))
+        return this.issue(row, 'excel_scientific', excelScientificMessage(sku), keyCol, sku);
       return this.issue(
         row,
         'unknown_sku',

@@ -1,5 +1,6 @@
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
+import { stockUnknownMessage } from '../plan/stock-unknown.js';
 import type { Product } from '../schema/product.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard, type ReviewRow } from './review-page.js';
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
@@ -23,7 +24,7 @@ export interface ReviewOptions {
   failedWritten?: boolean;
 }
 
-const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
+const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
 
 interface VariantLike {
   name?: string | undefined;
@@ -38,6 +39,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     .slice(0, MAX_REVIEW_CARDS)
     .map((entry) => productCard(entry, file.before, money));
   const notes: string[] = [];
+  if (file.plan.stockUnknown) notes.push(`Stock unknown: ${stockUnknownMessage(file.plan.stockUnknown)}`);
   if (file.refusal) notes.push(`Refused: ${file.refusal}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
   if (file.plan.replaceSkipped) notes.push(file.plan.replaceSkipped);

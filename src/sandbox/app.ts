@@ -388,6 +388,14 @@ export class SandboxApp {
         }
       }
       if (method === 'POST' && path === '/__sandbox/orders') return ok(this.store.upsertOrders(json(ctx)));
+      const orderAction = /^\/__sandbox\/orders\/([^/]+)\/(refund|cancel)$/.exec(path);
+      if (method === 'POST' && orderAction !== null) {
+        const id = decodeSegment(orderAction[1] ?? '');
+        return ok(
+          orderAction[2] === 'refund' ? this.store.refundOrder(id, json(ctx)) : this.store.cancelOrder(id),
+        );
+      }
+      if (method === 'POST' && path === '/__sandbox/clock') return ok(this.store.setClock(json(ctx)));
       if (method === 'GET' && path === '/__sandbox/state') {
         return this.respond(200, this.store.stateChunks().join(''), requestId);
       }

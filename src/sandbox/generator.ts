@@ -52,6 +52,8 @@ import {
 } from './generator-data/orders.js';
 import { type CountryInfo, digits, COUNTRIES, MY, CUSTOMER_COUNTRIES } from './generator-data/people.js';
 import { Money } from './generator-money.js';
+import { taxAndTotal } from './order-money.js';
+import { SANDBOX_IMAGE_BASE } from './tables/rehost-images.js';
 
 /**
  * Deterministic synthetic stores for the sandbox (`--generate products=N,customers=N,orders=N`),
@@ -112,8 +114,8 @@ export interface GenerateStoreOptions {
 
 const DEFAULT_NOW = '2026-11-01T00:00:00.000Z';
 const DAY = 86_400_000;
-/** Where generated product images live: the sandbox serves `/__sandbox/images/<id>.png`. */
-export const SANDBOX_IMAGE_BASE = 'http://sandbox.local/__sandbox/images/';
+/** Where generated product images live: the sandbox's storage (it serves `/__sandbox/images/<id>.png`). */
+export { SANDBOX_IMAGE_BASE };
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers.
@@ -662,11 +664,7 @@ function makeOrders(
     // A negative adjustment (goodwill, rounding) never takes the order below zero.
     const adjustment = Math.max(rawAdjustment, -subtotal);
     const totalBeforeTax = subtotal + adjustment;
-    const percent = store.tax.percent;
-    const taxAmount = store.tax.inclusive
-      ? Math.round((totalBeforeTax * percent) / (100 + percent))
-      : Math.round((totalBeforeTax * percent) / 100);
-    const totalAmount = store.tax.inclusive ? totalBeforeTax : totalBeforeTax + taxAmount;
+    const { tax: taxAmount, total: totalAmount } = taxAndTotal(totalBeforeTax, store.tax);
 
     const created = iso(createdMs);
     const updatedMs =

@@ -9,8 +9,8 @@ export interface SandboxHandlerOptions extends SandboxAppOptions {
 
 /**
  * msw 2 handlers that answer every request under `baseUrl` from the same store core and rules
- * as the HTTP sandbox (auth, validation, idempotency, faults). Sets `store.baseUrl` so images are
- * re-hosted under `baseUrl`. Drops are emulated as a network error (`Response.error()`), which
+ * as the HTTP sandbox (auth, validation, idempotency, faults). Sets `store.baseUrl` so image URLs
+ * under `baseUrl` are kept as they are (new ones are re-hosted on the sandbox's storage). Drops are emulated as a network error (`Response.error()`), which
  * is the closest msw can get to a destroyed socket; with drop_after the change is applied first.
  *
  *   const store = new SandboxStore();

@@ -20,6 +20,11 @@ export interface SandboxOptions {
   seed?: StoreSnapshot | string;
   /** Initial synthetic store when `dataFile` does not exist and no `seed` is given. */
   generate?: { products?: number; customers?: number; orders?: number; seed?: number; currency?: string };
+  /**
+   * The currency and country of the empty store started when there is no state file, seed or
+   * generator (default USD, US): `mbulk sandbox --empty --currency MYR --country MY`.
+   */
+  empty?: { currency?: string; country?: string };
   /** Latency added to each /api/v2 request in ms, ±50% jitter (default 0). */
   latencyMs?: number;
   /** Token-bucket rate limit in requests per second (default: none). */
@@ -96,7 +101,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const { state, fromFile } = await loadInitialState(options);
-  const store = new SandboxStore(state !== undefined ? { state } : {});
+  const store = new SandboxStore(
+    state !== undefined ? { state } : options.empty !== undefined ? { empty: options.empty } : {},
+  );
   const app = new SandboxApp(store, {
     token: options.token ?? DEFAULT_TOKEN,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),

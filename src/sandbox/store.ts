@@ -9,6 +9,7 @@ import type {
   Store,
   StoreSnapshot,
 } from '../schema/index.js';
+import { invalidParam } from './sandbox-error.js';
 import { IdempotencyTable, type IdempotencyRecord } from './idempotency.js';
 import { CustomerTable } from './tables/customer-table.js';
 import { entryJson, type Entry } from './tables/list-json.js';
@@ -48,7 +49,9 @@ export interface SandboxState extends StoreSnapshot {
 export interface SandboxStoreOptions {
   /** Loaded state or snapshot (default: an empty store). */
   state?: SandboxState;
-  /** Base URL images are re-hosted under (the server sets it once it listens). */
+  /** An empty store's currency and country (default USD, US); ignored with a `state`. */
+  empty?: { currency?: string; country?: string };
+  /** The sandbox's own URL, whose image URLs are kept (the server sets it once it listens). */
   baseUrl?: string;
 }
 
@@ -96,7 +99,7 @@ export class SandboxStore {
       (options.baseUrl ?? 'http://127.0.0.1').replace(/\/+$/, ''),
       () => this.changed(),
     );
-    this.me = state?.me ?? { ...DEFAULT_STORE };
+    this.me = state?.me ?? { ...DEFAULT_STORE, ...options.empty };
     this.idempotency = new IdempotencyTable(extras?.idempotency ?? []);
     this.inventory = new InventoryTable(this.ctx);
     this.products = new ProductTable(this.ctx, this.inventory);
@@ -113,7 +116,7 @@ export class SandboxStore {
     }
   }
 
-  /** Images are re-hosted under `${baseUrl}/__sandbox/images/`. */
+  /** The sandbox's own URL: image URLs under it are kept as they are (see rehostImages). */
   get baseUrl(): string {
     return this.ctx.baseUrl;
   }
@@ -296,6 +299,30 @@ export class SandboxStore {
    */
   upsertOrders(body: unknown): Order[] {
     return this.orders.upsert(body);
+  }
+
+  /** Admin: refunds an order in whole (`{}`) or in part (`{line_items: [{id, quantity}]}`). */
+  refundOrder(id: string, body: unknown): Order {
+    return this.orders.refund(id, body, this.me);
+  }
+
+  /** Admin: cancels an order. */
+  cancelOrder(id: string): Order {
+    return this.orders.cancel(id);
+  }
+
+  /**
+   * Admin: moves the sandbox clock forward to `now` (ISO 8601), so later changes are stamped from
+   * that time on (a rehearsal of changes over several days). The clock never goes back: `updated_at`
+   * always advances. Returns the clock's time.
+   */
+  setClock(body: unknown): { now: string } {
+    const text = (body as { now?: unknown } | undefined)?.now;
+    const ms = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+    if (Number.isNaN(ms)) throw invalidParam('now', 'now must be an ISO 8601 date-time');
+    this.ctx.clock.observe(ms);
+    this.changed();
+    return { now: new Date(this.ctx.clock.lastMs).toISOString() };
   }
 
   // ---------------------------------------------------------------- templates and messages

@@ -61,12 +61,18 @@ export class CsvSheetWriter implements SheetWriter {
   }
 }
 
+/** neutralizeFormula, or the text as it is (formulaGuard: false). */
+function guardOf(options: SheetWriterOptions): (text: string) => string {
+  return (options.formulaGuard ?? true) ? neutralizeFormula : (text: string) => text;
+}
+
 class CsvSheet implements SheetHandle {
   rowsWritten = 0;
   private readonly columns: readonly ColumnSpec[];
   private readonly timezone: string;
   private readonly decimals: number;
   private readonly decimalComma: boolean;
+  private readonly guard: (text: string) => string;
   private readonly place: CellPlace;
   /** One row's fields, reused for every row. */
   private readonly fields: string[];
@@ -84,6 +90,7 @@ class CsvSheet implements SheetHandle {
     this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
     this.decimalComma = options.decimalComma ?? false;
+    this.guard = guardOf(options);
     this.fields = this.columns.map(() => '');
   }
 
@@ -91,7 +98,7 @@ class CsvSheet implements SheetHandle {
   static async open(path: string, spec: SheetSpec, options: SheetWriterOptions): Promise<CsvSheet> {
     const csv = await CsvFileWriter.open(
       path,
-      spec.columns.map((c) => neutralizeFormula(c.header)),
+      spec.columns.map((c) => guardOf(options)(c.header)),
       { delimiter: options.csvDelimiter ?? ',', bom: options.csvBom ?? true, flushChars: FLUSH_AT },
     );
     return new CsvSheet(path, spec, options, csv);
@@ -116,7 +123,7 @@ class CsvSheet implements SheetHandle {
   private text(cell: NonNullable<ReturnType<typeof normalizeCell>>, column: ColumnSpec): string {
     switch (column.type) {
       case 'text':
-        return neutralizeFormula(cell as string);
+        return this.guard(cell as string);
       case 'money':
         return this.decimal(formatMoney(cell as number, this.decimals));
       case 'date':

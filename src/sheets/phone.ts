@@ -1,6 +1,7 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { CellValue } from './sheet-row.js';
 import { cellError, cellOk, cellText, isBlank, type CellResult } from './cell-result.js';
+import { excelScientificError, isExcelScientific } from './excel-scientific.js';
 
 /**
  * A phone number → international digits without `+` (the API's phone format), with libphonenumber-js
@@ -30,6 +31,7 @@ export function normalizePhone(value: CellValue, defaultCountry: CountryCode | s
     );
   }
   const text = cellText(value).trim();
+  if (typeof value === 'string' && isExcelScientific(text)) return excelScientificError(text);
   const country = defaultCountry.trim().toUpperCase();
   const known = country !== '' && isSupportedCountry(country) ? country : undefined;
 

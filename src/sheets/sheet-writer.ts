@@ -38,6 +38,11 @@ export interface SheetSpec {
    * (no spooling of the large sheets before it) and still open first. CSV: ignored.
    */
   firstTab?: boolean;
+  /**
+   * XLSX: how the sheet prints: landscape, scaled to one page wide (and `onePage`: one page tall as
+   * well), with `title` as the page header. CSV: ignored. Default: the spreadsheet's own.
+   */
+  print?: { landscape?: boolean; onePage?: boolean; title?: string };
 }
 
 export interface SheetWriterOptions {
@@ -60,6 +65,12 @@ export interface SheetWriterOptions {
    * with a delimiter other than ','. Default false.
    */
   decimalComma?: boolean;
+  /**
+   * CSV only: neutralise text that a spreadsheet would take for a formula (`'=…`, see
+   * neutralizeFormula). Default true. Turn it off only for files another program imports as data
+   * (an accounting import), where the apostrophe would become part of the value.
+   */
+  formulaGuard?: boolean;
 }
 
 export interface SheetHandle {

@@ -129,8 +129,23 @@ export class XlsxSheetWriter implements SheetWriter {
     if (this.sheets.some((s) => s.spec.name.toLowerCase() === spec.name.toLowerCase())) {
       throw new Error(`duplicate sheet name "${spec.name}"`);
     }
+    const print = spec.print;
     const worksheet = this.workbook.addWorksheet(spec.name, {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+      ...(print
+        ? {
+            pageSetup: {
+              ...(print.landscape ? { orientation: 'landscape' as const } : {}),
+              // One page wide, and with onePage one tall; 0 = as many pages as it takes.
+              fitToPage: true,
+              fitToWidth: 1,
+              fitToHeight: print.onePage ? 1 : 0,
+            },
+            ...(print.title
+              ? { headerFooter: { oddHeader: `&C&"-,Bold"${print.title.replace(/&/g, '&&')}` } }
+              : {}),
+          }
+        : {}),
     });
     const sheet = new XlsxSheet(this, this.sheets.length, spec, worksheet, this.options);
     this.sheets.push(sheet);

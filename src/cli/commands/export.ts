@@ -1,6 +1,5 @@
 import { plural } from '../run-summary.js';
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { PageIterator } from '../../api/paginate.js';
 import type { JobProgress } from '../../jobs/job-events.js';
@@ -10,6 +9,10 @@ import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 import type { OrderListParams } from '../../api/resources/orders.js';
 import type { OrderSelection } from '../../export/order-selection.js';
+import type { ExportOrdersResult } from '../../export/export-orders.js';
+import type { AccountingResult } from '../../export/accounting-export.js';
+import type { ExportOrdersIncrementalResult } from '../../export/export-orders-incremental.js';
+import type { Store } from '../../schema/store.js';
 
 type ExportKind = 'orders' | 'products' | 'customers' | 'templates' | 'snapshot' | 'stock';
 type FileFormat = 'csv' | 'xlsx' | 'json';
@@ -41,6 +44,12 @@ interface OrderExportArgs extends ExportArgs {
   'date-format'?: string | undefined;
   'due-days': number;
   'invoice-prefix'?: string | undefined;
+  accounts?: string | undefined;
+  'zero-tax-type'?: string | undefined;
+  'invoice-date'?: string | undefined;
+  contact?: string | undefined;
+  payments?: string | undefined;
+  basis?: string | undefined;
 }
 
 interface CatalogExportArgs extends ExportArgs {
@@ -76,19 +85,8 @@ async function destination<K extends ExportKind>(
   }
   const path = resolve(ctx.cwd, file);
   // An unusable destination is a usage error (exit 2), found before anything is read.
-  try {
-    await mkdir(dirname(path), { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new CliError(
-      `mbulk export ${kind}: cannot create the folder of ${file} (${code}): check the path`,
-      ExitCode.Usage,
-    );
-  }
-  const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) {
-    throw new CliError(`mbulk export ${kind}: ${file} is a folder; name a file inside it`, ExitCode.Usage);
-  }
+  const { prepareExportDestination } = await import('../../export/export-destination.js');
+  await prepareExportDestination(path, file);
   return { path, format, shown: shownPath(path, ctx) };
 }
 
@@ -114,30 +112,6 @@ function enumArg<T extends string>(
   const v = value.trim().toLowerCase();
   if ((allowed as readonly string[]).includes(v)) return v as T;
   throw new CliError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`, ExitCode.Usage);
-}
-
-/** `YYYY-MM-DD` (a day in the store's zone, plus `dayOffset` days) → its first instant. */
-async function dayArg(name: string, value: string, timezone: string, dayOffset = 0): Promise<Date> {
-  const { dayBoundaryInZone } = await import('../../export/day-boundary-in-zone.js');
-  try {
-    return dayBoundaryInZone(value.trim(), timezone, dayOffset);
-  } catch (error) {
-    throw new CliError(`--${name}: ${(error as Error).message}`, ExitCode.Usage);
-  }
-}
-
-/** `--updated-since`: a day (`YYYY-MM-DD`, store zone) or an ISO 8601 date-time with offset. */
-async function instantArg(name: string, value: string, timezone: string): Promise<Date> {
-  const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return dayArg(name, text, timezone);
-  const ms = /^\d{4}-\d{2}-\d{2}T.+(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw new CliError(
-      `--${name} must be a date (2026-11-01, in the store's time zone) or a date-time with offset (2026-11-01T08:00:00Z), got "${value}"`,
-      ExitCode.Usage,
-    );
-  }
-  return new Date(ms);
 }
 
 /** `--csv-delimiter`: one character; `\t` and `tab` name a tab. */
@@ -182,7 +156,11 @@ async function selectionArgs(args: OrderExportArgs) {
       ExitCode.Usage,
     );
   }
-  return { selection, reads: sel.selectionReads(selection), text: sel.selectionText(selection) };
+  const reads = sel.orderExportReads(selection, {
+    profile: args.profile,
+    incremental: args.incremental || args.full,
+  });
+  return { selection, reads, text: sel.selectionText(selection) };
 }
 
 /** Reads the lists one after another as one stream of orders. */
@@ -190,25 +168,41 @@ async function* chainReads<T>(reads: (() => AsyncIterable<T>)[]): AsyncGenerator
   for (const read of reads) yield* read();
 }
 
-/** `mbulk export orders FILE`: the accounting export (summary, orders, order_lines, checks; or an accounting profile). */
-export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandContext): Promise<number> {
-  const { resolveTarget } = await import('../target.js');
-  const { withProgress } = await import('../progress.js');
-  const { exportOrders } = await import('../../export/export-orders.js');
-  const { exportOrdersIncremental } = await import('../../export/export-orders-incremental.js');
-  const { DEFAULT_EXPORT_STATE_FILE, loadExportState } = await import('../../export/watermark.js');
-  const { DEFAULT_FEED, feedFileName, hasFeedPlaceholders, unusedFeedFileName } =
-    await import('../../export/feed-file-name.js');
-  const profiles = await import('../../export/accounting-profile.js');
-  const { formatMoney } = await import('../../sheets/money.js');
-  const { currencyDecimals } = await import('../../schema/currency.js');
-  const out = ctx.out;
-  const { selection, reads, text: selectionText } = await selectionArgs(args);
-  if (!(args['overlap-minutes'] >= 0)) {
-    throw new CliError('--overlap-minutes must be a number >= 0', ExitCode.Usage);
-  }
+/** The output format of an order export from its file name, and the CSV conventions, or a usage error. */
+function orderFileArgs(args: OrderExportArgs, format: FileFormat | undefined) {
   const headers = enumArg('headers', args.headers, ['labels', 'fields'] as const);
   const csvDelimiter = delimiterArg(args['csv-delimiter']);
+  if (format === undefined || !ALLOWED.orders.includes(format)) {
+    throw new CliError(
+      `mbulk export orders: the file must end in ${ALLOWED.orders.map((f) => `.${f}`).join(', ')} (got ${args.file})`,
+      ExitCode.Usage,
+    );
+  }
+  if ((csvDelimiter !== undefined || args['decimal-comma']) && format !== 'csv') {
+    throw new CliError(
+      '--csv-delimiter and --decimal-comma are for CSV exports (name a .csv file)',
+      ExitCode.Usage,
+    );
+  }
+  if (args['decimal-comma'] && csvDelimiter === ',') {
+    throw new CliError(
+      "--decimal-comma needs a delimiter other than ',' (e.g. --csv-delimiter ';')",
+      ExitCode.Usage,
+    );
+  }
+  // A decimal comma with comma-separated fields would split every amount: it implies ';'.
+  const delimiter = csvDelimiter ?? (args['decimal-comma'] ? ';' : undefined);
+  return {
+    format,
+    ...(headers === undefined ? {} : { headers }),
+    ...(delimiter === undefined ? {} : { csvDelimiter: delimiter }),
+    ...(args['decimal-comma'] ? { decimalComma: true } : {}),
+  };
+}
+
+/** `--profile` and its options, or a usage error. */
+async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: CommandContext) {
+  const profiles = await import('../../export/accounting-profile.js');
   const profile = enumArg('profile', args.profile, ['xero', 'quickbooks'] as const);
   const dateFormat =
     args['date-format'] === undefined
@@ -223,114 +217,113 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
   if (!(Number.isInteger(args['due-days']) && args['due-days'] >= 0)) {
     throw new CliError('--due-days must be a whole number of days >= 0', ExitCode.Usage);
   }
-  const formatOfFile = (await import('../../export/catalog-sheet.js')).formatOfPath(args.file);
-  if (profile !== undefined) {
-    if (formatOfFile !== 'csv') {
+  const invoiceDate = enumArg('invoice-date', args['invoice-date'], profiles.INVOICE_DATE_RULES);
+  const profileOnly = {
+    'date-format': dateFormat,
+    'account-code': args['account-code'],
+    'tax-type': args['tax-type'],
+    'zero-tax-type': args['zero-tax-type'],
+    'invoice-prefix': args['invoice-prefix'],
+    accounts: args.accounts,
+    'invoice-date': invoiceDate,
+    contact: args.contact,
+    payments: args.payments,
+  };
+  if (profile === undefined) {
+    const given = Object.entries(profileOnly)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => `--${k}`);
+    if (given.length > 0) {
       throw new CliError(
-        `--profile ${profile} writes CSV: name a .csv file (got ${args.file})`,
+        `${given.join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --profile xero or --profile quickbooks`,
         ExitCode.Usage,
       );
     }
-    if (csvDelimiter !== undefined || args['decimal-comma'] || headers !== undefined) {
-      throw new CliError(
-        `--profile ${profile} writes the program's own columns, comma-separated with a decimal point: drop --csv-delimiter, --decimal-comma and --headers`,
-        ExitCode.Usage,
-      );
-    }
-  } else if (
-    dateFormat !== undefined ||
-    args['account-code'] !== undefined ||
-    args['tax-type'] !== undefined ||
-    args['invoice-prefix'] !== undefined
-  ) {
+    return undefined;
+  }
+  if (format !== 'csv') {
     throw new CliError(
-      '--date-format, --account-code, --tax-type and --invoice-prefix go with --profile xero or --profile quickbooks',
+      `--profile ${profile} writes CSV: name a .csv file (got ${args.file})`,
       ExitCode.Usage,
     );
   }
-  if ((csvDelimiter !== undefined || args['decimal-comma']) && formatOfFile !== 'csv') {
+  if (args['csv-delimiter'] !== undefined || args['decimal-comma'] || args.headers !== undefined) {
     throw new CliError(
-      '--csv-delimiter and --decimal-comma are for CSV exports (name a .csv file)',
+      `--profile ${profile} writes the program's own columns, comma-separated with a decimal point: drop --csv-delimiter, --decimal-comma and --headers`,
       ExitCode.Usage,
     );
   }
-  if (args['decimal-comma'] && csvDelimiter === ',') {
-    throw new CliError(
-      "--decimal-comma needs a delimiter other than ',' (e.g. --csv-delimiter ';')",
-      ExitCode.Usage,
-    );
-  }
-  // A decimal comma with comma-separated fields would split every amount: it implies ';'.
-  const delimiter = csvDelimiter ?? (args['decimal-comma'] ? ';' : undefined);
+  const { accountsText } = await import('../../export/accounting-accounts.js');
+  const { parseContactMode } = await import('../../export/accounting-contacts.js');
+  // Checked now, before the store is asked anything.
+  if (args.contact !== undefined) parseContactMode(args.contact);
+  const accounts = args.accounts === undefined ? undefined : await accountsText(args.accounts, ctx.cwd);
+  return {
+    profile,
+    dueDays: args['due-days'],
+    ...(dateFormat === undefined ? {} : { dateFormat }),
+    ...(args['account-code'] === undefined ? {} : { accountCode: args['account-code'] }),
+    ...(args['tax-type'] === undefined ? {} : { taxType: args['tax-type'] }),
+    ...(args['zero-tax-type'] === undefined ? {} : { zeroTaxType: args['zero-tax-type'] }),
+    ...(args['invoice-prefix'] === undefined ? {} : { invoicePrefix: args['invoice-prefix'] }),
+    ...(accounts === undefined ? {} : { accounts }),
+    ...(invoiceDate === undefined ? {} : { invoiceDate }),
+    ...(args.contact === undefined ? {} : { contact: args.contact }),
+    ...(args.payments === undefined ? {} : { payments: resolve(ctx.cwd, args.payments) }),
+  };
+}
+
+/** `--incremental`, `--full`, `--feed`, `--dry-run` and the rest of a feed, or a usage error. */
+async function feedArgs(args: OrderExportArgs, ctx: CommandContext) {
   const incremental = args.incremental || args.full;
-  if (!incremental && (args.feed !== undefined || args['dry-run'])) {
-    throw new CliError('--feed and --dry-run go with --incremental', ExitCode.Usage);
+  if (!incremental) {
+    if (args.feed !== undefined || args['dry-run']) {
+      throw new CliError('--feed and --dry-run go with --incremental', ExitCode.Usage);
+    }
+    return undefined;
   }
-  if (!incremental && args.file.includes('{from}')) {
-    throw new CliError(`{from} in the file name goes with --incremental (got ${args.file})`, ExitCode.Usage);
+  if (!(args['overlap-minutes'] >= 0)) {
+    throw new CliError('--overlap-minutes must be a number >= 0', ExitCode.Usage);
   }
+  const { DEFAULT_FEED } = await import('../../export/feed-state-key.js');
+  const { DEFAULT_EXPORT_STATE_FILE } = await import('../../export/watermark.js');
   const feed = (args.feed ?? DEFAULT_FEED).trim();
   if (feed === '') throw new CliError('--feed needs a name', ExitCode.Usage);
+  return {
+    feed,
+    full: args.full,
+    dryRun: args['dry-run'],
+    stateFile: resolve(ctx.cwd, args['state-file'] ?? DEFAULT_EXPORT_STATE_FILE),
+    overlapMs: args['overlap-minutes'] * 60_000,
+  };
+}
+
+/** `mbulk export orders FILE`: the accounting export (summary, orders, order_lines, checks; or an accounting profile). */
+export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandContext): Promise<number> {
+  const { formatOfPath } = await import('../../export/catalog-sheet.js');
+  const { selection, reads, text: selectionText } = await selectionArgs(args);
+  const file = orderFileArgs(args, formatOfPath(args.file));
+  const accounting = await accountingArgs(args, file.format, ctx);
+  const basis = enumArg('basis', args.basis, (await import('../../export/order-selection.js')).REVENUE_BASES);
+  const feed = await feedArgs(args, ctx);
   // For rehearsals and tests: the run's time (ISO 8601), as if the clock said so.
   const nowText = ctx.env['MBULK_NOW'];
   const runAt = nowText ? new Date(nowText) : new Date();
   if (Number.isNaN(runAt.getTime()))
     throw new CliError(`MBULK_NOW is not a date-time: ${nowText}`, ExitCode.Usage);
+  const period = definedOnly({
+    since: args.since,
+    until: args.until,
+    updatedSince: args['updated-since'],
+  });
+
+  const { resolveTarget } = await import('../target.js');
+  const { withProgress } = await import('../progress.js');
   const target = await resolveTarget(args, ctx);
   try {
     const me = await target.client.me({ signal: ctx.signal });
-    const filter: {
-      since?: Date;
-      until?: Date;
-      updatedSince?: Date;
-      selection?: OrderSelection;
-    } = { selection };
-    if (args.since !== undefined) filter.since = await dayArg('since', args.since, me.timezone);
-    if (args.until !== undefined) filter.until = await dayArg('until', args.until, me.timezone, 1);
-    if (args['updated-since'] !== undefined)
-      filter.updatedSince = await instantArg('updated-since', args['updated-since'], me.timezone);
-    if (filter.since && filter.until && filter.until <= filter.since) {
-      throw new CliError('--until is before --since: nothing would be exported', ExitCode.Usage);
-    }
-    const stateFile = resolve(ctx.cwd, args['state-file'] ?? DEFAULT_EXPORT_STATE_FILE);
-    // One watermark per store, feed, output kind and selection (not per file name, so that a dated
-    // file name starts each night where the last night stopped); the same feed exported with other
-    // filters is another stream of orders (sharing a watermark would skip or repeat some).
-    const extra = Object.entries({
-      since: args.since,
-      until: args.until,
-      updated_since: args['updated-since'],
-    })
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${String(v)}`);
-    const selectionKey = [selectionText, ...extra].filter((t) => t !== '').join('&');
-    const stateKey = `${me.id} feed=${feed}${profile ? ` profile=${profile}` : ''}${selectionKey === '' ? '' : ` ?${selectionKey}`}`;
-    let fileName = args.file;
-    let since: string | null = null;
-    if (incremental) {
-      const state = await loadExportState(stateFile).catch((error: unknown) => {
-        throw new CliError((error as Error).message, ExitCode.Usage);
-      });
-      since = args.full ? null : (state.exports[stateKey]?.watermark ?? null);
-    }
-    if (incremental || hasFeedPlaceholders(args.file)) {
-      try {
-        fileName = feedFileName(args.file, { runAt, from: since, timezone: me.timezone });
-      } catch (error) {
-        throw new CliError((error as Error).message, ExitCode.Usage);
-      }
-      if (incremental && hasFeedPlaceholders(args.file) && !args['dry-run']) {
-        // A second run on the same day writes beside the first run's file, never over it.
-        const { existsSync } = await import('node:fs');
-        const { resolve } = await import('node:path');
-        const dated = fileName;
-        fileName = unusedFeedFileName(dated, (name) => existsSync(resolve(ctx.cwd, name)));
-        if (fileName !== dated) out.line(`${dated} holds an earlier run of this feed: writing ${fileName}`);
-      }
-    }
-    const dest = await destination('orders', fileName, ctx);
     let pages = 0;
-    const result = await withProgress(out, 'Export orders', async (report) => {
+    const result = await withProgress(ctx.out, 'Export orders', async (report) => {
       let last = { ordersRead: 0, ordersWritten: 0, linesWritten: 0 };
       const show = (): void =>
         report({
@@ -353,144 +346,224 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
       const common = {
         orders,
         store: me,
-        path: dest.path,
-        format: dest.format,
-        filter,
-        ...(headers === undefined ? {} : { headers }),
-        ...(delimiter === undefined ? {} : { csvDelimiter: delimiter }),
-        ...(args['decimal-comma'] ? { decimalComma: true } : {}),
-        ...(profile === undefined
-          ? {}
-          : {
-              accounting: {
-                profile,
-                dueDays: args['due-days'],
-                ...(dateFormat === undefined ? {} : { dateFormat }),
-                ...(args['account-code'] === undefined ? {} : { accountCode: args['account-code'] }),
-                ...(args['tax-type'] === undefined ? {} : { taxType: args['tax-type'] }),
-                ...(args['invoice-prefix'] === undefined ? {} : { invoicePrefix: args['invoice-prefix'] }),
-              },
-            }),
+        path: resolve(ctx.cwd, args.file),
+        ...file,
+        filter: { selection },
+        period,
+        now: runAt,
+        ...(accounting === undefined ? {} : { accounting }),
+        ...(basis === undefined ? {} : { basis }),
         onProgress: (p: { ordersRead: number; ordersWritten: number; linesWritten: number }) => {
           last = p;
           show();
         },
       };
-      if (!incremental) return { ...(await exportOrders(common)), incremental: undefined };
-      const r = await exportOrdersIncremental({
-        ...common,
-        stateFile,
-        stateKey,
-        now: runAt,
-        full: args.full,
-        dryRun: args['dry-run'],
-        overlapMs: args['overlap-minutes'] * 60_000,
-      });
-      return {
-        ...r,
-        incremental: {
-          feed,
-          resumed: r.resumed,
-          since: r.since,
-          watermark: r.watermark.watermark,
-          dryRun: r.dryRun,
-        },
-      };
-    });
-    const dryRun = result.incremental?.dryRun === true;
-    const files = dryRun
-      ? []
-      : (
-          result.paths.parts ?? [
-            result.paths.summary,
-            result.paths.orders,
-            result.paths.lines,
-            result.paths.checks,
-          ]
-        ).filter((p): p is string => p !== undefined);
-    const differences = result.invoices?.withDifference ?? 0;
-    const checksNote = profile
-      ? differences > 0
-        ? ` (${differences} ${differences === 1 ? 'invoice has' : 'invoices have'} a "Difference to the order's stated total" line: the order's own amounts do not add up; an XLSX export lists why in checks)`
-        : ''
-      : result.ordersWithChecks > 0
-        ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${dest.format === 'csv' ? 'the -checks file' : 'checks'})`
-        : '';
-    if (dryRun) {
-      out.line(
-        `Dry run: the next incremental run of feed "${feed}" would export ${plural(result.orders, 'new or changed order')}${result.incremental?.since ? ` since ${result.incremental.since}` : ' (first run: every order)'} · ${plural(pages, 'page')} read; nothing written, watermark unchanged`,
-      );
-    } else if (result.incremental?.resumed && result.orders === 0) {
-      out.line(
-        `0 new or changed orders since ${result.incremental.since ?? 'the last export'} · ${plural(pages, 'page')} read`,
-      );
-    } else if (result.invoices) {
-      out.line(
-        `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'} · ${plural(result.invoices.rows, 'invoice line')} · ${plural(result.invoices.files, 'file')} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${plural(pages, 'page')} read`,
-      );
-    } else {
-      out.line(
-        `Exported ${plural(result.orders, 'order')} · ${plural(result.lines, 'line')} · ${plural(result.checks, 'check')}${checksNote} · ${plural(pages, 'page')} read`,
-      );
-    }
-    const revenue = result.summary.find((r) => r.section === 'revenue');
-    if (revenue && !dryRun && !profile && dest.format !== 'json') {
-      out.line(
-        `Revenue (paid, not cancelled or draft): ${revenue.orders} orders · total ${formatMoney(revenue.total_amount ?? 0, currencyDecimals(me.currency))} ${me.currency}`,
-      );
-    }
-    if (result.skipped > 0 || result.duplicates > 0) {
-      out.line(
-        `Left out: ${result.skipped} ${incremental ? 'already exported or filtered' : 'filtered'} · ${result.duplicates} repeated`,
-      );
-    }
-    if (result.incremental && !dryRun) {
-      out.line(
-        result.incremental.resumed
-          ? `Incremental feed "${feed}": orders created or changed since ${result.incremental.since ?? 'the last export'} (watermark now ${result.incremental.watermark ?? 'unset'})`
-          : `Incremental feed "${feed}": first${args.full ? ' (--full)' : ''} run, every order exported; the next run exports only what is new or changed`,
-      );
-    }
-    for (const f of files) out.line(`Wrote ${shownPath(f, ctx)}`);
-    if (result.sheets) out.line(`Sheets: ${result.sheets.join(', ')}`);
-    if (result.paths.parts && !dryRun) {
-      // A part left from an earlier, larger export would be imported twice if taken for this one's.
-      const stale = profiles.partPath(dest.path, result.paths.parts.length + 1);
-      if (await stat(stale).catch(() => undefined)) {
-        out.warn(
-          `warning: ${shownPath(stale, ctx)} is from an earlier export, not this one: delete it before importing`,
-        );
+      if (feed === undefined) {
+        const { exportOrders } = await import('../../export/export-orders.js');
+        return { ...(await exportOrders(common)), incremental: undefined };
       }
-    }
-    out.result({
-      ok: true,
-      kind: 'orders',
-      target: target.describe,
-      store: { id: me.id, name: me.name, currency: me.currency, timezone: me.timezone },
-      format: dest.format,
-      ...(profile ? { profile } : {}),
-      orders: result.orders,
-      lines: result.lines,
-      checks: result.checks,
-      ordersWithChecks: result.ordersWithChecks,
-      ordersRead: result.ordersRead,
-      skipped: result.skipped,
-      duplicates: result.duplicates,
+      const { exportOrdersIncremental } = await import('../../export/export-orders-incremental.js');
+      const r = await exportOrdersIncremental({ ...common, ...feed });
+      return { ...r, incremental: r };
+    });
+    const ledger = result.incremental?.watermark.ledger;
+    const { ledgerNet } = await import('../../export/accounting-ledger.js');
+    await printOrderExport({
+      result,
       pages,
       reads: reads.length,
-      ...(selectionText === '' ? {} : { selection }),
-      summary: result.summary,
-      ...(dryRun ? { dryRun: true } : { paths: result.paths }),
-      ...(result.invoices ? { invoices: result.invoices } : {}),
-      ...(result.sheets ? { sheets: result.sheets } : {}),
-      ...(result.incremental
-        ? { incremental: { ...result.incremental, stateFile: shownPath(stateFile, ctx) } }
-        : {}),
+      selection,
+      selectionText,
+      feed,
+      accounting,
+      basis,
+      ledger: ledger ? { orders: Object.keys(ledger.orders).length, net: ledgerNet(ledger) } : undefined,
+      me,
+      target,
+      ctx,
     });
     return ExitCode.Ok;
   } finally {
     await target.close();
   }
+}
+
+/** A profile export's control totals, tax import setting, payments and changes after invoicing. */
+function printAccounting(
+  acc: AccountingResult,
+  ledger: { orders: number; net: number } | undefined,
+  money: (minor: number) => string,
+  ctx: CommandContext,
+): void {
+  const out = ctx.out;
+  for (const t of acc.totals) {
+    const what =
+      t.document === 'payments'
+        ? plural(t.count, 'payment')
+        : `${t.count} ${t.count === 1 ? t.document.replace(/s$/, '') : t.document}`;
+    out.line(
+      `  ${shownPath(t.file, ctx)}: ${what} · total ${money(t.total)}${t.document === 'payments' ? '' : ` (tax ${money(t.tax)})`}`,
+    );
+  }
+  out.line(
+    `Import with amounts "${acc.tax.importAs}"; tax rate "${acc.tax.taxType}"${acc.tax.zeroTaxType !== acc.tax.taxType ? `, no-tax rate "${acc.tax.zeroTaxType}"` : ''}${acc.tax.mode === 'line' ? ' (tax is a line of its own on the tax account)' : ''}`,
+  );
+  const c = acc.changes;
+  if (c.orders > 0) {
+    out.line(
+      `Changed after invoicing: ${plural(c.orders, 'order')} · ${c.unchanged} with the same amounts (not exported again) · ${c.credited} credited · ${c.reinvoiced} invoiced again`,
+    );
+    for (const e of c.entries.filter((x) => x.difference !== 0).slice(0, 10)) {
+      out.line(
+        `  invoice ${e.invoice} (${e.orderId}): ${e.statusBefore} → ${e.statusAfter}, ${e.difference < 0 ? '' : '+'}${money(e.difference)}: ${e.action}`,
+      );
+    }
+    const more = c.entries.filter((x) => x.difference !== 0).length - 10;
+    if (more > 0)
+      out.line(
+        `  … and ${more} more (see ${acc.paths.changes ? shownPath(acc.paths.changes, ctx) : 'the changes file'})`,
+      );
+  }
+  if (ledger)
+    out.line(
+      `Ledger of this feed: ${plural(ledger.orders, 'invoiced order')} standing at ${money(ledger.net)}`,
+    );
+}
+
+/** The console lines and the `--json` document of an order export. */
+async function printOrderExport(run: {
+  result: ExportOrdersResult & { incremental: ExportOrdersIncrementalResult | undefined };
+  pages: number;
+  reads: number;
+  selection: OrderSelection;
+  selectionText: string;
+  feed: Awaited<ReturnType<typeof feedArgs>>;
+  accounting: Awaited<ReturnType<typeof accountingArgs>>;
+  basis: 'paid' | 'accrual' | undefined;
+  /** An accounting feed's ledger after the run: invoiced orders and what they stand at. */
+  ledger: { orders: number; net: number } | undefined;
+  me: Store;
+  target: { describe: unknown };
+  ctx: CommandContext;
+}): Promise<void> {
+  const { result, pages, feed, accounting, me, ctx } = run;
+  const out = ctx.out;
+  const profiles = await import('../../export/accounting-profile.js');
+  const { formatMoney } = await import('../../sheets/money.js');
+  const { currencyDecimals } = await import('../../schema/currency.js');
+  const profile = accounting?.profile;
+  const incremental = result.incremental;
+  const dryRun = incremental?.dryRun === true;
+  const format = (await import('../../export/catalog-sheet.js')).formatOfPath(result.paths.orders);
+  if (incremental?.earlierRun !== undefined) {
+    out.line(
+      `${shownPath(incremental.earlierRun, ctx)} holds an earlier run of this feed: writing ${shownPath(result.paths.orders, ctx)}`,
+    );
+  }
+  const acc = result.accounting;
+  const files = dryRun
+    ? []
+    : (acc
+        ? [
+            ...acc.paths.invoices,
+            ...(acc.paths.creditNotes ?? []),
+            acc.paths.payments,
+            acc.paths.changes,
+            acc.paths.totals,
+          ]
+        : [result.paths.summary, result.paths.orders, result.paths.lines, result.paths.checks]
+      ).filter((p): p is string => p !== undefined);
+  const money = (minor: number): string =>
+    `${formatMoney(minor, currencyDecimals(me.currency))} ${me.currency}`;
+  const differences = result.invoices?.withDifference ?? 0;
+  const checksNote = profile
+    ? differences > 0
+      ? ` (${differences} ${differences === 1 ? 'invoice has' : 'invoices have'} a "Difference to the order's stated total" line: the order's own amounts do not add up; an XLSX export lists why in checks)`
+      : ''
+    : result.ordersWithChecks > 0
+      ? ` (${result.ordersWithChecks} ${result.ordersWithChecks === 1 ? 'order' : 'orders'} whose amounts do not add up: see ${format === 'csv' ? 'the -checks file' : 'checks'})`
+      : '';
+  if (dryRun) {
+    out.line(
+      `Dry run: the next incremental run of feed "${feed?.feed}" would export ${plural(result.orders, 'new or changed order')}${incremental.since ? ` since ${incremental.since}` : ' (first run: every order)'} · ${plural(pages, 'page')} read; nothing written, watermark unchanged`,
+    );
+  } else if (incremental?.resumed && result.orders === 0) {
+    out.line(
+      `0 new or changed orders since ${incremental.since ?? 'the last export'} · ${plural(pages, 'page')} read`,
+    );
+  } else if (result.invoices) {
+    out.line(
+      `Exported ${result.invoices.invoices} ${profile === 'xero' ? 'Xero' : 'QuickBooks Online'} ${result.invoices.invoices === 1 ? 'invoice' : 'invoices'}${acc && acc.creditNotes > 0 ? ` · ${plural(acc.creditNotes, 'credit note')}` : ''} · ${plural(result.invoices.rows, 'invoice line')} · ${plural(result.invoices.files, 'file')} (at most ${profiles.PROFILE_INVOICES_PER_FILE[profile ?? 'xero']} invoices each)${checksNote} · ${plural(pages, 'page')} read`,
+    );
+  } else {
+    out.line(
+      `Exported ${plural(result.orders, 'order')} · ${plural(result.lines, 'line')} · ${plural(result.checks, 'check')}${checksNote} · ${plural(pages, 'page')} read`,
+    );
+  }
+  const revenue = result.summary.find((r) => r.section === 'revenue');
+  if (revenue && !dryRun && !profile && format !== 'json') {
+    out.line(
+      `Revenue (${run.basis === 'accrual' ? 'accrual: confirmed or completed' : 'paid, not cancelled or draft'}): ${revenue.orders} orders · total ${money(revenue.total_amount ?? 0)}`,
+    );
+  }
+  if (acc && !dryRun) printAccounting(acc, run.ledger, money, ctx);
+  if (result.skipped > 0 || result.duplicates > 0) {
+    out.line(
+      `Left out: ${result.skipped} ${incremental ? 'already exported or filtered' : 'filtered'} · ${result.duplicates} repeated`,
+    );
+  }
+  if (incremental && !dryRun) {
+    out.line(
+      incremental.resumed
+        ? `Incremental feed "${feed?.feed}": orders created or changed since ${incremental.since ?? 'the last export'} (watermark now ${incremental.watermark.watermark ?? 'unset'})`
+        : `Incremental feed "${feed?.feed}": first${feed?.full ? ' (--full)' : ''} run, every order exported; the next run exports only what is new or changed`,
+    );
+  }
+  for (const f of files) out.line(`Wrote ${shownPath(f, ctx)}`);
+  if (result.sheets) out.line(`Sheets: ${result.sheets.join(', ')}`);
+  // A part left from an earlier, larger export would be imported twice if taken for this one's.
+  for (const stale of result.staleParts ?? []) {
+    out.warn(
+      `warning: ${shownPath(stale, ctx)} is from an earlier export, not this one: delete it before importing`,
+    );
+  }
+  out.result({
+    ok: true,
+    kind: 'orders',
+    target: run.target.describe,
+    store: { id: me.id, name: me.name, currency: me.currency, timezone: me.timezone },
+    format,
+    ...(profile ? { profile } : {}),
+    orders: result.orders,
+    lines: result.lines,
+    checks: result.checks,
+    ordersWithChecks: result.ordersWithChecks,
+    ordersRead: result.ordersRead,
+    skipped: result.skipped,
+    duplicates: result.duplicates,
+    pages,
+    reads: run.reads,
+    ...(run.selectionText === '' ? {} : { selection: run.selection }),
+    summary: result.summary,
+    ...(dryRun ? { dryRun: true } : { paths: result.paths }),
+    ...(result.invoices ? { invoices: result.invoices } : {}),
+    ...(acc ? { accounting: acc } : {}),
+    ...(run.ledger ? { ledger: run.ledger } : {}),
+    basis: run.basis ?? 'paid',
+    ...(result.sheets ? { sheets: result.sheets } : {}),
+    ...(incremental && feed
+      ? {
+          incremental: {
+            feed: feed.feed,
+            resumed: incremental.resumed,
+            since: incremental.since,
+            watermark: incremental.watermark.watermark,
+            dryRun: incremental.dryRun,
+            stateFile: shownPath(feed.stateFile, ctx),
+          },
+        }
+      : {}),
+  });
 }
 
 /** The object without its undefined values (exactOptionalPropertyTypes: absent, not undefined). */
@@ -735,11 +808,45 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
           describe:
             'Profiles: invoice dates as DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD. Default: xero DD/MM/YYYY, quickbooks MM/DD/YYYY',
         })
-        .option('account-code', { type: 'string', describe: 'Xero: *AccountCode of every line. Default 200' })
+        .option('account-code', {
+          type: 'string',
+          describe:
+            'Profiles: the sales account (same as --accounts sales=…). Default: Xero 200, QuickBooks Sales',
+        })
         .option('tax-type', {
           type: 'string',
           describe:
-            'Profiles: Xero *TaxType / QuickBooks Item tax code of every line, as named in that program. Default: blank',
+            "Profiles: Xero *TaxType / QuickBooks Item tax code of the store's tax rate, exactly as the program names it. Default: implied by the store's country and rate where the program's defaults are known, else required",
+        })
+        .option('zero-tax-type', {
+          type: 'string',
+          describe:
+            "Profiles: the program's name of a rate with no tax, for tax rounding lines (and every line with --accounts tax=). Default: implied by the store's country (Xero: Tax Exempt, No VAT…)",
+        })
+        .option('accounts', {
+          type: 'string',
+          describe:
+            'Profiles: account (Xero) or product/service (QuickBooks) per kind of line and payment method: sales=200,shipping=…,service-charge=…,tips=…,discount=…,adjustment=…,rounding=…,tax=…,payment=…,payment.card=… or a mapping file (kind=account per line). Default: Xero sales 200, tips 260, rounding 860',
+        })
+        .option('invoice-date', {
+          type: 'string',
+          describe:
+            "Profiles: date invoices by the order's creation, payment or the export: created|paid|exported. Default: created (an incremental feed of paid orders: paid)",
+        })
+        .option('contact', {
+          type: 'string',
+          describe:
+            'Profiles: the contact of each invoice: name (customers sharing a name share a contact), name-email, or single:"NAME". Default: the name, with a short suffix for a second customer of the same name',
+        })
+        .option('payments', {
+          type: 'string',
+          describe:
+            'Profiles: also write the payments of paid invoices (invoice number, date, amount, account per payment method from --accounts payment=…) to this CSV file',
+        })
+        .option('basis', {
+          type: 'string',
+          describe:
+            'Revenue basis of the summary and of the invoices a profile writes: paid (cash: paid, not cancelled or draft) or accrual (confirmed or completed, whatever the payment). Default: paid',
         })
         .option('due-days', {
           type: 'number',

@@ -3,6 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { ColumnMap } from '../../formats/column-map.js';
+import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { RegisterCommand } from './index.js';
 
 interface ProductsArgs extends ImportArgs {
@@ -21,6 +22,9 @@ interface ProductsArgs extends ImportArgs {
   map?: string | undefined;
   'map-file'?: string | undefined;
   'header-row'?: number | undefined;
+  images?: string | undefined;
+  'stock-unknown'?: string | undefined;
+  'dry-run': boolean;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -46,6 +50,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const replace = parseReplace(args.replace);
   if (typeof replace === 'string') throw new CliError(replace, ExitCode.Usage);
   const {
+    amountsNote,
+    formatRowTally,
+    productRowTally,
     planProductImport,
     applyProductRun,
     describeProductEntry,
@@ -54,8 +61,11 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     writeFullProductReport,
   } = await import('../../jobs/products/product-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');
+  if (args['dry-run'] && args.apply)
+    throw new CliError('--dry-run plans without writing, --apply writes: give one of them', ExitCode.Usage);
   if (args.map !== undefined && args['map-file'] !== undefined)
     throw new CliError('Give either --map or --map-file, not both.', ExitCode.Usage);
   const headerRow = args['header-row'];
@@ -95,6 +105,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         allowPriceJumps: args['allow-price-jumps'],
         allowEmpty: args['allow-empty'],
         stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
+        images: args.images === 'first-10' ? 'first-10' : undefined,
+        stockUnknown: args['stock-unknown'] as StockUnknownMode | undefined,
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -105,16 +117,27 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           `Format: ${src.label}${src.detected ? '' : ' (--from)'}${src.headerRow > 1 ? ` · header on row ${src.headerRow}` : ''}`,
         );
         if (src.hint) out.warn(`hint: ${src.hint}`);
+        const amounts = amountsNote(planned.file);
+        if (amounts !== undefined) out.line(`Amounts: ${amounts}`);
         if (src.format !== 'mbulk' || src.columns.some((c) => c.field === null)) {
           const { imported, notImported } = summarizeColumns(src.columns);
           out.line(`Columns imported: ${imported}`);
           out.line(`Columns not imported: ${notImported}`);
         }
-        const skipped = planned.file.skippedRows?.length ?? 0;
-        if (skipped > 0)
-          out.line(`Rows skipped: ${skipped} (each noted below; results.csv marks them skipped)`);
+        const leftOut = planned.file.skippedRows?.length ?? 0;
+        if (leftOut > 0)
+          out.line(
+            `Rows left out: ${leftOut} (rows the conversion does not import, each noted below; results.csv marks them left_out)`,
+          );
+      }
+      // Said before anything else about the plan: an apply would otherwise make stock up.
+      if (plan.stockUnknown !== undefined) {
+        const line = `Stock unknown: ${stockUnknownMessage(plan.stockUnknown)}`;
+        if (plan.stockUnknown.mode === undefined) out.warn(line);
+        else out.line(line);
       }
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
+      out.line(`Rows: ${formatRowTally(productRowTally(planned.file))}`);
       out.line(`Plan: ${formatCounts(counts)}`);
       const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
       let shown = 0;
@@ -155,10 +178,16 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           runDir: planned.run.dir,
           target: target.describe,
           ...(src ? { format: src.format, headerRow: src.headerRow, columns: src.columns } : {}),
+          currency: planned.file.store.currency,
+          ...(amountsNote(planned.file) !== undefined ? { amounts: amountsNote(planned.file) } : {}),
           counts,
+          rows: productRowTally(planned.file),
           summary: plan.summary,
           ...(planned.file.priceJumps ? { priceJumps: planned.file.priceJumps } : {}),
           ...(plan.stockSpared ? { stockSpared: plan.stockSpared } : {}),
+          ...(plan.stockUnknown
+            ? { stockUnknown: { ...plan.stockUnknown, message: stockUnknownMessage(plan.stockUnknown) } }
+            : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -208,6 +237,11 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'boolean',
           default: false,
           describe: 'Write the planned changes (default: dry run)',
+        })
+        .option('dry-run', {
+          type: 'boolean',
+          default: false,
+          describe: 'Plan only, write nothing (what happens without --apply; says so in a script)',
         })
         .option('yes', {
           type: 'boolean',
@@ -292,6 +326,18 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           type: 'number',
           describe:
             'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
+        })
+        .option('stock-unknown', {
+          type: 'string',
+          choices: ['untracked', 'zero', 'keep'],
+          describe:
+            'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
+        })
+        .option('images', {
+          type: 'string',
+          choices: ['first-10'],
+          describe:
+            'A product with more than 10 images (the API limit): first-10 keeps the first ten in position order and lists every other URL in the plan and results.csv (default: the product is invalid)',
         })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .example('$0 import products samples/catalog.csv', 'plan only: what would change')

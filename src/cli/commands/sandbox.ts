@@ -4,8 +4,9 @@ import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 
-interface ServeArgs {
+interface ServeArgs extends Pick<GlobalArgs, 'sandbox-data' | 'empty' | 'currency' | 'country'> {
   port: number;
+  /** The state file's name on this command in DESIGN.md: an alias of the global --sandbox-data. */
   data?: string | undefined;
   reset: boolean;
   seed?: string | undefined;
@@ -94,8 +95,24 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
   const { resolve } = await import('node:path');
   const { existsSync, rmSync } = await import('node:fs');
   const { defaultSandboxDataFile } = await import('../user-data-dir.js');
+  const { emptyStoreOf, checkEmptyStore } = await import('../empty-store.js');
+  const empty = emptyStoreOf(args);
+  if (empty !== undefined && (args.seed !== undefined || args.generate !== undefined)) {
+    throw new CliError(
+      `--empty starts an empty store; ${args.seed !== undefined ? '--seed' : '--generate'} fills one: give one of them`,
+      ExitCode.Usage,
+    );
+  }
   // The same store the other commands use when no API URL is set, whatever the directory.
-  const dataFile = args.data !== undefined ? resolve(ctx.cwd, args.data) : defaultSandboxDataFile(ctx.env);
+  // `--sandbox-data` is its name on every command; `--data` (DESIGN.md's name here) is the same.
+  const given = args['sandbox-data'] ?? args.data;
+  if (args['sandbox-data'] !== undefined && args.data !== undefined && args['sandbox-data'] !== args.data) {
+    throw new CliError(
+      `--data is another name for --sandbox-data; give the state file once (got ${args.data} and ${args['sandbox-data']})`,
+      ExitCode.Usage,
+    );
+  }
+  const dataFile = given !== undefined ? resolve(ctx.cwd, given) : defaultSandboxDataFile(ctx.env);
   if (existsSync(dataFile)) {
     if (args.reset) rmSync(dataFile);
     else if (args.seed !== undefined || args.generate !== undefined) {
@@ -114,6 +131,7 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
       dataFile,
       ...(args.seed !== undefined ? { seed: resolve(ctx.cwd, args.seed) } : {}),
       ...(generate !== undefined ? { generate } : {}),
+      ...(empty !== undefined ? { empty } : {}),
       ...(token !== undefined ? { token } : {}),
       ...(args.latency !== undefined ? { latencyMs: args.latency } : {}),
       ...(args['rate-limit'] !== undefined ? { rateLimitRps: args['rate-limit'] } : {}),
@@ -128,7 +146,21 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
     if (e.code === 'ENOENT') throw new CliError(`file not found: ${e.path ?? ''}`, ExitCode.Usage);
     throw new CliError((e as Error).message, ExitCode.Usage);
   }
+  if (empty !== undefined) {
+    try {
+      checkEmptyStore(
+        empty,
+        sandbox.store.getMe(),
+        dataFile,
+        'add --reset to replace it with an empty store',
+      );
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  }
   const counts = sandbox.store.counts();
+  const me = sandbox.store.getMe();
   ctx.out.line(`Sandbox listening on ${sandbox.url}`);
   ctx.out.line(`  MERCHANT_API_URL=${sandbox.url}`);
   ctx.out.line(`  MERCHANT_API_TOKEN=${sandbox.token}`);
@@ -136,7 +168,7 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
   const faults = describeFaults(args);
   ctx.out.line(`  faults: ${faults.length > 0 ? faults.join(', ') : 'none'}`);
   ctx.out.line(
-    `  store: ${counts.products} products, ${counts.customers} customers, ${counts.orders} orders, ${counts.templates} templates`,
+    `  store: ${me.name} (${me.currency}, ${me.country}): ${counts.products} products, ${counts.customers} customers, ${counts.orders} orders, ${counts.templates} templates`,
   );
   ctx.out.line('Press Ctrl+C to stop.');
   // --json: the one document is printed as soon as the sandbox listens, so a script can read the
@@ -147,6 +179,7 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
     token: sandbox.token,
     state: dataFile,
     faults,
+    store: { name: me.name, currency: me.currency, country: me.country },
     counts,
   });
   await new Promise<void>((done) => {
@@ -215,8 +248,8 @@ export const registerSandbox: RegisterCommand = (parser, ctx, setExit) =>
             .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
             .option('data', {
               type: 'string',
-              describe:
-                "State file, loaded if present and saved atomically (default: the embedded sandbox's, $XDG_DATA_HOME/mbulk/sandbox.json or ~/.local/share/mbulk/sandbox.json)",
+              hidden: true,
+              describe: 'The state file: another name for --sandbox-data',
             })
             .option('seed', {
               type: 'string',
@@ -230,7 +263,8 @@ export const registerSandbox: RegisterCommand = (parser, ctx, setExit) =>
             .option('reset', {
               type: 'boolean',
               default: false,
-              describe: 'Delete the existing state first (then --seed, --generate, or an empty store)',
+              describe:
+                'Delete the existing state first (then --seed, --generate or --empty; without them an empty USD store)',
             })
             .option('latency', { type: 'number', describe: 'Added latency per request in ms (±50% jitter)' })
             .option('rate-limit', {

@@ -1,5 +1,6 @@
 /**
- * Columns of Shopify's product CSV, by every header they have had (matched case-insensitively).
+ * Columns of Shopify's product CSV, by every header they have had, as Shopify writes them (matched
+ * case-insensitively).
  * Older exports (2021 and before, and the product_template.csv still offered for download in 2024)
  * use `Handle`, `Body (HTML)`, `Variant SKU`, `Variant Price`, `Variant Compare At Price`,
  * `Variant Grams`, `Variant Inventory Qty`, `Image Src`; the current export (help.shopify.com,
@@ -8,28 +9,30 @@
  * `Product image URL`.
  */
 export const SHOPIFY_PRODUCT_HEADERS = {
-  handle: ['handle', 'url handle'],
-  title: ['title'],
-  body: ['body (html)', 'description', 'body html'],
-  tags: ['tags'],
-  published: ['published', 'published on online store'],
-  status: ['status'],
-  option1Name: ['option1 name'],
-  option1Value: ['option1 value'],
-  option2Name: ['option2 name'],
-  option2Value: ['option2 value'],
-  option3Name: ['option3 name'],
-  option3Value: ['option3 value'],
-  sku: ['variant sku', 'sku'],
-  grams: ['variant grams', 'weight value (grams)'],
-  tracker: ['variant inventory tracker', 'inventory tracker'],
-  quantity: ['variant inventory qty', 'inventory quantity'],
-  price: ['variant price', 'price'],
-  compareAt: ['variant compare at price', 'compare-at price', 'compare at price'],
-  cost: ['cost per item'],
-  imageSrc: ['image src', 'product image url'],
-  imagePosition: ['image position'],
-  giftCard: ['gift card'],
+  handle: ['Handle', 'URL handle'],
+  title: ['Title'],
+  body: ['Body (HTML)', 'Description', 'Body HTML'],
+  tags: ['Tags'],
+  published: ['Published', 'Published on online store'],
+  status: ['Status'],
+  option1Name: ['Option1 Name'],
+  option1Value: ['Option1 Value'],
+  option2Name: ['Option2 Name'],
+  option2Value: ['Option2 Value'],
+  option3Name: ['Option3 Name'],
+  option3Value: ['Option3 Value'],
+  sku: ['Variant SKU', 'SKU'],
+  grams: ['Variant Grams', 'Weight value (grams)'],
+  tracker: ['Variant Inventory Tracker', 'Inventory tracker'],
+  quantity: ['Variant Inventory Qty', 'Inventory quantity'],
+  price: ['Variant Price', 'Price'],
+  compareAt: ['Variant Compare At Price', 'Compare-at price', 'Compare at price'],
+  cost: ['Cost per item'],
+  imageSrc: ['Image Src', 'Product image URL'],
+  imagePosition: ['Image Position'],
+  giftCard: ['Gift Card'],
+  /** Not imported (no such field in the API); read only to recognise numbers Excel mangled. */
+  barcode: ['Variant Barcode', 'Barcode'],
 } as const;
 export type ShopifyProductColumn = keyof typeof SHOPIFY_PRODUCT_HEADERS;
 

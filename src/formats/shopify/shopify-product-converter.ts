@@ -1,7 +1,8 @@
-import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
+import { descriptionToMarkdown } from '../html-to-markdown.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { commaList, priceOrder, SourceColumns } from '../source-format.js';
+import { isExcelScientific } from '../../sheets/excel-scientific.js';
+import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   SHOPIFY_PRODUCT_HEADERS,
@@ -115,6 +116,12 @@ export class ShopifyProductConverter implements ProductConverter {
   private readonly skipped: SkippedRow[] = [];
   private readonly sheet: string;
   private lastHandle: string | undefined;
+  /** SKUs Shopify wrote with a leading `'` (so spreadsheets keep them text): how many, and the first. */
+  private apostrophes = 0;
+  private firstApostrophe: { rowNumber: number; sku: string } | undefined;
+  /** Barcodes Excel turned into `3.65275E+11`: how many, and the first. */
+  private scientificBarcodes = 0;
+  private firstScientificBarcode: { rowNumber: number; text: string } | undefined;
 
   constructor(columns: readonly SheetColumn[], sheet: string) {
     this.cols = new SourceColumns(columns, SHOPIFY_PRODUCT_HEADERS);
@@ -141,7 +148,7 @@ export class ShopifyProductConverter implements ProductConverter {
     const r: ShopifyRow = {
       rowNumber: row.rowNumber,
       options,
-      sku: c.text(row, 'sku'),
+      sku: this.skuOf(row),
       price: c.text(row, 'price'),
       compareAt: c.text(row, 'compareAt'),
       cost: c.text(row, 'cost'),
@@ -151,6 +158,11 @@ export class ShopifyProductConverter implements ProductConverter {
       isVariant: false,
     };
     r.isVariant = options.some((o) => o !== '') || r.sku !== '' || r.price !== '';
+    const barcode = c.text(row, 'barcode');
+    if (barcode !== '' && isExcelScientific(barcode)) {
+      this.scientificBarcodes++;
+      this.firstScientificBarcode ??= { rowNumber: row.rowNumber, text: barcode };
+    }
     const src = c.text(row, 'imageSrc');
     if (src !== '') {
       const position = Number.parseInt(c.text(row, 'imagePosition'), 10);
@@ -169,6 +181,19 @@ export class ShopifyProductConverter implements ProductConverter {
       };
       this.products.set(handle, { handle, first, rows: [r] });
     } else product.rows.push(r);
+  }
+
+  /**
+   * The SKU cell without the leading `'` Shopify writes before a number-like SKU (`'10`,
+   * `'2794774`) so that spreadsheets keep it as text: it is not part of the SKU, and a stock sheet
+   * says `10`.
+   */
+  private skuOf(row: SheetRow): string {
+    const sku = this.cols.text(row, 'sku');
+    if (!sku.startsWith("'")) return sku;
+    this.apostrophes++;
+    this.firstApostrophe ??= { rowNumber: row.rowNumber, sku };
+    return sku.slice(1).trim();
   }
 
   private cellRef(name: ShopifyProductColumn): { column?: string; header?: string } {
@@ -219,13 +244,33 @@ export class ShopifyProductConverter implements ProductConverter {
     c.use('option2Name', null, 'option names: variants are named by their values');
     c.use('option3Name', null, 'option names: variants are named by their values');
     c.use('giftCard', null, 'gift card products are skipped');
+    if (this.firstApostrophe !== undefined) {
+      const { rowNumber, sku } = this.firstApostrophe;
+      const n = this.apostrophes;
+      this.note(
+        rowNumber,
+        'shopify_apostrophe_removed',
+        `Shopify's leading ' removed from ${n} SKU${n === 1 ? '' : 's'} (first ${sku} → ${sku.slice(1).trim()} here): Shopify adds it so that spreadsheets keep number-like SKUs as text`,
+        'sku',
+      );
+    }
+    if (this.firstScientificBarcode !== undefined) {
+      const { rowNumber, text } = this.firstScientificBarcode;
+      const n = this.scientificBarcodes;
+      this.note(
+        rowNumber,
+        'excel_scientific',
+        `Excel turned ${n === 1 ? 'this barcode' : `${n} barcodes`} into numbers such as ${text}; barcodes are not imported, but if you need them elsewhere, format the column as text and export again`,
+        'barcode',
+      );
+    }
     const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
     return {
       columns,
       rows,
       issues: this.issues,
       skipped: this.skipped,
-      columnUses: c.uses(shopifyNotImported),
+      ...nearColumnsOf(c, shopifyNotImported, OUTPUT, c.uses(shopifyNotImported)),
     };
   }
 
@@ -244,18 +289,16 @@ export class ShopifyProductConverter implements ProductConverter {
     if (title !== '') cells['name'] = title;
     const body = first.body;
     if (body !== '') {
-      if (looksLikeHtml(body)) {
-        const { markdown, lost } = htmlToMarkdown(body);
-        cells['description'] = markdown;
-        if (lost.length > 0) {
-          this.note(
-            firstRow,
-            'description_content_lost',
-            `the description of "${p.handle}" lost what the API cannot show: ${lost.join(', ')}`,
-            'body',
-          );
-        }
-      } else cells['description'] = body;
+      const { markdown, lost } = descriptionToMarkdown(body);
+      cells['description'] = markdown;
+      if (lost.length > 0) {
+        this.note(
+          firstRow,
+          'description_content_lost',
+          `the description of "${p.handle}" lost what the API cannot show: ${lost.join(', ')}`,
+          'body',
+        );
+      }
     }
     const status = first.status.toLowerCase();
     const published = first.published;

@@ -5,21 +5,21 @@
  * the store's unit (`Weight (kg)`, `Weight (lbs)`), are found by pattern.
  */
 export const WOO_PRODUCT_HEADERS = {
-  id: ['id'],
-  type: ['type'],
-  sku: ['sku'],
-  name: ['name'],
-  published: ['published'],
-  shortDescription: ['short description'],
-  description: ['description'],
-  salePrice: ['sale price'],
-  regularPrice: ['regular price'],
-  tags: ['tags'],
-  images: ['images'],
-  parent: ['parent'],
-  position: ['position'],
-  stock: ['stock'],
-  weight: ['weight (kg)', 'weight (g)', 'weight (lbs)', 'weight (oz)'],
+  id: ['ID'],
+  type: ['Type'],
+  sku: ['SKU'],
+  name: ['Name'],
+  published: ['Published'],
+  shortDescription: ['Short description'],
+  description: ['Description'],
+  salePrice: ['Sale price'],
+  regularPrice: ['Regular price'],
+  tags: ['Tags'],
+  images: ['Images'],
+  parent: ['Parent'],
+  position: ['Position'],
+  stock: ['Stock'],
+  weight: ['Weight (kg)', 'Weight (g)', 'Weight (lbs)', 'Weight (oz)'],
 } as const;
 export type WooProductColumn = keyof typeof WOO_PRODUCT_HEADERS;
 

@@ -1,7 +1,7 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { htmlToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
-import { commaList, priceOrder, SourceColumns } from '../source-format.js';
+import { descriptionToMarkdown } from '../html-to-markdown.js';
+import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   WOO_PRODUCT_HEADERS,
@@ -78,10 +78,21 @@ export class WooProductConverter implements ProductConverter {
   private readonly issues: RowIssue[] = [];
   private readonly skipped: SkippedRow[] = [];
   private readonly sheet: string;
+  /** Cell keys of a translated header → their English keys (readWooHeader); empty for English. */
+  private readonly rename: ReadonlyMap<string, string>;
 
-  constructor(columns: readonly SheetColumn[], sheet: string) {
+  /**
+   * `columns` keyed by their English headers, and `rename` the file's cell keys that differ (a
+   * header in another language, read by readWooHeader); an English export needs neither.
+   */
+  constructor(
+    columns: readonly SheetColumn[],
+    sheet: string,
+    rename: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.cols = new SourceColumns(columns, WOO_PRODUCT_HEADERS);
     this.sheet = sheet;
+    this.rename = rename;
     this.attributeKeys = columns
       .map((c) => /^attribute (\d+) value\(s\)$/.exec(c.key))
       .filter((m): m is RegExpExecArray => m !== null)
@@ -91,7 +102,8 @@ export class WooProductConverter implements ProductConverter {
     this.weightGrams = weight ? (WOO_WEIGHT_GRAMS[weight.key] ?? 1) : 1;
   }
 
-  addRow(row: SheetRow): void {
+  addRow(source: SheetRow): void {
+    const row = this.rename.size === 0 ? source : this.renamed(source);
     const c = this.cols;
     const position = Number.parseInt(c.text(row, 'position'), 10);
     const r: WooRow = {
@@ -130,6 +142,13 @@ export class WooProductConverter implements ProductConverter {
       r.attributes,
     ]);
     this.rows.push(r);
+  }
+
+  /** A row of a translated header with its cells under the English keys. */
+  private renamed(row: SheetRow): SheetRow {
+    const cells: Record<string, CellValue> = {};
+    for (const [key, value] of Object.entries(row.cells)) cells[this.rename.get(key) ?? key] = value;
+    return { ...row, cells };
   }
 
   private ref(name: WooProductColumn | undefined): { column?: string; header?: string } {
@@ -235,8 +254,11 @@ export class WooProductConverter implements ProductConverter {
     c.use('stock', 'inventory_quantity / variant_inventory_quantity');
     c.use('weight', 'weight / variant_weight', 'in grams');
     const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
+    const attributeLetters = new Set(
+      c.all.filter((col) => this.attributeKeys.includes(col.key)).map((col) => col.letter),
+    );
     const uses = c.uses(wooNotImported).map((u) =>
-      this.attributeKeys.some((k) => k === u.header.toLowerCase())
+      attributeLetters.has(u.letter)
         ? {
             header: u.header,
             letter: u.letter,
@@ -245,7 +267,13 @@ export class WooProductConverter implements ProductConverter {
           }
         : u,
     );
-    return { columns, rows: out, issues: this.issues, skipped: this.skipped, columnUses: uses };
+    return {
+      columns,
+      rows: out,
+      issues: this.issues,
+      skipped: this.skipped,
+      ...nearColumnsOf(c, wooNotImported, OUTPUT, uses),
+    };
   }
 
   private convert(p: WooRow, variations: WooRow[], out: SheetRow[]): void {
@@ -303,18 +331,16 @@ export class WooProductConverter implements ProductConverter {
     const cells: Record<string, CellValue> = { reference_id: ref };
     if (p.name !== '') cells['name'] = p.name;
     if (p.description !== '') {
-      if (looksLikeHtml(p.description)) {
-        const { markdown, lost } = htmlToMarkdown(p.description);
-        cells['description'] = markdown;
-        if (lost.length > 0)
-          this.issue(
-            p,
-            'warning',
-            'description_content_lost',
-            `the description of "${p.name}" lost what the API cannot show: ${lost.join(', ')}`,
-            'description',
-          );
-      } else cells['description'] = p.description;
+      const { markdown, lost } = descriptionToMarkdown(p.description);
+      cells['description'] = markdown;
+      if (lost.length > 0)
+        this.issue(
+          p,
+          'warning',
+          'description_content_lost',
+          `the description of "${p.name}" lost what the API cannot show: ${lost.join(', ')}`,
+          'description',
+        );
     }
     if (p.published === '1') cells['status'] = 'VISIBLE';
     else if (p.published === '0' || p.published === '-1') cells['status'] = 'HIDDEN';

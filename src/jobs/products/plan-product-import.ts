@@ -6,6 +6,7 @@ import { checkGuardrail } from '../../plan/check-guardrail.js';
 import { addLiveProduct, emptyLiveCatalog } from '../../plan/live-catalog.js';
 import { planProducts } from '../../plan/plan-products.js';
 import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
+import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
@@ -36,6 +37,13 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
   stock?: 'protect' | 'overwrite';
   /** Let `--apply` write price changes of ×10 or more, or over 10× the median price (default false). */
   allowPriceJumps?: boolean;
+  /** `first-10`: a product with more than 10 images keeps the first ten (default: it is invalid). */
+  images?: 'first-10' | undefined;
+  /**
+   * Stock the sheet tracks without giving it (`--stock-unknown`, see readUnknownStock). Default:
+   * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
+   */
+  stockUnknown?: StockUnknownMode | undefined;
 }
 
 /** The products sheet (and options) as read: the empty-sheet check counts the products sheet's rows. */
@@ -96,6 +104,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           decimalComma,
           blank,
           currency: store.currency,
+          ...(options.images !== undefined ? { images: options.images } : {}),
         },
         from: options.from,
         columnMap: options.columnMap,
@@ -127,6 +136,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         ...(sheets.exportedAt !== undefined && options.stock !== 'overwrite'
           ? { stockSince: sheets.exportedAt }
           : {}),
+        stockUnknown: options.stockUnknown,
+        platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
       });
       // The live products the plan writes, as read (the backup's before-states).
       const before: Record<string, Product> = {};
@@ -156,6 +167,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           allowPriceJumps,
           ...(options.allowEmpty ? { allowEmpty: true } : {}),
           stock: options.stock ?? 'protect',
+          ...(options.images !== undefined ? { images: options.images } : {}),
+          ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
         },
         file: (head, run): ProductPlanFile => {
           const { input } = head;
@@ -193,11 +206,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     report: writeProductReport,
   });
   const { priceJumps } = planned.file;
-  return {
-    ...planned,
-    ...(priceJumps && priceJumps.length > 0 && !allowPriceJumps
-      ? { applyRefusal: priceJumpRefusal(priceJumps) }
-      : {}),
-    timings,
-  };
+  const applyRefusal =
+    priceJumps && priceJumps.length > 0 && !allowPriceJumps
+      ? priceJumpRefusal(priceJumps)
+      : stockUnknownRefusal(planned.file.plan);
+  return { ...planned, ...(applyRefusal !== undefined ? { applyRefusal } : {}), timings };
 }

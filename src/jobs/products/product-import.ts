@@ -10,7 +10,11 @@ export {
 export { readProductPlan, type ProductOpResult, type ProductPlanFile } from './product-plan-file.js';
 export type { ApplyProductsOptions, ProductApplySummary } from './product-job.js';
 export {
+  amountsNote,
   describeProductEntry,
+  formatRowTally,
+  productRowTally,
+  type ProductRowTally,
   productCounts,
   summarizeCreate,
   writeEntries,

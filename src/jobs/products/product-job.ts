@@ -4,6 +4,7 @@ import { isIdempotentRequest } from '../../api/retry.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import { priceJumpRefusal } from '../../plan/price-jumps.js';
+import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
 import { changeOf, failureOf } from '../runner/change-outcome.js';
@@ -247,6 +248,9 @@ export const productJob = defineJob({
     if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
       throw new RefusedError(priceJumpRefusal(file.priceJumps));
     }
+    // Stock never made up: a plan read without --stock-unknown is never applied (plan it again with one).
+    const unknownStock = stockUnknownRefusal(file.plan);
+    if (unknownStock !== undefined) throw new RefusedError(unknownStock);
   },
   session: productSession,
   /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SourceDescription } from '../../formats/source-description.js';
 import { PRODUCT_SOURCE_FORMATS, type SkippedRow } from '../../formats/source-format.js';
 import type { PriceJump } from '../../plan/price-jumps.js';
+import { STOCK_UNKNOWN_MODES, type StockUnknown } from '../../plan/stock-unknown.js';
 import type { FieldChange, ImageUpload, PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { Product, ProductCreate, ProductUpdate } from '../../schema/index.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
@@ -55,6 +56,13 @@ const PlanEntrySchema: z.ZodType<PlanEntry> = z.discriminatedUnion('action', [
   z.looseObject({ ...entryFields, action: z.literal('delete'), productId: z.string() }),
   z.looseObject({ ...entryFields, action: z.enum(['noop', 'skip', 'invalid']) }),
 ]);
+const StockUnknownSchema: z.ZodType<StockUnknown> = z.looseObject({
+  products: z.number(),
+  items: z.number(),
+  mode: z.enum(STOCK_UNKNOWN_MODES).exactOptional(),
+  examples: z.array(z.string()),
+});
+
 const ProductPlanSchema: z.ZodType<ProductPlan> = z.looseObject({
   format: z.literal('merchant-bulk/product-plan'),
   version: z.literal(1),
@@ -68,6 +76,8 @@ const ProductPlanSchema: z.ZodType<ProductPlan> = z.looseObject({
     }),
   }),
   stockSpared: z.string().exactOptional(),
+  /** Products whose stock the sheet tracks without giving it: `--apply` refuses unless a mode was chosen. */
+  stockUnknown: StockUnknownSchema.exactOptional(),
   liveCount: z.number(),
   entries: z.array(PlanEntrySchema),
   summary: z.looseObject({
@@ -132,7 +142,7 @@ export const ProductPlanFileSchema = planFileSchema('products', {
   issues: RowIssuesSchema,
   /** What the products sheet was read as (format, header row, each source column's use). */
   source: SourceDescriptionSchema.optional(),
-  /** Source rows a format conversion left out on purpose (gift cards, grouped products…): skipped in results.csv. */
+  /** Source rows a format conversion left out on purpose (gift cards, grouped products…): left_out in results.csv. */
   skippedRows: z.array(SkippedRowSchema).optional(),
   /** The live product as read when planning, for every product an update/hide/delete touches (backup). */
   before: z.record(z.string(), Product),

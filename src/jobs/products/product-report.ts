@@ -6,6 +6,8 @@ import { formatRowIssue } from '../../mapping/row-issue.js';
 import { describeChanges } from '../../plan/describe-changes.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { productReview } from '../../report/product-review.js';
+import type { ReviewBody } from '../../report/review-page.js';
+import { stockUnknownMessage } from '../../plan/stock-unknown.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 
@@ -20,16 +22,59 @@ interface AppliedProducts {
   failedOperations: { label: string; code: string; message: string }[];
 }
 
-/** Counts per action, plus rows and invalid rows (run.json, terminal). */
+/**
+ * What became of every row read, in one vocabulary: `in the plan` (rows of products to create,
+ * update, hide, delete or leave unchanged), `left out` (rows a platform export's conversion does
+ * not import: gift cards, grouped products, repeated rows…), `marked skip` (rows of products the
+ * sheet marks `skip`) and `invalid`; they add up to `read`.
+ */
+export interface ProductRowTally {
+  read: number;
+  inPlan: number;
+  leftOut: number;
+  markedSkip: number;
+  invalid: number;
+}
+
+export function productRowTally(
+  file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows' | 'skippedRows'>,
+): ProductRowTally {
+  const key = (r: { sheet: string; rowNumber: number }) => `${r.sheet}\0${r.rowNumber}`;
+  const invalid = new Set<string>();
+  const markedSkip = new Set<string>();
+  const inPlan = new Set<string>();
+  for (const e of file.plan.entries) {
+    const into = e.action === 'invalid' ? invalid : e.action === 'skip' ? markedSkip : inPlan;
+    for (const r of e.rows) into.add(key(r));
+  }
+  for (const i of file.issues) if (i.severity === 'error') invalid.add(key(i));
+  for (const k of invalid) {
+    inPlan.delete(k);
+    markedSkip.delete(k);
+  }
+  return {
+    read: file.rows,
+    inPlan: inPlan.size,
+    leftOut: file.skippedRows?.length ?? 0,
+    markedSkip: markedSkip.size,
+    invalid: invalid.size,
+  };
+}
+
+/** `124 read = 82 in the plan + 42 left out + 0 marked skip + 0 invalid` */
+export function formatRowTally(t: ProductRowTally): string {
+  return `${t.read} read = ${t.inPlan} in the plan + ${t.leftOut} left out + ${t.markedSkip} marked skip + ${t.invalid} invalid`;
+}
+
+/**
+ * Counts (run.json, terminal, report, JSON): products per action (`unchanged`, and `marked skip`
+ * for products the sheet marks skip), then rows: read, left out by a conversion, invalid.
+ */
 export function productCounts(
-  file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows'>,
+  file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows' | 'skippedRows'>,
 ): Record<string, number> {
   const s = file.plan.summary;
-  const invalidRows = new Set<string>();
-  for (const e of file.plan.entries) {
-    if (e.action === 'invalid') for (const r of e.rows) invalidRows.add(`${r.sheet}\0${r.rowNumber}`);
-  }
-  for (const i of file.issues) if (i.severity === 'error') invalidRows.add(`${i.sheet}\0${i.rowNumber}`);
+  const rows = productRowTally(file);
   return {
     rows: file.rows,
     create: s.create,
@@ -37,9 +82,10 @@ export function productCounts(
     hide: s.hide,
     delete: s.delete,
     noop: s.noop,
-    skip: s.skip,
+    'marked skip': s.skip,
     invalid: s.invalid,
-    'invalid rows': invalidRows.size,
+    'rows left out': rows.leftOut,
+    'invalid rows': rows.invalid,
   };
 }
 
@@ -79,15 +125,33 @@ export function summarizeCreate(entry: Extract<PlanEntry, { action: 'create' }>,
   return `create ${entry.label}${where}: ${parts.join(' · ')}`;
 }
 
+/**
+ * A platform export's prices carry no currency: `read as MYR, the store's currency` (terminal,
+ * report, review page, JSON), so a migration into a store of another currency is seen before it is
+ * written. Undefined for the project's own sheets (their money cells may name the currency).
+ */
+export function amountsNote(file: Pick<ProductPlanFile, 'source' | 'store'>): string | undefined {
+  const format = file.source?.format;
+  if (format !== 'shopify' && format !== 'woocommerce') return undefined;
+  return `read as ${file.store.currency}, the store's currency (the export does not say which currency its prices are in)`;
+}
+
 /** Report lines about the source: its format, header row and what each column became. */
 function sourceFacts(file: ProductPlanFile): [string, string][] {
   const src = file.source;
   if (src === undefined) return [];
   const { imported, notImported } = summarizeColumns(src.columns);
   const facts: [string, string][] = [['Format', src.label]];
+  const amounts = amountsNote(file);
+  if (amounts !== undefined) facts.push(['Amounts', amounts]);
   if (src.headerRow > 1) facts.push(['Header row', String(src.headerRow)]);
   facts.push(['Columns imported', imported], ['Columns not imported', notImported]);
-  if (file.skippedRows?.length) facts.push(['Rows skipped', String(file.skippedRows.length)]);
+  if (file.skippedRows?.length)
+    facts.push([
+      'Rows left out',
+      `${file.skippedRows.length} (rows the conversion does not import: gift cards, grouped or unpriced products, repeated rows; results.csv marks them left_out)`,
+    ]);
+  facts.push(['Rows', formatRowTally(productRowTally(file))]);
   return facts;
 }
 
@@ -107,6 +171,9 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
   }
   const facts: [string, string][] = [
     ['Input', file.input.original],
+    ...(file.plan.stockUnknown
+      ? [['Stock unknown', stockUnknownMessage(file.plan.stockUnknown)] as [string, string]]
+      : []),
     ...sourceFacts(file),
     ['Store', `${file.store.name} (${file.store.id}, ${file.store.currency})`],
     ['Target', run.meta.target],
@@ -156,11 +223,25 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
     ],
     changes,
     issues,
-    review: productReview(file, {
-      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
-      failedWritten: applied !== undefined,
-    }),
+    review: withRowNote(
+      productReview(file, {
+        applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
+        failedWritten: applied !== undefined,
+      }),
+      file,
+    ),
   };
+}
+
+/** The review page says what became of the rows, in the words the terminal and report use. */
+function withRowNote(review: ReviewBody, file: ProductPlanFile): ReviewBody {
+  const tally = productRowTally(file);
+  const notes = [`Rows: ${formatRowTally(tally)}`];
+  if (tally.leftOut > 0)
+    notes.push(
+      `${tally.leftOut} row${tally.leftOut === 1 ? '' : 's'} left out by the conversion (gift cards, grouped or unpriced products, repeated rows), each with its reason in results.csv (left_out)`,
+    );
+  return { ...review, notes: [...notes, ...(review.notes ?? [])] };
 }
 
 /** report.html / report.md of a products run: the plan, and after an apply what was written. */

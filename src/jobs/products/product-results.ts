@@ -50,7 +50,7 @@ export function productResults(run: RunDirectory, file: ProductPlanFile): SheetR
     rows.push({
       sheet: labels.products,
       row: r.rowNumber,
-      outcome: 'skipped',
+      outcome: 'left_out',
       errorCode: r.code,
       errorMessage: r.message,
     });
@@ -62,7 +62,10 @@ export function productResults(run: RunDirectory, file: ProductPlanFile): SheetR
       if (result) rows.push(result);
     }
   }
-  return { sheets, rows };
+  // A row whose product was written (or already as planned) still says what of it was left out on
+  // purpose: images past the tenth with `--images first-10`, each URL named.
+  const notes = file.plan.entries.flatMap((e) => e.issues.filter((i) => i.code === 'images_dropped'));
+  return { sheets, rows, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 /** What a row of a product that does not write becomes (undefined: the product writes). */
@@ -94,7 +97,14 @@ function entryRowResult(
       return r;
     }
     case 'skip':
-      return { sheet, row, outcome: 'skipped', key, errorCode: 'skip', errorMessage: 'command skip' };
+      return {
+        sheet,
+        row,
+        outcome: 'skipped',
+        key,
+        errorCode: 'skip',
+        errorMessage: 'marked skip (command skip)',
+      };
     default:
       return undefined;
   }

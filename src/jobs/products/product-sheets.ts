@@ -8,10 +8,12 @@ import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
-import { detectProductFormat } from '../../formats/detect-format.js';
+import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../formats/detect-format.js';
+import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
+  type NearColumn,
   type ProductConverter,
   type ProductSourceFormat,
   type SkippedRow,
@@ -53,7 +55,7 @@ export interface ProductSheets {
   optionsLabel?: string;
   /** What the products sheet was read as: format, header row, what each source column became. */
   source: SourceDescription;
-  /** Rows the format conversion left out on purpose (results.csv: skipped). */
+  /** Rows the format conversion left out on purpose (results.csv: left_out). */
   skipped: SkippedRow[];
   /** Data rows read (both sheets). */
   rows: number;
@@ -117,8 +119,21 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   const productsLabel = info.sheet;
   const sourceColumns = importableColumns(info.columns);
-  const detected = options.from ? { format: options.from } : detectProductFormat(sourceColumns);
+  // The first rows help recognise a WooCommerce export whose headers are in a language not known.
+  const batches = reader.batches()[Symbol.asyncIterator]();
+  const firstBatch = await batches.next();
+  const sample = firstBatch.done === true ? [] : firstBatch.value.slice(0, FORMAT_SAMPLE_ROWS);
+  const detected: DetectedFormat = options.from
+    ? { format: options.from }
+    : detectProductFormat(sourceColumns, sample);
   const format = detected.format;
+  if (format === 'woocommerce') {
+    detected.woo ??= readWooHeader(sourceColumns, sample);
+    if (!isWooHeader(detected.woo)) {
+      await reader.close();
+      throw notWooHeader(options.file, sourceColumns);
+    }
+  }
   if (options.columnMap !== undefined && format !== 'mbulk') {
     throw new UsageError(
       `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
@@ -127,24 +142,34 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   let converter: ProductConverter | undefined;
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
-  else if (format === 'woocommerce') converter = new WooProductConverter(sourceColumns, productsLabel);
+  else if (detected.woo !== undefined)
+    converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =
     options.columnMap === undefined
-      ? sourceColumns
+      ? undefined
       : applyColumnMap(sourceColumns, options.columnMap, options.file);
   const mappingOptions = {
     ...options.mapping,
     sheetName: productsLabel,
     headerRowNumber: info.headerRow || 1,
   };
-  let mapper = converter === undefined ? new ProductSheetMapper(mapped, mappingOptions) : undefined;
+  let mapper =
+    converter === undefined
+      ? new ProductSheetMapper(
+          mapped?.columns ?? sourceColumns,
+          mapped === undefined ? mappingOptions : { ...mappingOptions, columnFields: mapped.fields },
+        )
+      : undefined;
   let rows = 0;
   const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
   let exportedAt = Number.POSITIVE_INFINITY;
   let unreadableAt: number | undefined;
-  for await (const batch of reader.batches()) {
+  const rest: AsyncIterable<SheetRow[]> = { [Symbol.asyncIterator]: () => batches };
+  for await (const batch of chainFirst(firstBatch, rest)) {
     for (const row of batch) {
       if (converter !== undefined) converter.addRow(cleanRow(row, productsLabel));
+      else if (mapped !== undefined)
+        (mapper as ProductSheetMapper).addRow(mapped.row(cleanRow(row, productsLabel)));
       else (mapper as ProductSheetMapper).addRow(cleanRow(row, productsLabel));
       if (stamped) {
         // Rows added to an export leave it blank: only a filled, unreadable cell is worth a warning.
@@ -165,10 +190,13 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   const source: SourceDescription = {
     format: converted === undefined && options.columnMap !== undefined ? 'map' : format,
-    label: FORMAT_LABELS[converted === undefined && options.columnMap !== undefined ? 'map' : format],
+    label: formatLabel(
+      converted === undefined && options.columnMap !== undefined ? 'map' : format,
+      detected.woo,
+    ),
     detected: options.from === undefined,
     headerRow: info.headerRow || 1,
-    columns: converted?.columnUses ?? describeSheetColumns(sourceColumns, mapped),
+    columns: converted?.columnUses ?? describeSheetColumns(mapped?.columns ?? sourceColumns, mapped),
   };
   if ('hint' in detected && detected.hint !== undefined) source.hint = detected.hint;
   const productMapper = mapper as ProductSheetMapper;
@@ -218,12 +246,19 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
   const mapping = productMapper.finish();
-  if (converted !== undefined) appendAll(mapping.issues, converted.issues); // one per source row at most
-  pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
+  if (converted !== undefined) {
+    appendAll(mapping.issues, converted.issues); // one per source row at most
+    reportNearColumns(mapping, converted.nearColumns, productsLabel, info.headerRow || 1, source.label);
+    // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
+    // column map keeps the user's headers on its columns.)
+    pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
+  }
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {
+    // The file is named once: a CSV's sheet label is its own name.
+    const where = (i: RowIssue) => (i.sheet === basename(options.file) ? '' : `${i.sheet}: `);
     throw new SheetHeaderError(
-      `${options.file}: ${fatal.map((i) => `${i.sheet}: ${i.message}`).join('; ')}`,
+      `${options.file}: ${fatal.map((i) => `${where(i)}${i.message}`).join('; ')}`,
       fatal,
     );
   }
@@ -245,7 +280,81 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
 }
 
 /**
- * Issues of a converted or mapped sheet name the canonical field (`variant_price`); the user reads
+ * Columns of a platform export that nearly name a column it lacks (`Variant Prce`): a warning on
+ * the header row saying which, and a hint that every issue about the missing field repeats.
+ */
+function reportNearColumns(
+  mapping: ProductMapping,
+  near: readonly NearColumn[],
+  sheet: string,
+  headerRow: number,
+  format: string,
+): void {
+  for (const n of near) {
+    const { column, suggestion } = n;
+    mapping.issues.push({
+      severity: 'warning',
+      code: 'near_column',
+      message: `column "${column.header}" is not a column of a ${format} and is not imported; did you mean ${suggestion}?`,
+      sheet,
+      rowNumber: headerRow,
+      column: column.letter,
+      header: column.header,
+    });
+    for (const field of n.fields) {
+      const ref = mapping.columnRefs[field];
+      if (ref !== undefined && ref.letter !== '') continue;
+      mapping.columnRefs[field] = {
+        letter: '',
+        header: suggestion,
+        hint: `no ${suggestion} column: did you mean column ${column.letter}, "${column.header}"?`,
+      };
+    }
+  }
+}
+
+/** How many first rows the format detection looks at. */
+const FORMAT_SAMPLE_ROWS = 100;
+
+/** The first batch (already read), then the rest. */
+async function* chainFirst(
+  first: IteratorResult<SheetRow[], unknown>,
+  rest: AsyncIterable<SheetRow[]>,
+): AsyncIterable<SheetRow[]> {
+  if (first.done === true) return;
+  yield first.value;
+  yield* rest;
+}
+
+/** `WooCommerce product export (Russian headers)`: the plan's first line. */
+function formatLabel(format: ProductSourceFormat | 'map', woo: WooHeaderReading | undefined): string {
+  const label = FORMAT_LABELS[format];
+  if (woo === undefined) return label;
+  const how = [
+    ...(woo.language !== undefined ? [`${woo.language} headers`] : []),
+    ...(woo.byOrder.length > 0
+      ? [
+          `${woo.byOrder.length} column${woo.byOrder.length === 1 ? '' : 's'} read by the exporter's column order: ${woo.byOrder.join(', ')}`,
+        ]
+      : []),
+  ];
+  return how.length === 0 ? label : `${label} (${how.join('; ')})`;
+}
+
+/** `--from woocommerce` on a sheet whose header is not the exporter's in any known language. */
+function notWooHeader(file: string, columns: readonly SheetColumn[]): SheetHeaderError {
+  const shown = columns
+    .slice(0, 6)
+    .map((c) => c.header)
+    .join(', ');
+  return new SheetHeaderError(
+    `${file}: --from woocommerce, but its header (${shown}${columns.length > 6 ? ', …' : ''}) is not WooCommerce's product export in any language merchant-bulk knows: no Type and Name columns were found by name, by the exporter's column order or by their values (simple, variable, variation). Import it with --map "Header=field,…" instead`,
+    [],
+  );
+}
+
+/**
+ * Issues of a converted sheet name the canonical field (`variant_price`); the user reads
  * the source sheet, so each issue with a column letter gets that column's own header back.
  */
 function pointAtSourceHeaders(mapping: ProductMapping, sheet: string, columns: readonly SheetColumn[]): void {

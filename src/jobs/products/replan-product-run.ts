@@ -3,6 +3,7 @@ import type { MerchantClient } from '../../api/merchant-client.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
+import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { JobCallbacks } from '../job-events.js';
 import { runInputPath } from '../run-input.js';
 import { planProductImport, type PlannedProductRun } from './plan-product-import.js';
@@ -55,6 +56,8 @@ export async function replanProductRun(
     allowPriceJumps: o['allowPriceJumps'] === true,
     allowEmpty: o['allowEmpty'] === true,
     stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
+    ...(o['images'] === 'first-10' ? { images: 'first-10' as const } : {}),
+    stockUnknown: o['stockUnknown'] as StockUnknownMode | undefined,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

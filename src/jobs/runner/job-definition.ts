@@ -214,6 +214,11 @@ export interface SheetResults {
   rows?: readonly DeclaredRow[];
   /** The outcome of a row nothing names (default `unchanged`). */
   otherwise?: RowOutcome;
+  /**
+   * What a row that ended well still says (e.g. images left out on purpose): its code, message
+   * and column go on the row's results.csv line unless the row has an error of its own.
+   */
+  notes?: readonly RowIssue[];
   /** Extra results.csv columns (cells from `rows` and the changes' `extra`). */
   extraColumns?: readonly string[];
 }

@@ -45,6 +45,7 @@ export async function writeSheetResults(
   const key = (sheet: string, row: number) => rowKey(at(sheet), row);
   const labelOf = (sheet: string) => (sheets[at(sheet)] as ResultSheet).label;
 
+  const otherwise: RowOutcome = declared.otherwise ?? 'unchanged';
   const results = new Map<number, RowResult>();
   const extra = new Map<number, Cells>();
   const failed: (FailedRow & { at: number })[] = [];
@@ -100,6 +101,17 @@ export async function writeSheetResults(
     }
   }
   failed.sort((a, b) => a.at - b.at || a.row - b.row);
+  for (const note of declared.notes ?? []) {
+    const k = key(note.sheet, note.rowNumber);
+    const r = results.get(k) ?? { sheet: labelOf(note.sheet), row: note.rowNumber, outcome: otherwise };
+    if (r.errorCode !== undefined || r.outcome === 'failed' || r.outcome === 'invalid') continue;
+    results.set(k, {
+      ...r,
+      errorCode: note.code,
+      errorMessage: note.message,
+      ...(note.column !== undefined ? { column: note.column } : {}),
+    });
+  }
 
   const opened: { reader: SheetReader; info: SheetInfo }[] = [];
   for (const s of sheets) {
@@ -109,7 +121,6 @@ export async function writeSheetResults(
     });
     opened.push({ reader, info: await reader.open() });
   }
-  const otherwise: RowOutcome = declared.otherwise ?? 'unchanged';
   const rows = await writeRowFiles({
     // Each row is tagged with its sheet's index: it finds its result, and its failed-rows file.
     rows: tagged(

@@ -7,7 +7,7 @@ import { Clock } from '../clock.js';
  */
 export class StoreContext {
   readonly clock: Clock;
-  /** Images are re-hosted under `${baseUrl}/__sandbox/images/` (no trailing slash). */
+  /** The sandbox's own URL (no trailing slash): image URLs under it are kept as they are. */
   baseUrl: string;
   idCounter: number;
   seqCounter: number;

@@ -102,7 +102,8 @@ describe('summary sheet, labels and notes (XLSX)', () => {
     expect(String(revenue?.['Definition / note'])).toMatch(/payment_status = paid.*not cancelled or draft/);
     const total = summary.find((row) => row['Section'] === 'total');
     expect(minor(total?.['Total'])).toBe(orders.reduce((sum, o) => sum + minor(o['Total']), 0));
-    expect(total?.['Lines']).toBe(sheetRows(wb, 'order_lines').length);
+    // Lines counts line items; order_lines may add a difference row (no line ID) per order that needs one.
+    expect(total?.['Lines']).toBe(sheetRows(wb, 'order_lines').filter((l) => l['Line ID'] !== null).length);
 
     // Each breakdown covers every order once: its rows sum to the total, and each row ties to the sheet.
     for (const [section, key] of [
@@ -175,6 +176,35 @@ describe('summary sheet, labels and notes (XLSX)', () => {
     const linesSheet = wb.getWorksheet('order_lines') as ExcelJS.Worksheet;
     const labels = (linesSheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
     expect(labels).toContain('Service charge (allocated)');
+    // A line's name is its product's, not the order's.
+    expect(labels).toContain('Product name');
+    expect(labels).not.toContain('Order name');
+    expect(labels).toContain('Line total');
+
+    // The summary prints on one landscape page with a title naming store, period, zone and time.
+    const summarySheet = wb.getWorksheet('summary') as ExcelJS.Worksheet;
+    expect(summarySheet.pageSetup).toMatchObject({
+      orientation: 'landscape',
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 1,
+    });
+    expect(summarySheet.headerFooter.oddHeader).toMatch(
+      /Kopi && Kain: all orders \(Asia\/Kuala_Lumpur\), exported \d{4}-\d\d-\d\d \d\d:\d\d/,
+    );
+    // Tax by rate per month (and per day): the revenue orders' taxable amount and tax, from the seed.
+    const taxMonths = summary.filter((row) => row['Section'] === 'tax_month');
+    const revenueOrders = SAMPLE.orders.filter(isRevenue);
+    expect(taxMonths.reduce((n, row) => n + minor(row['Taxable amount']), 0)).toBe(
+      revenueOrders.reduce((n, o) => n + o.total_before_tax, 0),
+    );
+    expect(taxMonths.reduce((n, row) => n + minor(row['Tax']), 0)).toBe(
+      revenueOrders.reduce((n, o) => n + o.tax_amount, 0),
+    );
+    for (const row of taxMonths) expect(row['Tax rate (%)']).toBe(6);
+    const taxDays = summary.filter((row) => row['Section'] === 'tax_day');
+    expect(taxDays.reduce((n, row) => n + Number(row['Orders']), 0)).toBe(revenueOrders.length);
+    expect(String(revenue?.['Definition / note'])).toContain('paid (cash basis)');
 
     // The checks sheet: amounts (and its messages) in currency units.
     const checks = sheetRows(wb, 'checks');
@@ -235,12 +265,24 @@ function invoicesOf(
   return out;
 }
 
+/** The tax a program adds to a net amount at `percent`, rounded half away from zero to the minor unit. */
+const taxOn = (amount: number, percent: number): number =>
+  Math.sign(amount) * Math.round(Math.abs((amount * percent) / 100));
+
+/** A Xero invoice's total as Xero computes it from tax-exclusive rows: lines plus their tax at the taxed rate. */
+function xeroTotal(rows: Record<string, string>[], taxed: string, percent: number): number {
+  return rows.reduce((sum, l) => {
+    const amount = lineMinor(l['*Quantity'], l['*UnitAmount']);
+    return sum + amount + (l['*TaxType'] === taxed ? taxOn(amount, percent) : 0);
+  }, 0);
+}
+
 /** `*Quantity` × `*UnitAmount` in exact minor units (quantities are whole numbers here). */
 const lineMinor = (quantity: string | undefined, unit: string | undefined): number =>
   Number(quantity) * minor(unit);
 
 describe('accounting profiles', () => {
-  it('xero: one invoice per order whose lines sum exactly to total_amount, dates in the chosen format', async () => {
+  it('xero: one invoice per revenue order, tax through *TaxType; each invoice as Xero totals it is the order total', async () => {
     const s = await sandboxOf(SAMPLE_PATH);
     const r = await run(s, [
       'export',
@@ -249,13 +291,14 @@ describe('accounting profiles', () => {
       '--profile',
       'xero',
       '--tax-type',
-      'Tax Exempt',
+      'SST 6%',
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
+    const revenue = SAMPLE.orders.filter(isRevenue);
     // Orders whose own parts do not add up to total_amount (tax excluded from prices in this store)
     // get a difference line; the count is reported.
-    const unexplained = SAMPLE.orders.filter(
+    const unexplained = revenue.filter(
       (o) =>
         o.line_items.reduce((sum, l) => sum + l.total_amount, 0) +
           o.answers_amount -
@@ -281,23 +324,34 @@ describe('accounting profiles', () => {
       'BrandingTheme',
     ]); // prettier-ignore
     const invoices = invoicesOf(rows, '*InvoiceNumber');
-    expect(invoices.size).toBe(SAMPLE.orders.length);
-    for (const order of SAMPLE.orders) {
+    expect(invoices.size).toBe(revenue.length);
+    for (const order of revenue) {
       const lines = invoices.get(order.number) ?? [];
-      expect(
-        lines.reduce((sum, l) => sum + lineMinor(l['*Quantity'], l['*UnitAmount']), 0),
-        order.id,
-      ).toBe(order.total_amount);
+      expect(xeroTotal(lines, 'SST 6%', 6), order.id).toBe(order.total_amount);
       const [y, m, d] = storeDay(order.created_at).split('-');
       for (const l of lines) {
         expect(l['*InvoiceDate']).toBe(`${d}/${m}/${y}`);
         expect(l['*DueDate']).toBe(`${d}/${m}/${y}`);
         expect(l['Reference']).toBe(order.id);
-        expect(l['*AccountCode']).toBe('200');
-        expect(l['*TaxType']).toBe('Tax Exempt');
         expect(l['Currency']).toBe('MYR');
+        expect(l['*TaxType']).not.toBe('');
       }
     }
+    // Tax is never a line: every row on the sales account is a net amount at the store's rate.
+    expect(rows.some((l) => l['*Description'] === 'Tax')).toBe(false);
+    // (A difference line, what an order's own figures leave unexplained, has no tax either.)
+    for (const l of rows.filter((x) => x['*AccountCode'] === '200')) {
+      if (!l['*Description']?.startsWith('Difference to')) expect(l['*TaxType']).toBe('SST 6%');
+    }
+    for (const l of rows.filter((x) => x['*Description'] === 'Tax rounding')) {
+      expect(l).toMatchObject({ '*AccountCode': '860', '*TaxType': 'Tax Exempt' });
+    }
+    expect(r.json<{ accounting: { tax: unknown } }>().accounting.tax).toEqual({
+      mode: 'exclusive',
+      importAs: 'tax exclusive',
+      taxType: 'SST 6%',
+      zeroTaxType: 'Tax Exempt',
+    });
 
     const us = await run(s, [
       'export',
@@ -305,13 +359,15 @@ describe('accounting profiles', () => {
       'xero-us.csv',
       '--profile',
       'xero',
+      '--tax-type',
+      'SST 6%',
       '--date-format',
       'MM/DD/YYYY',
       '--due-days',
       '14',
     ]);
     expect(us.code, us.stderr).toBe(0);
-    const first = SAMPLE.orders[0] as Order;
+    const first = revenue[0] as Order;
     const row = parseCsv(join(dir, 'xero-us.csv')).find((x) => x['*InvoiceNumber'] === first.number);
     const [y, m, d] = storeDay(first.created_at).split('-');
     expect(row?.['*InvoiceDate']).toBe(`${m}/${d}/${y}`);
@@ -321,7 +377,7 @@ describe('accounting profiles', () => {
     );
   });
 
-  it('quickbooks: Item Amount = Item Quantity × Item Rate, and each invoice sums to total_amount', async () => {
+  it('quickbooks: Item Amount = Item Quantity × Item Rate, a product/service per kind, each invoice the order total', async () => {
     const s = await sandboxOf(SAMPLE_PATH);
     const r = await run(s, [
       'export',
@@ -331,6 +387,10 @@ describe('accounting profiles', () => {
       'quickbooks',
       '--invoice-prefix',
       'KK-',
+      '--tax-type',
+      'SR',
+      '--zero-tax-type',
+      'Out of scope',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(join(dir, 'qbo.csv'));
@@ -339,33 +399,66 @@ describe('accounting profiles', () => {
       'Item Description', 'Item Quantity', 'Item Rate', 'Item Amount', 'Item tax code', 'Service Date',
     ]); // prettier-ignore
     const invoices = invoicesOf(rows, 'Invoice number');
-    expect(invoices.size).toBe(SAMPLE.orders.length);
-    for (const order of SAMPLE.orders) {
+    const revenue = SAMPLE.orders.filter(isRevenue);
+    expect(invoices.size).toBe(revenue.length);
+    for (const order of revenue) {
       const lines = invoices.get(`KK-${order.number}`) ?? [];
-      for (const l of lines)
+      for (const l of lines) {
         expect(lineMinor(l['Item Quantity'], l['Item Rate'])).toBe(minor(l['Item Amount']));
-      expect(
-        lines.reduce((sum, l) => sum + minor(l['Item Amount']), 0),
-        order.id,
-      ).toBe(order.total_amount);
+        expect(l['Item tax code']).toMatch(/^(SR|Out of scope)$/);
+      }
+      const total = lines.reduce(
+        (sum, l) =>
+          sum +
+          minor(l['Item Amount']) +
+          (l['Item tax code'] === 'SR' ? taxOn(minor(l['Item Amount']), 6) : 0),
+        0,
+      );
+      expect(total, order.id).toBe(order.total_amount);
       const [y, m, d] = storeDay(order.created_at).split('-');
       expect(lines[0]?.['Invoice date']).toBe(`${m}/${d}/${y}`);
     }
+    const items = new Set(rows.map((l) => l['Item (Product/Service)']));
+    expect([...items].sort()).toEqual(
+      expect.arrayContaining(['Sales', 'Service charge', 'Shipping', 'Tips']),
+    );
+    expect(items.has('')).toBe(false);
   });
 
-  it('xero: 1,200 orders give 3 files of at most 500 invoices, each order in exactly one', async () => {
+  it('xero: 1,200 orders split into files of at most 500 invoices (-part2, -part3), each order in exactly one', async () => {
     const seed = generateStore({ products: 20, customers: 50, orders: 1200, seed: 15 });
     const s = await sandboxOf(seed);
     const sub = mkdtempSync(join(dir, 'split-'));
-    const r = await run(s, ['export', 'orders', 'xero.csv', '--profile', 'xero', '--json'], sub);
+    const r = await run(
+      s,
+      [
+        'export',
+        'orders',
+        'xero.csv',
+        '--profile',
+        'xero',
+        '--tax-type',
+        'SST 6%',
+        '--basis',
+        'accrual',
+        '--json',
+      ],
+      sub,
+    );
     expect(r.code, r.stderr).toBe(0);
+    const invoiced = seed.orders.filter(
+      (o) => o.order_status === 'confirmed' || o.order_status === 'completed',
+    );
+    const parts = Math.ceil(invoiced.length / 500);
+    expect(parts).toBeGreaterThan(1);
+    const names = ['xero.csv', ...Array.from({ length: parts - 1 }, (_, i) => `xero-part${i + 2}.csv`)];
     expect(
       readdirSync(sub)
         .filter((f) => f.endsWith('.csv'))
         .sort(),
-    ).toEqual(['xero-2.csv', 'xero-3.csv', 'xero.csv']);
+    ).toEqual([...names, 'xero-totals.csv'].sort());
     const seen = new Map<string, string>();
-    for (const file of ['xero.csv', 'xero-2.csv', 'xero-3.csv']) {
+    for (const file of names) {
       const invoices = invoicesOf(parseCsv(join(sub, file)), '*InvoiceNumber');
       expect(invoices.size).toBeLessThanOrEqual(500);
       for (const n of invoices.keys()) {
@@ -374,23 +467,34 @@ describe('accounting profiles', () => {
       }
       for (const [n, lines] of invoices) {
         const order = seed.orders.find((o) => o.number === n) as Order;
-        expect(
-          lines.reduce((sum, l) => sum + lineMinor(l['*Quantity'], l['*UnitAmount']), 0),
-          n,
-        ).toBe(order.total_amount);
+        expect(xeroTotal(lines, 'SST 6%', 6), n).toBe(order.total_amount);
       }
     }
-    expect(seen.size).toBe(1200);
+    expect(seen.size).toBe(invoiced.length);
 
-    // A smaller export into the same name: the third file is not its own, and the user is told.
+    // A smaller export into the same name: the later parts are not its own, and the user is told.
     const small = await run(
       s,
-      ['export', 'orders', 'xero.csv', '--profile', 'xero', '--status', 'draft'],
+      [
+        'export',
+        'orders',
+        'xero.csv',
+        '--profile',
+        'xero',
+        '--tax-type',
+        'SST 6%',
+        '--status',
+        'completed',
+        '--payment-status',
+        'paid',
+        '--until',
+        '2026-01-31',
+      ],
       sub,
     );
     expect(small.code, small.stderr).toBe(0);
     expect(small.stdout).toContain('1 file');
-    expect(small.stderr).toContain('xero-2.csv is from an earlier export');
+    expect(small.stderr).toContain('xero-part2.csv is from an earlier export');
   });
 });
 
@@ -479,10 +583,10 @@ describe('a second run of a dated feed on the same day', () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(
-      'o-2026-11-23.csv holds an earlier run of this feed: writing o-2026-11-23-2.csv',
+      'o-2026-11-23.csv holds an earlier run of this feed: writing o-2026-11-23-run2.csv',
     );
     expect(idsOf('o-2026-11-23.csv')).toHaveLength(SAMPLE.orders.length);
-    expect(existsSync(join(cwd, 'o-2026-11-23-2.csv'))).toBe(true);
+    expect(existsSync(join(cwd, 'o-2026-11-23-run2.csv'))).toBe(true);
   });
 });
 

@@ -75,9 +75,22 @@ describe('mbulk export orders (XLSX read back with exceljs Workbook)', () => {
     await wb.xlsx.readFile(join(dir, 'out', 'orders.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual(['summary', 'orders', 'order_lines', 'checks']);
     const orders = sheetRows(wb, 'orders');
-    const lines = sheetRows(wb, 'order_lines');
+    const allLines = sheetRows(wb, 'order_lines');
+    // One row per line item, plus a difference row for each order whose lines leave part of its total.
+    const lines = allLines.filter((l) => l['line_id'] !== null);
     expect(orders.map((o) => o['id'])).toEqual(SAMPLE.orders.map((o) => o.id));
     expect(lines).toHaveLength(SAMPLE.orders.reduce((n, o) => n + o.line_items.length, 0));
+    const differenceRows = allLines.filter((l) => l['line_id'] === null);
+    expect(differenceRows.length).toBeGreaterThan(0);
+    for (const d of differenceRows)
+      expect(d['name']).toBe("Difference to the order's stated total (see checks)");
+    // order_lines ties to orders: per order (so over the sheet), allocated_total sums to total_amount.
+    for (const o of SAMPLE.orders) {
+      const sum = allLines
+        .filter((l) => l['order_id'] === o.id)
+        .reduce((n, l) => n + minor(l['allocated_total'] ?? null), 0);
+      expect(sum, o.id).toBe(o.total_amount);
+    }
 
     // Every allocated column sums, per order, exactly to the order's amount.
     const pairs = [

@@ -20,9 +20,11 @@ const sandboxes: RunningSandbox[] = [];
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  // One stock item per write request and 150 ms a request: each apply takes about a second.
+  // One stock item per write request and 400 ms a request: each apply takes about 2.4 s, so the
+  // second store is still writing when the first has written once, even on a loaded machine (at
+  // 150 ms, under a load of 12, the second store finished before the first one's first write).
   for (let i = 0; i < 3; i++)
-    sandboxes.push(await startSandbox({ seed: structuredClone(SAMPLE_STORE), latencyMs: 150 }));
+    sandboxes.push(await startSandbox({ seed: structuredClone(SAMPLE_STORE), latencyMs: 400 }));
   writeFileSync(
     join(dir, 'stock.csv'),
     `sku,quantity\n${SKUS.map((sku, k) => `${sku},${300 + k}`).join('\n')}\n`,

@@ -26,6 +26,16 @@ describe('Shopify customer export', () => {
     const budi = customers.find((c) => c.email === 'budi@example.com');
     expect(budi).toMatchObject({ name: 'Budi', phone: '60129876543' });
     expect(customers.some((c) => c.email === 'chen.wei@example.com')).toBe(false);
+    // Why each is left out, in words the user can act on: no phone is final for the API, and a
+    // phone Excel turned into 9.19961E+11 names Excel.
+    const failedRows = applied.json<{ failedRows: { row: number; message: string }[] }>().failedRows;
+    expect(failedRows.find((r) => r.row === 4)?.message).toContain(
+      'the Merchant API creates no customer without a phone number, so this one cannot be imported until one is added',
+    );
+    expect(failedRows.find((r) => r.row === 5)?.message).toBe(
+      'Excel turned this into 9.19961E+11: format the column as text and export again (the digits are lost in this file)',
+    );
+    expect(customers.some((c) => c.email === 'ravi.kumar@example.com')).toBe(false);
     const runId = applied.json<{ runId: string }>().runId;
     const failed = readFileSync(join(h.dir, '.mbulk/runs', runId, 'failed.csv'), 'utf8').replace(
       /^\uFEFF/,

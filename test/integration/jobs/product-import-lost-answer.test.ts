@@ -39,7 +39,8 @@ function sheet(): { file: string; runsRoot: string } {
   const file = join(dir, 'add-variant.csv');
   writeFileSync(
     file,
-    `reference_id,variant_sku,variant_name,variant_price\nERP-0000003,${NEW_SKU},Extra Large,9.90\n`,
+    // With its stock: the product tracks stock, and a new variant without a quantity is refused.
+    `reference_id,variant_sku,variant_name,variant_price,variant_inventory_quantity\nERP-0000003,${NEW_SKU},Extra Large,9.90,4\n`,
   );
   return { file, runsRoot: join(dir, '.mbulk', 'runs') };
 }

@@ -168,3 +168,27 @@ console.log(JSON.stringify({ names: Object.keys(m), outside }));`;
     expect(surface).toEqual(pinned);
   }, 90_000);
 });
+
+describe('the packed package, outside the clone (README: npm install -g)', () => {
+  it('its mbulk runs from another directory: the embedded sandbox starts from its own samples', async () => {
+    const state = join(consumer, 'sandbox.json');
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(packageDir, 'bin', 'mbulk.js'),
+        'import',
+        'products',
+        join(packageDir, 'samples', 'catalog.csv'),
+        '--sandbox-data',
+        state,
+        '--json',
+      ],
+      { cwd: consumer, env: { ...process.env, MERCHANT_API_URL: '', MERCHANT_API_TOKEN: '' } },
+    );
+    const result = JSON.parse(stdout) as { ok: boolean; target: string; counts: Record<string, number> };
+    expect(result).toMatchObject({ ok: true, target: `local sandbox (${state})` });
+    expect(result.counts['create']).toBeGreaterThan(0);
+    const seeded = JSON.parse(await readFile(state, 'utf8')) as { me: { name: string } };
+    expect(seeded.me.name).toBe('Kopi & Kain'); // the package's samples/store.json
+  });
+});

@@ -28,6 +28,50 @@ function sink(): { stream: NodeJS.WritableStream; text: () => string } {
   return { stream, text: () => text };
 }
 
+interface ServeDoc {
+  ok: boolean;
+  url: string;
+  token: string;
+  state: string;
+  store: unknown;
+  counts: Record<string, number>;
+}
+
+/**
+ * `mbulk sandbox … --json` in a child process: its one document, as soon as it listens, all it
+ * printed on stdout, and a stop (SIGTERM) that resolves to the exit code.
+ */
+async function serveJson(
+  args: string[],
+): Promise<{ doc: ServeDoc; stdout: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', RUNNER, 'sandbox', '--port', '0', ...args, '--json'],
+    {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const doc = await new Promise<ServeDoc>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      try {
+        resolve(JSON.parse(out) as ServeDoc);
+      } catch {
+        // not complete yet
+      }
+    });
+    child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+  return { doc, stdout: () => out, stop };
+}
+
 describe('mbulk sandbox', () => {
   it('prints URL and token, serves, and on SIGINT saves state and exits 0', async () => {
     const data = join(dir, 'state.json');
@@ -78,32 +122,45 @@ describe('mbulk sandbox', () => {
   }, 30_000);
 
   it('--json prints one document with URL and token as soon as it listens, and nothing else on stdout', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', RUNNER, 'sandbox', '--port', '0', '--data', join(dir, 's.json'), '--json'],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    const doc = await new Promise<{ ok: boolean; url: string; token: string }>((resolve, reject) => {
-      child.stdout.on('data', (c: Buffer) => {
-        out += c.toString();
-        try {
-          resolve(JSON.parse(out) as { ok: boolean; url: string; token: string });
-        } catch {
-          // not complete yet
-        }
-      });
-      child.once('exit', () => reject(new Error(`exited early: ${out}`)));
-    });
+    const { doc, stdout, stop } = await serveJson(['--data', join(dir, 's.json')]);
     expect(doc.ok).toBe(true);
     const me = await fetch(`${doc.url}/api/v2/me`, { headers: { authorization: `Bearer ${doc.token}` } });
     expect(me.status).toBe(200);
-    const code = await new Promise<number | null>((resolve) => {
-      child.once('exit', (c) => resolve(c));
-      child.kill('SIGTERM');
+    expect(await stop()).toBe(0);
+    expect(JSON.parse(stdout())).toEqual(doc);
+  }, 30_000);
+
+  it('--sandbox-data F --empty --currency EUR --country DE: an empty store of that currency and country', async () => {
+    const data = join(dir, 'rehearsal.json');
+    const { doc, stop } = await serveJson([
+      '--sandbox-data',
+      data,
+      '--empty',
+      '--currency',
+      'eur',
+      '--country',
+      'DE',
+    ]);
+    expect(doc.state).toBe(data);
+    expect(doc.store).toMatchObject({ currency: 'EUR', country: 'DE' });
+    expect(doc.counts).toMatchObject({ products: 0, customers: 0, orders: 0, templates: 0 });
+    const me = (await (
+      await fetch(`${doc.url}/api/v2/me`, { headers: { authorization: `Bearer ${doc.token}` } })
+    ).json()) as { currency: string; country: string };
+    expect(me).toMatchObject({ currency: 'EUR', country: 'DE' });
+    expect(await stop()).toBe(0);
+    expect(JSON.parse(await readFile(data, 'utf8')).me).toMatchObject({ currency: 'EUR', country: 'DE' });
+
+    // The state exists now: --empty with another currency is refused, naming both (no --reset).
+    const stderr = sink();
+    const again = await main(['sandbox', '--data', data, '--empty', '--currency', 'USD'], {
+      stdout: sink().stream,
+      stderr: stderr.stream,
+      cwd: dir,
     });
-    expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual(doc);
+    expect(again).toBe(2);
+    expect(stderr.text()).toContain('already exists with a EUR store in DE, not the empty USD store in US');
+    expect(stderr.text()).toContain('--reset');
   }, 30_000);
 
   it('exits 2 on bad options', async () => {
@@ -112,6 +169,11 @@ describe('mbulk sandbox', () => {
       ['sandbox', '--fail-rate', '2'],
       ['sandbox', '--port', '70000'],
       ['sandbox', '--rate-limit', '0'],
+      ['sandbox', '--empty', '--currency', 'XYZ'],
+      ['sandbox', '--empty', '--country', 'ZZ'],
+      ['sandbox', '--currency', 'USD'],
+      ['sandbox', '--empty', '--generate', 'products=1'],
+      ['sandbox', '--sandbox-data', join(dir, 'y.json')],
     ]) {
       const stderr = sink();
       const code = await main([...args, '--data', join(dir, 'x.json')], {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatInvoiceDate, partPath } from '../../../src/export/accounting-profile.js';
 import { feedFileName } from '../../../src/export/feed-file-name.js';
-import { invoiceLines } from '../../../src/export/invoice-lines.js';
+import { invoiceLines, LINE_ACCOUNT, type InvoiceLine } from '../../../src/export/invoice-lines.js';
+import type { TaxPolicy } from '../../../src/export/accounting-tax.js';
 import {
   intersectSelections,
   isEmptySelection,
@@ -13,24 +14,28 @@ import {
 import { makeOrder, STORE } from './order-factory.js';
 
 describe('invoiceLines', () => {
-  const sum = (lines: { quantity: number; unitAmount: number; amount: number }[]): number =>
+  const exclusive: TaxPolicy = { mode: 'exclusive', percent: 10, taxed: '10% Sales', zero: 'No tax' };
+  const inclusive: TaxPolicy = { ...exclusive, mode: 'inclusive' };
+  const lineMode: TaxPolicy = { mode: 'line', percent: 10, taxed: 'No tax', zero: 'No tax' };
+  /** Each line's quantity × unit amount is its amount; the total as the program computes it. */
+  const programTotal = (lines: InvoiceLine[], policy: TaxPolicy): number =>
     lines.reduce((s, l) => {
       expect(l.quantity * l.unitAmount).toBe(l.amount);
-      return s + l.amount;
+      return s + l.amount + (policy.mode === 'exclusive' ? l.tax : 0);
     }, 0);
 
-  it('adds lines for every order-level amount so the invoice is the order total, exactly', () => {
+  it('prices excluding tax: net lines at the store rate, never a tax line; the program total is the order total', () => {
     const order = makeOrder({
-      lines: [{ price: 333, quantity: 3 }, { price: 1999 }],
+      lines: [{ price: 335, quantity: 3 }, { price: 1995 }],
       discounts: [150, 49],
       answers: 120,
       service: 500,
       serviceCharge: 210,
       tip: 300,
       adjustment: -7,
-      tax: 321,
+      tax: 392, // 10% of 3,924
     });
-    const lines = invoiceLines(order, STORE);
+    const lines = invoiceLines(order, STORE, exclusive);
     expect(lines.map((l) => l.kind)).toEqual([
       'item',
       'item',
@@ -41,31 +46,60 @@ describe('invoiceLines', () => {
       'service_charge',
       'tip',
       'adjustment',
-      'tax',
+      'rounding',
     ]);
-    expect(lines[0]).toMatchObject({ quantity: 3, unitAmount: 333, amount: 999 });
-    expect(sum(lines)).toBe(order.total_amount);
+    expect(lines[0]).toMatchObject({ quantity: 3, unitAmount: 335, amount: 1005, taxed: true, tax: 101 });
+    // Per-line tax (100.5 → 101, 199.5 → 200, …) differs from the order's tax on the sum: rounding carries it.
+    const rounding = lines.at(-1) as InvoiceLine;
+    expect(rounding).toMatchObject({ taxed: false, tax: 0 });
+    expect(rounding.amount).toBe(-1);
+    expect(rounding.amount).toBe(order.tax_amount - lines.slice(0, -1).reduce((s, l) => s + l.tax, 0));
+    expect(programTotal(lines, exclusive)).toBe(order.total_amount);
+    expect(LINE_ACCOUNT.tip).toBe('tips');
+    expect(lines.filter((l) => LINE_ACCOUNT[l.kind] === 'sales').map((l) => l.kind)).toEqual([
+      'item',
+      'item',
+      'answers',
+    ]);
   });
 
-  it('writes a line whose total does not divide by its quantity as 1 × total, and no tax line when prices include tax', () => {
+  it('prices including tax: the amounts paid, the tax contained; a line that does not divide is 1 × total', () => {
     const order = makeOrder({ lines: [{ price: 100, quantity: 3 }], tax: 27, taxInclusive: true });
     order.line_items[0]!.total_amount = 301; // an option priced once per line
     order.items_amount = 301;
     order.total_before_tax = 301;
     order.total_amount = 301;
-    const lines = invoiceLines(order, { ...STORE, tax: { inclusive: true, percent: 10 } });
+    const lines = invoiceLines(order, { ...STORE, tax: { inclusive: true, percent: 10 } }, inclusive);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ quantity: 1, unitAmount: 301 });
+    expect(lines[0]).toMatchObject({ quantity: 1, unitAmount: 301, taxed: true, tax: 27 });
     expect(lines[0]?.description).toContain('× 3');
-    expect(sum(lines)).toBe(301);
+    expect(programTotal(lines, inclusive)).toBe(301);
+  });
+
+  it('with tax=ACCOUNT: net lines with no tax and the tax as a line of its own', () => {
+    const order = makeOrder({ lines: [{ price: 1000, quantity: 2 }, { price: 550 }], tax: 255 });
+    const lines = invoiceLines(order, STORE, lineMode);
+    expect(lines.map((l) => l.kind)).toEqual(['item', 'item', 'tax']);
+    expect(lines.every((l) => !l.taxed && l.tax === 0)).toBe(true);
+    expect(lines.at(-1)?.amount).toBe(order.tax_amount);
+    expect(programTotal(lines, lineMode)).toBe(order.total_amount);
+    // Prices including tax: the net of each line, the tax line, and the rounding between them.
+    const incl = makeOrder({
+      lines: [{ price: 1099, quantity: 3 }, { price: 505 }],
+      taxInclusive: true,
+      tax: 346,
+    });
+    const inclLines = invoiceLines(incl, { ...STORE, tax: { inclusive: true, percent: 10 } }, lineMode);
+    expect(inclLines.find((l) => l.kind === 'tax')?.amount).toBe(346);
+    expect(programTotal(inclLines, lineMode)).toBe(incl.total_amount);
   });
 
   it("carries what the order's own figures do not explain on a difference line", () => {
     const order = makeOrder({ lines: [{ price: 1000 }] });
     order.total_amount += 5;
-    const lines = invoiceLines(order, STORE);
-    expect(lines.at(-1)).toMatchObject({ kind: 'difference', amount: 5 });
-    expect(sum(lines)).toBe(order.total_amount);
+    const lines = invoiceLines(order, STORE, exclusive);
+    expect(lines.at(-1)).toMatchObject({ kind: 'difference', amount: 5, taxed: false });
+    expect(programTotal(lines, exclusive)).toBe(order.total_amount);
   });
 });
 
@@ -119,8 +153,8 @@ describe('file names', () => {
   it('numbers the parts of a split profile export and formats invoice dates', () => {
     expect([1, 2, 3].map((n) => partPath('/x/xero.csv', n))).toEqual([
       '/x/xero.csv',
-      '/x/xero-2.csv',
-      '/x/xero-3.csv',
+      '/x/xero-part2.csv',
+      '/x/xero-part3.csv',
     ]);
     expect(formatInvoiceDate('2026-01-05', 'DD/MM/YYYY')).toBe('05/01/2026');
     expect(formatInvoiceDate('2026-01-05', 'MM/DD/YYYY')).toBe('01/05/2026');

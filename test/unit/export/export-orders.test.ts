@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -256,10 +256,12 @@ describe('exportOrders to CSV and JSON', () => {
   it.each(['json', 'csv', 'xlsx'] as const)(
     'fails cleanly when the %s file cannot be written',
     async (format) => {
-      const path = join(dir, 'missing-dir', `orders.${format}`);
+      // Its folder cannot be created: a file stands where the folder would be.
+      await writeFile(join(dir, `plain-${format}`), 'not a folder');
+      const path = join(dir, `plain-${format}`, `orders.${format}`);
       await expect(
         exportOrders({ orders: fromArray(fixtureOrders()), store: STORE, path, format }),
-      ).rejects.toThrow(/ENOENT|cannot write/);
+      ).rejects.toThrow(/cannot create the folder of/);
     },
   );
 

@@ -8,8 +8,8 @@ import {
   loadExportState,
   orderChangeTime,
   saveExportState,
-  watermarkKey,
 } from '../../../src/export/watermark.js';
+import { feedStateKey } from '../../../src/export/feed-state-key.js';
 import type { Order } from '../../../src/schema/order.js';
 import { makeOrder, STORE } from './order-factory.js';
 
@@ -207,7 +207,7 @@ describe('export state file', () => {
   it('round-trips, starts empty when missing, and refuses a corrupt file', async () => {
     const file = join(dir, 'nested', 'exports.json');
     expect(await loadExportState(file)).toEqual({ version: 1, exports: {} });
-    const key = watermarkKey('store_1', 'orders.csv');
+    const key = feedStateKey({ storeId: 'store_1' });
     const state = {
       version: 1 as const,
       exports: {
@@ -227,5 +227,7 @@ describe('export state file', () => {
     await expect(loadExportState(file)).rejects.toThrow(/not a valid export state file/);
     await writeFile(file, '{"version":1,');
     await expect(loadExportState(file)).rejects.toThrow(/not a valid export state file/);
+    // A usage error (exit 2), as the CLI reported it: the user's file, not a failed export.
+    await expect(loadExportState(file)).rejects.toMatchObject({ category: 'usage' });
   });
 });

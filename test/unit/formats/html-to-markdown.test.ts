@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown, looksLikeHtml } from '../../../src/formats/html-to-markdown.js';
+import {
+  descriptionToMarkdown,
+  htmlToMarkdown,
+  looksLikeHtml,
+} from '../../../src/formats/html-to-markdown.js';
+import { parseDescriptionCell } from '../../../src/sheets/markdown-cell.js';
 
 const md = (html: string) => htmlToMarkdown(html).markdown;
 
@@ -64,6 +69,11 @@ describe('htmlToMarkdown: one construct at a time', () => {
   it('whitespace tidied: runs of spaces, newlines in source, blank lines', () => {
     expect(md('\n  <div>  a\n   b  </div>\n\n\n<div>c</div>  ')).toBe('a b\nc');
   });
+  it('list items holding a block, and empty list items, leave no lone bullet line (tab markup)', () => {
+    expect(md('<ul class="tabs"><li><div>Details</div></li><li></li><li><p>Care</p></li></ul>')).toBe(
+      '• Details\n• Care',
+    );
+  });
   it('plain text passes through', () => {
     expect(md('Just words.')).toBe('Just words.');
     expect(looksLikeHtml('Just words.')).toBe(false);
@@ -115,6 +125,9 @@ const TAGS = [
   'sup',
 ];
 const WORDS = [
+  '[x](javascript:alert(1))',
+  '![y](data:text/html,z)',
+  'https://a.example/](javascript:q)',
   'cotton',
   'Größe',
   '**',
@@ -141,7 +154,7 @@ function randomHtml(next: () => number, depth: number): { html: string; tags: Se
         tags.add(tag);
         const attrs =
           tag === 'a'
-            ? ` href="${pick(['https://x.example/p', 'javascript:void(0)', '/local'])}"`
+            ? ` href="${pick(['https://x.example/p', 'javascript:void(0)', '/local', 'https://x.example/a)b'])}"`
             : tag === 'img'
               ? ` src="https://cdn.example/i.png" alt="${pick(WORDS)}"`
               : next() < 0.3
@@ -158,8 +171,72 @@ function randomHtml(next: () => number, depth: number): { html: string; tags: Se
   return { html: build(depth), tags };
 }
 
+describe('descriptions are safe in the Markdown subset (issue 22 point 7)', () => {
+  it('Markdown link syntax to another scheme written as text keeps its label only, reported as lost', () => {
+    const r = htmlToMarkdown(
+      '<p>[md](javascript:alert(1)) and ![x](javascript:alert(2)) [ok](https://o.example)</p>',
+    );
+    expect(r.markdown).toBe('md and x \\[ok\\]\\(https://o.example\\)');
+    expect(r.markdown).not.toContain('javascript:');
+    expect(r.lost).toEqual(['a link to an address other than http(s) written as text (its label kept)']);
+    expect(parseDescriptionCell(r.markdown).ok).toBe(true);
+  });
+  it('literal * _ ~ in text are escaped; the marks the converter writes are not', () => {
+    expect(md('2*3*4 = 24, snake_case_name, ~approx~ <b>bold</b>')).toBe(
+      '2\\*3\\*4 = 24, snake\\_case\\_name, \\~approx\\~ **bold**',
+    );
+  });
+  it('bare URLs in text stay links; brackets in them are percent-encoded so they cannot close a link', () => {
+    expect(md('see https://a.example/x_(y). Or https://b.example/](javascript:alert(1))')).toBe(
+      'see https://a.example/x_%28y%29. Or https://b.example/%5D%28javascript:alert%281%29%29',
+    );
+  });
+  it('a URL in parentheses ends before the closing one', () => {
+    expect(md('(see https://a.example/x) and (https://b.example/p_(1))')).toBe(
+      '\\(see https://a.example/x\\) and \\(https://b.example/p_%281%29\\)',
+    );
+  });
+  it('link text and image alt text are escaped; href and src keep only http(s)', () => {
+    expect(md('<a href="https://s.example/a">[Shop] *now*</a>')).toBe(
+      '[\\[Shop\\] \\*now\\*](https://s.example/a)',
+    );
+    expect(md('<img alt="a_b" src="https://c.example/i(1).png">')).toBe(
+      '![a\\_b](https://c.example/i%281%29.png)',
+    );
+    expect(md('<a href="JAVASCRIPT:alert(1)">x</a><a href=" vbscript:x">y</a><img src="javascript:z">')).toBe(
+      'xy',
+    );
+  });
+  it('entities split text into pieces: a URL with &amp; stays one URL', () => {
+    expect(md('<p>https://a.example/?a=1&amp;b=2_c</p>')).toBe('https://a.example/?a=1&b=2_c');
+  });
+  it('a plain-text description keeps its line breaks and is escaped the same way', () => {
+    expect(descriptionToMarkdown('Line *one*\n[two](javascript:alert(1)) (three)')).toEqual({
+      markdown: 'Line \\*one\\*\ntwo \\(three\\)',
+      lost: ['a link to an address other than http(s) written as text (its label kept)'],
+    });
+  });
+});
+
+describe('the own sheet: a description link or image must be http(s)', () => {
+  it.each([
+    ['[md](javascript:alert(1))', 'the link [md](javascript:…)'],
+    ['![pic](data:image/png;base64,AA)', 'the image ![pic](data:…)'],
+    ['[about](/about)', 'the link [about](/about)'],
+    ['\\\\[x](vbscript:y)', 'the link [x](vbscript:…)'],
+  ])('%s is an invalid cell naming it', (text, named) => {
+    const r = parseDescriptionCell(text);
+    expect(r).toMatchObject({ ok: false, code: 'unsafe_link' });
+    expect(r.ok ? '' : r.message).toContain(named);
+  });
+  it('http(s) links and images, and escaped brackets, are fine', () => {
+    for (const t of ['[a](https://x.example)', '![b](http://y.example/i.png "t")', '\\[c\\](javascript:x)'])
+      expect(parseDescriptionCell(t)).toEqual({ ok: true, value: t });
+  });
+});
+
 describe('htmlToMarkdown: property', () => {
-  it('the output never holds a tag that was in the input (2,000 random documents)', () => {
+  it('the output never holds a tag that was in the input, nor a link to anything but http(s) (2,000 random documents)', () => {
     const next = rng(20261123);
     for (let n = 0; n < 2000; n++) {
       const { html, tags } = randomHtml(next, 4);
@@ -170,6 +247,9 @@ describe('htmlToMarkdown: property', () => {
           throw new Error(`tag <${tag}> survived\ninput: ${html}\noutput: ${markdown}`);
       }
       expect(markdown).not.toMatch(/<(script|style|iframe|video)/i);
+      // Every link and image of the output goes to an http(s) address.
+      const safe = parseDescriptionCell(markdown);
+      if (!safe.ok) throw new Error(`${safe.message}\ninput: ${html}\noutput: ${markdown}`);
     }
   });
 });

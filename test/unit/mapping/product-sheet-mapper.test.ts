@@ -318,8 +318,8 @@ describe('cells through the codecs', () => {
       ['invalid_number', 'I', 'unit_value'],
       ['integer_not_whole', 'J', 'weight'],
       ['invalid_url', 'L', 'links'],
-      ['too_many_images', 'N', 'images'],
       ['integer_too_small', 'O', 'inventory_quantity'],
+      ['too_many_images', 'N', 'images'], // checked per product, once its images are all read
     ]);
     for (const i of r.issues) {
       expect(i.severity).toBe('error');
@@ -466,5 +466,57 @@ describe('columns', () => {
       reference_id: { letter: 'A', header: 'Handle' },
       price: { letter: 'B', header: 'Price' },
     });
+  });
+});
+
+describe('descriptions in the own sheet', () => {
+  it('a link or image to an address other than http(s) is an invalid cell naming it; http(s) ones are kept', () => {
+    const r = map(
+      ['reference_id', 'name', 'price', 'description', 'variant_name', 'variant_description'],
+      [
+        ['A', 'Ok', '1', 'See [shop](https://s.example) ![i](https://c.example/i.png)', '', ''],
+        ['B', 'Bad', '1', 'Click [md](javascript:alert(1))', '', ''],
+        ['C', 'Var', '1', '', 'Red', '![x](data:image/png;base64,AA)'],
+      ],
+    );
+    expect(r.products[0]?.fields.description).toBe(
+      'See [shop](https://s.example) ![i](https://c.example/i.png)',
+    );
+    const bad = r.issues.filter((i) => i.code === 'unsafe_link');
+    expect(bad.map((i) => [i.rowNumber, i.column, i.header])).toEqual([
+      [3, 'D', 'description'],
+      [4, 'F', 'variant_description'],
+    ]);
+    expect(bad[0]?.message).toBe(
+      'description: the link [md](javascript:…) is not an http(s) address: descriptions may only link to http:// or https:// addresses',
+    );
+    expect(r.products.map((p) => p.invalid)).toEqual([false, true, true]);
+  });
+});
+
+describe('more images than the API takes', () => {
+  const images = (n: number) => Array.from({ length: n }, (_, i) => `https://i.test/${i + 1}.jpg`);
+  it('without --images first-10: invalid, naming the product and the flag', () => {
+    const r = map(['reference_id', 'name', 'images'], [['mug-19', 'Mug', images(19).join('|')]]);
+    expect(r.issues.map((i) => [i.code, i.column, i.message])).toEqual([
+      [
+        'too_many_images',
+        'C',
+        '"mug-19" (Mug) has 19 images; a product has at most 10: import with --images first-10 to keep the first 10 (in position order), or remove 9',
+      ],
+    ]);
+    expect(r.products[0]?.invalid).toBe(true);
+  });
+  it('with it: the first ten kept in order, every other URL listed in a warning', () => {
+    const r = map(['reference_id', 'name', 'images'], [['mug-19', 'Mug', images(19).join('|')]], {
+      images: 'first-10',
+    });
+    expect(r.products[0]?.fields.images).toEqual(images(10));
+    expect(r.products[0]?.invalid).toBe(false);
+    const note = r.issues.find((i) => i.code === 'images_dropped');
+    expect(note?.severity).toBe('warning');
+    expect(note?.message).toBe(
+      `"mug-19" (Mug) has 19 images; the first 10 are kept (--images first-10), 9 not imported: ${images(19).slice(10).join(' ')}`,
+    );
   });
 });

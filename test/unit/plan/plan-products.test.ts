@@ -718,3 +718,80 @@ describe('plan shape', () => {
     expect(summarizePlan(a)).toEqual(a.summary);
   });
 });
+
+describe('stock the sheet tracks without giving it (--stock-unknown)', () => {
+  const header = [
+    'reference_id',
+    'name',
+    'price',
+    'inventory_enabled',
+    'variant_name',
+    'variant_price',
+    'variant_inventory_quantity',
+  ];
+  const withQty = [...header, 'inventory_quantity'];
+  // NEW-3 gives its quantity: it is not unknown.
+  const sheetRows: CellValue[][] = [
+    ['NEW-1', 'Tee', '10', 'true', 'S', '10', '', ''],
+    ['NEW-1', '', '', '', 'M', '10', '', ''],
+    ['NEW-2', 'Cap', '5', 'true', '', '', '', ''],
+    ['NEW-3', 'Mug', '7', 'true', '', '', '', '4'],
+  ];
+  type Create = {
+    inventory_enabled?: boolean;
+    inventory_quantity?: number;
+    variants?: { inventory_quantity?: number }[];
+  };
+  const bodies = (p: ProductPlan) => Object.fromEntries(p.entries.map((e) => [e.label, e.body as Create]));
+
+  it('not chosen: planned as it is and counted (products and items), so that --apply refuses', () => {
+    const p = plan([], withQty, sheetRows);
+    expect(p.stockUnknown).toEqual({ products: 2, items: 3, examples: ['NEW-1', 'NEW-2'] });
+    expect(p.summary.create).toBe(3);
+  });
+
+  it('untracked: created without stock tracking; known quantities untouched', () => {
+    const p = plan([], withQty, sheetRows, { stockUnknown: 'untracked' });
+    expect(p.stockUnknown?.mode).toBe('untracked');
+    const b = bodies(p);
+    expect(b['NEW-1']?.inventory_enabled).toBe(false);
+    expect(b['NEW-2']?.inventory_enabled).toBe(false);
+    expect(b['NEW-3']).toMatchObject({ inventory_enabled: true, inventory_quantity: 4 });
+  });
+
+  it('zero: tracked with stock 0, said in the body (never left to a default)', () => {
+    const b = bodies(plan([], withQty, sheetRows, { stockUnknown: 'zero' }));
+    expect(b['NEW-1']?.variants?.map((v) => v.inventory_quantity)).toEqual([0, 0]);
+    expect(b['NEW-2']).toMatchObject({ inventory_enabled: true, inventory_quantity: 0 });
+  });
+
+  it('keep: new products untracked; an existing product’s stock left as it is, also from a platform export', () => {
+    const live = [threeVariantProduct()];
+    const liveRows: CellValue[][] = [['REF-p1', '', '', 'true', 'Small', '', '']];
+    const own = plan(live, header, liveRows);
+    expect(own.stockUnknown).toBeUndefined(); // own sheet: a blank quantity leaves live stock alone
+    const platform = plan(live, header, liveRows, { platformExport: true });
+    expect(platform.stockUnknown).toMatchObject({ products: 1, items: 1 });
+    const kept = plan(live, header, liveRows, { platformExport: true, stockUnknown: 'keep' });
+    expect(kept.entries[0]?.action).toBe('noop');
+    const zero = plan(live, header, liveRows, { platformExport: true, stockUnknown: 'zero' });
+    expect(describeChanges(zero.entries[0]!, 2)).toEqual(['variants[S1].inventory_quantity: 3 → 0']);
+  });
+
+  it('a new variant without a quantity in a product that tracks stock is unknown too; untracked cannot split a product', () => {
+    const live = [threeVariantProduct()];
+    const addRows: CellValue[][] = [['REF-p1', '', '', '', 'X-Large', '13', '']];
+    expect(plan(live, header, addRows).stockUnknown).toMatchObject({ products: 1, items: 1 });
+    const split = plan(live, header, addRows, { stockUnknown: 'keep' });
+    expect(split.entries[0]?.action).toBe('invalid');
+    expect(split.entries[0]?.issues.map((i) => i.message)).toContain(
+      'stock unknown: the product tracks stock in the store, so its new variants without a quantity cannot be left untracked; give every quantity, or import with --stock-unknown zero (stock 0 for those without one)',
+    );
+    expect(
+      bodies(plan(live, header, addRows, { stockUnknown: 'zero' }))['REF-p1']?.variants?.at(-1),
+    ).toMatchObject({
+      name: 'X-Large',
+      inventory_quantity: 0,
+    });
+  });
+});

@@ -122,6 +122,16 @@ describe('stock plan', () => {
     });
   });
 
+  it('a SKU Excel turned into scientific notation is named as such, not as an unknown SKU', () => {
+    const p = plan(['sku', 'quantity'], [['8.50123E+12', '3']], live());
+    expect(p.issues.map((i) => [i.code, i.message])).toEqual([
+      [
+        'excel_scientific',
+        'Excel turned this into 8.50123E+12: format the column as text and export again (the digits are lost in this file)',
+      ],
+    ]);
+  });
+
   it('rejects a row with both quantity and delta, and a delta below zero', () => {
     const p = plan(
       ['sku', 'quantity', 'delta_quantity'],

@@ -21,7 +21,7 @@ describe('msw handlers', () => {
     });
     expect(created.status).toBe(200);
     const p = (await created.json()) as Json;
-    expect(p.images[0]).toMatch(/^https:\/\/merchant\.test\/__sandbox\/images\/[0-9a-f]+\.png$/);
+    expect(p.images[0]).toMatch(/^http:\/\/sandbox\.local\/__sandbox\/images\/[0-9a-f]+\.png$/);
     expect(store.counts().products).toBe(1);
     const list = await fetch(`${BASE}/api/v2/products`, { headers: auth });
     expect(((await list.json()) as Json).data).toHaveLength(1);

@@ -48,3 +48,17 @@ describe('normalizePhone', () => {
     expect(phone(' ', 'MY')).toBe('!phone_blank');
   });
 });
+
+describe('a phone Excel turned into scientific notation', () => {
+  it('is refused naming Excel and what to do, never read as a number', () => {
+    const r = normalizePhone('9.19961E+11', 'IN');
+    expect(r).toEqual({
+      ok: false,
+      code: 'excel_scientific',
+      message:
+        'Excel turned this into 9.19961E+11: format the column as text and export again (the digits are lost in this file)',
+    });
+    expect(phone('6.01234E+10', 'MY')).toBe('!excel_scientific');
+    expect(phone(' 1E+12 ', 'US')).toBe('!excel_scientific');
+  });
+});

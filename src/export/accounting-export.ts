@@ -1,0 +1,289 @@
+import { UsageError } from '../errors/usage-error.js';
+import type { Order } from '../schema/order.js';
+import type { Store } from '../schema/store.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import type { SheetWriter } from '../sheets/sheet-writer.js';
+import { EMPTY_ACCOUNTS, parseAccounts, type AccountMap } from './accounting-accounts.js';
+import { ContactBook, parseContactMode } from './accounting-contacts.js';
+import { AccountingBook, type ChangeEntry } from './accounting-documents.js';
+import {
+  changeRow,
+  CHANGE_COLUMNS,
+  DocumentParts,
+  documentRows,
+  paymentRow,
+  TOTALS_COLUMNS,
+  type FileTotals,
+  type RowOptions,
+} from './accounting-files.js';
+import type { Ledger } from './accounting-ledger.js';
+import {
+  CREDIT_NOTE_COLUMNS,
+  PAYMENT_COLUMNS,
+  PROFILE_COLUMNS,
+  PROFILE_DATE_FORMAT,
+  PROFILE_INVOICES_PER_FILE,
+  type AccountingOptions,
+  type InvoiceDateRule,
+} from './accounting-profile.js';
+import { taxPolicy, type TaxMode } from './accounting-tax.js';
+import type { RevenueBasis } from './order-selection.js';
+import { suffixedPath } from './suffixed-path.js';
+
+export interface AccountingRun {
+  path: string;
+  store: Pick<Store, 'tax' | 'currency' | 'timezone' | 'country'>;
+  options: AccountingOptions;
+  currencyDecimals: number;
+  basis: RevenueBasis;
+  /** Default invoice date rule when `options.invoiceDate` is not given. */
+  invoiceDate: InvoiceDateRule;
+  now: Date;
+  /** An accounting feed's ledger (updated in place as documents are written). */
+  ledger?: Ledger;
+}
+
+/** What a profile export wrote, for the console, `--json` and the totals file. */
+export interface AccountingResult {
+  /** Invoices written (first invoices and later ones, `1001-3`). */
+  invoices: number;
+  creditNotes: number;
+  payments: number;
+  /** Rows of the invoice files. */
+  rows: number;
+  /** Invoice files. */
+  files: number;
+  /** Invoices with a "Difference to the order's stated total" line. */
+  withDifference: number;
+  /** How the files carry tax, and what to choose on import. */
+  tax: { mode: TaxMode; importAs: 'tax inclusive' | 'tax exclusive'; taxType: string; zeroTaxType: string };
+  /** Control totals per file. */
+  totals: FileTotals[];
+  /** Orders invoiced by an earlier run that came again (a feed): by what happened. */
+  changes: {
+    orders: number;
+    unchanged: number;
+    credited: number;
+    reinvoiced: number;
+    entries: ChangeSummaryEntry[];
+  };
+  paths: {
+    invoices: string[];
+    creditNotes?: string[];
+    payments?: string;
+    changes?: string;
+    totals: string;
+  };
+}
+
+export interface ChangeSummaryEntry {
+  orderId: string;
+  invoice: string;
+  statusBefore: string;
+  statusAfter: string;
+  difference: number;
+  action: string;
+}
+
+/**
+ * A profile export (Xero or QuickBooks Online): invoices, a feed's credit notes and changes file,
+ * the payments file, and the totals file. Every option is checked when it is created, before any
+ * order is read: a missing tax type, an unknown account kind, a payments file without an account to
+ * pay into are UsageErrors (exit 2) naming the flag.
+ */
+export class AccountingExport {
+  private readonly writer: SheetWriter;
+  private readonly book: AccountingBook;
+  private readonly rowOptions: RowOptions;
+  private readonly invoices: DocumentParts;
+  private readonly credits: DocumentParts | null;
+  private readonly paymentsParts: DocumentParts | null;
+  private changesSheet: Awaited<ReturnType<SheetWriter['addSheet']>> | null = null;
+  private readonly changes: ChangeSummaryEntry[] = [];
+  private readonly changeCounts = { unchanged: 0, credited: 0, reinvoiced: 0 };
+  private withDifference = 0;
+  private readonly accounts: AccountMap;
+  readonly taxMode: AccountingResult['tax'];
+
+  constructor(private readonly run: AccountingRun) {
+    const o = run.options;
+    const profile = o.profile;
+    const parsed = o.accounts === undefined ? EMPTY_ACCOUNTS : parseAccounts(o.accounts);
+    this.accounts =
+      o.accountCode !== undefined && parsed.lines.sales === undefined
+        ? { ...parsed, lines: { ...parsed.lines, sales: o.accountCode } }
+        : parsed;
+    const policy = taxPolicy(run.store, profile, definedTax(o), this.accounts);
+    this.taxMode = {
+      mode: policy.mode,
+      importAs: policy.mode === 'inclusive' ? 'tax inclusive' : 'tax exclusive',
+      taxType: policy.taxed,
+      zeroTaxType: policy.zero,
+    };
+    if (
+      o.payments !== undefined &&
+      this.accounts.payment === undefined &&
+      Object.keys(this.accounts.paymentByMethod).length === 0
+    ) {
+      throw new UsageError(
+        `--payments needs the account payments go to: add payment=ACCOUNT (and payment.METHOD=ACCOUNT per payment method) to --accounts`,
+        'accounts',
+      );
+    }
+    const contacts = new ContactBook(parseContactMode(o.contact), run.ledger?.contacts ?? {});
+    this.book = new AccountingBook({
+      profile,
+      store: run.store,
+      policy,
+      accounts: this.accounts,
+      contacts,
+      invoiceDate: o.invoiceDate ?? run.invoiceDate,
+      basis: run.basis,
+      invoicePrefix: o.invoicePrefix ?? '',
+      dueDays: o.dueDays ?? 0,
+      now: run.now,
+      ...(run.ledger ? { ledger: run.ledger } : {}),
+      payments: o.payments !== undefined,
+    });
+    this.rowOptions = { profile, dateFormat: o.dateFormat ?? PROFILE_DATE_FORMAT[profile] };
+    // No BOM: importers match the first header by name, and a BOM would become part of it. No
+    // formula guard: these are import files, and the apostrophe would become part of the names.
+    this.writer = createSheetWriter(run.path, {
+      format: 'csv',
+      currencyDecimals: run.currencyDecimals,
+      timezone: run.store.timezone,
+      csvBom: false,
+      formulaGuard: false,
+    });
+    const perFile = o.invoicesPerFile ?? PROFILE_INVOICES_PER_FILE[profile];
+    this.invoices = new DocumentParts(
+      this.writer,
+      run.path,
+      profile,
+      PROFILE_COLUMNS[profile],
+      perFile,
+      'invoices',
+    );
+    this.credits = run.ledger
+      ? new DocumentParts(
+          this.writer,
+          suffixedPath(run.path, '-credit-notes'),
+          'credit_notes',
+          CREDIT_NOTE_COLUMNS[profile],
+          perFile,
+          'credit notes',
+        )
+      : null;
+    this.paymentsParts =
+      o.payments === undefined
+        ? null
+        : new DocumentParts(
+            this.writer,
+            o.payments,
+            'payments',
+            PAYMENT_COLUMNS[profile],
+            Infinity,
+            'payments',
+          );
+  }
+
+  /** Opens every file now, so that a run with nothing to write still writes them (headers only). */
+  async start(): Promise<void> {
+    await this.invoices.start();
+    await this.credits?.start();
+    await this.paymentsParts?.start();
+    if (this.run.ledger) {
+      this.changesSheet = await this.writer.addSheet(
+        { name: 'changes', columns: CHANGE_COLUMNS },
+        suffixedPath(this.run.path, '-changes'),
+      );
+    }
+  }
+
+  async write(order: Order): Promise<void> {
+    const { documents, payments, change, withDifference } = this.book.add(order);
+    if (withDifference && documents.some((d) => d.type === 'invoice')) this.withDifference++;
+    for (const doc of documents) {
+      const parts = doc.type === 'invoice' ? this.invoices : this.credits;
+      if (!parts) continue;
+      await parts.write(documentRows(doc, this.rowOptions), doc.total, doc.tax);
+    }
+    for (const p of payments) {
+      if (p.account === '') {
+        throw new UsageError(
+          `--payments: order ${order.number} was paid by ${p.method}, which has no account: add payment.${p.method}=ACCOUNT or payment=ACCOUNT to --accounts`,
+          'accounts',
+        );
+      }
+      await this.paymentsParts?.write([paymentRow(p, this.rowOptions)], p.amount, 0);
+    }
+    if (change) await this.recordChange(change);
+  }
+
+  private async recordChange(change: ChangeEntry): Promise<void> {
+    if (change.documents.length === 0) this.changeCounts.unchanged++;
+    if (change.documents.some((d) => d.type === 'credit_note')) this.changeCounts.credited++;
+    if (change.documents.some((d) => d.type === 'invoice')) this.changeCounts.reinvoiced++;
+    const row = changeRow(change);
+    this.changes.push({
+      orderId: change.order.id,
+      invoice: change.invoice,
+      statusBefore: change.statusBefore,
+      statusAfter: change.statusAfter,
+      difference: change.totalAfter - change.totalBefore,
+      action: change.action,
+    });
+    const wait = this.changesSheet?.write(row);
+    if (wait) await wait;
+  }
+
+  /** Writes the totals file and finishes every file. */
+  async close(): Promise<AccountingResult> {
+    const totals = [
+      ...this.invoices.totals,
+      ...(this.credits?.totals ?? []),
+      ...(this.paymentsParts?.totals ?? []),
+    ];
+    const totalsPath = suffixedPath(this.run.path, '-totals');
+    const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
+    for (const t of totals) {
+      const wait = sheet.write({ ...t, currency: this.run.store.currency });
+      if (wait) await wait;
+    }
+    await this.writer.close();
+    return {
+      invoices: this.invoices.count,
+      creditNotes: this.credits?.count ?? 0,
+      payments: this.paymentsParts?.count ?? 0,
+      rows: this.invoices.rows,
+      files: this.invoices.paths.length,
+      withDifference: this.withDifference,
+      tax: this.taxMode,
+      totals,
+      changes: { orders: this.changes.length, ...this.changeCounts, entries: this.changes },
+      paths: {
+        invoices: this.invoices.paths,
+        ...(this.credits ? { creditNotes: this.credits.paths } : {}),
+        ...(this.run.options.payments !== undefined ? { payments: this.run.options.payments } : {}),
+        ...(this.run.ledger ? { changes: suffixedPath(this.run.path, '-changes') } : {}),
+        totals: totalsPath,
+      },
+    };
+  }
+
+  /** Stale parts beside the invoice files (see DocumentParts.staleParts). */
+  staleParts(): Promise<string[]> {
+    return this.invoices.staleParts();
+  }
+
+  abort(): Promise<void> {
+    return this.writer.abort();
+  }
+}
+
+function definedTax(o: AccountingOptions): { taxType?: string; zeroTaxType?: string } {
+  return {
+    ...(o.taxType === undefined ? {} : { taxType: o.taxType }),
+    ...(o.zeroTaxType === undefined ? {} : { zeroTaxType: o.zeroTaxType }),
+  };
+}

@@ -1,0 +1,220 @@
+import { stat } from 'node:fs/promises';
+import type { ColumnSpec, SheetHandle, SheetWriter } from '../sheets/sheet-writer.js';
+import type { AccountingDocument, ChangeEntry, PaymentEntry } from './accounting-documents.js';
+import {
+  formatInvoiceDate,
+  partPath,
+  type AccountingProfile,
+  type InvoiceDateFormat,
+} from './accounting-profile.js';
+
+type Row = Record<string, string | number | null>;
+
+/** The control totals of one file: what the program should show once it is imported. */
+export interface FileTotals {
+  file: string;
+  /** `invoices`, `credit notes` or `payments`. */
+  document: 'invoices' | 'credit notes' | 'payments';
+  /** Documents (payments: payment rows). */
+  count: number;
+  rows: number;
+  /** Total as the program computes it (tax included; credit notes positive). */
+  total: number;
+  /** Tax in `total` as the program computes it (payments: 0). */
+  tax: number;
+}
+
+/**
+ * Documents of one kind written into part files of at most `perFile` documents each (`xero.csv`,
+ * `xero-part2.csv`…); a document's rows never straddle two files. Each part's control totals are
+ * kept for the totals file.
+ */
+export class DocumentParts {
+  private current: SheetHandle | null = null;
+  private inCurrent = 0;
+  readonly totals: FileTotals[] = [];
+
+  constructor(
+    private readonly writer: SheetWriter,
+    private readonly path: string,
+    private readonly name: string,
+    private readonly columns: readonly ColumnSpec[],
+    private readonly perFile: number,
+    private readonly document: FileTotals['document'],
+  ) {}
+
+  get paths(): string[] {
+    return this.totals.map((t) => t.file);
+  }
+
+  private async open(): Promise<SheetHandle> {
+    const part = this.totals.length + 1;
+    const file = partPath(this.path, part);
+    this.totals.push({ file, document: this.document, count: 0, rows: 0, total: 0, tax: 0 });
+    this.inCurrent = 0;
+    return this.writer.addSheet({ name: `${this.name}_${part}`, columns: [...this.columns] }, file);
+  }
+
+  /** Opens the first file now, so that an export with nothing to write still writes its (header-only) file. */
+  async start(): Promise<void> {
+    this.current ??= await this.open();
+  }
+
+  async write(rows: readonly Row[], total: number, tax: number): Promise<void> {
+    if (this.current === null || this.inCurrent >= this.perFile) {
+      if (this.current) await this.current.end();
+      this.current = await this.open();
+    }
+    for (const row of rows) {
+      const wait = this.current.write(row);
+      if (wait) await wait;
+    }
+    const t = this.totals.at(-1) as FileTotals;
+    t.count++;
+    t.rows += rows.length;
+    t.total += total;
+    t.tax += tax;
+    this.inCurrent++;
+  }
+
+  /** Documents written over every part. */
+  get count(): number {
+    return this.totals.reduce((s, t) => s + t.count, 0);
+  }
+
+  get rows(): number {
+    return this.totals.reduce((s, t) => s + t.rows, 0);
+  }
+
+  /**
+   * Part files after this export's last part that an earlier, larger export to the same name left
+   * (`xero-part4.csv` after a 3-part export): taken for this export's, their documents would be
+   * imported twice. Listed, never deleted.
+   */
+  async staleParts(): Promise<string[]> {
+    const stale: string[] = [];
+    for (let part = Math.max(this.totals.length, 1) + 1; ; part++) {
+      const file = partPath(this.path, part);
+      if (!(await stat(file).catch(() => undefined))) return stale;
+      stale.push(file);
+    }
+  }
+}
+
+export interface RowOptions {
+  profile: AccountingProfile;
+  dateFormat: InvoiceDateFormat;
+}
+
+/** The rows of a document in its profile's columns (Xero credit notes: negative amounts). */
+export function documentRows(doc: AccountingDocument, options: RowOptions): Row[] {
+  const date = formatInvoiceDate(doc.date, options.dateFormat);
+  const due = formatInvoiceDate(doc.due, options.dateFormat);
+  const order = doc.order;
+  if (options.profile === 'xero') {
+    // Xero's invoice import makes a credit note of a document whose total is negative.
+    const sign = doc.type === 'credit_note' ? -1 : 1;
+    const address = order.customer.address;
+    return doc.lines.map((line) => ({
+      contact: doc.contact,
+      email: order.customer.email,
+      po1: address?.address1 ?? null,
+      po2: address?.address2 ?? null,
+      po3: address?.district ?? null,
+      po4: null,
+      city: address?.city ?? null,
+      region: address?.state ?? null,
+      zip: address?.zip ?? null,
+      country: address?.country ?? null,
+      number: doc.number,
+      reference: doc.reference,
+      date,
+      due,
+      item_code: null,
+      description: line.description,
+      quantity: line.quantity,
+      unit: sign * line.unitAmount,
+      discount: null,
+      account: line.account,
+      tax: line.taxType,
+      tracking_name1: null,
+      tracking_option1: null,
+      tracking_name2: null,
+      tracking_option2: null,
+      currency: order.currency,
+      branding: null,
+    }));
+  }
+  const memo =
+    doc.type === 'invoice'
+      ? `Order ${order.name || order.number} (${order.id})`
+      : `Credit for invoice ${doc.reference}, order ${order.name || order.number} (${order.id})`;
+  return doc.lines.map((line) => ({
+    number: doc.number,
+    contact: doc.contact,
+    date,
+    due,
+    terms: null,
+    memo,
+    item: line.account,
+    description: line.description,
+    quantity: line.quantity,
+    unit: line.unitAmount,
+    amount: line.amount,
+    tax: line.taxType,
+    service_date: null,
+  }));
+}
+
+export function paymentRow(p: PaymentEntry, options: RowOptions): Row {
+  const order = p.order;
+  return {
+    number: p.number,
+    contact: p.contact,
+    date: formatInvoiceDate(p.date, options.dateFormat),
+    amount: p.amount,
+    account: p.account,
+    method: p.method,
+    reference: `${order.name || order.number}`,
+    memo: `Order ${order.name || order.number} (${order.id}), ${p.method}`,
+    currency: order.currency,
+  };
+}
+
+export const CHANGE_COLUMNS: ColumnSpec[] = [
+  { key: 'order_id', header: 'order_id', type: 'text' },
+  { key: 'order_number', header: 'order_number', type: 'text' },
+  { key: 'invoice', header: 'invoice_number', type: 'text' },
+  { key: 'before', header: 'status_when_invoiced', type: 'text' },
+  { key: 'after', header: 'status_now', type: 'text' },
+  { key: 'total_before', header: 'total_invoiced_before', type: 'money' },
+  { key: 'total_after', header: 'total_invoiced_now', type: 'money' },
+  { key: 'difference', header: 'difference', type: 'money' },
+  { key: 'action', header: 'action', type: 'text' },
+  { key: 'updated_at', header: 'order_updated_at', type: 'text' },
+];
+
+export function changeRow(c: ChangeEntry): Row {
+  return {
+    order_id: c.order.id,
+    order_number: c.order.number,
+    invoice: c.invoice,
+    before: c.statusBefore,
+    after: c.statusAfter,
+    total_before: c.totalBefore,
+    total_after: c.totalAfter,
+    difference: c.totalAfter - c.totalBefore,
+    action: c.action,
+    updated_at: c.order.updated_at,
+  };
+}
+
+export const TOTALS_COLUMNS: ColumnSpec[] = [
+  { key: 'file', header: 'file', type: 'text' },
+  { key: 'document', header: 'document', type: 'text' },
+  { key: 'count', header: 'count', type: 'integer' },
+  { key: 'rows', header: 'rows', type: 'integer' },
+  { key: 'total', header: 'total', type: 'money' },
+  { key: 'tax', header: 'tax', type: 'money' },
+  { key: 'currency', header: 'currency', type: 'text' },
+];

@@ -1,0 +1,134 @@
+import { UsageError } from '../errors/usage-error.js';
+import type { Store } from '../schema/store.js';
+import { accountFor, type AccountMap } from './accounting-accounts.js';
+import type { AccountingProfile } from './accounting-profile.js';
+
+/**
+ * How a profile file carries the store's tax. Never as a sales line:
+ *
+ * - `inclusive` (the store's prices include tax): every line is the amount the customer paid, with
+ *   the store's tax rate in the tax column; the program takes the tax out of each line. Import the
+ *   file with "amounts are tax inclusive".
+ * - `exclusive` (prices exclude tax): every line is the net amount with the store's tax rate; the
+ *   program adds the tax line by line. Where its per-line rounding gives a tax other than the
+ *   store's, a `Tax rounding` line with the zero rate carries the difference to the `rounding`
+ *   account, so the invoice total is the order's. Import with "amounts are tax exclusive".
+ * - `line` (`--accounts tax=…`): for programs or regions whose tax rates cannot express the store's
+ *   tax: net lines with the zero rate, and the store's tax as a line of its own on the `tax`
+ *   (liability) account. Import as tax exclusive.
+ *
+ * The API's orders carry one tax amount per order and no rate per line: every taxable line takes
+ * the store's rate (`store.tax.percent`).
+ */
+export type TaxMode = 'inclusive' | 'exclusive' | 'line';
+
+export interface TaxPolicy {
+  mode: TaxMode;
+  /** The store's rate in percent. */
+  percent: number;
+  /** The program's name of the store's rate (Xero `*TaxType`, QuickBooks `Item tax code`). */
+  taxed: string;
+  /** The program's name of a rate with no tax (rounding, differences, `line` mode). */
+  zero: string;
+}
+
+export interface TaxOptions {
+  /** `--tax-type`: the program's name of the store's tax rate. */
+  taxType?: string;
+  /** `--zero-tax-type`: the program's name of a rate with no tax. */
+  zeroTaxType?: string;
+}
+
+/**
+ * Tax rate names a program has by default in an organisation of a country, by rate: Xero's default
+ * tax rates (UK: "20% (VAT on Income)", "No VAT"; Australia: "GST on Income", "GST Free Income";
+ * New Zealand: "15% GST on Income", "No GST"; elsewhere "Tax Exempt" for no tax). QuickBooks Online
+ * US: the codes `TAX` and `NON`. Anything else must be named with --tax-type / --zero-tax-type.
+ */
+/** Per profile, per country (`*`: any other), the zero rate and the rates by percent (`*`: any rate). */
+const IMPLIED: Record<AccountingProfile, Record<string, { zero: string; rates: Record<string, string> }>> = {
+  xero: {
+    GB: { zero: 'No VAT', rates: { 20: '20% (VAT on Income)', 5: '5% (VAT on Income)' } },
+    AU: { zero: 'GST Free Income', rates: { 10: 'GST on Income' } },
+    NZ: { zero: 'No GST', rates: { 15: '15% GST on Income' } },
+    '*': { zero: 'Tax Exempt', rates: {} },
+  },
+  quickbooks: { US: { zero: 'NON', rates: { '*': 'TAX' } } },
+};
+
+function implied(profile: AccountingProfile, country: string, percent: number) {
+  const byCountry = IMPLIED[profile];
+  const entry = byCountry[country.toUpperCase()] ?? byCountry['*'];
+  if (!entry) return { zero: undefined, taxed: undefined };
+  const rates: Record<string, string | undefined> = entry.rates;
+  return { zero: entry.zero, taxed: percent === 0 ? entry.zero : (rates[String(percent)] ?? rates['*']) };
+}
+
+const PROGRAM: Record<AccountingProfile, string> = { xero: 'Xero', quickbooks: 'QuickBooks' };
+
+/**
+ * The tax policy of a profile file for a store, or a UsageError (exit 2) naming the flag to give
+ * when the program's required tax column would otherwise be blank.
+ */
+export function taxPolicy(
+  store: Pick<Store, 'tax' | 'country'>,
+  profile: AccountingProfile,
+  options: TaxOptions,
+  accounts: AccountMap,
+): TaxPolicy {
+  const percent = store.tax.percent;
+  const guess = implied(profile, store.country, percent);
+  const program = PROGRAM[profile];
+  const zero = options.zeroTaxType ?? guess.zero ?? (percent === 0 ? options.taxType : undefined);
+  const needZero = (why: string): string => {
+    if (zero !== undefined) return zero;
+    throw new UsageError(
+      `--profile ${profile}: ${why}: name ${program}'s rate with no tax (as ${program} shows it, e.g. "Tax Exempt") with --zero-tax-type`,
+      'zero-tax-type',
+    );
+  };
+  if (accounts.lines.tax !== undefined) {
+    if (accounts.lines.tax === accountFor('sales', accounts, profile)) {
+      throw new UsageError(
+        `--accounts: tax=${accounts.lines.tax} is the sales account: tax would be booked as sales; name the tax liability account`,
+        'accounts',
+      );
+    }
+    const z = needZero(
+      'with tax=ACCOUNT the tax is a line of its own and every line takes a rate with no tax',
+    );
+    return { mode: 'line', percent, taxed: z, zero: z };
+  }
+  const taxed = options.taxType ?? guess.taxed;
+  if (taxed === undefined) {
+    throw new UsageError(
+      percent === 0
+        ? `--profile ${profile}: this store charges no tax: name ${program}'s rate with no tax (e.g. "Tax Exempt") with --tax-type (${program} requires a tax rate on every line)`
+        : `--profile ${profile}: this store's prices ${store.tax.inclusive ? 'include' : 'exclude'} ${percent}% tax: name ${program}'s tax rate for it, exactly as ${program} shows it, with --tax-type (or book tax to a liability account of its own with --accounts tax=ACCOUNT)`,
+      'tax-type',
+    );
+  }
+  if (percent === 0) return { mode: 'exclusive', percent, taxed, zero: zero ?? taxed };
+  if (store.tax.inclusive) return { mode: 'inclusive', percent, taxed, zero: zero ?? taxed };
+  return {
+    mode: 'exclusive',
+    percent,
+    taxed,
+    zero: needZero(`this store's prices exclude ${percent}% tax and rounding lines need a rate with no tax`),
+  };
+}
+
+/** Rounds half away from zero (how the programs round a line's tax to the minor unit). */
+function roundHalfAway(x: number): number {
+  return Math.sign(x) * Math.round(Math.abs(x));
+}
+
+/** The tax a program adds to a net line at `percent` (exclusive amounts), in minor units. */
+export function taxOnNet(amount: number, percent: number): number {
+  return roundHalfAway((amount * percent) / 100);
+}
+
+/** The tax contained in a tax-inclusive line at `percent`, in minor units. */
+export function taxInGross(amount: number, percent: number): number {
+  return roundHalfAway((amount * percent) / (100 + percent));
+}

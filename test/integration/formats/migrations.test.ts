@@ -1,0 +1,429 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { Product } from '../../../src/schema/index.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { shopifyExpectations, wooExpectations, type ExpectedProduct } from './source-expectations.js';
+
+// Issue 24: every real export of the fixtures migrated into an empty sandbox store, compared field
+// by field with its source (read with papaparse, not through merchant-bulk), then imported again
+// with no write.
+
+const CORPUS = resolve('test/fixtures/corpus');
+const dir = mkdtempSync(join(tmpdir(), 'mbulk-migrations-'));
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  sandbox: RunningSandbox;
+  cli: (...argv: string[]) => ReturnType<typeof runCli>;
+  writes: () => { method: string; path: string }[];
+  byRef: () => Map<string, Product>;
+}
+
+/** An empty sandbox store (USD, US), closed by the caller. */
+async function emptyStore(): Promise<Run> {
+  const sandbox = await startSandbox({});
+  const env = { MERCHANT_API_URL: sandbox.url, MERCHANT_API_TOKEN: sandbox.token };
+  const cwd = mkdtempSync(join(dir, 'run-'));
+  return {
+    sandbox,
+    cli: (...argv) => runCli(argv, env, cwd),
+    writes: () => sandbox.requestLog().filter((e) => e.method !== 'GET' && e.path.startsWith('/api/')),
+    byRef: () => new Map(sandbox.store.toSnapshot().products.map((p) => [p.reference_id ?? '', p])),
+  };
+}
+
+interface PlanJson {
+  runId: string;
+  runDir: string;
+  format: string;
+  counts: Record<string, number>;
+  rows: { read: number; inPlan: number; leftOut: number; markedSkip: number; invalid: number };
+  stockUnknown?: { products: number; items: number; mode?: string };
+  columns: { header: string; field: string | null }[];
+}
+
+/** A CSV's header as papaparse reads it (BOM, a blank first line, quotes). */
+function headerOf(path: string): string[] {
+  const text = readFileSync(path, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .replace(/^\r?\n/, '');
+  return (Papa.parse<string[]>(text, { preview: 1 }).data[0] ?? []).map((h) => h.trim());
+}
+
+const WOO_ORIGINAL = join(CORPUS, 'woocommerce/wc-product-export-28-7-2024-1722216242241.csv');
+
+/**
+ * Every real export in the fixtures, with the products the tool rightly refuses (named) and the
+ * layout it shows. The Russian and German files are the WooCommerce export with translated headers.
+ */
+const EXPORTS: { file: string; format: string; expected: () => ExpectedProduct[]; invalid?: string[] }[] = [
+  {
+    file: 'shopify/faridrony55_apparel.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/faridrony55_apparel.csv')),
+  },
+  {
+    file: 'shopify/packt_products_export_1.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/packt_products_export_1.csv')),
+  },
+  {
+    file: 'shopify/product_template.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/product_template.csv')),
+  },
+  {
+    file: 'shopify/ronne2406_products_export_1_extract.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/ronne2406_products_export_1_extract.csv')),
+    // Two of its variants share the SKU '111: every variant needs its own.
+    invalid: ['copy-of-new-collection-personalized-name-necklace-silver'],
+  },
+  {
+    file: 'shopify/yadayada_products_export_1.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/yadayada_products_export_1.csv')),
+    // Its variants' SKUs are also the SKUs of products of their own in the file (the repository
+    // splits variants into products): a SKU belongs to one product or variant.
+    invalid: ['mustache-wax'],
+  },
+  {
+    file: 'shopify/velofant_products_export_1.csv',
+    format: 'shopify',
+    expected: () => shopifyExpectations(join(CORPUS, 'shopify/velofant_products_export_1.csv')),
+  },
+  {
+    file: 'woocommerce/wc-product-export-28-7-2024-1722216242241.csv',
+    format: 'woocommerce',
+    expected: () => wooExpectations(WOO_ORIGINAL),
+  },
+  {
+    file: 'woocommerce/wc-product-export-ru.csv',
+    format: 'woocommerce',
+    expected: () => wooExpectations(WOO_ORIGINAL),
+  },
+  {
+    file: 'woocommerce/wc-product-export-de.csv',
+    format: 'woocommerce',
+    expected: () => wooExpectations(WOO_ORIGINAL),
+  },
+  {
+    file: 'woocommerce/sample_products.csv',
+    format: 'woocommerce',
+    expected: () => wooExpectations(join(CORPUS, 'woocommerce/sample_products.csv')),
+  },
+  {
+    file: 'woocommerce/gopoma_sample_products_x16_bom_crlf.csv',
+    format: 'woocommerce',
+    expected: () => wooExpectations(join(CORPUS, 'woocommerce/gopoma_sample_products_x16_bom_crlf.csv')),
+  },
+];
+
+/** The choices a migration of unknown stock and long image lists needs. */
+const MIGRATE = ['--stock-unknown', 'untracked', '--images', 'first-10'];
+
+function compare(live: Product | undefined, e: ExpectedProduct): void {
+  const where = e.reference;
+  expect(live, where).toBeDefined();
+  const p = live as Product;
+  expect(p.name, where).toBe(e.name);
+  if (e.status !== undefined) expect(p.status, where).toBe(e.status);
+  expect(p.tags, where).toEqual(e.tags);
+  expect(p.images, where).toHaveLength(Math.min(10, e.images.length));
+  if (e.hasDescription) {
+    expect(p.description, where).not.toBe('');
+    expect(p.description, where).not.toMatch(/<\/?[a-z][a-z0-9]*[\s>/]/i);
+  }
+  expect(
+    p.variants.map((v) => v.name),
+    where,
+  ).toEqual(e.variants.map((v) => v.name));
+  e.variants.forEach((v, i) => {
+    const lv = p.variants[i];
+    expect(lv?.price, `${where} ${v.name}`).toBe(v.price);
+    if (v.sku !== undefined) expect(lv?.sku, `${where} ${v.name}`).toBe(v.sku);
+  });
+  if (e.variants.length === 0) {
+    if (e.price !== undefined) expect(p.price, where).toBe(e.price);
+    if (e.sku !== undefined) expect(p.sku, where).toBe(e.sku);
+  }
+  // Stock: as the export gives it; tracked without a quantity: untracked (--stock-unknown untracked).
+  const quantities = e.variants.length === 0 ? [e.quantity] : e.variants.map((v) => v.quantity);
+  if (!e.tracked) return;
+  if (quantities.every((q) => q === undefined)) {
+    expect(p.inventory_enabled, `${where}: stock unknown, so untracked`).toBe(false);
+    return;
+  }
+  expect(p.inventory_enabled, where).toBe(true);
+  if (e.variants.length === 0) expect(p.inventory?.quantity, where).toBe(e.quantity);
+  else
+    e.variants.forEach((v, i) =>
+      expect(p.variants[i]?.inventory?.quantity, `${where} ${v.name}`).toBe(v.quantity),
+    );
+}
+
+describe('a migration of every real export into an empty store', () => {
+  it.each(EXPORTS)(
+    '$file: as the source says, field by field; imported again, nothing is written',
+    async ({ file, format, expected, invalid = [] }) => {
+      const run = await emptyStore();
+      try {
+        const path = join(CORPUS, file);
+        const applied = await run.cli('import', 'products', path, '--apply', '--yes', '--json', ...MIGRATE);
+        expect(applied.code, applied.stderr).toBe(invalid.length > 0 ? 1 : 0);
+        const result = applied.json<PlanJson>();
+        expect(result.format).toBe(format);
+        // Every source column is listed once: the field it feeds, or not imported (and why).
+        expect(result.columns.map((c) => c.header)).toEqual(headerOf(path));
+        expect(result.counts['invalid']).toBe(invalid.length);
+        const products = expected();
+        expect(result.counts['create']).toBe(products.length - invalid.length);
+        const live = run.byRef();
+        for (const e of products) {
+          if (invalid.includes(e.reference)) expect(live.has(e.reference), e.reference).toBe(false);
+          else compare(live.get(e.reference), e);
+        }
+
+        run.sandbox.clearRequestLog();
+        const again = await run.cli('import', 'products', path, '--apply', '--yes', '--json', ...MIGRATE);
+        expect(again.code, again.stderr).toBe(applied.code);
+        expect(again.json<PlanJson>().counts['noop']).toBe(products.length - invalid.length);
+        expect(run.writes()).toEqual([]);
+      } finally {
+        await run.sandbox.close();
+      }
+    },
+  );
+});
+
+describe('issue 24 acceptance, through the CLI', () => {
+  const VELOFANT = join(CORPUS, 'shopify/velofant_products_export_1.csv');
+
+  it('a tracked export without a quantity column: said at the top, --apply refuses (exit 3, 0 writes); each --stock-unknown does what it says', async () => {
+    const run = await emptyStore();
+    try {
+      const plan = await run.cli('import', 'products', VELOFANT);
+      expect(plan.code).toBe(0);
+      expect(plan.stderr).toMatch(
+        /^Stock unknown: 14 products \(19 inventory items\) track stock but the sheet gives no quantity for them: --apply refuses/m,
+      );
+      const report = readFileSync(join(runDirOf(plan.stdout), 'report.md'), 'utf8');
+      expect(report).toContain('Stock unknown');
+      const page = readFileSync(join(runDirOf(plan.stdout), 'report.html'), 'utf8');
+      expect(page).toContain('14 products (19 inventory items) track stock but the sheet gives no quantity');
+
+      const refused = await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--json');
+      expect(refused.code).toBe(3);
+      expect(refused.json<{ refused: string; stockUnknown: { products: number } }>()).toMatchObject({
+        refused: expect.stringContaining('--stock-unknown untracked'),
+        stockUnknown: { products: 14, items: 19 },
+      });
+      expect(run.writes()).toEqual([]);
+      // mbulk apply of that plan refuses as well.
+      const saved = await run.cli('apply', refused.json<{ runId: string }>().runId, '--yes');
+      expect(saved.code).toBe(3);
+      expect(run.writes()).toEqual([]);
+
+      // zero: tracked, stock 0. Then keep on a store where one item has stock 7 since: left alone.
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'zero')).code,
+      ).toBe(0);
+      const wheels = run.byRef().get('velofant-wheelset-1');
+      expect(wheels).toMatchObject({ inventory_enabled: true, inventory: { quantity: 0 } });
+      const item = wheels?.inventory?.item_id as string;
+      run.sandbox.store.updateInventoryItem(item, { quantity: 7 });
+      run.sandbox.clearRequestLog();
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'keep')).code,
+      ).toBe(0);
+      expect(run.writes()).toEqual([]);
+      expect(run.byRef().get('velofant-wheelset-1')?.inventory?.quantity).toBe(7);
+      // untracked: the unknown stock is not tracked at all.
+      expect(
+        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'untracked'))
+          .code,
+      ).toBe(0);
+      expect(run.byRef().get('velofant-wheelset-1')?.inventory_enabled).toBe(false);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('rows left out by the conversion and products marked skip are counted alike in every output', async () => {
+    const run = await emptyStore();
+    try {
+      const applied = await run.cli('import', 'products', WOO_ORIGINAL, '--apply', '--yes', '--json');
+      const json = applied.json<PlanJson>();
+      expect(json.rows).toEqual({ read: 124, inPlan: 82, leftOut: 42, markedSkip: 0, invalid: 0 });
+      expect(json.counts['rows left out']).toBe(42);
+      const text = await run.cli('import', 'products', WOO_ORIGINAL);
+      expect(text.stdout).toMatch(/^Rows left out: 42 /m);
+      expect(text.stdout).toMatch(
+        /^Rows: 124 read = 82 in the plan \+ 42 left out \+ 0 marked skip \+ 0 invalid$/m,
+      );
+      expect(text.stdout).toMatch(/marked skip 0/);
+      const dirOf = json.runDir;
+      expect(readFileSync(join(dirOf, 'report.md'), 'utf8')).toContain(
+        '124 read = 82 in the plan + 42 left out',
+      );
+      expect(readFileSync(join(dirOf, 'report.html'), 'utf8')).toContain(
+        '42 rows left out by the conversion',
+      );
+      const outcomes = Papa.parse<Record<string, string>>(
+        readFileSync(join(dirOf, 'results.csv'), 'utf8').replace(/^\uFEFF/, ''),
+        { header: true, skipEmptyLines: true },
+      ).data.map((r) => r['outcome']);
+      expect(outcomes.filter((o) => o === 'left_out')).toHaveLength(42);
+      expect(outcomes).toHaveLength(124);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('--images first-10: a product of 18 images keeps its first 10, every dropped URL in results.csv and the plan', async () => {
+    const run = await emptyStore();
+    try {
+      const file = join(CORPUS, 'shopify/yadayada_products_export_1.csv');
+      const refused = await run.cli('import', 'products', file);
+      expect(refused.stdout).toMatch(
+        /"kent-x-small-mens-beard[^"]*" \(KENT X-Small[^)]*\) has 18 images; a product has at most 10: import with --images first-10/,
+      );
+      const applied = await run.cli(
+        'import',
+        'products',
+        file,
+        '--apply',
+        '--yes',
+        '--json',
+        '--images',
+        'first-10',
+      );
+      const comb = [...run.byRef().values()].find((p) => p.reference_id?.startsWith('kent-x-small'));
+      const sources = shopifyExpectations(file).find((e) => e.reference === comb?.reference_id)?.images ?? [];
+      expect(sources).toHaveLength(18);
+      expect(comb?.images).toHaveLength(10);
+      const results = readFileSync(join(applied.json<PlanJson>().runDir, 'results.csv'), 'utf8');
+      for (const url of sources.slice(10)) expect(results).toContain(url);
+      for (const url of sources.slice(0, 10)) expect(results).not.toContain(url);
+      // And the plan says so (a dry run of the same file, nothing left to write but the note).
+      const plan = await run.cli('import', 'products', file, '--images', 'first-10');
+      expect(plan.stdout).toContain(
+        `has 18 images; the first 10 are kept (--images first-10), 8 not imported: ${sources.slice(10).join(' ')}`,
+      );
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('Variant Prce gets a "did you mean Variant Price"; --map "Colour+Size=variant_name" builds Red / S', async () => {
+    const run = await emptyStore();
+    try {
+      const misspelt = join(dir, 'misspelt.csv');
+      const packt = readFileSync(join(CORPUS, 'shopify/packt_products_export_1.csv'), 'utf8');
+      writeFileSync(misspelt, packt.replace('Variant Price,', 'Variant Prce,'));
+      const plan = await run.cli('import', 'products', misspelt);
+      expect(plan.stdout).toContain(
+        'column "Variant Prce" is not a column of a Shopify product export and is not imported; did you mean Variant Price?',
+      );
+      expect(plan.stdout).toMatch(
+        /a new product needs a price: write it on its first row \(no Variant Price column: did you mean column T, "Variant Prce"\?\)/,
+      );
+
+      const supplier = join(dir, 'supplier.csv');
+      writeFileSync(
+        supplier,
+        'Ref,Title,Colour,Size,Price,Retail\nT1,Tee,Red,S,10.00,10.00\nT1,,Red,M,,10.00\nT1,,Blue,L,,11.00\n',
+      );
+      const mapped = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--apply',
+        '--yes',
+        '--map',
+        'Ref=reference_id,Title=name,Colour+Size=variant_name,Retail=variant_price',
+      );
+      expect(mapped.stdout).toContain('Colour → variant_name');
+      // A sheet that is no WooCommerce export in any language is refused, not read as empty rows.
+      const notWoo = await run.cli('import', 'products', supplier, '--from', 'woocommerce');
+      expect(notWoo.code).toBe(2);
+      expect(notWoo.stderr).toContain(
+        "--from woocommerce, but its header (Ref, Title, Colour, Size, Price, Retail) is not WooCommerce's product export in any language merchant-bulk knows",
+      );
+      // Two columns on one field: refused naming the user's headers, the join suggested, the file once.
+      const twice = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--dry-run',
+        '--map',
+        'Ref=reference_id,Colour=variant_name,Size=variant_name',
+      );
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toBe(
+        `mbulk: ${supplier}: column "Size" means variant_name, like column C ("Colour"); keep only one of them, or join their values with --map "Colour+Size=variant_name"\n`,
+      );
+      expect(
+        run
+          .byRef()
+          .get('T1')
+          ?.variants.map((v) => v.name),
+      ).toEqual(['Red / S', 'Red / M', 'Blue / L']);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+
+  it('rehearsal in the embedded sandbox: --sandbox-data new.json --empty --currency USD, amounts read as USD', async () => {
+    const cwd = mkdtempSync(join(dir, 'rehearsal-'));
+    const state = join(cwd, 'rehearsal.json');
+    const file = join(CORPUS, 'shopify/packt_products_export_1.csv');
+    const flags = ['--sandbox-data', state, '--empty', '--currency', 'USD', '--country', 'US'];
+    const applied = await runCli(['import', 'products', file, '--apply', '--yes', ...flags], {}, cwd);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^Target: local sandbox \(/m);
+    expect(applied.stdout).toContain("Amounts: read as USD, the store's currency");
+    expect(applied.stderr).not.toContain('suspicious price'); // an empty store has no prices to jump from
+    const me = await runCli(['whoami', '--json', '--sandbox-data', state], {}, cwd);
+    expect(me.json<{ currency: string; country: string }>()).toMatchObject({
+      currency: 'USD',
+      country: 'US',
+    });
+    expect(JSON.parse(readFileSync(state, 'utf8')).products).toHaveLength(20);
+    // Its image URLs do not name the port of that run.
+    for (const p of JSON.parse(readFileSync(state, 'utf8')).products as Product[])
+      for (const url of p.images) expect(url).toMatch(/^http:\/\/sandbox\.local\/__sandbox\/images\//);
+    // The same state for another currency is refused, naming both; nothing is written.
+    const other = await runCli(
+      ['import', 'products', file, '--sandbox-data', state, '--empty', '--currency', 'EUR'],
+      {},
+      cwd,
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('with a USD store in US, not the empty EUR store in US');
+    // --empty never reaches a real store.
+    const remote = await runCli(
+      ['import', 'products', file, '--empty'],
+      { MERCHANT_API_URL: 'https://api.example', MERCHANT_API_TOKEN: 't' },
+      cwd,
+    );
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain(
+      '--empty starts an empty sandbox store, but the target is https://api.example',
+    );
+  });
+});
+
+/** The run directory a plan printed (`Review page: DIR/report.html`). */
+function runDirOf(stdout: string): string {
+  const m = /^Review page: (.+)\/report\.html$/m.exec(stdout);
+  if (m?.[1] === undefined) throw new Error(`no review page in:\n${stdout}`);
+  return m[1];
+}

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+
+/**
+ * What a platform export says of each product, read straight from the file with papaparse (not
+ * through merchant-bulk's readers or converters), so that a migration can be compared field by
+ * field with its source. Money in minor units of a 2-decimal currency.
+ */
+export interface ExpectedProduct {
+  reference: string;
+  name: string;
+  status?: 'VISIBLE' | 'HIDDEN';
+  tags: string[];
+  /** Image URLs in position order (all of them: the caller takes the first ten). */
+  images: string[];
+  /** The product's own SKU, price and stock when it has no variants. */
+  sku?: string;
+  price?: number;
+  quantity?: number;
+  variants: { name: string; sku?: string; price: number; quantity?: number }[];
+  /** The export tracks stock (it may give no quantity). */
+  tracked: boolean;
+  hasDescription: boolean;
+}
+
+function rows(file: string): Record<string, string>[] {
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const parsed = Papa.parse<Record<string, string>>(text, {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transformHeader: (h) => h.trim(),
+  });
+  return parsed.data.map((r) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r)) out[k] = typeof v === 'string' ? v.trim() : '';
+    return out;
+  });
+}
+
+const minor = (text: string): number => Math.round(Number(text.replace(/,/g, '')) * 100);
+const list = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
+const bareSku = (sku: string): string => (sku.startsWith("'") ? sku.slice(1) : sku);
+
+/** A Shopify product export (any layout): products by handle, gift cards left out. */
+export function shopifyExpectations(file: string): ExpectedProduct[] {
+  const byHandle = new Map<string, Record<string, string>[]>();
+  let last = '';
+  for (const r of rows(file)) {
+    const handle = r['Handle'] || r['URL handle'] || last;
+    last = handle;
+    const list = byHandle.get(handle) ?? [];
+    list.push(r);
+    byHandle.set(handle, list);
+  }
+  const out: ExpectedProduct[] = [];
+  for (const [handle, rs] of byHandle) {
+    const first = rs[0] as Record<string, string>;
+    if (/^true$/i.test(first['Gift Card'] ?? '')) continue;
+    const status = (first['Status'] ?? '').toLowerCase();
+    const published = first['Published'] ?? '';
+    const e: ExpectedProduct = {
+      reference: handle,
+      name: first['Title'] ?? '',
+      tags: list(first['Tags'] ?? ''),
+      images: [],
+      variants: [],
+      tracked: rs.some((r) => r['Variant Inventory Tracker'] === 'shopify'),
+      hasDescription: (first['Body (HTML)'] ?? '') !== '',
+    };
+    if (status === 'active') e.status = /^false$/i.test(published) ? 'HIDDEN' : 'VISIBLE';
+    else if (status === 'draft' || status === 'archived') e.status = 'HIDDEN';
+    const images = rs
+      .map((r, order) => ({ src: r['Image Src'] ?? '', position: Number(r['Image Position'] || 1e9), order }))
+      .filter((i) => i.src !== '')
+      .sort((a, b) => a.position - b.position || a.order - b.order);
+    for (const i of images) if (!e.images.includes(i.src)) e.images.push(i.src);
+    const variantRows = rs.filter((r) =>
+      [r['Option1 Value'], r['Option2 Value'], r['Option3 Value'], r['Variant SKU'], r['Variant Price']].some(
+        (v) => v,
+      ),
+    );
+    const qty = (r: Record<string, string>) =>
+      r['Variant Inventory Qty'] === undefined || r['Variant Inventory Qty'] === ''
+        ? undefined
+        : Math.max(0, Number(r['Variant Inventory Qty']));
+    const only = variantRows.length === 1 ? variantRows[0] : undefined;
+    if (
+      only !== undefined &&
+      [only['Option1 Value'], only['Option2 Value'], only['Option3 Value']].every(
+        (o) => !o || o === 'Default Title',
+      )
+    ) {
+      if (only['Variant SKU']) e.sku = bareSku(only['Variant SKU']);
+      e.price = minor(only['Variant Price'] ?? '');
+      const q = qty(only);
+      if (q !== undefined) e.quantity = q;
+    } else {
+      for (const r of variantRows) {
+        const name = [r['Option1 Value'], r['Option2 Value'], r['Option3 Value']]
+          .filter((o) => o)
+          .join(' / ');
+        const v: ExpectedProduct['variants'][number] = { name, price: minor(r['Variant Price'] ?? '') };
+        if (r['Variant SKU']) v.sku = bareSku(r['Variant SKU']);
+        const q = qty(r);
+        if (q !== undefined) v.quantity = q;
+        e.variants.push(v);
+      }
+    }
+    out.push(e);
+  }
+  return out;
+}
+
+const WOO_SKIPPED = /grouped|external/;
+
+/** An English WooCommerce product export: simple and variable products with a price. */
+export function wooExpectations(file: string): ExpectedProduct[] {
+  const seen = new Set<string>();
+  const all = rows(file).filter((r) => {
+    const id = r['ID'] ?? '';
+    if (id !== '' && seen.has(id)) return false; // a repeated row is read once
+    seen.add(id);
+    return true;
+  });
+  const bySku = new Map(all.filter((r) => r['SKU']).map((r) => [r['SKU'] as string, r]));
+  const parentOf = (v: Record<string, string>) => {
+    const p = v['Parent'] ?? '';
+    return p.startsWith('id:') ? p.slice(3) : bySku.get(p)?.['ID'];
+  };
+  const out: ExpectedProduct[] = [];
+  for (const r of all) {
+    const type = r['Type'] ?? '';
+    if (type.includes('variation') || WOO_SKIPPED.test(type)) continue;
+    const price = (x: Record<string, string>) => x['Sale price'] || x['Regular price'] || '';
+    const variations = type.includes('variable')
+      ? all
+          .filter(
+            (v) => (v['Type'] ?? '').includes('variation') && parentOf(v) === r['ID'] && price(v) !== '',
+          )
+          .sort((a, b) => Number(a['Position'] || 0) - Number(b['Position'] || 0))
+      : [];
+    if (price(r) === '' && variations.length === 0) continue;
+    const published = r['Published'];
+    const e: ExpectedProduct = {
+      reference: `woo:${r['ID']}`,
+      name: r['Name'] ?? '',
+      tags: list(r['Tags'] ?? ''),
+      images: list(r['Images'] ?? ''),
+      variants: [],
+      tracked: r['Stock'] !== '' || variations.some((v) => v['Stock'] !== ''),
+      hasDescription: (r['Description'] || r['Short description'] || '') !== '',
+    };
+    if (published === '1') e.status = 'VISIBLE';
+    else if (published === '0' || published === '-1') e.status = 'HIDDEN';
+    if (variations.length === 0) {
+      e.price = minor(price(r));
+      if (r['SKU']) e.sku = r['SKU'];
+      if (r['Stock']) e.quantity = Math.max(0, Number(r['Stock']));
+    }
+    const names = new Set<string>();
+    for (const v of variations) {
+      const values = Object.keys(v)
+        .filter((k) => /^Attribute \d+ value\(s\)$/.test(k))
+        .sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]))
+        .map((k) => v[k])
+        .filter((x) => x);
+      const name = values.join(' / ') || v['SKU'] || v['Name'] || '';
+      if (names.has(name)) continue;
+      names.add(name);
+      const variant: ExpectedProduct['variants'][number] = { name, price: minor(price(v)) };
+      if (v['SKU']) variant.sku = v['SKU'];
+      if (v['Stock']) variant.quantity = Math.max(0, Number(v['Stock']));
+      e.variants.push(variant);
+    }
+    out.push(e);
+  }
+  return out;
+}
