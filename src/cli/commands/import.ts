@@ -19,6 +19,8 @@ const importCommands: RegisterCommand[] = [
 export interface ImportArgs extends GlobalArgs, NotifyArgs {
   file: string;
   apply: boolean;
+  /** Plan only (the default without --apply; with it, a usage error). */
+  'dry-run'?: boolean | undefined;
   yes: boolean;
   sheet?: string | undefined;
   'runs-dir'?: string | undefined;
@@ -83,7 +85,7 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
       })
       .option('dry-run', {
         type: 'boolean',
-        describe: 'Plan only, write nothing (the default without --apply)',
+        describe: 'Plan only, write nothing (what happens without --apply; says so in a script)',
       })
       .check((argv) => {
         if (argv['dry-run'] === true && argv['apply'] === true)
