@@ -102,10 +102,8 @@ export function writeCustomerReport(
           ] as const)
         : []),
     ],
-    changes: changes.slice(0, 500).map(describeCustomerChange),
-    totalChanges: changes.length,
-    issues: file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
-    totalIssues: file.plan.issues.length,
+    changes: changes.map(describeCustomerChange),
+    issues: file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
     review: customerReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,

@@ -287,12 +287,5 @@ export function writeFullProductReport(run: RunDirectory, file: ProductPlanFile,
     );
     return;
   }
-  writeFileSync(
-    target,
-    renderReport({
-      ...reportInput(run, file),
-      maxChanges: Number.MAX_SAFE_INTEGER,
-      maxIssues: Number.MAX_SAFE_INTEGER,
-    }),
-  );
+  writeFileSync(target, renderReport(reportInput(run, file)));
 }

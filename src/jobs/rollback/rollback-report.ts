@@ -41,6 +41,11 @@ export function formatRestoreValue(
     return `${value.name} · ${money(value.price)}${stock}`;
   }
   if (MONEY_FIELDS.has(field) && typeof value === 'number') return money(value);
+  // Plans made before variant summaries were objects hold "NAME PRICE, stock N" (minor units).
+  if (decimals !== undefined && field.startsWith('variants[') && typeof value === 'string') {
+    const m = /^(.*?) ?(-?\d+)(, stock -?\d+)?$/.exec(value);
+    if (m !== null) return `${m[1] === '' ? '' : `${m[1]} `}${money(Number(m[2]))}${m[3] ?? ''}`;
+  }
   return show(value);
 }
 
@@ -251,18 +256,12 @@ export function writeRollbackReport(
           ] as const)
         : []),
     ],
-    changes: lines.slice(0, 500),
-    totalChanges: lines.length,
+    changes: lines,
     issues: [
-      ...file.drifted.slice(0, 300).map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
-      ...file.notReversible
-        .slice(0, 300)
-        .map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
-      ...(applied?.failures ?? [])
-        .slice(0, 300)
-        .map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
+      ...file.drifted.map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
+      ...file.notReversible.map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
+      ...(applied?.failures ?? []).map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
     ],
-    totalIssues: file.drifted.length + file.notReversible.length + (applied?.failures.length ?? 0),
     review: rollbackReview(file, run, applied),
   });
 }

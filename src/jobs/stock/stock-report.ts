@@ -66,13 +66,11 @@ export function writeStockReport(
           ] as const)
         : []),
     ],
-    changes: file.plan.changes.slice(0, 500).map(describeStockChange),
-    totalChanges: file.plan.changes.length,
+    changes: file.plan.changes.map(describeStockChange),
     issues: [
-      ...file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
-      ...file.plan.skipped.slice(0, 100).map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
+      ...file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...file.plan.skipped.map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
     ],
-    totalIssues: file.plan.issues.length + file.plan.skipped.length,
     review: stockReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
