@@ -198,8 +198,9 @@ describe('rollback pages', () => {
     expect(formatRestoreValue('variants[X]', variant(1250), 2, 'MYR')).toBe(
       'Hot / Regular · 12.50 MYR · stock 60',
     );
-    // Plans written before variant summaries were structured hold text: shown as it is.
-    expect(formatRestoreValue('variants[X]', 'Small 1250', 2)).toBe('Small 1250');
+    // Plans written before variant summaries were structured hold text in minor units: shown in
+    // currency units too.
+    expect(formatRestoreValue('variants[X]', 'Small 1250, stock 3', 2)).toBe('Small 12.50, stock 3');
     expect(describeRestore(file.restores[0]!, 2)).toEqual([
       'product prod_1 (Latte): price: 12.50 → 11.90; variants[HOT-REG]: Hot / Regular · 12.50 · stock 60 → Hot / Regular · 11.90 · stock 60',
     ]);
