@@ -4,7 +4,7 @@ import { reviewFromLines } from '../report/review-from-lines.js';
 import type { ReviewBody, ReviewPage } from '../report/review-page.js';
 import { runIdTime } from '../report/run-id-time.js';
 import { RUN_FILES } from './run-directory.js';
-import { writeFileAtomic } from '../files/atomic-file.js';
+import { AtomicFileSync, writeFileAtomic } from '../files/atomic-file.js';
 
 /**
  * `report.md`: what a run planned or did, for people. It takes lines already rendered by the
@@ -20,17 +20,13 @@ export interface ReportInput {
   facts?: ReadonlyArray<readonly [label: string, value: string]>;
   /** Counts table, in the given order (e.g. create 3, update 10, noop 987). */
   counts: ReadonlyArray<readonly [label: string, count: number]>;
-  /** Rendered change lines (all of them or more than shown; the first `maxChanges` are shown). */
+  /**
+   * Every rendered change line: report.md lists all of them (the CLI prints the first few and
+   * points here, so "every change is in report.md" must stay true).
+   */
   changes?: readonly string[];
-  /** Total number of changes when `changes` holds only the first ones (default: changes.length). */
-  totalChanges?: number;
-  /** Rendered issue lines (row errors, warnings, failed operations). */
+  /** Every rendered issue line (row errors, warnings, failed operations). */
   issues?: readonly string[];
-  totalIssues?: number;
-  /** Changes shown at most (default 200). */
-  maxChanges?: number;
-  /** Issues shown at most (default 500). */
-  maxIssues?: number;
   /** Free lines at the end (next steps: "fix failed.csv and run mbulk import … again"). */
   notes?: readonly string[];
   /** The cards of report.html (default: one card per change line). */
@@ -54,50 +50,72 @@ export function reviewPage(input: ReportInput): ReviewPage {
   return page;
 }
 
-/** Renders report.md. Line content goes into fenced blocks, so sheet text cannot break the Markdown. */
+/** Renders report.md as one string (tests, `--report FILE`); `writeReport` streams the same text. */
 export function renderReport(input: ReportInput): string {
-  const out: string[] = [`# ${oneLine(input.title)}`, ''];
-  if (input.runId !== undefined) out.push(`Run \`${oneLine(input.runId)}\``, '');
-  if (input.facts && input.facts.length > 0) {
-    for (const [label, value] of input.facts) out.push(`- **${oneLine(label)}**: ${oneLine(value)}`);
-    out.push('');
-  }
-  out.push('## Counts', '', '| | count |', '|---|---:|');
-  for (const [label, count] of input.counts)
-    out.push(`| ${oneLine(label).replace(/\|/g, '\\|')} | ${count} |`);
-  out.push('');
-  section(out, 'Changes', input.changes ?? [], input.totalChanges, input.maxChanges ?? 200);
-  section(out, 'Issues', input.issues ?? [], input.totalIssues, input.maxIssues ?? 500);
-  if (input.notes && input.notes.length > 0) {
-    out.push('## Next steps', '');
-    for (const note of input.notes) out.push(`- ${oneLine(note)}`);
-    out.push('');
-  }
-  return `${out.join('\n').trimEnd()}\n`;
+  let text = '';
+  for (const chunk of reportChunks(input)) text += chunk;
+  return text;
 }
 
-/** Renders and writes report.md and, beside it, report.html (the review page), atomically. */
+/**
+ * report.md piece by piece, every change and every issue in it. Line content goes into fenced
+ * blocks, so sheet text cannot break the Markdown.
+ */
+export function* reportChunks(input: ReportInput): Generator<string> {
+  const head: string[] = [`# ${oneLine(input.title)}`, ''];
+  if (input.runId !== undefined) head.push(`Run \`${oneLine(input.runId)}\``, '');
+  if (input.facts && input.facts.length > 0) {
+    for (const [label, value] of input.facts) head.push(`- **${oneLine(label)}**: ${oneLine(value)}`);
+    head.push('');
+  }
+  head.push('## Counts', '', '| | count |', '|---|---:|');
+  for (const [label, count] of input.counts)
+    head.push(`| ${oneLine(label).replace(/\|/g, '\\|')} | ${count} |`);
+  head.push('');
+  yield `${head.join('\n')}\n`;
+  yield* section('Changes', input.changes ?? []);
+  yield* section('Issues', input.issues ?? []);
+  if (input.notes && input.notes.length > 0) {
+    const notes = ['## Next steps', ''];
+    for (const note of input.notes) notes.push(`- ${oneLine(note)}`);
+    yield `${notes.join('\n')}\n`;
+  }
+}
+
+/** Renders and writes report.md (streamed in pieces) and, beside it, report.html (the review page), atomically. */
 export function writeReport(file: string, input: ReportInput): void {
-  writeFileAtomic(file, renderReport(input));
+  const md = new AtomicFileSync(file);
+  try {
+    let pending = '';
+    for (const chunk of reportChunks(input)) {
+      pending += chunk;
+      if (pending.length >= 1 << 16) {
+        md.write(pending);
+        pending = '';
+      }
+    }
+    md.write(pending);
+  } catch (error) {
+    md.discard();
+    throw error;
+  }
+  md.commit();
   writeFileAtomic(join(dirname(file), RUN_FILES.reportHtml), renderReviewHtml(reviewPage(input)));
 }
 
-function section(
-  out: string[],
-  title: string,
-  lines: readonly string[],
-  total: number | undefined,
-  max: number,
-): void {
-  const all = Math.max(total ?? lines.length, lines.length);
-  if (all === 0) return;
-  const shown = lines.slice(0, max);
-  out.push(`## ${title} (${all})`, '');
-  if (shown.length < all) out.push(`First ${shown.length} of ${all}.`, '');
-  out.push('```text');
-  for (const line of shown) out.push(line.replace(/```/g, "'''").replace(/\r?\n|\r/g, ' ⏎ '));
-  out.push('```', '');
+function* section(title: string, lines: readonly string[]): Generator<string> {
+  if (lines.length === 0) return;
+  yield `## ${title} (${lines.length})\n\n${FENCE}text\n`;
+  for (let i = 0; i < lines.length; i += 1000) {
+    yield `${lines
+      .slice(i, i + 1000)
+      .map((line) => line.replace(/```/g, "'''").replace(/\r?\n|\r/g, ' ⏎ '))
+      .join('\n')}\n`;
+  }
+  yield `${FENCE}\n\n`;
 }
+
+const FENCE = '```';
 
 function oneLine(text: string): string {
   return text.replace(/\r?\n|\r/g, ' ');

@@ -169,7 +169,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   const { resolveTarget } = await import('./target.js');
   const { withProgress } = await import('./progress.js');
   const { confirmApply } = await import('./confirm.js');
-  const { applyExitCode, unfinishedLine } = await import('./run-summary.js');
+  const { allInvalidHint, applyExitCode, unfinishedLine } = await import('./run-summary.js');
   const out = ctx.out;
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
@@ -195,6 +195,11 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
     lock?.setRunId(planned.run.id);
     ctx.run = { id: planned.run.id, journal: planned.run.file('journal') };
     const view = flow.show(planned, target);
+    const hint = allInvalidHint(planned.run.meta.counts['rows'] ?? 0, view.invalid, {
+      command: flow.command ?? `import ${flow.kind ?? ''}`.trim(),
+      sheet: args.sheet,
+    });
+    if (hint !== undefined) out.warn(hint);
     // The review page (report.html) beside report.md: its path is printed and in every JSON result.
     const reportHtml = planned.run.file('reportHtml');
     out.line(`Review page: ${reportHtml}`);
@@ -225,7 +230,9 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
       return ExitCode.RowsFailed;
     }
-    if (view.writes > 0) await confirmApply(out, view.confirm, args.yes);
+    // The question names the target: a store's name alone does not say which server it is on.
+    if (view.writes > 0)
+      await confirmApply(out, `${view.confirm.replace(/\?$/, '')} at ${target.describe}?`, args.yes);
     const applied = await withProgress(out, flow.applyLabel, (report) =>
       flow.apply(planned.run, {
         client: target.client,
@@ -236,12 +243,13 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
         signal: ctx.signal,
       }),
     );
+    // An apply that stopped leads with that (never a success line).
+    if (applied.status !== 'completed') out.warn(unfinishedLine(planned.run, applied.status));
     const summary = flow.summarize(applied);
     out.line(`Results: ${planned.run.file('results')}`);
     if (flow.failedFile && applied.failedRows.length > 0)
       out.line(`Failed rows to fix and re-import: ${planned.run.file('failed')}`);
     for (const note of flow.notes?.(applied) ?? []) out.line(note);
-    if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(planned.run, applied.status)}`);
     const ok = applied.failedRows.length === 0 && !summary.alsoFailed && applied.status === 'completed';
     out.result({
       ok,

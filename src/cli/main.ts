@@ -5,6 +5,7 @@ import { ExitCode } from './exit-code.js';
 import { Output } from './output.js';
 import { commandsFor } from './commands/index.js';
 import { describeError } from './describe-error.js';
+import { explainUnknownArguments } from './flag-suggestions.js';
 import { packageVersion } from './package-version.js';
 
 export interface MainOptions {
@@ -17,27 +18,25 @@ export interface MainOptions {
 /** Runs the CLI and resolves to the exit code. The only place that maps errors to exit codes. */
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const json = argv.includes('--json');
+  const abort = new AbortController();
   const out = new Output({
     json,
+    signal: abort.signal,
     env: options.env ?? process.env,
     ...(options.stdout ? { stdout: options.stdout as never } : {}),
     ...(options.stderr ? { stderr: options.stderr as never } : {}),
   });
-  const abort = new AbortController();
   // First Ctrl-C or SIGTERM: stop taking new writes, let those in flight finish and be journaled
   // (the command then exits 130 saying how to resume). A second one quits at once: every write
   // is journaled before it is sent, so the run stays resumable.
   const onSignal = (signal: NodeJS.Signals): void => {
     if (!abort.signal.aborted) {
-      out.urgent(
-        `\nmbulk: ${signal}: stopping; waiting for the requests in flight (press Ctrl-C again to quit at once)`,
-      );
+      out.notice(stoppingNotice(out.progress.inFlight));
       abort.abort(new InterruptedError(signal));
       return;
     }
-    out.urgent(
-      'mbulk: quitting at once; the journal holds what was written (mbulk runs list, mbulk runs resume RUN)',
-    );
+    const resume = ctx.run === undefined ? 'mbulk runs list' : `mbulk runs resume ${ctx.run.id}`;
+    out.urgent(`\nmbulk: quitting at once; the journal holds what was written; continue with: ${resume}`);
     process.exit(ExitCode.Interrupted);
   };
   process.on('SIGINT', onSignal);
@@ -116,9 +115,11 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       .alias('h', 'help')
       .version(packageVersion())
       .wrap(Math.min(110, process.stdout.columns ?? 100))
-      .fail((msg, err) => {
+      .fail((msg, err, y) => {
         if (err) throw err;
-        const text = msg ?? 'Invalid usage.';
+        // yargs hands its usage instance here: the options it describes are the command's flags.
+        const known = Object.keys((y as unknown as { getDescriptions(): object }).getDescriptions());
+        const text = explainUnknownArguments(msg ?? 'Invalid usage.', known);
         // The hint once: some messages (no command given) already carry it.
         throw new CliError(
           text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`,
@@ -133,8 +134,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await parser.parseAsync(argv);
   } catch (error) {
     if (abort.signal.aborted) {
-      // Stopped before any write began (planning, reading, the prompt): nothing to resume.
-      out.warn('mbulk: interrupted; nothing was written');
+      // Stopped before any write of this session began (reading, planning, the drift check, the
+      // prompt): a saved run stays as it was.
+      const run = ctx.run === undefined ? '' : ` · the run stays as it was: mbulk runs show ${ctx.run.id}`;
+      out.warn(`Interrupted: nothing was written${run}`);
       out.result({ ok: false, interrupted: true });
       return ExitCode.Interrupted;
     }
@@ -151,4 +154,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     process.off('SIGTERM', onSignal);
   }
   return code;
+}
+
+/** What the first Ctrl-C prints at once: how many writes it lets finish, and how to quit now. */
+export function stoppingNotice(inFlight: number | undefined): string {
+  const writes =
+    inFlight === undefined || inFlight === 0
+      ? ''
+      : `: letting ${inFlight} in-flight write${inFlight === 1 ? '' : 's'} finish`;
+  return `stopping${writes} (Ctrl-C again to quit now)`;
 }

@@ -7,6 +7,16 @@ export interface OutputOptions {
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
+  /** Aborted by the first Ctrl-C or SIGTERM: a progress display then ends with ⚠, not ✔. */
+  signal?: AbortSignal;
+}
+
+/** What the progress display on screen knows and takes (see `Output.progress`). */
+export interface ProgressHooks {
+  /** Writes in flight, as last reported by the apply (undefined outside an apply). */
+  inFlight?: number | undefined;
+  /** Shows a notice inside the display (its task line), instead of a line that would tear it. */
+  notice?: ((text: string) => void) | undefined;
 }
 
 /**
@@ -15,6 +25,9 @@ export interface OutputOptions {
  */
 export class Output {
   readonly json: boolean;
+  readonly signal: AbortSignal | undefined;
+  /** Set by the progress display while it renders (withProgress). */
+  progress: ProgressHooks = {};
   private readonly stdout: Writable;
   private readonly stderr: Writable;
 
@@ -23,6 +36,7 @@ export class Output {
 
   constructor(options: OutputOptions) {
     this.json = options.json;
+    this.signal = options.signal;
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
     const env = options.env ?? process.env;
@@ -59,6 +73,15 @@ export class Output {
   urgent(text: string): void {
     if (this.stderr === process.stderr) writeSync(2, `${text}\n`);
     else this.stderr.write(`${text}\n`);
+  }
+
+  /**
+   * A notice that must show at once (the first Ctrl-C's "stopping: …"): inside the progress
+   * display while one renders, so the frame is replaced and not torn, else an urgent line.
+   */
+  notice(text: string): void {
+    if (this.progress.notice !== undefined) this.progress.notice(text);
+    else this.urgent(`\nmbulk: ${text}`);
   }
 
   /** The last value given to `result` (notifications send it), whether or not it was printed. */

@@ -17,6 +17,11 @@ export function formatProgress(p: JobProgress): string {
 /**
  * Runs long work with progress: a listr2 task line in a terminal; otherwise (CI, cron, --json) a
  * plain line on stderr at most every `intervalMs`, so logs stay readable.
+ *
+ * Interrupted (`out.signal` aborted by the first Ctrl-C): the task line says "stopping…" at once
+ * (main.ts's notice goes into it, replacing the frame), and ends with ⚠ "TITLE: interrupted",
+ * never ✔ nor ✖, whether the work then returns (an apply that let its in-flight writes finish)
+ * or throws (a read or a check cut short).
  */
 export async function withProgress<T>(
   out: Output,
@@ -24,36 +29,69 @@ export async function withProgress<T>(
   work: (report: (p: JobProgress) => void) => Promise<T>,
   intervalMs = 5000,
 ): Promise<T> {
+  const track = (p: JobProgress): void => {
+    out.progress.inFlight = p.inFlight;
+  };
   if (out.isTty) {
     let result: T | undefined;
+    let failure: { error: unknown } | undefined;
     const list = new Listr(
       [
         {
           title,
           task: async (_ctx, task) => {
             let last = 0;
-            result = await work((p) => {
-              const now = Date.now();
-              if (now - last < 100 && p.total !== p.done) return;
-              last = now;
-              task.output = formatProgress(p);
-            });
+            out.progress.notice = (text) => {
+              task.title = `${title}: ${text}`;
+            };
+            try {
+              result = await work((p) => {
+                track(p);
+                const now = Date.now();
+                if (now - last < 100 && p.total !== p.done) return;
+                last = now;
+                if (!out.signal?.aborted) task.output = formatProgress(p);
+              });
+            } catch (error) {
+              if (!out.signal?.aborted) throw error;
+              failure = { error };
+            }
+            if (out.signal?.aborted) {
+              task.output = '';
+              task.title = `${title}: interrupted`;
+              task.skip();
+            }
           },
           rendererOptions: { outputBar: 1, persistentOutput: false },
         },
       ],
       // listr2's own SIGINT handler exits 127 at once; ours (main.ts) lets in-flight writes finish.
-      // The error is printed once, by main.ts, not also under the task.
-      { exitOnError: true, registerSignalListeners: false, rendererOptions: { showErrorMessage: false } },
+      // The error is printed once, by main.ts, not also under the task. A skipped task (interrupted)
+      // shows ⚠ with its title.
+      {
+        exitOnError: true,
+        registerSignalListeners: false,
+        rendererOptions: { showErrorMessage: false, collapseSkips: false, showSkipMessage: false },
+      },
     );
-    await list.run();
+    try {
+      await list.run();
+    } finally {
+      out.progress = {};
+    }
+    if (failure !== undefined) throw failure.error;
     return result as T;
   }
   let last = Date.now();
-  return work((p) => {
-    const now = Date.now();
-    if (now - last < intervalMs) return;
-    last = now;
-    out.warn(`${title}: ${formatProgress(p)}`);
-  });
+  try {
+    return await work((p) => {
+      track(p);
+      const now = Date.now();
+      if (now - last < intervalMs) return;
+      last = now;
+      out.warn(`${title}: ${formatProgress(p)}`);
+    });
+  } finally {
+    out.progress = {};
+  }
 }

@@ -64,20 +64,37 @@ export function runProgress(meta: RunMeta): { done: number; total: number; faile
 }
 
 /**
- * The line an apply that did not complete ends with: `interrupted after N of M; continue with:
- * mbulk runs resume RUN` (N and M count the run's write operations: a product, a stock batch…).
+ * The headline of an apply that did not complete: `Interrupted: 73 of 400 written · continue with:
+ * mbulk runs resume RUN`, in entities (a product, a stock item), with the write operations in
+ * brackets when they differ (`(2 of 8 batches)`: a stock batch holds many items).
  */
 export function unfinishedLine(run: RunDirectory, status: string): string {
-  const progress = runProgress(run.refresh());
-  const after = progress === undefined ? '' : ` after ${progress.done} of ${progress.total}`;
-  return `${status}${after}; continue with: mbulk runs resume ${run.id}`;
+  const meta = run.refresh();
+  const ops = runProgress(meta);
+  const c = meta.counts;
+  const word = status === 'interrupted' ? 'Interrupted' : 'Stopped';
+  let written = '';
+  if (c['changes_total'] !== undefined) {
+    written = ` ${c['changes_done'] ?? 0} of ${c['changes_total']} written`;
+    if (ops !== undefined && ops.total !== c['changes_total'])
+      written += ` (${ops.done} of ${ops.total} ${ops.total === 1 ? 'batch' : 'batches'})`;
+  } else if (ops !== undefined) written = ` ${ops.done} of ${ops.total} written`;
+  return `${word}:${written} · continue with: mbulk runs resume ${run.id}`;
+}
+
+/**
+ * The label of an apply's counts line: `Applied` (or the command's own word: `Sent`, `Rolled
+ * back`) only for a run that completed; one that stopped says what it wrote before it stopped.
+ */
+export function doneLabel(word: string, status: string): string {
+  return status === 'completed' ? word : 'Written before it stopped';
 }
 
 /**
  * The summary every apply prints (import, apply, resume): "Applied: 3 created · 2 updated · 0
  * failed · 5 write requests" from the counts of the apply's summary, in their order.
  */
-export function appliedLine(summary: Readonly<Record<string, unknown>>): string {
+export function appliedLine(summary: Readonly<Record<string, unknown>>, status: string): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(summary)) {
     if (typeof value !== 'number') continue;
@@ -87,7 +104,7 @@ export function appliedLine(summary: Readonly<Record<string, unknown>>): string 
     } else parts.push(`${value} ${key === 'reused' ? 'reused' : key}`);
   }
   const mode = typeof summary['mode'] === 'string' ? ` (${summary['mode']})` : '';
-  return `Applied: ${parts.join(' · ')}${mode}`;
+  return `${doneLabel('Applied', status)}: ${parts.join(' · ')}${mode}`;
 }
 
 /** "1 write request", "3 write requests". */
@@ -106,4 +123,58 @@ export function failureLines(summary: Readonly<Record<string, unknown>>): string
         : `${String(f['type'] ?? '')} ${String(f['id'] ?? '')}`.trim();
     return `failed ${where}: ${String(f['code'] ?? 'error')}: ${String(f['message'] ?? '')}`;
   });
+}
+
+/** A run's counts for people: only those that are not zero, the executor's bookkeeping left out. */
+export function shownCounts(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .filter(([k, v]) => v !== 0 && !k.startsWith('ops_') && !k.startsWith('changes_'))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' · ');
+}
+
+/** What an apply did, as run.json counts it (the rest of its counts are the plan's). */
+const OUTCOME_COUNTS = new Set([
+  'created',
+  'updated',
+  'hidden',
+  'deleted',
+  'restored',
+  'sent',
+  'applied',
+  'failed',
+  'requests',
+]);
+
+/** run.json's counts split into the plan's and the apply's outcome, each without zeros. */
+export function splitCounts(counts: Readonly<Record<string, number>>): { planned: string; outcome: string } {
+  const planned: Record<string, number> = {};
+  const outcome: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) (OUTCOME_COUNTS.has(k) ? outcome : planned)[k] = v;
+  return { planned: shownCounts(planned), outcome: shownCounts(outcome) };
+}
+
+/**
+ * One hint when every row of a sheet is invalid: that is rarely N separate mistakes, mostly one
+ * cause, named here (undefined when some rows are valid, or the sheet has one row).
+ */
+export function allInvalidHint(
+  rows: number,
+  invalid: number,
+  what: { command: string; sheet?: string | undefined },
+): string | undefined {
+  if (rows < 2 || invalid < rows) return undefined;
+  const sheet =
+    what.sheet === undefined
+      ? 'the right sheet (--sheet NAME for a workbook)'
+      : `the right sheet (${what.sheet})`;
+  return `hint: all ${rows} rows are invalid, which usually means one cause, not ${rows} bad rows: is it ${sheet}, the right delimiter (a comma, semicolon or tab), the right format for mbulk ${what.command} (its columns: mbulk ${what.command} --help), and the right store?`;
+}
+
+/** The command a run calls for next, by its status (undefined: none). */
+export function nextCommand(id: string, kind: string, status: string): string | undefined {
+  if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
+  if (status === 'planned') return `Apply with: mbulk apply ${id}`;
+  if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
+  return undefined;
 }

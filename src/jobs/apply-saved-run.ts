@@ -259,7 +259,7 @@ export async function applySavedRun(
     // `reconcile` the journal cannot be trusted to tell, and every operation re-reads the store.
     if (options.reconcile !== true && kind.drift) {
       const drift = kind.drift;
-      const drifted = await step('drift', () => drift(run, options.client));
+      const drifted = await step('drift', () => drift(run, options.client, { signal: options.signal }));
       if (drifted.length > 0) {
         options.onEvent?.({ type: 'drifted', drifted });
         if (options.replan !== true || !kind.replan) {

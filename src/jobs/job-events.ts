@@ -10,6 +10,8 @@ export interface JobProgress {
   /** Operations per second, when applying. */
   rate?: number | undefined;
   etaSeconds?: number | undefined;
+  /** Writes sent and not yet answered (when applying). */
+  inFlight?: number | undefined;
   message?: string | undefined;
 }
 

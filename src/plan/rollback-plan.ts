@@ -61,6 +61,9 @@ export type RestoreEntry =
     }
   | { type: 'product-delete'; key: string; productId: string; label: string; current: Product };
 
+/** The reason of a product the run created, kept because the rollback was planned without --delete-created. */
+export const CREATED_KEPT = 'created by the run: kept (use --delete-created to delete it)';
+
 /** Something the run did that the rollback cannot undo (or will not, without a flag). */
 export interface NotReversible {
   type: string;
@@ -281,7 +284,7 @@ export function decideRollback(
               type: 'product',
               id: w.resultId,
               label: now.name,
-              reason: 'created by the run: kept (use --delete-created to delete it)',
+              reason: CREATED_KEPT,
             });
             break;
           }

@@ -15,7 +15,17 @@ import { appendAll } from './append-all.js';
  * option lists as they were. Pure.
  */
 
-/** One field a rollback changes, for people: `price: 1290 → 1190`. */
+/**
+ * A variant as a restore shows it (its price in minor units: the report formats it in the store's
+ * currency). Older plans hold a string (`Small 1250, stock 3`) instead.
+ */
+export interface VariantSummary {
+  name: string;
+  price: number;
+  stock?: number;
+}
+
+/** One field a rollback changes, for people: `price: 1290 → 1190` (money in minor units). */
 export interface RestoreChange {
   field: string;
   now: unknown;
@@ -241,9 +251,10 @@ function restoreOptions(
   return differs ? { list, changes, notes } : undefined;
 }
 
-function summary(v: Product['variants'][number]): string {
-  const stock = v.inventory ? `, stock ${v.inventory.quantity}` : '';
-  return `${v.name} ${v.price}${stock}`;
+function summary(v: Product['variants'][number]): VariantSummary {
+  return v.inventory
+    ? { name: v.name, price: v.price, stock: v.inventory.quantity }
+    : { name: v.name, price: v.price };
 }
 
 function show(value: unknown): string {

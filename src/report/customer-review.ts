@@ -32,5 +32,7 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
   if (options.applyCommand !== undefined) body.applyCommand = options.applyCommand;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
+  if (options.counts !== undefined) body.counts = options.counts;
   return body;
 }

@@ -1,6 +1,7 @@
 import { renderTemplate, type MessagePlan } from '../plan/message-plan.js';
 import type { ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
+import { plannedRefusal } from './review-refusals.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 
 /** Messages shown with their rendered text (the rest show their parameters only, to keep the page small). */
@@ -38,9 +39,9 @@ export function messageReview(
       notes: [`already ${a.status === 'sent' ? 'sent' : 'possibly sent'} by run ${a.runId}`],
     });
   const notes: string[] = [];
-  if (file.refusal) notes.push(`Refused: ${file.refusal}`);
   for (const i of plan.issues) if (i.severity === 'warning') notes.push(`warning: ${reviewIssueText(i)}`);
   const body: ReviewBody = {
+    refusals: file.refusal ? [plannedRefusal(file.refusal)] : [],
     notes,
     columns: [{ label: 'Parameter' }, { label: 'Value', role: 'after' }],
     cards,

@@ -1,9 +1,17 @@
 import type { RowIssue } from '../mapping/row-issue.js';
+import type { PriceJump } from '../plan/price-jumps.js';
 import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import { stockUnknownMessage } from '../plan/stock-unknown.js';
 import type { Product } from '../schema/product.js';
-import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard, type ReviewRow } from './review-page.js';
+import {
+  MAX_REVIEW_CARDS,
+  type ReviewBody,
+  type ReviewCard,
+  type ReviewRefusal,
+  type ReviewRow,
+} from './review-page.js';
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
+import { plannedRefusal, priceJumpsRefusal } from './review-refusals.js';
 import { reviewValue } from './review-value.js';
 
 /** What the products page needs of a products plan file (plan.json). */
@@ -15,6 +23,8 @@ export interface ProductReviewInput {
   /** Live products as read when planning, by id (names and images of updates, hides, deletes). */
   before: Readonly<Record<string, Product>>;
   refusal?: string | undefined;
+  /** Prices the plan would write that look like typos: `mbulk apply` refuses them unless allowed. */
+  priceJumps?: readonly PriceJump[] | undefined;
 }
 
 export interface ReviewOptions {
@@ -22,9 +32,22 @@ export interface ReviewOptions {
   applyCommand?: string | undefined;
   /** Whether failed.csv has been written (the run was applied). */
   failedWritten?: boolean;
+  /** The run was planned with `--allow-price-jumps`: its price jumps are not refused. */
+  priceJumpsAllowed?: boolean | undefined;
+  /** The command that continues the run (it was interrupted or stopped on an error). */
+  resumeCommand?: string | undefined;
+  /** The counts of this state only (planned, or after an apply done): they replace the report's on the page. */
+  counts?: [string, number][] | undefined;
+  /**
+   * After an apply: what became of each entry that was not written, by key (`pending`,
+   * `failed: …`); every other entry that writes is `done`.
+   */
+  applied?: { notWritten: Readonly<Record<string, string>> } | undefined;
 }
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
+/** Plan actions that write (the entries an apply gives an outcome). */
+const WRITES = new Set(['create', 'update', 'hide', 'delete']);
 
 interface VariantLike {
   name?: string | undefined;
@@ -35,12 +58,32 @@ interface VariantLike {
 /** The review page body of a products plan: one card per product, before → after per field. */
 export function productReview(file: ProductReviewInput, options: ReviewOptions = {}): ReviewBody {
   const money = { decimals: file.plan.decimals, currency: file.store.currency };
-  const cards = file.plan.entries
-    .slice(0, MAX_REVIEW_CARDS)
-    .map((entry) => productCard(entry, file.before, money));
+  // Price jumps refuse the plan only while it is still to apply, and only when not allowed.
+  const apply = options.applyCommand;
+  const jumps = apply !== undefined && !options.priceJumpsAllowed ? (file.priceJumps ?? []) : [];
+  const jumpsByKey = new Map<string, string[]>();
+  for (const j of jumps) jumpsByKey.set(j.key, [...(jumpsByKey.get(j.key) ?? []), j.message]);
+  const cards = file.plan.entries.slice(0, MAX_REVIEW_CARDS).map((entry) => {
+    const card = productCard(entry, file.before, money);
+    const refused = jumpsByKey.get(entry.key);
+    if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
+    if (options.applied && WRITES.has(entry.action))
+      card.outcome = options.applied.notWritten[entry.key] ?? 'done';
+    return card;
+  });
+  const refusals: ReviewRefusal[] = [];
+  if (file.refusal) refusals.push(plannedRefusal(file.refusal));
+  if (apply !== undefined && jumps.length > 0) refusals.push(priceJumpsRefusal(jumps.length, apply));
   const notes: string[] = [];
-  if (file.plan.stockUnknown) notes.push(`Stock unknown: ${stockUnknownMessage(file.plan.stockUnknown)}`);
-  if (file.refusal) notes.push(`Refused: ${file.refusal}`);
+  // Unknown stock without --stock-unknown: `mbulk apply` refuses it whatever the flags; chosen, a note.
+  const unknownStock = file.plan.stockUnknown;
+  const stockRefused = unknownStock !== undefined && unknownStock.mode === undefined;
+  if (stockRefused)
+    refusals.push({
+      message: `Stock unknown: ${stockUnknownMessage(unknownStock)}`,
+      fix: 'mbulk apply refuses this plan (exit 3): plan it again with --stock-unknown untracked, zero or keep.',
+    });
+  else if (unknownStock) notes.push(`Stock unknown: ${stockUnknownMessage(unknownStock)}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
   if (file.plan.replaceSkipped) notes.push(file.plan.replaceSkipped);
   for (const i of file.issues) if (i.severity === 'warning') notes.push(`warning: ${issueText(i)}`);
@@ -48,6 +91,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     (i) => i.severity === 'error',
   );
   const body: ReviewBody = {
+    refusals,
     notes,
     columns: [{ label: 'Field' }, { label: 'Before', role: 'before' }, { label: 'After', role: 'after' }],
     cards,
@@ -55,7 +99,11 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     invalid: errors.map(invalidRow),
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
-  if (options.applyCommand !== undefined && !file.refusal) body.applyCommand = options.applyCommand;
+  if (options.counts !== undefined) body.counts = options.counts;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
+  // A plan refused when planned has no apply command; price jumps need the flag.
+  if (apply !== undefined && !file.refusal && !stockRefused)
+    body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;
   return body;
 }
 

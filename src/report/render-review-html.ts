@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { REVIEW_PAGE_SCRIPT } from './review-page-script.js';
 import { REVIEW_PAGE_STYLE } from './review-page-style.js';
-import type { ReviewCard, ReviewColumn, ReviewPage } from './review-page.js';
+import { pageHeadline } from './page-headline.js';
+import type { ReviewCard, ReviewColumn, ReviewPage, ReviewTable } from './review-page.js';
 
 /**
  * `report.html`: one self-contained page (inline CSS, one inline script, no external script, style
@@ -18,6 +19,8 @@ export const FIRST_CARDS = 100;
 export const MAX_EMBEDDED_BYTES = 20 * 2 ** 20;
 /** Invalid rows listed on the page at most (all of them are in failed.csv). */
 export const MAX_INVALID_ROWS = 2000;
+/** Rows of a big plan's table per page (the first page is rendered into the HTML itself). */
+export const TABLE_PAGE_ROWS = 100;
 
 const SCRIPT_HASH = createHash('sha256').update(REVIEW_PAGE_SCRIPT).digest('base64');
 
@@ -63,14 +66,34 @@ function actionClass(action: string): string {
   return action.replace(/[^a-z0-9-]/gi, '');
 }
 
+/**
+ * How a note reads: errors, failures and refusals red, warnings amber, anything else (a neutral
+ * note: "sent as a delta", "kept") muted. The page script's `noteClass` is the same.
+ */
+export function noteClass(note: string): string {
+  if (/^(error|failed|refused)\b/i.test(note)) return 'n-error';
+  if (/^warning\b/i.test(note)) return 'n-warning';
+  return 'n-note';
+}
+
+/** `done`, `pending`, `failed: …` as a class: `o-done`, `o-pending`, `o-failed`. */
+export function outcomeClass(outcome: string): string {
+  return `o-${(/^[a-z]+/i.exec(outcome)?.[0] ?? 'other').toLowerCase()}`;
+}
+
 /** One card, the same markup as the page script's `renderCard`. */
 export function renderCard(card: ReviewCard, columns: readonly ReviewColumn[]): string {
   const out: string[] = [
-    `<article class="card a-${actionClass(card.action)}" data-action="${escapeHtml(card.action)}">`,
-    `<header><span class="badge">${escapeHtml(card.action)}</span><h3 class="name">${escapeHtml(card.name)}</h3>`,
+    `<article class="card a-${actionClass(card.action)}${card.refused ? ' refused' : ''}" data-action="${escapeHtml(card.action)}">`,
+    `<header><span class="badge">${escapeHtml(card.action)}</span>`,
   ];
+  if (card.refused) out.push('<span class="badge refused-badge">refused</span>');
+  if (card.outcome)
+    out.push(`<span class="badge outcome ${outcomeClass(card.outcome)}">${escapeHtml(card.outcome)}</span>`);
+  out.push(`<h3 class="name">${escapeHtml(card.name)}</h3>`);
   if (card.key) out.push(`<code class="key">${escapeHtml(card.key)}</code>`);
   out.push('</header>');
+  if (card.refused) out.push(`<p class="refused-reason">Refused: ${escapeHtml(card.refused)}</p>`);
   const images = card.images ?? [];
   if (images.length > 0) {
     out.push('<div class="thumbs">');
@@ -103,41 +126,134 @@ export function renderCard(card: ReviewCard, columns: readonly ReviewColumn[]): 
   const notes = card.notes ?? [];
   if (notes.length > 0) {
     out.push('<ul class="notes">');
-    for (const note of notes) out.push(`<li>${escapeHtml(note)}</li>`);
+    for (const note of notes) out.push(`<li class="${noteClass(note)}">${escapeHtml(note)}</li>`);
     out.push('</ul>');
   }
   out.push('</article>');
   return out.join('');
 }
 
-function renderSummary(page: ReviewPage): string {
-  const out: string[] = ['<section class="summary">', '<dl class="facts">'];
-  const facts: [string, string][] = [];
-  if (page.runId !== undefined) facts.push(['Run', page.runId]);
-  if (page.createdAt !== undefined) facts.push(['Created', page.createdAt]);
-  facts.push(...page.facts);
-  for (const [label, value] of facts)
-    out.push(`<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`);
-  out.push('</dl>', '<ul class="counts">');
+/**
+ * The decisions, in the order a person needs them: what refuses the plan (red, each with the
+ * exact flag or fix), the command that applies it (with the flag) or continues it, the counts of
+ * this state, then warnings and notes. The run's metadata is folded below (`renderFacts`).
+ */
+function renderDecisions(page: ReviewPage): string {
+  const out: string[] = ['<section class="decisions">'];
+  const refusals = page.refusals ?? [];
+  if (refusals.length > 0) {
+    out.push('<div class="refusals" id="refusals" role="alert"><h2>Refused</h2><ul>');
+    for (const r of refusals)
+      out.push(
+        `<li><span class="refusal">${escapeHtml(r.message)}</span><span class="fix">${escapeHtml(r.fix)}</span></li>`,
+      );
+    out.push('</ul></div>');
+  }
+  if (page.applyCommand !== undefined) {
+    const lead =
+      refusals.length > 0
+        ? 'To apply it anyway, once you have checked the refused changes:'
+        : 'To apply this plan:';
+    out.push(`<p class="apply">${lead} <code id="apply-command">${escapeHtml(page.applyCommand)}</code></p>`);
+  }
+  if (page.resumeCommand !== undefined) {
+    out.push(
+      `<p class="resume">Not every change was written. Continue with: <code id="resume-command">${escapeHtml(page.resumeCommand)}</code></p>`,
+    );
+  }
+  out.push('<ul class="counts" id="counts">');
   for (const [label, count] of page.counts) {
     out.push(
-      `<li data-count="${escapeHtml(label)}"><span class="count">${count}</span> <span class="label">${escapeHtml(label)}</span></li>`,
+      `<li data-count="${escapeHtml(label)}"><span class="count">${countText(count)}</span> <span class="label">${escapeHtml(label)}</span></li>`,
     );
   }
   out.push('</ul>');
   const notes = page.notes ?? [];
   if (notes.length > 0) {
-    out.push('<ul class="warnings">');
-    for (const note of notes) out.push(`<li>${escapeHtml(note)}</li>`);
+    out.push('<ul class="warnings" id="warnings">');
+    for (const note of notes) out.push(`<li class="${noteClass(note)}">${escapeHtml(note)}</li>`);
     out.push('</ul>');
-  }
-  if (page.applyCommand !== undefined) {
-    out.push(
-      `<p class="apply">To apply this plan: <code id="apply-command">${escapeHtml(page.applyCommand)}</code></p>`,
-    );
   }
   out.push('</section>');
   return out.join('\n');
+}
+
+/** The run's metadata (input, target, options, imported columns…), folded. */
+function renderFacts(page: ReviewPage): string {
+  const facts: [string, string][] = [];
+  if (page.runId !== undefined) facts.push(['Run', page.runId]);
+  if (page.createdAt !== undefined) facts.push(['Created', page.createdAt]);
+  facts.push(...page.facts);
+  const out: string[] = [
+    '<details class="meta" id="meta"><summary>Run details: input, target, options, columns</summary><dl class="facts">',
+  ];
+  for (const [label, value] of facts)
+    out.push(`<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`);
+  out.push('</dl></details>');
+  return out.join('\n');
+}
+
+/** A count as people read it: `100,000`. */
+function countText(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A table cell's text (a delta signed: `+6`), the same as the page script's `cellText`. */
+function cellText(cell: string | number, role: string | undefined): string {
+  return role === 'delta' && typeof cell === 'number' && cell > 0 ? `+${cell}` : String(cell);
+}
+
+/** A table cell, escaped. */
+function cellHtml(cell: string | number, role: string | undefined): string {
+  const value = escapeHtml(cellText(cell, role));
+  if (role === 'outcome') return `<td class="c-outcome ${outcomeClass(String(cell))}">${value}</td>`;
+  return role ? `<td class="c-${role}">${value}</td>` : `<td>${value}</td>`;
+}
+
+/**
+ * A many-row plan as one table: totals, filter buttons (by the columns it has), a search, sortable
+ * headers, and the first page of rows (the page script pages through the rest of the embedded rows).
+ */
+function renderTable(table: ReviewTable): string {
+  const roles = new Set(table.columns.map((c) => c.role));
+  const out: string[] = ['<section class="big" id="big"><h2>Changes</h2><ul class="totals" id="totals">'];
+  for (const [label, value] of table.totals)
+    out.push(
+      `<li data-total="${escapeHtml(label)}"><span class="count">${countText(value)}</span> <span class="label">${escapeHtml(label)}</span></li>`,
+    );
+  out.push('</ul><nav class="filters" aria-label="Filter rows">');
+  const filters: [string, string][] = [['all', 'all']];
+  if (roles.has('after') && roles.has('before')) filters.push(['zero', 'goes to zero']);
+  if (roles.has('delta'))
+    filters.push(['decrease', 'decrease'], ['increase', 'increase'], ['biggest', 'biggest changes']);
+  if (roles.has('outcome')) filters.push(['failed', 'failed'], ['pending', 'pending']);
+  for (const [key, label] of filters)
+    out.push(
+      `<button type="button" data-tfilter="${key}" aria-pressed="${key === 'all'}">${escapeHtml(label)}</button>`,
+    );
+  out.push(
+    '<input id="tsearch" type="search" placeholder="Search SKUs, names…" aria-label="Search rows">',
+    '</nav>',
+    `<p id="tshown" class="shown">Rows 1–${Math.min(TABLE_PAGE_ROWS, table.rows.length)} of ${countText(table.rows.length)}</p>`,
+    '<table class="rows" id="rows"><thead><tr>',
+  );
+  table.columns.forEach((c, i) => {
+    out.push(
+      `<th><button type="button" class="sort" data-sort="${i}" title="Sort by ${escapeHtml(c.label)}">${escapeHtml(c.label)}</button></th>`,
+    );
+  });
+  out.push('</tr></thead><tbody id="trows">');
+  for (const row of table.rows.slice(0, TABLE_PAGE_ROWS)) {
+    out.push('<tr>', ...row.map((cell, k) => cellHtml(cell, table.columns[k]?.role)), '</tr>');
+  }
+  out.push(
+    '</tbody></table>',
+    '<nav class="pager"><button type="button" id="tprev" disabled>← Previous</button><button type="button" id="tnext"' +
+      (table.rows.length > TABLE_PAGE_ROWS ? '' : ' disabled') +
+      '>Next →</button></nav>',
+    '</section>',
+  );
+  return out.join('');
 }
 
 function renderFilters(page: ReviewPage): string {
@@ -152,6 +268,11 @@ function renderFilters(page: ReviewPage): string {
       `<button type="button" data-filter="${escapeHtml(action)}" aria-pressed="false">${escapeHtml(action)} <span>${n}</span></button>`,
     );
   }
+  const refused = page.cards.filter((c) => c.refused).length;
+  if (refused > 0)
+    out.push(
+      `<button type="button" data-filter="refused" aria-pressed="false">refused <span>${refused}</span></button>`,
+    );
   out.push(
     '<input id="search" type="search" placeholder="Search names, keys, values…" aria-label="Search">',
     '</nav>',
@@ -203,8 +324,9 @@ function embed(page: ReviewPage): { json: string; kept: ReviewCard[]; first: str
     parts.push(json);
     if (html) first.push(html);
   }
+  const table = page.table ? `,"table":${scriptSafeJson(page.table)}` : '';
   return {
-    json: `{"columns":${scriptSafeJson(page.columns)},"cards":[${parts.join(',')}]}`,
+    json: `{"columns":${scriptSafeJson(page.columns)},"cards":[${parts.join(',')}]${table}}`,
     kept: page.cards.slice(0, parts.length),
     first,
   };
@@ -217,7 +339,7 @@ export function renderReviewHtml(page: ReviewPage): string {
   const held = { ...page, cards: kept };
   const partial =
     kept.length < total
-      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is listed in report.md and plan.json.</p>`
+      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is in plan.json.</p>`
       : '';
   return [
     '<!doctype html>',
@@ -230,17 +352,24 @@ export function renderReviewHtml(page: ReviewPage): string {
     `<style>${REVIEW_PAGE_STYLE}</style>`,
     '</head>',
     '<body>',
-    `<header class="top"><h1>${escapeHtml(page.title)}</h1></header>`,
+    `<header class="top"><h1>${escapeHtml(page.title)}</h1><p class="headline" id="headline">${escapeHtml(pageHeadline(page))}</p></header>`,
     '<main>',
-    renderSummary(page),
+    renderDecisions(page),
+    renderFacts(page),
     renderInvalid(page),
-    `<section class="changes"><h2>Entities (${total})</h2>`,
-    partial,
-    renderFilters(held),
-    `<p id="shown" class="shown">Showing ${first.length} of ${kept.length}</p>`,
-    `<div id="cards" class="cards">${first.join('\n')}</div>`,
-    `<button type="button" id="more" class="more"${first.length >= kept.length ? ' hidden' : ''}>Show more</button>`,
-    '</section>',
+    page.table ? renderTable(page.table) : '',
+    // A table page lists its other entities (skipped rows…) as cards below, when there are any.
+    page.table && total === 0
+      ? ''
+      : [
+          `<section class="changes"><h2>${page.table ? 'Other rows' : 'Entities'} (${total})</h2>`,
+          partial,
+          renderFilters(held),
+          `<p id="shown" class="shown">Showing ${first.length} of ${kept.length}</p>`,
+          `<div id="cards" class="cards">${first.join('\n')}</div>`,
+          `<button type="button" id="more" class="more"${first.length >= kept.length ? ' hidden' : ''}>Show more</button>`,
+          '</section>',
+        ].join('\n'),
     '</main>',
     `<script type="application/json" id="review-data">${json}</script>`,
     `<script>${REVIEW_PAGE_SCRIPT}</script>`,

@@ -5,8 +5,12 @@
  * text, never as markup.
  */
 
-/** How a table column is drawn: `before` cells struck through in red, `after` cells in green. */
-export type ReviewColumnRole = 'before' | 'after' | 'delta';
+/**
+ * How a table column is drawn and what the big-plan table's filters read: `before` cells in red,
+ * `after` cells in green, `delta` the signed change, `outcome` what an apply did (done, pending,
+ * failed: reason).
+ */
+export type ReviewColumnRole = 'before' | 'after' | 'delta' | 'outcome';
 
 export interface ReviewColumn {
   label: string;
@@ -34,6 +38,10 @@ export interface ReviewCard {
   preview?: string;
   /** Warnings, errors and reasons, one line each. */
   notes?: string[];
+  /** Why applying refuses this entity's change (a price jump): the card is marked. */
+  refused?: string;
+  /** What an apply did with it: `done`, `pending` (not reached: resume), `failed: reason`. */
+  outcome?: string;
 }
 
 /** A sheet row that cannot be applied, pointing at its cell. */
@@ -52,12 +60,42 @@ export interface ReviewInvalidRow {
  */
 export const MAX_REVIEW_CARDS = 200_000;
 
+/** A guardrail that refuses the plan (or would refuse `mbulk apply RUN`), with the exact way out. */
+export interface ReviewRefusal {
+  /** What is refused and why, e.g. `3 suspicious price changes (×10 or more…)`. */
+  message: string;
+  /** The exact flag or fix: `mbulk apply RUN --allow-price-jumps`, `fix the sheet…`. */
+  fix: string;
+}
+
+/**
+ * Many-row plans (stock) as one table instead of cards: rows of plain cells (numbers stay
+ * numbers, so the page sorts and filters them), with totals. The page pages through the rows.
+ */
+export interface ReviewTable {
+  columns: ReviewColumn[];
+  rows: (string | number)[][];
+  /** Shown above the table, e.g. [`items up`, 120], [`units added`, 950]. */
+  totals: [label: string, value: number][];
+}
+
 /** The job-specific part of a page: what each kind of run builds from its plan. */
 export interface ReviewBody {
-  /** Guardrail refusals and warnings, shown prominently at the top. */
+  /** Refusals and guards, shown first, in red, each with the exact flag or fix. */
+  refusals?: ReviewRefusal[];
+  /** Warnings and neutral notes, shown below the counts. */
   notes?: string[];
-  /** The exact command that applies the plan (absent once applied). */
+  /**
+   * The exact command that applies the plan (absent once applied, and when no command would
+   * apply it): with the flag a refusal needs (`--allow-price-jumps`) when there is one.
+   */
   applyCommand?: string;
+  /** The command that continues an interrupted or failed run (`mbulk runs resume RUN`). */
+  resumeCommand?: string;
+  /** The counts of this state only (planned, or done), replacing the report's counts on the page. */
+  counts?: [label: string, count: number][];
+  /** Many-row plans: one table (the cards hold the rest: skipped rows…). */
+  table?: ReviewTable;
   /** Card table columns for this kind (products: field, before, after; stock: SKU, before, after, delta). */
   columns: ReviewColumn[];
   cards: ReviewCard[];

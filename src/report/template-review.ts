@@ -1,8 +1,28 @@
 import type { TemplatePlan } from '../plan/template-plan.js';
+import type { TemplateButton } from '../schema/template.js';
 import type { ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import type { ReviewBody, ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
+
+const BUTTON_KINDS: Record<string, string> = {
+  QUICK_REPLY: 'Quick reply',
+  URL: 'Link',
+  PHONE_NUMBER: 'Call',
+};
+
+/** Buttons as people read them, one a line: `Quick reply: Yes`, `Link: Track it (https://…)`. */
+function buttonsText(buttons: readonly TemplateButton[]): string {
+  if (buttons.length === 0) return '(none)';
+  return buttons
+    .map((b) => {
+      const type = b.type ?? 'BUTTON';
+      const kind = BUTTON_KINDS[type] ?? type.toLowerCase().replace(/_/g, ' ');
+      const target = b.url ?? b.phone_number;
+      return `${kind}: ${b.text ?? ''}${target ? ` (${target})` : ''}`;
+    })
+    .join('\n');
+}
 
 /** The review page body of a templates plan: one card per template, its fields and its body as a preview. */
 export function templateReview(file: { plan: TemplatePlan }, options: ReviewOptions = {}): ReviewBody {
@@ -16,7 +36,7 @@ export function templateReview(file: { plan: TemplatePlan }, options: ReviewOpti
       preview: text,
     };
     const rows = Object.entries(fields).map(([field, value]) => ({
-      cells: [field, reviewValue(value)],
+      cells: [field, field === 'buttons' && Array.isArray(value) ? buttonsText(value) : reviewValue(value)],
     }));
     if (rows.length > 0) card.rows = rows;
     return card;

@@ -40,7 +40,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { applyExitCode, appliedLine, failureLines, unfinishedLine } = await import('../run-summary.js');
+  const { applyExitCode, appliedLine, failureLines, splitCounts, unfinishedLine } =
+    await import('../run-summary.js');
   const { existsSync } = await import('node:fs');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
@@ -66,7 +67,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       confirm: async (toApply, store) => {
         await confirmApply(
           out,
-          `${resume ? 'Resume' : 'Apply'} run ${toApply.id} on ${store.name}?`,
+          `${resume ? 'Resume' : 'Apply'} run ${toApply.id} (${splitCounts(toApply.meta.counts).planned}) on ${store.name} at ${target.describe}?`,
           args.yes,
         );
         return true;
@@ -90,14 +91,14 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
     if (outcome.applied === false) return await refused(outcome);
     // The same ending as an import: what was applied, failures, where the results are.
     const applied = outcome.run;
-    out.line(appliedLine(outcome.summary));
+    if (outcome.status !== 'completed') out.warn(unfinishedLine(applied, outcome.status));
+    out.line(appliedLine(outcome.summary, outcome.status));
     const failures = failureLines(outcome.summary);
     for (const line of failures.slice(0, 20)) out.line(`  ${line}`);
     if (failures.length > 20) out.line(`  … and ${failures.length - 20} more in ${applied.file('results')}`);
     out.line(`Results: ${applied.file('results')}`);
     if (failures.length > 0 && existsSync(applied.file('failed')))
       out.line(`Failed rows to fix and re-import: ${applied.file('failed')}`);
-    if (outcome.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(applied, outcome.status)}`);
     out.result({
       ok: outcome.ok,
       runId: applied.id,

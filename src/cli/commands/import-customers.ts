@@ -14,7 +14,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const { planCustomerImport, applyCustomerRun, describeCustomerChange, customerCounts, customerChanges } =
     await import('../../jobs/customers/customer-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   const { parseCustomerMatch } = await import('../../plan/customer-plan.js');
   if (args.blank !== 'keep' && args.blank !== 'clear') {
@@ -70,7 +70,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
     apply: (run, basics) => applyCustomerRun(run, basics),
     summarize: (applied) => {
       out.line(
-        `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
+        `${doneLabel('Applied', applied.status)}: ${applied.created} created · ${applied.updated} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );
       return {
         fields: {

@@ -23,7 +23,6 @@ interface ProductsArgs extends ImportArgs {
   'header-row'?: number | undefined;
   images?: string | undefined;
   'stock-unknown'?: string | undefined;
-  'dry-run': boolean;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -63,8 +62,6 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');
-  if (args['dry-run'] && args.apply)
-    throw new CliError('--dry-run plans without writing, --apply writes: give one of them', ExitCode.Usage);
   if (args.map !== undefined && args['map-file'] !== undefined)
     throw new CliError('Give either --map or --map-file, not both.', ExitCode.Usage);
   const headerRow = args['header-row'];
@@ -82,7 +79,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     if (error instanceof ColumnMapError) throw new CliError(error.message, ExitCode.Usage);
     throw error;
   }
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
@@ -201,7 +198,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     apply: (run, basics) => applyProductRun(run, basics),
     summarize: (applied) => {
       out.line(
-        `Applied: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
+        `${doneLabel('Applied', applied.status)}: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );
       for (const f of applied.failedOperations.slice(0, 20)) {
         out.line(
@@ -232,11 +229,6 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
     (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('dry-run', {
-          type: 'boolean',
-          default: false,
-          describe: 'Plan only, write nothing (what happens without --apply; says so in a script)',
-        })
         .option('options', {
           type: 'string',
           describe: 'Options sheet as a separate file (default: the workbook sheet named options)',

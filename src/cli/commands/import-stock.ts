@@ -14,7 +14,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
   const { planStockImport, applyStockRun, describeStockChange, stockCounts } =
     await import('../../jobs/stock/stock-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (!Number.isInteger(args['batch-size']) || args['batch-size'] < 1) {
     throw new CliError('--batch-size must be a whole number >= 1', ExitCode.Usage);
@@ -61,7 +61,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
       const notRun = applied.notRun > 0 ? ` · ${applied.notRun} not yet applied (resume the run)` : '';
       const requests = `${applied.requests} write request${applied.requests === 1 ? '' : 's'}`;
       out.line(
-        `Applied: ${applied.applied} updated · ${applied.failed} failed${notRun} · ${invalid} invalid rows · ${requests} (${applied.mode})`,
+        `${doneLabel('Applied', applied.status)}: ${applied.applied} updated · ${applied.failed} failed${notRun} · ${invalid} invalid rows · ${requests} (${applied.mode})`,
       );
       return {
         fields: {

@@ -1,5 +1,7 @@
 import type { Argv } from 'yargs';
+import { CliError } from '../cli-error.js';
 import type { GlobalArgs } from '../command-context.js';
+import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { STRICT_CHECK_DESCRIBE } from './apply.js';
@@ -17,6 +19,8 @@ const importCommands: RegisterCommand[] = [
 export interface ImportArgs extends GlobalArgs, NotifyArgs {
   file: string;
   apply: boolean;
+  /** Plan only (the default without --apply; with it, a usage error). */
+  'dry-run'?: boolean | undefined;
   yes: boolean;
   sheet?: string | undefined;
   /** Plan a sheet with a header and no data rows (default: refused, "truncated file?"). */
@@ -105,7 +109,19 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         type: 'boolean',
         default: false,
         describe: STRICT_CHECK_DESCRIBE,
-      }) as unknown as Argv<GlobalArgs>;
+      })
+      .option('dry-run', {
+        type: 'boolean',
+        describe: 'Plan only, write nothing (what happens without --apply; says so in a script)',
+      })
+      .check((argv) => {
+        if (argv['dry-run'] === true && argv['apply'] === true)
+          throw new CliError(
+            '--apply and --dry-run contradict each other: drop --dry-run to write, --apply to plan only',
+            ExitCode.Usage,
+          );
+        return true;
+      }, true) as unknown as Argv<GlobalArgs>;
     sub = notifyOptions(sub);
     for (const register of importCommands) sub = register(sub, ctx, setExit);
     return sub.demandCommand(1, 'Name what to import: products, customers or stock.');

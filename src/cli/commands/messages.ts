@@ -26,7 +26,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
   const { planMessageSend, applyMessageRun, messageCounts } =
     await import('../../jobs/messages/message-send.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.max !== undefined && !(Number.isInteger(args.max) && args.max >= 0)) {
     throw new CliError('--max must be a whole number >= 0', ExitCode.Usage);
@@ -109,7 +109,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
     apply: (run, basics) => applyMessageRun(run, basics),
     summarize: (applied) => {
       out.line(
-        `Sent: ${applied.sent} · failed ${applied.failed} · duplicates ${duplicates} · already sent ${applied.alreadySent} · invalid rows ${invalid}`,
+        `${doneLabel('Sent', applied.status)}: ${applied.sent} · failed ${applied.failed} · duplicates ${duplicates} · already sent ${applied.alreadySent} · invalid rows ${invalid}`,
       );
       for (const f of applied.failedRows.slice(0, 10)) out.line(`  row ${f.row}: ${f.code}: ${f.message}`);
       return { fields: { sent: applied.sent, failed: applied.failed, alreadySent: applied.alreadySent } };

@@ -12,6 +12,8 @@ interface RunsArgs extends GlobalArgs {
   run?: string;
   'runs-dir'?: string | undefined;
   open?: boolean;
+  /** `runs show --report`: print the whole report.md too. */
+  report?: boolean;
 }
 
 function root(args: RunsArgs, ctx: CommandContext): string {
@@ -20,16 +22,13 @@ function root(args: RunsArgs, ctx: CommandContext): string {
 
 async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { listRuns } = await import('../../apply/run-directory.js');
+  const { shownCounts } = await import('../run-summary.js');
   const runs = listRuns(root(args, ctx));
   const runsRoot = root(args, ctx);
   if (runs.length === 0) ctx.out.line(`No runs yet in ${runsRoot}.`);
   for (const r of runs) {
-    // The plan's counts; the executor's ops_* bookkeeping stays in --json.
-    const counts = Object.entries(r.counts)
-      .filter(([k]) => !k.startsWith('ops_'))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(' · ');
-    ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${counts}`);
+    ctx.out.line(`${r.id}  ${r.kind.padEnd(9)} ${r.status.padEnd(11)} ${shownCounts(r.counts)}`);
+    if (r.input !== undefined) ctx.out.line(`  input: ${r.input}`);
     ctx.out.line(`  ${join(runsRoot, r.id)}`);
   }
   ctx.out.result({ ok: true, runs: runs.map((r) => ({ ...r, dir: join(runsRoot, r.id) })) });
@@ -39,19 +38,24 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const { runProgress } = await import('../run-summary.js');
+  const { nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = run.status();
   const report = run.file('report');
-  if (existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
-  // The live state last: report.md may be older than the run's last apply.
+  // --report: the whole report.md first (it may be older than the run's last apply: the live
+  // summary follows). Without it, the summary alone.
+  if (args.report === true && existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   const progress = runProgress(meta);
   const resumable = status === 'interrupted' || status === 'failed';
   ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
+  if (meta.input !== undefined) ctx.out.line(`Input: ${meta.input}`);
+  ctx.out.line(`Target: ${meta.target}${meta.store_id !== undefined ? ` (store ${meta.store_id})` : ''}`);
+  const { planned, outcome } = splitCounts(meta.counts);
+  if (planned !== '') ctx.out.line(`Plan: ${planned}`);
+  if (outcome !== '') ctx.out.line(`Outcome: ${outcome}`);
   if (progress !== undefined)
     ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
-  if (resumable) ctx.out.line(`Continue with: mbulk runs resume ${run.id}`);
   const { readJournal, journalDamage } = await import('../../apply/journal.js');
   const { runJournalEvidence } = await import('../../apply/journal-evidence.js');
   const snapshot = readJournal(run.file('journal'));
@@ -69,6 +73,10 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   else if (journal.state === 'settled')
     ctx.out.line(`Journal: damaged, settled against the store by --reconcile at ${journal.at}`);
   ctx.out.line(`Directory: ${run.dir}`);
+  if (args.report !== true && existsSync(report))
+    ctx.out.line(`Report: ${report} (all of it here: mbulk runs show ${run.id} --report)`);
+  const next = nextCommand(run.id, meta.kind, status);
+  if (next !== undefined) ctx.out.line(next);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
   );
@@ -183,7 +191,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { CliError } = await import('../cli-error.js');
-  const { applyExitCode, unfinishedLine } = await import('../run-summary.js');
+  const { applyExitCode, doneLabel, unfinishedLine } = await import('../run-summary.js');
   const out = ctx.out;
   const source = openRun(root(args, ctx), args.run, ctx.cwd);
   const meta = source.refresh();
@@ -221,13 +229,13 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       },
       extra: Record<string, unknown>,
     ): number => {
+      if (applied.status !== 'completed') out.warn(unfinishedLine(run, applied.status));
       out.line(
-        `Rolled back: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
+        `${doneLabel('Rolled back', applied.status)}: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
       );
       for (const f of applied.failures.slice(0, 20))
         out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
       out.line(`Results: ${run.file('results')}`);
-      if (applied.status !== 'completed') out.warn(`mbulk: ${unfinishedLine(run, applied.status)}`);
       const ok = applied.status === 'completed' && applied.failed === 0;
       out.result({
         ok,
@@ -395,14 +403,21 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       )
       .command(
         'show <run>',
-        "Show a run's report, status and files",
+        "Show a run's summary: status, input, target, counts, progress and the next command",
         (s) =>
-          s.positional('run', { type: 'string', demandOption: true }).option('open', {
-            type: 'boolean',
-            default: false,
-            describe:
-              "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
-          }),
+          s
+            .positional('run', { type: 'string', demandOption: true })
+            .option('report', {
+              type: 'boolean',
+              default: false,
+              describe: "Also print the run's whole report.md (every change and issue)",
+            })
+            .option('open', {
+              type: 'boolean',
+              default: false,
+              describe:
+                "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
+            }),
         async (argv) => {
           setExit(await showCommand(argv as unknown as RunsArgs, ctx));
         },

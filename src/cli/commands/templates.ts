@@ -32,7 +32,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
   const { planTemplateImport, applyTemplateRun, describeTemplateEntry, templateCounts } =
     await import('../../jobs/templates/template-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
-  const { printIssues, formatCounts } = await import('../run-summary.js');
+  const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
   return runImportFlow(args, ctx, {
@@ -80,7 +80,9 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
             : `${t.outcome}: ${t.error ?? ''}`;
         out.line(`  row ${t.row}: ${t.name}: ${what.replace(/\s+/g, ' ').trim()}`);
       }
-      out.line(`Created: ${applied.created} · failed ${applied.failed} · invalid rows ${invalid}`);
+      out.line(
+        `${doneLabel('Created', applied.status)}: ${applied.created} · failed ${applied.failed} · invalid rows ${invalid}`,
+      );
       return { fields: { created: applied.created, failed: applied.failed, templates: applied.templates } };
     },
     failedFile: false,

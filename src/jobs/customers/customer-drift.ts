@@ -16,13 +16,14 @@ import { customerChanges } from './customer-report.js';
 export async function checkCustomerDrift(
   run: RunDirectory,
   client: MerchantClient,
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<DriftedEntity[]> {
   const file = readPlanFile(run, CustomerPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const pending = customerChanges(file.plan).filter((e) => unwritten(stateOf(journal, e.key).status));
   if (pending.length === 0) return [];
   const live = new LiveCustomerIndex();
-  for await (const c of client.customers.list()) live.add(c);
+  for await (const c of client.customers.list({}, options)) live.add(c);
   const drifted: DriftedEntity[] = [];
   for (const e of pending) {
     if (e.action === 'create' && e.create) {

@@ -62,7 +62,13 @@ export function describeCustomerChange(e: CustomerPlanEntry): string {
 export function writeCustomerReport(
   run: RunDirectory,
   file: CustomerPlanFile,
-  applied?: { created: number; updated: number; failed: number; requests: number },
+  applied?: {
+    status: 'completed' | 'interrupted' | 'aborted';
+    created: number;
+    updated: number;
+    failed: number;
+    requests: number;
+  },
 ): void {
   const counts = customerCounts(file);
   const changes = customerChanges(file.plan);
@@ -96,13 +102,26 @@ export function writeCustomerReport(
           ] as const)
         : []),
     ],
-    changes: changes.slice(0, 500).map(describeCustomerChange),
-    totalChanges: changes.length,
-    issues: file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
-    totalIssues: file.plan.issues.length,
+    changes: changes.map(describeCustomerChange),
+    issues: file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
     review: customerReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
+      // The page shows the counts of this state only: planned, or done.
+      counts: applied
+        ? [
+            ['created', applied.created],
+            ['updated', applied.updated],
+            ['failed', applied.failed],
+          ]
+        : [
+            ['create', counts['create'] ?? 0],
+            ['update', counts['update'] ?? 0],
+            ['unchanged', counts['unchanged'] ?? 0],
+            ['skipped', counts['skipped'] ?? 0],
+            ['invalid rows', counts['invalid'] ?? 0],
+          ],
     }),
   });
 }

@@ -182,9 +182,13 @@ function notSentRows(file: MessagePlanFile, alreadySent: readonly AlreadySent[])
  * For `mbulk apply RUN`: the template must still exist and be APPROVED (the service would reject
  * every send otherwise) and keep the parameters the plan filled.
  */
-export async function checkMessageDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
+export async function checkMessageDrift(
+  run: RunDirectory,
+  client: MerchantClient,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<DriftedEntity[]> {
   const file = readPlanFile(run, MessagePlanFileSchema);
-  const now = await findTemplate(client, file.template.name);
+  const now = await findTemplate(client, file.template.name, options.signal);
   const entity = { type: 'message_template', id: file.template.id, label: file.template.name };
   if (now === undefined) return [{ ...entity, reason: 'the template no longer exists' }];
   if (now.status !== 'APPROVED') return [{ ...entity, reason: `the template is now ${now.status}` }];

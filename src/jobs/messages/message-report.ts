@@ -74,18 +74,14 @@ export function writeMessageReport(
           ] as const)
         : []),
     ],
-    changes: file.plan.sends.slice(0, 200).map(describeSend),
-    totalChanges: file.plan.sends.length,
+    changes: file.plan.sends.map(describeSend),
     issues: [
-      ...file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
-      ...file.plan.duplicates
-        .slice(0, 100)
-        .map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: ${duplicateMessage(d)}`),
-      ...(file.plan.alreadySent ?? [])
-        .slice(0, 100)
-        .map((a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`),
+      ...file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...file.plan.duplicates.map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: ${duplicateMessage(d)}`),
+      ...(file.plan.alreadySent ?? []).map(
+        (a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`,
+      ),
     ],
-    totalIssues: file.plan.issues.length + file.plan.duplicates.length + (file.plan.alreadySent?.length ?? 0),
     review: messageReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,

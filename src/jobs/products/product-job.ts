@@ -62,10 +62,15 @@ export interface FailedProductOperation {
   requestId?: string;
 }
 
-/** The kind's own summary values: failed writes by product, and the seconds spent writing. */
+/**
+ * The kind's own summary values: failed writes by product, the seconds spent writing, and what
+ * became of each plan entry that was not written (by its key: `pending` when the run stopped
+ * before it, `failed: code: message`), for the report's per-product outcomes.
+ */
 interface ProductValues {
   failedOperations: FailedProductOperation[];
   seconds: number;
+  notWritten: Record<string, string>;
 }
 
 /** What a done operation did to its product. */
@@ -221,6 +226,14 @@ function productSession(
     values: (t) => ({
       failedOperations: t.execution.outcomes.flatMap(failedOperation),
       seconds: t.seconds,
+      notWritten: Object.fromEntries(
+        t.execution.outcomes.flatMap((o) => {
+          const failure = failureOf(o);
+          if (failure === undefined) return [];
+          const what = o.status === 'not_run' ? 'pending' : `failed: ${failure.code}: ${failure.message}`;
+          return [[o.op.entry.key, what]];
+        }),
+      ),
     }),
   };
 }

@@ -13,6 +13,10 @@ import type { ProductPlanFile } from './product-plan-file.js';
 
 /** What the report shows of an apply. */
 interface AppliedProducts {
+  status: 'completed' | 'interrupted' | 'aborted';
+  notRun: number;
+  /** Plan entries not written, by key: `pending`, `failed: code: message`. */
+  notWritten: Readonly<Record<string, string>>;
   created: number;
   updated: number;
   hidden: number;
@@ -227,6 +231,24 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
       productReview(file, {
         applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
         failedWritten: applied !== undefined,
+        priceJumpsAllowed: run.meta.options['allowPriceJumps'] === true,
+        // The page shows the counts of this state only: planned, or done (one "invalid rows").
+        counts: applied
+          ? [
+              ['created', applied.created],
+              ['updated', applied.updated],
+              ['hidden', applied.hidden],
+              ['deleted', applied.deleted],
+              ['failed', applied.failed],
+              ['pending', applied.notRun],
+            ]
+          : Object.entries(counts).flatMap(([label, n]): [string, number][] =>
+              label === 'rows' || label === 'invalid' ? [] : [[label === 'noop' ? 'unchanged' : label, n]],
+            ),
+        ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
+        ...(applied && applied.status !== 'completed'
+          ? { resumeCommand: `mbulk runs resume ${run.id}` }
+          : {}),
       }),
       file,
     ),
@@ -265,12 +287,5 @@ export function writeFullProductReport(run: RunDirectory, file: ProductPlanFile,
     );
     return;
   }
-  writeFileSync(
-    target,
-    renderReport({
-      ...reportInput(run, file),
-      maxChanges: Number.MAX_SAFE_INTEGER,
-      maxIssues: Number.MAX_SAFE_INTEGER,
-    }),
-  );
+  writeFileSync(target, renderReport(reportInput(run, file)));
 }

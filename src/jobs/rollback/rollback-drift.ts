@@ -16,6 +16,7 @@ import type { DriftedEntity } from '../runner/job-definition.js';
 export async function checkRollbackDrift(
   run: RunDirectory,
   client: MerchantClient,
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<DriftedEntity[]> {
   const file = readRollbackPlan(run);
   const journal = readJournal(run.file('journal'));
@@ -25,14 +26,14 @@ export async function checkRollbackDrift(
   const products = new Map<string, Product>();
   const items = new LiveInventoryIndex();
   if (needProducts) {
-    for await (const p of client.products.list()) {
+    for await (const p of client.products.list({}, options)) {
       products.set(p.id, p);
       items.addProduct(p);
     }
   }
   const customers = new Map<string, Customer>();
   if (pending.some((r) => r.type === 'customer')) {
-    for await (const c of client.customers.list()) customers.set(c.id, c);
+    for await (const c of client.customers.list({}, options)) customers.set(c.id, c);
   }
   const drifted: DriftedEntity[] = [];
   for (const r of pending) {

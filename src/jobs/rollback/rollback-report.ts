@@ -1,12 +1,14 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { formatMoney } from '../../sheets/money.js';
-import type { RestoreEntry } from '../../plan/rollback-plan.js';
+import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
 import type { RestoreChange } from '../../plan/rollback-product.js';
+import type { ReviewBody, ReviewCard, ReviewTable } from '../../report/review-page.js';
+import { formatMoney } from '../../sheets/money.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
 
 /** What the report shows of an apply. */
-interface AppliedRollback {
+export interface AppliedRollback {
+  status: 'completed' | 'interrupted' | 'aborted';
   restored: number;
   failed: number;
   requests: number;
@@ -15,13 +17,42 @@ interface AppliedRollback {
 
 const MONEY_FIELDS = new Set(['price', 'original_price', 'cost']);
 
+function isVariantSummary(v: unknown): v is { name: string; price: number; stock?: number } {
+  return typeof v === 'object' && v !== null && 'name' in v && 'price' in v && typeof v.price === 'number';
+}
+
+/**
+ * One value of a restore as people read it, the same in the terminal, report.md and report.html:
+ * money (a product's `price`, `original_price`, `cost`, and a variant's price) in the store's
+ * currency units when `decimals` is given (plans hold minor units: 1250 is 12.50), a variant as
+ * `Small · 12.50 · stock 3`, lists joined, nothing as `(blank)`; with `currency`, amounts carry it
+ * (`12.50 MYR`, on the review page).
+ */
+export function formatRestoreValue(
+  field: string,
+  value: unknown,
+  decimals?: number,
+  currency?: string,
+): string {
+  const money = (n: number) =>
+    decimals === undefined ? String(n) : `${formatMoney(n, decimals)}${currency ? ` ${currency}` : ''}`;
+  if (isVariantSummary(value)) {
+    const stock = typeof value.stock === 'number' ? ` · stock ${value.stock}` : '';
+    return `${value.name} · ${money(value.price)}${stock}`;
+  }
+  if (MONEY_FIELDS.has(field) && typeof value === 'number') return money(value);
+  // Plans made before variant summaries were objects hold "NAME PRICE, stock N" (minor units).
+  if (decimals !== undefined && field.startsWith('variants[') && typeof value === 'string') {
+    const m = /^(.*?) ?(-?\d+)(, stock -?\d+)?$/.exec(value);
+    if (m !== null) return `${m[1] === '' ? '' : `${m[1]} `}${money(Number(m[2]))}${m[3] ?? ''}`;
+  }
+  return show(value);
+}
+
 /** A restore as people read it (money in currency units when `decimals` is given). */
 export function describeRestore(r: RestoreEntry, decimals?: number): string[] {
-  const field = (c: RestoreChange) => {
-    const money = decimals !== undefined && MONEY_FIELDS.has(c.field);
-    const value = (v: unknown) => (money && typeof v === 'number' ? formatMoney(v, decimals) : show(v));
-    return `${c.field}: ${value(c.now)} → ${value(c.restore)}`;
-  };
+  const field = (c: RestoreChange) =>
+    `${c.field}: ${formatRestoreValue(c.field, c.now, decimals)} → ${formatRestoreValue(c.field, c.restore, decimals)}`;
   switch (r.type) {
     case 'stock':
       return r.items.map((i) => `stock ${i.sku ?? i.itemId}: ${i.current} → ${i.restore}`);
@@ -46,6 +77,149 @@ function show(value: unknown): string {
 /** Every restore line (stock batches expanded), for the report and the CLI. */
 export function restoreLines(file: RollbackPlanFile): string[] {
   return file.restores.flatMap((r) => describeRestore(r, file.store.decimals));
+}
+
+/** The command that writes a planned rollback: the source run's, with the flag it was planned with. */
+function rollbackCommand(file: RollbackPlanFile): string {
+  return `mbulk runs rollback ${file.source.id}${file.options.deleteCreated ? ' --delete-created' : ''} --apply`;
+}
+
+/**
+ * The review page of a rollback: stock as one table (SKU, now, after the rollback, delta), every
+ * other entity a card of field, now → after the rollback (money in currency units), products the
+ * run created and the rollback keeps as `kept` (with the flag that deletes them), what cannot be
+ * undone, drift, failures; the command that writes it (or continues it).
+ */
+export function rollbackReview(
+  file: RollbackPlanFile,
+  run: Pick<RunDirectory, 'id' | 'meta'>,
+  applied?: AppliedRollback,
+): ReviewBody {
+  const decimals = file.store.decimals;
+  const currency = file.store.currency;
+  const value = (c: RestoreChange, v: unknown) => formatRestoreValue(c.field, v, decimals, currency);
+  // Every entity the apply did not restore is in `failures`: `not_run` ones were not reached.
+  const failures = new Map(
+    (applied?.failures ?? []).map((f) => [
+      `${f.type}\0${f.id}`,
+      f.code === 'not_run' ? 'pending (continue the rollback)' : `failed: ${f.code}: ${f.message}`,
+    ]),
+  );
+  const outcome = (type: string, id: string): string | undefined =>
+    applied === undefined ? undefined : (failures.get(`${type}\0${id}`) ?? 'done');
+  const rows: (string | number)[][] = [];
+  const cards: ReviewCard[] = [];
+  for (const r of file.restores) {
+    if (r.type === 'stock') {
+      for (const i of r.items) {
+        const row = [i.sku ?? i.itemId, i.current, i.restore, i.restore - i.current];
+        const done = outcome('inventory_item', i.itemId);
+        rows.push(done === undefined ? row : [...row, done]);
+      }
+      continue;
+    }
+    const id = r.type === 'customer' ? r.customerId : r.productId;
+    const card: ReviewCard =
+      r.type === 'product-delete'
+        ? {
+            action: 'delete',
+            name: r.label,
+            key: id,
+            notes: ['created by the run: deleted (--delete-created)'],
+          }
+        : {
+            action: 'restore',
+            name: r.label,
+            key: id,
+            rows: r.changes.map((c) => ({ cells: [c.field, value(c, c.now), value(c, c.restore)] })),
+            ...(r.type === 'product' && r.notes.length > 0 ? { notes: [...r.notes] } : {}),
+          };
+    const done = outcome(r.type === 'customer' ? 'customer' : 'product', id);
+    if (done !== undefined) card.outcome = done;
+    cards.push(card);
+  }
+  for (const n of file.notReversible) {
+    cards.push(
+      n.reason === CREATED_KEPT
+        ? {
+            action: 'kept',
+            name: n.label,
+            key: n.id,
+            notes: [
+              `created by the run: the rollback keeps it. To delete it too: mbulk runs rollback ${file.source.id} --delete-created --apply`,
+            ],
+          }
+        : { action: 'not-reversible', name: n.label, key: n.id, notes: [`${n.type}: ${n.reason}`] },
+    );
+  }
+  for (const d of file.drifted)
+    cards.push({
+      action: 'drift',
+      name: d.label,
+      key: d.id,
+      notes: [`warning: ${d.type} changed since the run: ${d.reason}`],
+    });
+  const kept = file.notReversible.filter((n) => n.reason === CREATED_KEPT).length;
+  const pending = (applied?.failures ?? []).filter((f) => f.code === 'not_run').length;
+  const table: ReviewTable | undefined =
+    rows.length > 0
+      ? {
+          columns: [
+            { label: 'SKU' },
+            { label: 'Now', role: 'before' },
+            { label: 'After the rollback', role: 'after' },
+            { label: 'Delta', role: 'delta' },
+            ...(applied ? [{ label: 'Outcome', role: 'outcome' as const }] : []),
+          ],
+          rows,
+          totals: [
+            ['items up', rows.filter((r) => (r[3] as number) > 0).length],
+            ['items down', rows.filter((r) => (r[3] as number) < 0).length],
+            ['units added', rows.reduce((n, r) => n + Math.max(0, r[3] as number), 0)],
+            ['units removed', rows.reduce((n, r) => n - Math.min(0, r[3] as number), 0)],
+          ],
+        }
+      : undefined;
+  const planned = run.meta.status === 'planned';
+  const body: ReviewBody = {
+    // The only refusal of a rollback plan is drift: --force restores those entities anyway.
+    refusals: file.refusal
+      ? [
+          {
+            message: file.refusal,
+            fix: `Nothing is written. Check the entities marked drift below; to overwrite them anyway: mbulk runs rollback ${file.source.id}${file.options.deleteCreated ? ' --delete-created' : ''} --force --apply`,
+          },
+        ]
+      : [],
+    columns: [
+      { label: 'Field' },
+      { label: 'Now', role: 'before' },
+      { label: 'After the rollback', role: 'after' },
+    ],
+    cards,
+    ...(table ? { table } : {}),
+    invalid: [],
+    counts: applied
+      ? [
+          ['restored', applied.restored],
+          ['failed', applied.failed - pending],
+          ['not reached (pending)', pending],
+        ]
+      : (
+          [
+            ['stock items to restore', file.counts['stock_items'] ?? 0],
+            ['customers to restore', file.counts['customers'] ?? 0],
+            ['products to restore', file.counts['products'] ?? 0],
+            ['products to delete', file.counts['products_deleted'] ?? 0],
+            ['created products kept', kept],
+            ['not reversible', file.notReversible.length - kept],
+            ['changed since the run (drift)', file.drifted.length],
+          ] as [string, number][]
+        ).filter(([, n]) => n > 0),
+  };
+  if (planned && !file.refusal && file.restores.length > 0) body.applyCommand = rollbackCommand(file);
+  if (applied && applied.status !== 'completed') body.resumeCommand = `mbulk runs rollback ${run.id} --apply`;
+  return body;
 }
 
 /** report.html / report.md of a rollback run: what it restores, and after an apply what it did. */
@@ -82,17 +256,12 @@ export function writeRollbackReport(
           ] as const)
         : []),
     ],
-    changes: lines.slice(0, 500),
-    totalChanges: lines.length,
+    changes: lines,
     issues: [
-      ...file.drifted.slice(0, 300).map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
-      ...file.notReversible
-        .slice(0, 300)
-        .map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
-      ...(applied?.failures ?? [])
-        .slice(0, 300)
-        .map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
+      ...file.drifted.map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
+      ...file.notReversible.map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
+      ...(applied?.failures ?? []).map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
     ],
-    totalIssues: file.drifted.length + file.notReversible.length + (applied?.failures.length ?? 0),
+    review: rollbackReview(file, run, applied),
   });
 }

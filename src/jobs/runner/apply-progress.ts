@@ -11,5 +11,6 @@ export function applyProgress(options: JobCallbacks): (p: ExecuteProgress) => vo
       failed: p.failed,
       rate: p.rate,
       etaSeconds: p.etaSeconds,
+      inFlight: p.inFlight,
     });
 }

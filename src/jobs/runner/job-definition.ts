@@ -314,7 +314,11 @@ export interface JobDefinition<
   /** Writes report.html / report.md; `applied` after an apply. */
   report(run: RunDirectory, file: File, applied?: JobSummary<File, Fields, Own>): void;
   /** Entities the plan touches that changed since planning, its own started writes aside. */
-  drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+  drift?(
+    run: RunDirectory,
+    client: MerchantClient,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<DriftedEntity[]>;
   /**
    * Why planning the input of a started run again would repeat writes (relative changes such as
    * stock deltas), or undefined when it would not: `--replan` refuses a started run then.

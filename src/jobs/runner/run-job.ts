@@ -109,7 +109,16 @@ export async function runJob<
           counted,
         );
   const summary = summaryOf<File, Fields, Own>(definition.summary, run, t, session.values?.(t), shape);
-  run.update({ counts: { ...run.meta.counts, ...runCountsOf(definition.summary, summary) } });
+  run.update({
+    counts: {
+      ...run.meta.counts,
+      ...runCountsOf(definition.summary, summary),
+      // Entities (a product, a stock item…), beside the operations (ops_*: a stock batch is one):
+      // what an interrupted run says it wrote.
+      changes_total: changes.length,
+      changes_done: changes.filter((c) => c.status === 'done').length,
+    },
+  });
   definition.report(run, file, summary);
   return summary;
 }

@@ -46,7 +46,12 @@ export interface RunKind {
    */
   planProblem(run: RunDirectory): string | undefined;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
-  drift?(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]>;
+  /** Its reads stop when `signal` aborts (Ctrl-C during the check). */
+  drift?(
+    run: RunDirectory,
+    client: MerchantClient,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<DriftedEntity[]>;
   /**
    * Why planning the input of a started run again would repeat writes (relative changes such as
    * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
@@ -78,7 +83,7 @@ export function runKindOf<
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
   };
   const { drift, replan, replanRepeats } = definition;
-  if (drift) kind.drift = (run, client) => drift(run, client);
+  if (drift) kind.drift = (run, client, options) => drift(run, client, options);
   if (replanRepeats) {
     kind.replanRepeats = (run) => replanRepeats(readPlanFile(run, definition.planSchema));
   }

@@ -13,7 +13,11 @@ import { readPlanFile } from '../runner/plan-file.js';
  * shows done or of unknown outcome (a resumed run) are not checked: the run itself may have
  * changed those; definite failures are.
  */
-export async function checkStockDrift(run: RunDirectory, client: MerchantClient): Promise<DriftedEntity[]> {
+export async function checkStockDrift(
+  run: RunDirectory,
+  client: MerchantClient,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<DriftedEntity[]> {
   const file = readPlanFile(run, StockPlanFileSchema);
   const journal = readJournal(run.file('journal'));
   const perItem = run.meta.options['inventoryMode'] === 'per-item';
@@ -24,7 +28,7 @@ export async function checkStockDrift(run: RunDirectory, client: MerchantClient)
     ),
   );
   if (pending.length === 0) return [];
-  const live = await readLiveInventory(client);
+  const live = await readLiveInventory(client, options);
   const drifted: DriftedEntity[] = [];
   for (const c of pending) {
     const item = live.byId.get(c.itemId);

@@ -90,7 +90,7 @@ function buildOps(runId: string, file: StockPlanFile, mode: 'batch' | 'per-item'
  */
 function stockSession(
   ctx: JobContext<StockPlanFile>,
-): JobSession<StockOp, StockOpResult, { mode: StockMode }> {
+): JobSession<StockOp, StockOpResult, { mode: StockMode; pendingItems: string[] }> {
   const { run, file, client } = ctx;
   let mode: StockMode = run.meta.options['inventoryMode'] === 'per-item' ? 'per-item' : 'batch';
 
@@ -217,7 +217,13 @@ function stockSession(
       if (run.meta.options['inventoryMode'] === undefined)
         run.update({ options: { ...run.meta.options, inventoryMode: mode } });
     },
-    values: () => ({ mode }),
+    // The items the run did not reach (interrupted): the report shows them as pending.
+    values: (t) => ({
+      mode,
+      pendingItems: t.changes.flatMap((c) =>
+        c.status === 'not_run' && c.entityId !== undefined ? [c.entityId] : [],
+      ),
+    }),
   };
 }
 

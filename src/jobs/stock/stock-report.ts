@@ -26,7 +26,14 @@ export function describeStockChange(c: StockChange): string {
 export function writeStockReport(
   run: RunDirectory,
   file: StockPlanFile,
-  applied?: { applied: number; failed: number; requests: number },
+  applied?: {
+    applied: number;
+    failed: number;
+    requests: number;
+    failedRows: readonly { row: number; code: string; message: string }[];
+    pendingItems: readonly string[];
+    status: 'completed' | 'interrupted' | 'aborted';
+  },
 ): void {
   const counts = stockCounts(file.plan);
   writeReport(run.file('report'), {
@@ -59,16 +66,29 @@ export function writeStockReport(
           ] as const)
         : []),
     ],
-    changes: file.plan.changes.slice(0, 500).map(describeStockChange),
-    totalChanges: file.plan.changes.length,
+    changes: file.plan.changes.map(describeStockChange),
     issues: [
-      ...file.plan.issues.slice(0, 500).map((i) => `${i.severity}: ${formatRowIssue(i)}`),
-      ...file.plan.skipped.slice(0, 100).map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
+      ...file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...file.plan.skipped.map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
     ],
-    totalIssues: file.plan.issues.length + file.plan.skipped.length,
     review: stockReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      outcomes: applied,
+      // The page shows the counts of this state only: planned, or done.
+      counts: applied
+        ? [
+            ['updated', applied.applied],
+            ['failed', applied.failed],
+            ['pending', applied.pendingItems.length],
+          ]
+        : [
+            ['change', counts['change'] ?? 0],
+            ['unchanged', counts['unchanged'] ?? 0],
+            ['skipped', counts['skipped'] ?? 0],
+            ['invalid rows', counts['invalid'] ?? 0],
+          ],
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }

@@ -77,3 +77,47 @@ it('the orders export counts in the singular when it read one page', async () =>
   expect(r.stdout + r.stderr).toMatch(/Exported 50 orders · \d+ lines · \d+ checks?.* · 1 page read/);
   expect(r.stdout + r.stderr).not.toContain('1 pages');
 });
+
+it('the CLI: a mistyped flag exits 2 with the suggestion; --dry-run is a dry run; --apply --dry-run is a usage error', async () => {
+  writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nNOPE-1,3\n');
+  const typo = await runCli(['import', 'stock', 'stock.csv', '--aply'], env, dir);
+  expect(typo.code).toBe(2);
+  expect(typo.stderr).toContain('unknown option --aply (did you mean --apply?)');
+  expect(typo.stderr).not.toMatch(/dryRun|Unknown arguments/);
+  const both = await runCli(['import', 'stock', 'stock.csv', '--apply', '--dry-run'], env, dir);
+  expect(both.code).toBe(2);
+  expect(both.stderr).toContain('--apply and --dry-run contradict each other');
+  const dry = await runCli(['import', 'stock', 'stock.csv', '--dry-run', '--json'], env, dir);
+  expect(dry.stderr).not.toMatch(/unknown option/);
+  expect(JSON.parse(dry.stdout)).toMatchObject({ applied: false });
+});
+
+it('runs show prints a summary (the full report.md only with --report); runs list shows the input and no zero counts', async () => {
+  const planned = await runCli(['import', 'stock', resolve('samples/stock.csv'), '--json'], env, dir);
+  const { runId } = JSON.parse(planned.stdout) as { runId: string };
+  const show = await runCli(['runs', 'show', runId], env, dir);
+  expect(show.code, show.stderr).toBe(0);
+  const lines = show.stdout.split('\n');
+  expect(lines[0]).toBe(`Run ${runId} · stock · planned`);
+  expect(show.stdout).toContain(`Input: ${resolve('samples/stock.csv')}`);
+  expect(show.stdout).toContain(`Target: ${sandbox.url}`);
+  expect(show.stdout).toMatch(/^Plan: rows \d+/m);
+  expect(show.stdout).not.toMatch(/ 0( ·|$)/m);
+  expect(show.stdout).toContain(`Apply with: mbulk apply ${runId}`);
+  expect(show.stdout).not.toContain('# Import stock');
+  expect(lines.length).toBeLessThan(15);
+  const full = await runCli(['runs', 'show', runId, '--report'], env, dir);
+  expect(full.stdout).toContain('# Import stock');
+  expect(full.stdout).toContain(`Apply with: mbulk apply ${runId}`);
+
+  const list = await runCli(['runs', 'list'], env, dir);
+  expect(list.stdout).toContain(`  input: ${resolve('samples/stock.csv')}`);
+  expect(list.stdout.split('\n')[0]).not.toMatch(/ 0( ·|$)/);
+});
+
+it('a sheet whose every row is invalid gets one hint about the likely cause', async () => {
+  writeFileSync(join(dir, 'wrong.csv'), 'sku,quantity\nNOPE-1,3\nNOPE-2,4\n');
+  const r = await runCli(['import', 'stock', 'wrong.csv'], env, dir);
+  expect(r.code).toBe(1);
+  expect(r.stderr.match(/^hint: all 2 rows are invalid/gm)).toHaveLength(1);
+});

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,24 +42,64 @@ function productWrites(): number {
     .filter((e) => e.method === 'POST' && e.path === '/api/v2/products' && e.outcome === 'applied').length;
 }
 
-/** `mbulk ARGS` in a pseudo-terminal; Ctrl-C is typed once `interruptWhen` holds. */
-function inTerminal(args: string, interruptWhen: () => boolean): Promise<{ code: number; text: string }> {
-  const child = spawn('script', ['-qfec', `node ${BIN} ${args}`, '/dev/null'], { cwd: dir, env });
+interface TerminalRun {
+  code: number;
+  text: string;
+  /** What the terminal showed from the Ctrl-C on. */
+  after: string;
+  /** Milliseconds from the Ctrl-C to the first "stopping" on screen (undefined: never shown). */
+  stoppingMs: number | undefined;
+}
+
+/** `mbulk ARGS` in a pseudo-terminal; Ctrl-C is typed once `interruptWhen` holds (given the screen so far). */
+function inTerminal(args: string, interruptWhen: (text: string) => boolean): Promise<TerminalRun> {
+  const child = spawn('script', ['-qfec', `stty cols 120 rows 40; node ${BIN} ${args}`, '/dev/null'], {
+    cwd: dir,
+    env,
+  });
   let text = '';
-  child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+  let sentAt: number | undefined;
+  let sentIndex = 0;
+  let stoppingMs: number | undefined;
+  const seen = (d: Buffer): void => {
+    text += d.toString();
+    if (sentAt !== undefined && stoppingMs === undefined && text.slice(sentIndex).includes('stopping'))
+      stoppingMs = Date.now() - sentAt;
+  };
+  child.stdout.on('data', seen);
+  child.stderr.on('data', seen);
   const timer = setInterval(() => {
-    if (interruptWhen()) {
+    if (interruptWhen(text)) {
       clearInterval(timer);
+      sentAt = Date.now();
+      sentIndex = text.length;
       child.stdin.write('\x03');
     }
   }, 20);
   return new Promise((done) =>
     child.on('close', (code) => {
       clearInterval(timer);
-      done({ code: code ?? -1, text });
+      done({ code: code ?? -1, text, after: text.slice(sentIndex), stoppingMs });
     }),
   );
+}
+
+/** What every interrupted run shows: "stopping" at once, then ⚠ and the headline, never a success. */
+function expectInterrupted(run: TerminalRun, total: number): { done: number; runId: string } {
+  expect(run.code, run.text).toBe(130);
+  expect(run.stoppingMs, run.text).toBeDefined();
+  expect(run.stoppingMs).toBeLessThan(1000);
+  expect(run.after).toContain('stopping: letting ');
+  expect(run.after).toContain('(Ctrl-C again to quit now)');
+  expect(run.after).not.toContain('✔');
+  expect(run.after).not.toContain('✖');
+  expect(run.after).not.toMatch(/Applied:/);
+  expect(run.after).toMatch(/⚠.* interrupted/);
+  const line = /Interrupted: (\d+) of (\d+) written · continue with: mbulk runs resume (\S+)/.exec(run.after);
+  expect(line, run.text).not.toBeNull();
+  const [, done, all, runId] = line as RegExpExecArray;
+  expect(Number(all)).toBe(total);
+  return { done: Number(done), runId: runId as string };
 }
 
 /** `mbulk ARGS` without a terminal (asynchronously: the sandbox answers from this process). */
@@ -69,33 +111,35 @@ function mbulk(args: string[]): Promise<{ code: number; text: string }> {
   return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, text })));
 }
 
-it('Ctrl-C in a terminal stops the apply, exits 130 with the resume line; the resume writes each product once', async () => {
+it('Ctrl-C in a terminal stops the apply, then a resume, each saying so at once and ending Interrupted (exit 130); a last resume writes each product once', async () => {
   const interrupted = await inTerminal(
     'import products new.csv --apply --yes --concurrency 2',
     () => productWrites() >= 5,
   );
-  expect(interrupted.text).not.toContain('✖');
-  expect(interrupted.code).toBe(130);
-  const line = /interrupted after (\d+) of (\d+); continue with: mbulk runs resume (\S+)/.exec(
-    interrupted.text,
-  );
-  expect(line, interrupted.text).not.toBeNull();
-  const [, done, total, runId] = line as RegExpExecArray;
-  expect(Number(total)).toBe(PRODUCTS);
+  const { done, runId } = expectInterrupted(interrupted, PRODUCTS);
   // In-flight writes finished and were journaled: what is done is exactly what the store got.
   const writtenBefore = productWrites();
-  expect(Number(done)).toBe(writtenBefore);
+  expect(done).toBe(writtenBefore);
   expect(writtenBefore).toBeGreaterThanOrEqual(5);
   expect(writtenBefore).toBeLessThan(PRODUCTS);
 
-  const show = await mbulk(['runs', 'show', runId as string]);
+  const show = await mbulk(['runs', 'show', runId]);
   expect(show.code).toBe(0);
   expect(show.text).toContain(`Run ${runId} · products · interrupted`);
   expect(show.text).toContain(`done ${done} of ${PRODUCTS}`);
   expect(show.text).toContain(`Continue with: mbulk runs resume ${runId}`);
-  expect(show.text).toContain(`Directory: ${join(dir, '.mbulk', 'runs', runId as string)}`);
+  expect(show.text).toContain(`Directory: ${join(dir, '.mbulk', 'runs', runId)}`);
 
-  const resumed = await mbulk(['runs', 'resume', runId as string, '--yes']);
+  const resumedOnce = await inTerminal(
+    `runs resume ${runId} --yes --concurrency 2`,
+    () => productWrites() >= writtenBefore + 3,
+  );
+  const again = expectInterrupted(resumedOnce, PRODUCTS);
+  expect(again.runId).toBe(runId);
+  expect(again.done).toBe(productWrites());
+  expect(again.done).toBeLessThan(PRODUCTS);
+
+  const resumed = await mbulk(['runs', 'resume', runId, '--yes']);
   expect(resumed.code, resumed.text).toBe(0);
   expect(resumed.text).toMatch(/Applied: \d+ created/);
   expect(resumed.text).toContain('Results: ');
@@ -107,7 +151,35 @@ it('Ctrl-C in a terminal stops the apply, exits 130 with the resume line; the re
     .filter((r): r is string => typeof r === 'string' && r.startsWith('PTY-'));
   expect(refs.length).toBe(PRODUCTS);
   expect(new Set(refs).size).toBe(PRODUCTS);
-  expect((await mbulk(['runs', 'show', runId as string])).text).toContain(`done ${PRODUCTS} of ${PRODUCTS}`);
+  expect((await mbulk(['runs', 'show', runId])).text).toContain(`done ${PRODUCTS} of ${PRODUCTS}`);
+}, 60_000);
+
+it('Ctrl-C during the drift check of `mbulk apply RUN` stops its reads at once: ⚠, nothing written, exit 130', async () => {
+  const proxy = await holdingProxy(sandbox.url);
+  try {
+    const planned = await mbulk(['import', 'products', 'new.csv', '--base-url', proxy.url]);
+    expect(planned.code, planned.text).toBe(0);
+    const runId = /mbulk apply (\S+)\)/.exec(planned.text)?.[1] as string;
+    expect(runId).toBeDefined();
+    // From now on the store's catalog reads never answer: only an abortable drift check can stop.
+    proxy.hold();
+    const run = await inTerminal(`apply ${runId} --yes --base-url ${proxy.url}`, (text) =>
+      text.includes('Check for drift'),
+    );
+    expect(proxy.held(), run.text).toBeGreaterThan(0);
+    expect(run.code, run.text).toBe(130);
+    expect(run.stoppingMs, run.text).toBeLessThan(1000);
+    expect(run.after).toContain('stopping (Ctrl-C again to quit now)');
+    expect(run.after).toMatch(/⚠.* Check for drift: interrupted/);
+    expect(run.after).not.toContain('✔');
+    expect(run.after).not.toMatch(/Applied:/);
+    expect(run.after).toContain(
+      `Interrupted: nothing was written · the run stays as it was: mbulk runs show ${runId}`,
+    );
+    expect(productWrites()).toBe(0);
+  } finally {
+    await proxy.close();
+  }
 }, 60_000);
 
 it('SIGTERM without a terminal does the same: exit 130 and the resume line', async () => {
@@ -131,7 +203,8 @@ it('SIGTERM without a terminal does the same: exit 130 and the resume line', asy
   const code = await new Promise<number>((done) => child.on('close', (c) => done(c ?? -1)));
   clearInterval(timer);
   expect(code).toBe(130);
-  expect(text).toMatch(/interrupted after \d+ of 30; continue with: mbulk runs resume \S+/);
+  expect(text).toMatch(/Interrupted: \d+ of 30 written · continue with: mbulk runs resume \S+/);
+  expect(text).not.toMatch(/Applied:/);
 }, 60_000);
 
 it('a second Ctrl-C quits at once; the journal holds and the resume still writes each product once', async () => {
@@ -155,9 +228,10 @@ it('a second Ctrl-C quits at once; the journal holds and the resume still writes
   const code = await new Promise<number>((done) => child.on('close', (c) => done(c ?? -1)));
   clearInterval(timer);
   expect(code).toBe(130);
-  expect(text, text).toContain('quitting at once');
-  const runId = /runs\/(\d{8}-\d{6}-products-[0-9a-f]{4})/.exec(text)?.[1] ?? (await latestRun());
-  const resumed = await mbulk(['runs', 'resume', runId, '--yes']);
+  // The message names the run to resume (the run id, not a placeholder).
+  const runId = /quitting at once; .*continue with: mbulk runs resume (\S+)/.exec(text)?.[1];
+  expect(runId, text).toBe(await latestRun());
+  const resumed = await mbulk(['runs', 'resume', runId as string, '--yes']);
   expect(resumed.code, resumed.text).toBe(0);
   expect(productWrites()).toBe(PRODUCTS);
 }, 60_000);
@@ -166,4 +240,48 @@ async function latestRun(): Promise<string> {
   const list = await mbulk(['runs', 'list', '--json']);
   const runs = (JSON.parse(list.text.slice(list.text.indexOf('{'))) as { runs: { id: string }[] }).runs;
   return runs.at(-1)?.id ?? '';
+}
+
+/** A proxy to `target` that, told to `hold`, leaves every read of the catalog (GET /api/v2/products…) unanswered. */
+async function holdingProxy(
+  target: string,
+): Promise<{ url: string; hold(): void; held(): number; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  let holding = false;
+  let held = 0;
+  const server = createServer((req, res) => {
+    if (holding && req.method === 'GET' && req.url?.startsWith('/api/v2/products')) {
+      held++;
+      return;
+    }
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hold: () => {
+      holding = true;
+    },
+    held: () => held,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
+  };
 }

@@ -278,4 +278,21 @@ describe('stock import against the sandbox', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false });
     expect(writes(s)).toEqual([]);
   });
+
+  it('report.md of a 1,000-change plan holds all 1,000 changes', async () => {
+    const snapshot = generateStore({ products: 450, customers: 0, orders: 0, seed: 11 });
+    sandbox = await startSandbox({ seed: snapshot });
+    const client = new MerchantClient({ baseUrl: sandbox.url, token: sandbox.token });
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-'));
+    const items = trackedItems(snapshot).slice(0, 1000);
+    expect(items.length).toBe(1000);
+    const file = join(dir, 'stock.csv');
+    writeFileSync(file, csv([['sku', 'quantity'], ...items.map((i) => [i.sku, i.quantity + 1])]));
+    const planned = await planStockImport({ client, file, runsRoot: join(dir, 'runs'), target: 'test' });
+    expect(planned.file.plan.changes).toHaveLength(1000);
+    const md = readFileSync(planned.run.file('report'), 'utf8');
+    expect(md).toContain('## Changes (1000)');
+    const listed = new Set(md.match(/^row \d+: \S+/gm)?.map((l) => l.split(': ')[1]));
+    expect(listed).toEqual(new Set(items.map((i) => i.sku)));
+  });
 });

@@ -48,15 +48,17 @@ describe('report.html of the sample catalog plan (samples/catalog.csv against sa
     const plan = JSON.parse(readFileSync(join(result.runDir, 'plan.json'), 'utf8')) as PlanJson;
     const doc = parseHtml(readFileSync(result.reportHtml, 'utf8'));
 
-    // Top: the counts as planned.
+    // Top: the counts as planned (one "invalid": the sheet rows to fix).
     const counts = Object.fromEntries(
       select(doc, 'li').flatMap((li) => {
         const label = attr(li, 'data-count');
         return label === undefined ? [] : [[label, Number(text(select(li, 'span', 'count')[0]!))]];
       }),
     );
-    for (const action of ['create', 'update', 'invalid'])
+    for (const action of ['create', 'update', 'invalid rows'])
       expect(counts[action], action).toBe(result.counts[action]);
+    expect(Object.keys(counts)).not.toContain('invalid');
+    expect(Object.keys(counts)).not.toContain('created');
     expect(counts['unchanged']).toBe(result.counts['noop']);
     expect(result.counts['create']).toBeGreaterThan(0);
     expect(text(select(doc, 'code').find((c) => attr(c, 'id') === 'apply-command')!)).toMatch(

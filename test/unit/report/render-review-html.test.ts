@@ -139,11 +139,61 @@ describe('page bodies per kind', () => {
       issues: [],
     };
     const body = stockReview({ plan }, { applyCommand: 'mbulk apply X' });
-    expect(body.columns.map((c) => c.label)).toEqual(['SKU', 'Before', 'After', 'Delta']);
-    expect(body.cards[0]).toMatchObject({ action: 'update', name: 'Tee / M', key: 'TEE-M' });
-    expect(body.cards[0]!.rows).toEqual([{ cells: ['TEE-M', '5', '2', '-3'] }]);
-    expect(body.cards[1]).toMatchObject({ action: 'skip', notes: ['inventory tracking is off'] });
+    expect(body.table!.columns.map((c) => c.label)).toEqual(['SKU', 'Name', 'Before', 'After', 'Delta']);
+    expect(body.table!.rows).toEqual([['TEE-M', 'Tee / M', 5, 2, -3]]);
+    expect(body.table!.totals).toEqual([
+      ['items up', 0],
+      ['items down', 1],
+      ['items to zero', 0],
+      ['units added', 0],
+      ['units removed', 3],
+    ]);
+    expect(body.cards).toEqual([
+      { action: 'skip', name: 'stock.csv row 4', key: '', notes: ['inventory tracking is off'] },
+    ]);
     expect(body.applyCommand).toBe('mbulk apply X');
+
+    // After an interrupted apply: each item's outcome, and the command that continues the run.
+    const two = {
+      ...plan,
+      changes: [
+        ...plan.changes,
+        { ...plan.changes[0]!, itemId: 'inv_2', sku: 'TEE-L', rowNumber: 3, after: 0 },
+      ],
+    };
+    const three = {
+      ...two,
+      changes: [...two.changes, { ...plan.changes[0]!, itemId: 'inv_3', sku: 'TEE-S', rowNumber: 5 }],
+    };
+    const applied = stockReview(
+      { plan: three },
+      {
+        outcomes: {
+          failedRows: [{ row: 3, code: 'not_found', message: 'no such item' }],
+          pendingItems: ['inv_3'],
+        },
+      },
+    );
+    expect(applied.applyCommand).toBeUndefined();
+    expect(applied.table!.rows.map((r) => r[5])).toEqual([
+      'done',
+      'failed: not_found: no such item',
+      'pending (resume the run)',
+    ]);
+    const doc = parseHtml(
+      renderReviewHtml(
+        page({ ...applied, facts: [['Status', 'interrupted']], resumeCommand: 'mbulk runs resume R' }),
+      ),
+    );
+    expect(tableRows(select(doc, 'table', 'rows')[0]!).map((r) => r[5])).toEqual([
+      'done',
+      'failed: not_found: no such item',
+      'pending (resume the run)',
+    ]);
+    expect(text(select(doc, 'code').find((c) => attr(c, 'id') === 'resume-command')!)).toBe(
+      'mbulk runs resume R',
+    );
+    expect(text(select(doc, 'p', 'headline')[0]!)).toMatch(/^Interrupted run/);
   });
 
   it('messages: the message each recipient gets, rendered', () => {
