@@ -1,7 +1,10 @@
 /**
  * Orders export benchmark: N orders into XLSX and CSV.
  *
- *   npx tsx bench/export-orders.bench.ts [sizes=50000,100000] [formats=xlsx,csv] [source=sandbox|local]
+ *   npx tsx bench/export-orders.bench.ts [SIZES] [FORMATS] [SOURCE]
+ *   e.g. npx tsx bench/export-orders.bench.ts 100000 xlsx,csv sandbox
+ *
+ * Positional: SIZES (default 50000,100000), FORMATS (default xlsx,csv), SOURCE (sandbox|local).
  *
  * - `sandbox` (default): a generated sandbox (`generateStore`, ~3 lines per order) served over
  *   loopback HTTP by a separate process; the export reads it through MerchantClient page by page
