@@ -11,6 +11,18 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
   var STEP = 200;
   var PAGE = 100;
 
+  // Calls apply(query) 120 ms after the last keystroke in a search box (lower-cased, trimmed).
+  function onSearch(box, apply) {
+    if (!box) return;
+    var timer = 0;
+    box.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        apply(box.value.trim().toLowerCase());
+      }, 120);
+    });
+  }
+
   /**
    * A many-row plan's table: filters by the columns' roles (goes to zero: before > 0 and after 0;
    * decrease / increase: the delta's sign; biggest changes: by |delta|, largest first; failed and
@@ -121,17 +133,11 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
         draw();
       });
     }
-    if (search) {
-      var timer = 0;
-      search.addEventListener('input', function () {
-        clearTimeout(timer);
-        timer = setTimeout(function () {
-          query = search.value.trim().toLowerCase();
-          compute();
-          draw();
-        }, 120);
-      });
-    }
+    onSearch(search, function (q) {
+      query = q;
+      compute();
+      draw();
+    });
     if (prev) prev.addEventListener('click', function () { if (page > 0) { page--; draw(); } });
     if (nextButton) nextButton.addEventListener('click', function () { if ((page + 1) * PAGE < view.length) { page++; draw(); } });
     // The server rendered the first page of the unfiltered, unsorted rows: keep it.
@@ -287,16 +293,10 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
       reset();
     });
   }
-  if (search) {
-    var timer = 0;
-    search.addEventListener('input', function () {
-      clearTimeout(timer);
-      timer = setTimeout(function () {
-        query = search.value.trim().toLowerCase();
-        reset();
-      }, 120);
-    });
-  }
+  onSearch(search, function (q) {
+    query = q;
+    reset();
+  });
   if (more) {
     more.addEventListener('click', next);
     if ('IntersectionObserver' in window) {
