@@ -85,6 +85,8 @@ export interface RequestOptions<T> {
    * answers 404: the earlier attempt did delete it.
    */
   goneAfterRetry?: () => T;
+  /** Sees a 2xx body's raw text before it is parsed (list read-ahead: see PageIterator). */
+  onText?: ((text: string) => void) | undefined;
 }
 
 /** How a POST is keyed: a given key, an automatic random one per call (default), or none. */
@@ -249,7 +251,10 @@ export class MerchantClient {
         return outcome;
       }, options.signal);
 
-      if (result.ok) return this.parse(options.schema, result, label);
+      if (result.ok) {
+        options.onText?.(result.text);
+        return this.parse(options.schema, result, label);
+      }
 
       const { failure, error } = result;
       if (

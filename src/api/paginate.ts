@@ -5,8 +5,34 @@ import { MbulkError } from '../errors/mbulk-error.js';
 /** Every list request asks for the maximum page size: the request count is ceil(N / 100). */
 export const PAGE_LIMIT = 100;
 
-/** Fetches one page; `cursor` is undefined for the first page and opaque otherwise. */
-export type PageFetcher<T> = (cursor: string | undefined) => Promise<ListEnvelope<T>>;
+/**
+ * Fetches one page; `cursor` is undefined for the first page and opaque otherwise. A fetcher that
+ * hands `onText` the raw 2xx body as soon as it arrives (before parsing and validating it) lets the
+ * iterator request the next page while this one is still being parsed (see `PageIterator`).
+ */
+export type PageFetcher<T> = (
+  cursor: string | undefined,
+  onText?: (text: string) => void,
+) => Promise<ListEnvelope<T>>;
+
+const NEXT_CURSOR_KEY = '"next_cursor":';
+
+/**
+ * The next cursor read from the end of a raw list body without parsing it (`"next_cursor":"…"` is
+ * the envelope's last key in the spec's examples): a guess, confirmed against the parsed page
+ * before it is used. Undefined when the body's end does not look like that (or says null).
+ */
+export function peekNextCursor(text: string): string | undefined {
+  const at = text.lastIndexOf(NEXT_CURSOR_KEY);
+  if (at < 0) return undefined;
+  const rest = text.slice(at + NEXT_CURSOR_KEY.length).trimStart();
+  if (!rest.startsWith('"')) return undefined;
+  const end = rest.indexOf('"', 1);
+  const raw = end < 0 ? '' : rest.slice(0, end + 1);
+  // Escapes would need a real parse: leave such a cursor to the parsed page.
+  if (raw === '' || raw.includes('\\')) return undefined;
+  return raw.slice(1, -1);
+}
 
 /** More items than the caller's explicit cap. */
 export class ListCapExceededError extends MbulkError {
@@ -22,9 +48,19 @@ export class ListCapExceededError extends MbulkError {
   }
 }
 
+/** Pages requested ahead of the one being parsed, at most (a chain of cursors cannot go wider). */
+const READ_AHEAD = 2;
+
 /**
  * A cursor-paginated list: `for await (const item of list)` walks every item, `pages()` every page.
  * Nothing is fetched until iteration starts; each iteration starts again from the first page.
+ *
+ * Read-ahead: pages follow each other (each cursor comes from the page before), so the list's wall
+ * time is pages x (latency + the time to get the cursor out of a page). When the fetcher hands over
+ * the raw body, the next page is requested as soon as its cursor is seen at the end of the text,
+ * while this page is still being parsed and validated (~8 ms for 100 products, a third of a 20 ms
+ * round trip). The guess is used only if the parsed page names the same cursor; a wrong guess (a
+ * server that orders its keys otherwise) costs one spare GET and nothing else.
  */
 export class PageIterator<T> implements AsyncIterable<T> {
   constructor(
@@ -36,18 +72,37 @@ export class PageIterator<T> implements AsyncIterable<T> {
   async *pages(): AsyncGenerator<ListEnvelope<T>, void, undefined> {
     let cursor: string | undefined;
     const seen = new Set<string>();
-    for (;;) {
-      const page = await this.fetchPage(cursor);
-      yield page;
-      if (!page.has_more) return;
-      if (page.next_cursor === null) {
-        throw new ApiContractError(this.label, 'next_cursor', 'has_more is true but next_cursor is null');
+    /** Pages requested on a guessed cursor, not yet confirmed (each already has a catch). */
+    const ahead = new Map<string, Promise<ListEnvelope<T>>>();
+    const fetch = (c: string | undefined): Promise<ListEnvelope<T>> =>
+      this.fetchPage(c, (text) => {
+        const next = peekNextCursor(text);
+        if (next === undefined || next === c || ahead.has(next) || seen.has(next)) return;
+        if (ahead.size >= READ_AHEAD) return;
+        const page = fetch(next);
+        page.catch(() => {});
+        ahead.set(next, page);
+      });
+    try {
+      for (;;) {
+        const guessed = cursor === undefined ? undefined : ahead.get(cursor);
+        if (cursor !== undefined) ahead.delete(cursor);
+        const page = await (guessed ?? fetch(cursor));
+        yield page;
+        if (!page.has_more) return;
+        if (page.next_cursor === null) {
+          throw new ApiContractError(this.label, 'next_cursor', 'has_more is true but next_cursor is null');
+        }
+        if (seen.has(page.next_cursor)) {
+          throw new ApiContractError(this.label, 'next_cursor', 'the same cursor came back twice (a loop)');
+        }
+        seen.add(page.next_cursor);
+        cursor = page.next_cursor;
       }
-      if (seen.has(page.next_cursor)) {
-        throw new ApiContractError(this.label, 'next_cursor', 'the same cursor came back twice (a loop)');
-      }
-      seen.add(page.next_cursor);
-      cursor = page.next_cursor;
+    } finally {
+      // Guesses never confirmed (a wrong guess, or the reader stopped early) are left to finish
+      // on their own; their errors were caught when they started.
+      ahead.clear();
     }
   }
 

@@ -27,13 +27,14 @@ export class Products {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Product> {
     return new PageIterator(
-      async (cursor) =>
+      async (cursor, onText) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/products',
           query: { limit: PAGE_LIMIT, cursor, status: params.status },
           schema: (await schemas()).ProductList,
           signal: options.signal,
+          onText,
         }),
       'GET /api/v2/products',
     );
