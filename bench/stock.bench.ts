@@ -296,7 +296,7 @@ async function childImport(url: string, token: string, sheet: string, batch: num
     onProgress: (p) => {
       if (p.phase === 'fetch') {
         fetchEnd = performance.now();
-        products = p.done;
+        products = Number(/(\d+) products/.exec(p.message ?? '')?.[1] ?? 0);
       } else if (p.phase === 'read') {
         readEnd = performance.now();
         rows = p.done;

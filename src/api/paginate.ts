@@ -141,6 +141,8 @@ export async function listAll<T>(
 export async function* mergePartitions<T>(
   partitions: readonly PageIterator<T>[],
   key: (item: T) => string,
+  /** Called as each page arrives, before its items are yielded (progress). */
+  onPage?: () => void,
 ): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string>();
   const cursors = partitions.map((p) => p.pages());
@@ -161,6 +163,7 @@ export async function* mergePartitions<T>(
       pending.delete(index);
       if (result.done) continue;
       pull(index);
+      onPage?.();
       for (const item of result.value.data) {
         const k = key(item);
         if (seen.has(k)) continue;
