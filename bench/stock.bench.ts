@@ -538,7 +538,9 @@ interface SandboxStats {
 async function startSandboxChild(a: Args, sheet: string) {
   const child = spawn(
     process.execPath,
-    [...process.execArgv, self, '--child', 'sandbox', JSON.stringify(a), sheet],
+    // The sandbox holds the whole generated store (several GB at a million items): a bigger heap
+    // for it alone; the importing process keeps the default.
+    ['--max-old-space-size=12288', ...process.execArgv, self, '--child', 'sandbox', JSON.stringify(a), sheet],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
