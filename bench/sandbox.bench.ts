@@ -181,6 +181,14 @@ function spawnChild(kind: string, argv: string[]) {
   };
 }
 
+/** Runs a child that prints one report and exits; returns the report. */
+async function reportOnce<T>(kind: string, argv: string[]): Promise<T> {
+  const c = spawnChild(kind, argv);
+  const report = await c.next<T>();
+  await new Promise((resolve) => c.child.once('exit', resolve));
+  return report;
+}
+
 const NEXT_CURSOR = '"next_cursor":';
 
 /** Walks every product page; returns pages read and products seen. `check` parses and verifies ids. */
@@ -255,15 +263,13 @@ async function main(): Promise<void> {
   const figures: [string, string, string][] = [];
 
   if (a.generateOnly) {
-    const g = spawnChild('generate-only', sizeArgs);
-    const r = await g.next<{
+    const r = await reportOnce<{
       ms: number;
       cpu: number;
       peakRssMiB: number;
       variants: number;
       jsonMiB: number;
-    }>();
-    await new Promise((resolve) => g.child.once('exit', resolve));
+    }>('generate-only', sizeArgs);
     figures.push(['generateStore() alone: wall', `${(r.ms / 1000).toFixed(1)} s`, '< 30 s']);
     figures.push(['generateStore() alone: CPU', `${(r.cpu / 1000).toFixed(1)} s`, '']);
     figures.push(['generateStore() alone: peak RSS', `${r.peakRssMiB.toFixed(0)} MiB`, '< 1536 MiB']);
@@ -273,15 +279,13 @@ async function main(): Promise<void> {
 
   if (a.persist) {
     mkdirSync(dirname(stateFile), { recursive: true });
-    const p = spawnChild('persist', sizeArgs);
-    const r = await p.next<{
+    const r = await reportOnce<{
       generateMs: number;
       saveMs: number;
       peakRssLoadedMiB: number;
       peakRssMiB: number;
       fileMiB: number;
-    }>();
-    await new Promise((resolve) => p.child.once('exit', resolve));
+    }>('persist', sizeArgs);
     figures.push(['generate + load into a store: wall', `${(r.generateMs / 1000).toFixed(1)} s`, '']);
     figures.push(['  peak RSS', `${r.peakRssLoadedMiB.toFixed(0)} MiB`, '']);
     figures.push(['save the state file (streamed): wall', `${(r.saveMs / 1000).toFixed(1)} s`, '']);

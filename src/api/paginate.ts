@@ -50,6 +50,8 @@ export class ListCapExceededError extends MbulkError {
 
 /** Pages requested ahead of the one being parsed, at most (a chain of cursors cannot go wider). */
 const READ_AHEAD = 2;
+/** A read-ahead slot taken while its request is being started. */
+const PENDING: Promise<never> = new Promise<never>(() => {});
 
 /**
  * A cursor-paginated list: `for await (const item of list)` walks every item, `pages()` every page.
@@ -74,11 +76,14 @@ export class PageIterator<T> implements AsyncIterable<T> {
     const seen = new Set<string>();
     /** Pages requested on a guessed cursor, not yet confirmed (each already has a catch). */
     const ahead = new Map<string, Promise<ListEnvelope<T>>>();
+    let stopped = false;
     const fetch = (c: string | undefined): Promise<ListEnvelope<T>> =>
       this.fetchPage(c, (text) => {
+        if (stopped || ahead.size >= READ_AHEAD) return;
         const next = peekNextCursor(text);
         if (next === undefined || next === c || ahead.has(next) || seen.has(next)) return;
-        if (ahead.size >= READ_AHEAD) return;
+        // The slot is taken before the request starts: a fetcher may hand its text over at once.
+        ahead.set(next, PENDING);
         const page = fetch(next);
         page.catch(() => {});
         ahead.set(next, page);
@@ -101,7 +106,8 @@ export class PageIterator<T> implements AsyncIterable<T> {
       }
     } finally {
       // Guesses never confirmed (a wrong guess, or the reader stopped early) are left to finish
-      // on their own; their errors were caught when they started.
+      // on their own, and start no more; their errors were caught when they started.
+      stopped = true;
       ahead.clear();
     }
   }

@@ -93,6 +93,21 @@ describe('PageIterator read-ahead', () => {
     expect(seen).toContain('guess');
   });
 
+  it('a reader that stops early leaves no chain of guesses reading on', async () => {
+    const { calls, iterator } = deferredList(50);
+    const first = (async () => {
+      for await (const page of iterator.pages()) return page.data;
+      return [];
+    })();
+    for (let round = 0; round < 10; round++) {
+      for (const c of calls) c.resolve();
+      await ticks();
+    }
+    expect(await first).toEqual([0, 1]);
+    // The first page and the guesses already on their way when it stopped (at most 2), no more.
+    expect(calls.length).toBeLessThanOrEqual(3);
+  });
+
   it('peeks a plain cursor at the end of the text, and nothing it cannot read for sure', () => {
     expect(peekNextCursor(pageText([1], 'eyJzIjo0Mzd9'))).toBe('eyJzIjo0Mzd9');
     expect(peekNextCursor(pageText([1], null))).toBeUndefined();
