@@ -17,14 +17,24 @@ export interface OrderListParams {
   fulfillment_status?: FulfillmentStatus;
 }
 
+/**
+ * Order pages read ahead of the export by default (`list`): ~100 orders each, so memory holds a few
+ * hundred orders more at most, while the next page is on its way as the export writes the current one.
+ */
+export const ORDER_PAGES_AHEAD = 4;
+
 /** /api/v2/orders (read only). */
 export class Orders {
   constructor(private readonly client: MerchantClient) {}
 
-  /** Every order matching the filters, page by page (limit 100). */
+  /**
+   * Every order matching the filters, page by page (limit 100), in the API's order. Pages are read
+   * ahead (`readAhead`, default ORDER_PAGES_AHEAD; 0 reads each page when it is asked for): one
+   * request in flight, in cursor order.
+   */
   list(
     params: OrderListParams = {},
-    options: { signal?: AbortSignal | undefined } = {},
+    options: { signal?: AbortSignal | undefined; readAhead?: number } = {},
   ): PageIterator<Order> {
     return new PageIterator(
       async (cursor) =>
@@ -42,6 +52,7 @@ export class Orders {
           signal: options.signal,
         }),
       'GET /api/v2/orders',
+      options.readAhead ?? ORDER_PAGES_AHEAD,
     );
   }
 
