@@ -130,3 +130,38 @@ describe('order export with pages read ahead (issue 26)', () => {
     traffic.takenAtRequest.slice(1).forEach((taken, k) => expect(taken).toBeLessThan((k + 1) * 100));
   });
 });
+
+describe('order pages validated by the compiled schema', () => {
+  it('accept the API’s pages as they are and reject a wrong field naming it', async () => {
+    const page = await app.handle({
+      method: 'GET',
+      url: '/api/v2/orders?limit=100',
+      headers: { authorization: `Bearer ${app.token}` },
+      body: '',
+    });
+    const good = JSON.parse(String(page.body)) as { data: Record<string, unknown>[] };
+    const bad = structuredClone(good);
+    (bad.data[3] as Record<string, unknown>)['total_amount'] = '12.90';
+    const serve =
+      (body: unknown): FetchLike =>
+      async () => ({
+        status: 200,
+        headers: { get: () => null },
+        text: async () => JSON.stringify(body),
+      });
+    const read = async (body: unknown) => {
+      const client = new MerchantClient({ baseUrl: BASE, token: 't', fetch: serve(body) });
+      try {
+        for await (const p of client.orders.list().pages()) return p.data;
+        return [];
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await read(good)).toEqual(good.data);
+    await expect(read(bad)).rejects.toMatchObject({
+      name: 'ApiContractError',
+      message: expect.stringContaining('data.3.total_amount'),
+    });
+  });
+});
