@@ -77,7 +77,8 @@ function columnWidth(column: ColumnSpec): number {
  * formats on the columns (and one shared style object per column, so exceljs's style lookup is a WeakMap
  * hit instead of a per-cell serialisation). Writes wait for the zip's deflate stream when it falls behind,
  * so memory stays flat. One sheet streams at a time (a zip entry is written whole); rows for later sheets
- * are spooled to a temporary NDJSON file until their turn.
+ * are spooled, as their sheet XML, to a temporary file until their turn. Data rows' XML is made here
+ * (`rowXml`, the bytes exceljs's own rows would write); exceljs writes the rest of the workbook.
  */
 export class XlsxSheetWriter implements SheetWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
@@ -285,7 +286,7 @@ const XML_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** Text as XML character data, as exceljs writes it. */
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   return XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ESCAPES[c] ?? '') : text;
 }
 
@@ -362,7 +363,7 @@ class XlsxSheet implements SheetHandle {
 
   async startSpool(dir: string): Promise<void> {
     this.state = 'spooling';
-    this.spoolPath = join(dir, `sheet-${this.index}.ndjson`);
+    this.spoolPath = join(dir, `sheet-${this.index}.xml`);
     this.spool = createWriteStream(this.spoolPath);
     await once(this.spool, 'open');
   }
