@@ -221,7 +221,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  * Per zone, offsets by span of SPAN_MS (NaN: the offset changes within that span), and by quarter
  * hour in the spans where it changes. Zone transitions fall on quarter hours and months apart, so an
  * offset equal at the first and the last quarter of a span holds for the whole span. Exports ask for
- * every order's dates: one Intl call per 6 hours of orders instead of one per quarter hour.
+ * every order's dates: two Intl calls per 6 hours of orders instead of one per quarter hour.
  */
 const zoneOffsets = new Map<string, { spans: Map<number, number>; quarters: Map<number, number> }>();
 const QUARTER_MS = 15 * 60_000;
