@@ -252,7 +252,11 @@ export class MerchantClient {
       }, options.signal);
 
       if (result.ok) {
-        options.onText?.(result.text);
+        if (options.onText !== undefined) {
+          options.onText(result.text);
+          // Let a request the hook started go out before this body's parse holds the thread.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
         return this.parse(options.schema, result, label);
       }
 

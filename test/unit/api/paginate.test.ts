@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MerchantClient, RequestOptions } from '../../../src/api/merchant-client.js';
+import * as z from 'zod';
+import { MerchantClient, type RequestOptions } from '../../../src/api/merchant-client.js';
 import { PageIterator, peekNextCursor, type PageFetcher } from '../../../src/api/paginate.js';
 import { Products } from '../../../src/api/resources/products.js';
 import type { ListEnvelope } from '../../../src/schema/index.js';
@@ -106,6 +107,30 @@ describe('PageIterator read-ahead', () => {
     expect(await first).toEqual([0, 1]);
     // The first page and the guesses already on their way when it stopped (at most 2), no more.
     expect(calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('the client sends the request its raw-body hook started before it parses that body', async () => {
+    const events: string[] = [];
+    const client = new MerchantClient({
+      baseUrl: 'https://merchant.test',
+      token: 'tok_0123456789',
+      fetch: (url) => {
+        events.push(`sent ${new URL(url).pathname}`);
+        return Promise.resolve({ status: 200, headers: { get: () => null }, text: async () => '{}' });
+      },
+    });
+    let second: Promise<unknown> | undefined;
+    await client.request({
+      method: 'GET',
+      path: '/first',
+      schema: z.unknown().transform(() => events.push('parsed /first')),
+      onText: () => {
+        second = client.request({ method: 'GET', path: '/second', schema: z.unknown() });
+      },
+    });
+    await second;
+    await client.close();
+    expect(events).toEqual(['sent /first', 'sent /second', 'parsed /first']);
   });
 
   it('peeks a plain cursor at the end of the text, and nothing it cannot read for sure', () => {
