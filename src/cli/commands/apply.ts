@@ -5,6 +5,7 @@ import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { helpGroups } from '../help-groups.js';
+import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   run: string;
@@ -82,8 +83,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
           out.line(
             `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
           );
-          for (const d of drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-          if (drifted.length > 20) out.line(`  … and ${drifted.length - 20} more`);
+          for (const line of describeDriftedList(drifted)) out.line(`  ${line}`);
         } else out.line(`Planned again from the run's own copy of the input as run ${event.run.id}`);
       },
       onWarning: (m) => out.warn(`warning: ${m}`),

@@ -8,6 +8,7 @@ import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { helpGroups } from '../help-groups.js';
+import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 interface RunsArgs extends GlobalArgs {
   run?: string;
@@ -277,9 +278,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         onEvent: (event) => {
           if (event.type !== 'drifted') return;
           out.line(`Changed since the rollback was planned (${event.drifted.length}):`);
-          for (const d of event.drifted.slice(0, 20))
-            out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-          if (event.drifted.length > 20) out.line(`  … and ${event.drifted.length - 20} more`);
+          for (const line of describeDriftedList(event.drifted)) out.line(`  ${line}`);
         },
         signal: ctx.signal,
       });
@@ -325,8 +324,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
     }
     if (file.drifted.length > 0) {
       out.line(`Changed after the run wrote them (${file.drifted.length}):`);
-      for (const d of file.drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-      if (file.drifted.length > 20) out.line(`  … and ${file.drifted.length - 20} more`);
+      for (const line of describeDriftedList(file.drifted)) out.line(`  ${line}`);
     }
     const base = {
       runId: run.id,
