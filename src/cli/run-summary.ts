@@ -1,5 +1,6 @@
 import type { RunDirectory, RunMeta } from '../apply/run-directory.js';
 import type { AbortCause } from '../jobs/job-events.js';
+import { opsProgress, unfinishedHeadline } from '../apply/unfinished-headline.js';
 import { adviseApiError, type ApiSources } from './connection-advice.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { ExitCode } from './exit-code.js';
@@ -54,32 +55,12 @@ export function applyExitCode(
 
 /** How far a run's operations got, from its run.json (written by the executor after every apply). */
 export function runProgress(meta: RunMeta): { done: number; total: number; failed: number } | undefined {
-  const c = meta.counts;
-  if (c['ops_total'] === undefined) return undefined;
-  return {
-    done: c['ops_done'] ?? 0,
-    total: c['ops_total'],
-    failed: (c['ops_failed'] ?? 0) + (c['ops_unknown'] ?? 0),
-  };
+  return opsProgress(meta.counts);
 }
 
-/**
- * The headline of an apply that did not complete: `Interrupted: 73 of 400 written · continue with:
- * mbulk runs resume RUN`, in entities (a product, a stock item), with the write operations in
- * brackets when they differ (`(2 of 8 batches)`: a stock batch holds many items).
- */
+/** The headline of an apply that did not complete (unfinishedHeadline), from the run's run.json. */
 export function unfinishedLine(run: RunDirectory, status: string): string {
-  const meta = run.refresh();
-  const ops = runProgress(meta);
-  const c = meta.counts;
-  const word = status === 'interrupted' ? 'Interrupted' : 'Stopped';
-  let written = '';
-  if (c['changes_total'] !== undefined) {
-    written = ` ${c['changes_done'] ?? 0} of ${c['changes_total']} written`;
-    if (ops !== undefined && ops.total !== c['changes_total'])
-      written += ` (${ops.done} of ${ops.total} ${ops.total === 1 ? 'batch' : 'batches'})`;
-  } else if (ops !== undefined) written = ` ${ops.done} of ${ops.total} written`;
-  return `${word}:${written} · continue with: mbulk runs resume ${run.id}`;
+  return unfinishedHeadline(run.id, status, run.refresh().counts);
 }
 
 /**
