@@ -152,9 +152,33 @@ export function allInvalidHint(
   return `hint: all ${rows} rows are invalid, which usually means one cause, not ${rows} bad rows: is it ${sheet}, the right delimiter (a comma, semicolon or tab), the right format for mbulk ${what.command} (its columns: mbulk ${what.command} --help), and the right store?`;
 }
 
-/** The command a run calls for next, by its status (undefined: none). */
-export function nextCommand(id: string, kind: string, status: string): string | undefined {
+/** The write operations of an applied run that failed or whose outcome is unknown (run.json counts). */
+function unfinishedOps(counts: Readonly<Record<string, number>>): number {
+  return (counts['ops_failed'] ?? 0) + (counts['ops_unknown'] ?? 0);
+}
+
+/**
+ * Whether `mbulk runs resume` continues a run: an interrupted or failed one, or one applied with
+ * failed or unknown operations (resume retries those; apply-saved-run's endedWithFailures).
+ */
+export function isResumable(status: string, counts: Readonly<Record<string, number>>): boolean {
+  return (
+    status === 'interrupted' || status === 'failed' || (status === 'applied' && unfinishedOps(counts) > 0)
+  );
+}
+
+/** The command a run calls for next, by its status and counts (undefined: none). */
+export function nextCommand(
+  id: string,
+  kind: string,
+  status: string,
+  counts: Readonly<Record<string, number>> = {},
+): string | undefined {
   if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
+  if (isResumable(status, counts)) {
+    const n = unfinishedOps(counts);
+    return `Continue with: mbulk runs resume ${id} (retries its ${n} failed write${n === 1 ? '' : 's'}; one that may have been sent is checked against the store first)`;
+  }
   if (status === 'planned') return `Apply with: mbulk apply ${id}`;
   if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
   return undefined;

@@ -40,7 +40,7 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const { nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
+  const { isResumable, nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = run.status();
@@ -49,7 +49,7 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   // summary follows). Without it, the summary alone.
   if (args.report === true && existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   const progress = runProgress(meta);
-  const resumable = status === 'interrupted' || status === 'failed';
+  const resumable = isResumable(status, meta.counts);
   ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
   if (meta.input !== undefined) ctx.out.line(`Input: ${meta.input}`);
   ctx.out.line(`Target: ${meta.target}${meta.store_id !== undefined ? ` (store ${meta.store_id})` : ''}`);
@@ -77,7 +77,7 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   ctx.out.line(`Directory: ${run.dir}`);
   if (args.report !== true && existsSync(report))
     ctx.out.line(`Report: ${report} (all of it here: mbulk runs show ${run.id} --report)`);
-  const next = nextCommand(run.id, meta.kind, status);
+  const next = nextCommand(run.id, meta.kind, status, meta.counts);
   if (next !== undefined) ctx.out.line(next);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
