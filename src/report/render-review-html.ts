@@ -339,7 +339,7 @@ export function renderReviewHtml(page: ReviewPage): string {
   const held = { ...page, cards: kept };
   const partial =
     kept.length < total
-      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is in plan.json.</p>`
+      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is in report.md beside it (and in plan.json).</p>`
       : '';
   return [
     '<!doctype html>',
