@@ -1,5 +1,5 @@
 import type { CustomerPlan } from '../plan/customer-plan.js';
-import type { ReviewOptions } from './product-review.js';
+import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
@@ -21,6 +21,8 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
     if (e.customerId)
       notes.push(`customer ${e.customerId}${e.matchedBy ? ` (matched by ${e.matchedBy})` : ''}`);
     card.notes = notes;
+    if (options.applied && (e.action === 'create' || e.action === 'update'))
+      card.outcome = entityOutcome(options.applied, e.key);
     return card;
   });
   const body: ReviewBody = {

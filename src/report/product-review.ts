@@ -45,6 +45,14 @@ export interface ReviewOptions {
   applied?: { notWritten: Readonly<Record<string, string>> } | undefined;
 }
 
+/** What an apply did with the entry of plan key `key`: `done` unless it is among those not written. */
+export function entityOutcome(
+  applied: { notWritten: Readonly<Record<string, string>> },
+  key: string,
+): string {
+  return applied.notWritten[key] ?? 'done';
+}
+
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
 /** Plan actions that write (the entries an apply gives an outcome). */
 const WRITES = new Set(['create', 'update', 'hide', 'delete']);
@@ -67,8 +75,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     const card = productCard(entry, file.before, money);
     const refused = jumpsByKey.get(entry.key);
     if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
-    if (options.applied && WRITES.has(entry.action))
-      card.outcome = options.applied.notWritten[entry.key] ?? 'done';
+    if (options.applied && WRITES.has(entry.action)) card.outcome = entityOutcome(options.applied, entry.key);
     return card;
   });
   const refusals: ReviewRefusal[] = [];

@@ -15,7 +15,7 @@ import { runCli } from '../../helpers/run-cli.js';
  * The review page's decisions, in headless Chromium (issue 25): a plan `mbulk apply` would refuse
  * says so first, with the flag, and marks the refused card; a 100,000-change stock plan is one
  * table with totals, sort and filters; a rollback shows variant prices in currency units; an
- * applied run shows each product's outcome. Screenshots of each page are kept in
+ * applied run shows each product's (and customer's) outcome. Screenshots of each page are kept in
  * `.mbulk/screenshots/` (gitignored) to look at.
  */
 
@@ -178,6 +178,24 @@ describe('review pages put decisions first (Chromium)', () => {
       (c) => c.sku!.includes('SKU-000009') && c.after === 0 && c.before > 0,
     ).length;
     expect(await page.$$eval('#trows tr', (r) => r.length)).toBe(expected);
+    await page.close();
+  }, 60_000);
+
+  it("an applied customers run shows each customer's outcome", async () => {
+    const csv = join(dir, 'customers.csv');
+    writeFileSync(csv, 'name,phone\nOutcome One,012-111 2222\nOutcome Two,012-111 3333\n');
+    const applied = await runCli(['import', 'customers', csv, '--apply', '--yes', '--json'], env, dir);
+    expect(applied.code, applied.stderr).toBe(0);
+    const { reportHtml } = applied.json<{ reportHtml: string }>();
+    const page = await open(reportHtml, 'applied-customers-run');
+    expect(await page.$eval('#headline', (e) => e.textContent)).toMatch(/^Applied run · /);
+    const cards = await page.$$eval('#cards article.card', (list) =>
+      list.map((c) => [c.querySelector('h3')?.textContent, c.querySelector('.badge.outcome')?.textContent]),
+    );
+    expect(cards).toEqual([
+      ['Outcome One', 'done'],
+      ['Outcome Two', 'done'],
+    ]);
     await page.close();
   }, 60_000);
 

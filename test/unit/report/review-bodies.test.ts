@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomerPlan } from '../../../src/plan/customer-plan.js';
 import type { TemplatePlan } from '../../../src/plan/template-plan.js';
+import type { MessagePlan } from '../../../src/plan/message-plan.js';
 import { customerReview } from '../../../src/report/customer-review.js';
+import { messageReview } from '../../../src/report/message-review.js';
 import { templateReview } from '../../../src/report/template-review.js';
 
 describe('customer and template page bodies', () => {
@@ -66,6 +68,23 @@ describe('customer and template page bodies', () => {
       },
     ]);
     expect(body.failedFile).toEqual({ href: 'failed.csv', written: false });
+    expect(body.cards.map((c) => c.outcome)).toEqual([undefined, undefined]);
+
+    // A run page: each customer's outcome (done unless not written), and the resume command.
+    const run = customerReview(
+      { plan },
+      {
+        failedWritten: true,
+        resumeCommand: 'mbulk runs resume R',
+        applied: { notWritten: { 'create:phone:+60172223333': 'pending' } },
+      },
+    );
+    expect(run.cards.map((c) => [c.name, c.outcome])).toEqual([
+      ['Aina', 'done'],
+      ['Chen', 'pending'],
+    ]);
+    expect(run.resumeCommand).toBe('mbulk runs resume R');
+    expect(run.applyCommand).toBeUndefined();
   });
 
   it('templates: a card per template with its body as the preview', () => {
@@ -99,6 +118,48 @@ describe('customer and template page bodies', () => {
         rows: [{ cells: ['category', 'UTILITY'] }, { cells: ['language', 'en'] }],
       },
     ]);
+    const failed = templateReview(
+      { plan },
+      { applied: { notWritten: { 'create:order_ready': 'failed: invalid_body: body too long' } } },
+    );
+    expect(failed.cards[0]!.outcome).toBe('failed: invalid_body: body too long');
+    expect(templateReview({ plan }, { applied: { notWritten: {} } }).cards[0]!.outcome).toBe('done');
+  });
+
+  it('messages: a run page shows what became of each send: done, pending or failed with the reason', () => {
+    const send = (n: number) => ({
+      sheet: 'to.csv',
+      rowNumber: n + 1,
+      to: `+6012000000${n}`,
+      parameters: { name: `P${n}` },
+      key: `order_ready:+6012000000${n}`,
+    });
+    const plan: MessagePlan = {
+      kind: 'messages',
+      template: { name: 'order_ready', status: 'APPROVED', language: 'en', parameters: ['name'] },
+      sends: [send(1), send(2), send(3)],
+      duplicates: [],
+      issues: [],
+    };
+    const body = messageReview(
+      { plan, template: { body: 'Hi {{name}}' } },
+      {
+        failedWritten: true,
+        resumeCommand: 'mbulk runs resume R',
+        applied: {
+          notWritten: {
+            'order_ready:+60120000002': 'failed: recipient_blocked: the customer opted out',
+            'order_ready:+60120000003': 'pending',
+          },
+        },
+      },
+    );
+    expect(body.cards.map((c) => c.outcome)).toEqual([
+      'done',
+      'failed: recipient_blocked: the customer opted out',
+      'pending',
+    ]);
+    expect(body.resumeCommand).toBe('mbulk runs resume R');
   });
 });
 
