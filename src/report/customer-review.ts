@@ -3,6 +3,7 @@ import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
+import { withChangeTable } from './change-table.js';
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
 
@@ -36,5 +37,6 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
   if (options.applyCommand !== undefined) body.applyCommand = options.applyCommand;
   if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   if (options.counts !== undefined) body.counts = options.counts;
-  return body;
+  // Thousands of customers that change: one table, as stock plans have.
+  return withChangeTable(body, (card) => card.action === 'create' || card.action === 'update');
 }

@@ -13,6 +13,7 @@ import {
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
 import { plannedRefusal, priceJumpsRefusal } from './review-refusals.js';
 import { reviewValue } from './review-value.js';
+import { withChangeTable } from './change-table.js';
 
 /** What the products page needs of a products plan file (plan.json). */
 export interface ProductReviewInput {
@@ -111,7 +112,8 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   // A plan refused when planned has no apply command; price jumps need the flag.
   if (apply !== undefined && !file.refusal && !stockRefused)
     body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;
-  return body;
+  // Thousands of products that change: one table, as stock plans have.
+  return withChangeTable(body, (card) => WRITES.has(card.action));
 }
 
 function productCard(
