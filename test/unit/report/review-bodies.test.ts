@@ -5,6 +5,8 @@ import type { MessagePlan } from '../../../src/plan/message-plan.js';
 import { customerReview } from '../../../src/report/customer-review.js';
 import { messageReview } from '../../../src/report/message-review.js';
 import { templateReview } from '../../../src/report/template-review.js';
+import { TABLE_FROM_ENTITIES, withChangeTable } from '../../../src/report/change-table.js';
+import type { ReviewBody, ReviewCard } from '../../../src/report/review-page.js';
 
 describe('customer and template page bodies', () => {
   it('customers: a card per row with the phone as key and before → after per field; invalid rows point at their cell', () => {
@@ -176,5 +178,37 @@ describe('pages of runs without their own cards (rollbacks)', () => {
       ['not-reversible', 'product prod_3 (Tote): created by the run'],
       ['error', 'catalog.csv row 2: bad'],
     ]);
+  });
+});
+
+describe('big plans as one table', () => {
+  const card = (i: number, action = 'update'): ReviewCard => ({
+    action,
+    name: `P${i}`,
+    key: `K${i}`,
+    rows: [{ cells: ['price', '1.00', '2.00'] }],
+  });
+  const body = (cards: ReviewCard[]): ReviewBody => ({ columns: [], cards, invalid: [] });
+  const writes = (c: ReviewCard) => c.action === 'update';
+
+  it(`keeps cards below ${TABLE_FROM_ENTITIES} entities that write, and moves them into one table from there`, () => {
+    const few = body([...Array.from({ length: TABLE_FROM_ENTITIES - 1 }, (_, i) => card(i))]);
+    expect(withChangeTable(few, writes)).toBe(few);
+    const many = withChangeTable(
+      body([
+        ...Array.from({ length: TABLE_FROM_ENTITIES }, (_, i) => card(i)),
+        card(-1, 'invalid'),
+        { ...card(-2), refused: 'suspicious price' },
+      ]),
+      writes,
+    );
+    expect(many.table?.rows).toHaveLength(TABLE_FROM_ENTITIES);
+    expect(many.table?.rows[0]).toEqual(['P0', 'K0', 'update', 'price', '1.00', '2.00']);
+    expect(many.table?.totals).toEqual([
+      ['update', TABLE_FROM_ENTITIES],
+      ['field changes', TABLE_FROM_ENTITIES],
+    ]);
+    // What does not write, and a refused change (marked), stay cards.
+    expect(many.cards.map((c) => c.name)).toEqual(['P-1', 'P-2']);
   });
 });
