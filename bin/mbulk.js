@@ -27,7 +27,10 @@ setFlagsFromString('--wasm-tiering-budget=1000000000');
 // NODE_DISABLE_COMPILE_CACHE=1 turns either off.
 const { createRequire, enableCompileCache } = await import('node:module');
 const { fileURLToPath, URL: Url } = await import('node:url');
-const bundle = fileURLToPath(new Url('../dist/bundle/main.cjs', import.meta.url));
+// `mbulk mcp` runs mcp.cjs, the same CLI with the MCP SDK bundled in; every other command main.cjs,
+// which leaves the SDK out (either bundle runs any command: this only picks the quicker one to load).
+const bundleName = process.argv.includes('mcp') ? 'mcp' : 'main';
+const bundle = fileURLToPath(new Url(`../dist/bundle/${bundleName}.cjs`, import.meta.url));
 let loaded;
 if (typeof enableCompileCache === 'function') {
   enableCompileCache();

@@ -201,66 +201,6 @@ const yargsNoHelpCache = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  // One file, so that one V8 code cache (bin/code-cache.js) covers all of it; the lazily imported
-  // parts stay lazy: esbuild wraps each in a function that runs on its first import().
-  splitting: false,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  external: [
-    '@modelcontextprotocol/sdk',
-    '@modelcontextprotocol/sdk/*',
-    'exceljs',
-    'listr2',
-    'libphonenumber-js',
-    'msw',
-    'msw/*',
-    'yaml',
-  ],
-  // Every import() becomes a require() (of Node's own modules: our lazily imported modules are in the
-  // bundle). A real import() would need the script's dynamic import callback, and on Node 20 a script
-  // compiled from a V8 code cache has none: "A dynamic import callback was not specified".
-  supported: { 'dynamic-import': false },
-  minifySyntax: true,
-  minifyWhitespace: true,
-  // The licence comments of the bundled packages go to main.cjs.LEGAL.txt: one of them is not ASCII,
-  // and an all-ASCII bundle is a one-byte string for V8 (half the memory, quicker to read and hash).
-  legalComments: 'external',
-  charset: 'ascii',
-  // Our modules and yargs' find files next to them through import.meta.url, which CommonJS has not:
-  // the bundle's own URL stands in for it (dist/bundle/main.cjs; defined in PROLOGUE below).
-  define: { 'import.meta.url': '__mbulkImportMetaUrl' },
-  plugins: [
-    yargsLocales,
-    yargsNoHelpCache,
-    undiciAgentAndRequest,
-    undiciLazyH2,
-    asciiStringWidth,
-    zodEnglishOnly,
-  ],
-  write: false,
-  logLevel: 'warning',
-});
-if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
-const bundle = result.outputFiles.find((f) => f.path === join(outdir, 'main.cjs'));
-const legal = result.outputFiles.find((f) => f.path === join(outdir, 'main.cjs.LEGAL.txt'));
-if (bundle === undefined || result.outputFiles.length !== (legal === undefined ? 1 : 2))
-  throw new Error(
-    `bundle-cli: expected main.cjs and its LEGAL.txt, got ${result.outputFiles.map((f) => f.path).join(', ')}`,
-  );
-if (/[\u0080-\uffff]/.test(bundle.text)) throw new Error('bundle-cli: main.cjs is not all ASCII');
-// `supported` above turns them into require(): none must be left (a new external would be one).
-if (/(?<![\w$.])import\s*\(/.test(bundle.text))
-  throw new Error('bundle-cli: main.cjs has an import(); bin/code-cache.js cannot run it from a code cache');
-// V8 accepts a code cache for any source of the same length: bin/code-cache.js keys its cache files
-// on this hash of the bundle's text, written on its last line (reading it back costs nothing, where
-// hashing the bundle at each start would cost ~15 ms of loading node:crypto).
 /**
  * The bundle is one function of CommonJS's five parameters. Loaded by require() (Node >= 22.1), the
  * arrow sees the module wrapper's `arguments` and `this` and runs it at once. Run as a script by
@@ -275,9 +215,76 @@ const PROLOGUE = [
   "var __mbulkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n",
 ].join('');
 const EPILOGUE = '\n});\n';
-const text = `${PROLOGUE}${bundle.text}${EPILOGUE}`;
-const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
-mkdirSync(outdir, { recursive: true });
-writeFileSync(bundle.path, `${text}//# mbulk-bundle-hash=${hash}\n`);
-if (legal !== undefined) writeFileSync(legal.path, legal.contents);
+
+/** Packages left out of every bundle, require()d from node_modules when first used (see the top). */
+const EXTERNAL = ['exceljs', 'listr2', 'libphonenumber-js', 'msw', 'msw/*', 'yaml'];
+const MCP_SDK = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
+
+/** Bundles the CLI into dist/bundle/NAME.cjs (and its LEGAL.txt), leaving EXTERNAL packages out. */
+async function bundleCli(name, external) {
+  const result = await build({
+    entryPoints: { [name]: join(root, 'dist', 'cli', 'main.js') },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    // One file, so that one V8 code cache (bin/code-cache.js) covers all of it; the lazily imported
+    // parts stay lazy: esbuild wraps each in a function that runs on its first import().
+    splitting: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    external,
+    // Every import() becomes a require() (of Node's own modules: our lazily imported modules are in the
+    // bundle). A real import() would need the script's dynamic import callback, and on Node 20 a script
+    // compiled from a V8 code cache has none: "A dynamic import callback was not specified".
+    supported: { 'dynamic-import': false },
+    minifySyntax: true,
+    minifyWhitespace: true,
+    // The licence comments of the bundled packages go to NAME.cjs.LEGAL.txt: one of them is not ASCII,
+    // and an all-ASCII bundle is a one-byte string for V8 (half the memory, quicker to read and hash).
+    legalComments: 'external',
+    charset: 'ascii',
+    // Our modules and yargs' find files next to them through import.meta.url, which CommonJS has not:
+    // the bundle's own URL stands in for it (dist/bundle/NAME.cjs; defined in PROLOGUE above).
+    define: { 'import.meta.url': '__mbulkImportMetaUrl' },
+    plugins: [
+      yargsLocales,
+      yargsNoHelpCache,
+      undiciAgentAndRequest,
+      undiciLazyH2,
+      asciiStringWidth,
+      zodEnglishOnly,
+    ],
+    write: false,
+    logLevel: 'warning',
+  });
+  if (yargsLocalesDir === undefined) throw new Error('bundle-cli: yargs was not bundled');
+  const file = `${name}.cjs`;
+  const bundle = result.outputFiles.find((f) => f.path === join(outdir, file));
+  const legal = result.outputFiles.find((f) => f.path === join(outdir, `${file}.LEGAL.txt`));
+  if (bundle === undefined || result.outputFiles.length !== (legal === undefined ? 1 : 2))
+    throw new Error(
+      `bundle-cli: expected ${file} and its LEGAL.txt, got ${result.outputFiles.map((f) => f.path).join(', ')}`,
+    );
+  if (/[\u0080-\uffff]/.test(bundle.text)) throw new Error(`bundle-cli: ${file} is not all ASCII`);
+  // `supported` above turns them into require(): none must be left (a new external would be one).
+  if (/(?<![\w$.])import\s*\(/.test(bundle.text))
+    throw new Error(`bundle-cli: ${file} has an import(); bin/code-cache.js cannot run it from a code cache`);
+  // V8 accepts a code cache for any source of the same length: bin/code-cache.js keys its cache files
+  // on this hash of the bundle's text, written on its last line (reading it back costs nothing, where
+  // hashing the bundle at each start would cost ~15 ms of loading node:crypto).
+  const text = `${PROLOGUE}${bundle.text}${EPILOGUE}`;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(bundle.path, `${text}//# mbulk-bundle-hash=${hash}\n`);
+  if (legal !== undefined) writeFileSync(legal.path, legal.contents);
+}
+
+rmSync(outdir, { recursive: true, force: true });
+// main.cjs: every command. The MCP SDK (with ajv and its zod compatibility, ~1 MB) stays out of it, so
+// no other command's start-up reads or compiles it.
+await bundleCli('main', [...EXTERNAL, ...MCP_SDK]);
+// mcp.cjs: the same CLI with the SDK inside, which bin/mbulk.js runs for `mbulk mcp`: loading the SDK
+// from node_modules (~90 CommonJS files, and a second copy of zod) was most of the server's start-up.
+await bundleCli('mcp', EXTERNAL);
 cpSync(yargsLocalesDir, join(outdir, 'locales'), { recursive: true });

@@ -1,5 +1,5 @@
 import type { RunDirectory } from '../apply/run-directory.js';
-import { readProductPlan } from '../jobs/products/product-plan-file.js';
+import { StockUnknownSchema } from '../jobs/products/stock-unknown-schema.js';
 import { readPlanFile } from '../jobs/runner/plan-file.js';
 import { stockUnknownRefusal } from '../plan/stock-unknown.js';
 import { z } from 'zod';
@@ -77,6 +77,7 @@ const ProductPlanView = z.looseObject({
     )
     .optional(),
   plan: z.looseObject({
+    stockUnknown: StockUnknownSchema.optional(),
     entries: z.array(
       z.looseObject({
         action: z.string(),
@@ -162,7 +163,7 @@ export function readPlanView(run: RunDirectory): PlanView {
     return {
       ...base,
       refusal: file.refusal ?? null,
-      stockUnknown: stockUnknownRefusal(readProductPlan(run).plan) ?? null,
+      stockUnknown: stockUnknownRefusal(file.plan) ?? null,
       writes: entries.length,
       deletes: entries.filter((e) => e.action === 'delete').length,
       priceJumps: (file.priceJumps ?? []).map((j) => ({

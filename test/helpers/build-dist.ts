@@ -1,4 +1,4 @@
-// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/bundle/main.cjs) or import the package
+// vitest globalSetup: tests that run the built `mbulk` (bin/mbulk.js → dist/bundle/main.cjs or mcp.cjs) or import the package
 // by name need dist/ to match src/. CI builds it in `npm ci` (prepare); a developer who edited src/
 // since the last build gets a rebuild here, once per test run, before any test starts.
 import { execFileSync } from 'node:child_process';
@@ -17,12 +17,13 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** When dist/ was last built: the older of the library entry and the CLI bundle (written last). */
+/** When dist/ was last built: the oldest of the library entry and the CLI bundles (written last). */
 function builtAt(): number {
   try {
     return Math.min(
       statSync(join(root, 'dist', 'index.js')).mtimeMs,
       statSync(join(root, 'dist', 'bundle', 'main.cjs')).mtimeMs,
+      statSync(join(root, 'dist', 'bundle', 'mcp.cjs')).mtimeMs,
     );
   } catch {
     return 0;

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { SourceDescription } from '../../formats/source-description.js';
 import { PRODUCT_SOURCE_FORMATS, type SkippedRow } from '../../formats/source-format.js';
 import type { PriceJump } from '../../plan/price-jumps.js';
-import { STOCK_UNKNOWN_MODES, type StockUnknown } from '../../plan/stock-unknown.js';
 import type { FieldChange, ImageUpload, PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { Product, ProductCreate, ProductUpdate } from '../../schema/index.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { ColumnUseSchema, RowIssuesSchema, RunInputSchema, storeSchema } from '../runner/plan-file-parts.js';
 import { planFileSchema, readPlanFile } from '../runner/plan-file.js';
+import { StockUnknownSchema } from './stock-unknown-schema.js';
 
 const PlanValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
 
@@ -56,12 +56,6 @@ const PlanEntrySchema: z.ZodType<PlanEntry> = z.discriminatedUnion('action', [
   z.looseObject({ ...entryFields, action: z.literal('delete'), productId: z.string() }),
   z.looseObject({ ...entryFields, action: z.enum(['noop', 'skip', 'invalid']) }),
 ]);
-const StockUnknownSchema: z.ZodType<StockUnknown> = z.looseObject({
-  products: z.number(),
-  items: z.number(),
-  mode: z.enum(STOCK_UNKNOWN_MODES).exactOptional(),
-  examples: z.array(z.string()),
-});
 
 const ProductPlanSchema: z.ZodType<ProductPlan> = z.looseObject({
   format: z.literal('merchant-bulk/product-plan'),

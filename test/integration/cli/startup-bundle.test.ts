@@ -13,6 +13,7 @@ import { startSandbox } from '../../../src/sandbox/server.js';
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
 const bundleFile = join(root, 'dist', 'bundle', 'main.cjs');
+const mcpBundleFile = join(root, 'dist', 'bundle', 'mcp.cjs');
 
 /** Runs `node FILE ARGS` and returns stdout; the exit code and stderr must be those of a success. */
 async function stdoutOf(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -21,15 +22,34 @@ async function stdoutOf(file: string, args: string[], env: NodeJS.ProcessEnv): P
 }
 
 describe('the bundled CLI', () => {
-  it('is one CommonJS file that requires exceljs, listr2 and libphonenumber-js, left external', async () => {
+  it('is one CommonJS file that requires exceljs, listr2, libphonenumber-js and the MCP SDK, left external', async () => {
     const names = await readdir(join(root, 'dist', 'bundle'));
-    expect(names.filter((name) => /\.[cm]?js$/.test(name))).toEqual(['main.cjs']);
+    expect(names.filter((name) => /\.[cm]?js$/.test(name))).toEqual(['main.cjs', 'mcp.cjs']);
     const text = await readFile(bundleFile, 'utf8');
     for (const name of ['exceljs', 'listr2', 'libphonenumber-js'])
       expect(text).toContain(`require("${name}")`);
     // Left out of the bundle: none of their code is in it.
     expect(text).not.toContain('node_modules/exceljs/');
     expect(text).not.toContain('node_modules/listr2/');
+    expect(text).toContain('require("@modelcontextprotocol/sdk/server/mcp.js")');
+    expect(text).not.toContain('node_modules/@modelcontextprotocol/');
+  });
+
+  it('has a second bundle for `mbulk mcp`, the same CLI with the MCP SDK inside', async () => {
+    const text = await readFile(mcpBundleFile, 'utf8');
+    expect(text).not.toContain('require("@modelcontextprotocol/');
+    expect(text).toContain('node_modules/@modelcontextprotocol/sdk/dist/');
+    for (const name of ['exceljs', 'listr2', 'libphonenumber-js'])
+      expect(text).toContain(`require("${name}")`);
+    // Either bundle runs any command: the mcp one prints the same help.
+    const env = { ...process.env, LC_ALL: 'C', COLUMNS: '100' };
+    const driver = `require(${JSON.stringify(mcpBundleFile)}).main(process.argv.slice(1)).then((code) => { process.exitCode = code; });`;
+    const { stdout } = await run(process.execPath, ['-e', driver, '--', 'whoami', '--help'], {
+      cwd: root,
+      env,
+    });
+    expect(stdout).toContain('mbulk whoami');
+    expect(stdout).toBe(await stdoutOf(join(root, 'bin', 'mbulk.js'), ['whoami', '--help'], env));
   });
 
   it('prints the same --help as the unbundled modules, translated yargs strings included', async () => {
@@ -56,14 +76,15 @@ describe('the bundled CLI', () => {
 });
 
 /**
- * Runs `node bin/mbulk.js ARGS` with a module loader hook that logs every ES module it loads; resolves
- * to its stdout, the modules outside the bundle (node_modules) it loaded, as ES modules or through
- * require(), and Node's own modules it loaded.
+ * Runs `node bin/mbulk.js ARGS` (INPUT on its stdin, then end of file) with a module loader hook that
+ * logs every ES module it loads; resolves to its stdout, the modules outside the bundles (node_modules)
+ * it loaded, as ES modules or through require(), and Node's own modules it loaded.
  */
 async function modulesLoadedBy(
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd = root,
+  input = '',
 ): Promise<{ stdout: string; others: string[]; builtins: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'mbulk-loaded-'));
   try {
@@ -79,18 +100,24 @@ async function modulesLoadedBy(
       `import { createRequire, register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => { writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')); writeFileSync(${JSON.stringify(requiredLog)}, Object.keys(require.cache).join('\\n')); });\n`,
     );
     await writeFile(log, '');
-    const { stdout } = await run(
+    const running = run(
       process.execPath,
       ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(root, 'bin', 'mbulk.js'), ...args],
       { cwd, env: { ...env, XDG_CACHE_HOME: join(dir, 'cache') } },
     );
+    running.child.stdin?.end(input);
+    const { stdout } = await running;
     const urls = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
     const files = [
       ...urls.map((url) => fileURLToPath(url)),
       ...(await readFile(requiredLog, 'utf8')).split('\n').filter((file) => file !== ''),
     ];
     const others = files.filter(
-      (file) => file !== bundleFile && !file.startsWith(join(root, 'bin')) && !file.startsWith(dir),
+      (file) =>
+        file !== bundleFile &&
+        file !== mcpBundleFile &&
+        !file.startsWith(join(root, 'bin')) &&
+        !file.startsWith(dir),
     );
     const builtins = (await readFile(builtinsLog, 'utf8'))
       .split('\n')
@@ -185,6 +212,47 @@ describe('start-up of the bundled CLI', () => {
       // only for a compressed answer). worker_threads is not checked: this test's module hooks load it.
       const fetchOnly = ['zlib', 'internal/webstreams/readablestream'];
       expect(loaded.builtins.filter((name) => fetchOnly.includes(name))).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('mbulk mcp runs the mcp bundle: it answers initialize and tools/list loading nothing from node_modules', async () => {
+    const sandbox = await startSandbox({
+      port: 0,
+      generate: { products: 1, customers: 1, orders: 0, currency: 'MYR' },
+    });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_API_TOKEN: sandbox.token, NO_COLOR: '1' };
+      delete env['MERCHANT_API_URL'];
+      const requests = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ];
+      const loaded = await modulesLoadedBy(
+        ['mcp', '--base-url', sandbox.url],
+        env,
+        root,
+        requests.map((r) => JSON.stringify(r) + '\n').join(''),
+      );
+      const answers = loaded.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; result: { tools?: { name: string }[] } });
+      expect(answers.map((a) => a.id)).toEqual([1, 2]);
+      expect(answers[1]?.result.tools?.map((t) => t.name)).toContain('plan_import');
+      // The SDK, ajv and zod ran from mcp.cjs: nothing from node_modules.
+      expect(loaded.others).toEqual([]);
     } finally {
       await sandbox.close();
     }
