@@ -6,7 +6,9 @@ import { customerReview } from '../../../src/report/customer-review.js';
 import { messageReview } from '../../../src/report/message-review.js';
 import { templateReview } from '../../../src/report/template-review.js';
 import { TABLE_FROM_ENTITIES, withChangeTable } from '../../../src/report/change-table.js';
-import type { ReviewBody, ReviewCard } from '../../../src/report/review-page.js';
+import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from '../../../src/report/review-page.js';
+import type { StockPlan } from '../../../src/plan/stock-plan.js';
+import { stockReview } from '../../../src/report/stock-review.js';
 
 describe('customer and template page bodies', () => {
   it('customers: a card per row with the phone as key and before → after per field; invalid rows point at their cell', () => {
@@ -210,5 +212,25 @@ describe('big plans as one table', () => {
     ]);
     // What does not write, and a refused change (marked), stay cards.
     expect(many.cards.map((c) => c.name)).toEqual(['P-1', 'P-2']);
+  });
+});
+
+describe('a stock plan past the page limit', () => {
+  it('says the table holds the first changes, and that report.md holds every one', () => {
+    const changes = Array.from({ length: MAX_REVIEW_CARDS + 1 }, (_, i) => ({
+      itemId: `inv_${i}`,
+      sku: `S${i}`,
+      name: `Item ${i}`,
+      before: 1,
+      after: 2,
+      mode: 'quantity',
+      rowNumber: i + 2,
+    }));
+    const plan = { changes, skipped: [], issues: [] } as unknown as StockPlan;
+    const body = stockReview({ plan });
+    expect(body.table?.rows).toHaveLength(MAX_REVIEW_CARDS);
+    expect(body.notes).toContain(
+      `The table holds the first ${MAX_REVIEW_CARDS} of ${MAX_REVIEW_CARDS + 1} changes; every one is in report.md beside this page (and in plan.json).`,
+    );
   });
 });
