@@ -9,6 +9,8 @@ import { renderReviewHtml } from '../../../src/report/render-review-html.js';
 import { stockReview } from '../../../src/report/stock-review.js';
 import type { PlanEntry, ProductPlan } from '../../../src/plan/product-plan.js';
 import { productReview } from '../../../src/report/product-review.js';
+import type { MessagePlan } from '../../../src/plan/message-plan.js';
+import { messageReview } from '../../../src/report/message-review.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { launchChromium } from '../../helpers/chromium.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -255,6 +257,51 @@ describe('review pages put decisions first (Chromium)', () => {
     );
     // The invalid product stays a card below the table; the 2,000 updates are not cards.
     expect(await page.$$eval('#cards article.card', (c) => c.length)).toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it('an interrupted messages run: each recipient done, failed with the reason, or pending, and the resume command', async () => {
+    const sends = [1, 2, 3].map((n) => ({
+      sheet: 'to.csv',
+      rowNumber: n + 1,
+      to: `+6012000000${n}`,
+      parameters: { name: `P${n}` },
+      key: `order_ready:${n}`,
+    }));
+    const plan: MessagePlan = {
+      kind: 'messages',
+      template: { name: 'order_ready', status: 'APPROVED', language: 'en', parameters: ['name'] },
+      sends,
+      duplicates: [],
+      issues: [],
+    };
+    const body = messageReview(
+      { plan, template: { body: 'Hi {{name}}, your order is ready' } },
+      {
+        failedWritten: true,
+        resumeCommand: 'mbulk runs resume R',
+        applied: {
+          notWritten: { 'order_ready:2': 'failed: recipient_blocked: opted out', 'order_ready:3': 'pending' },
+        },
+      },
+    );
+    const file = join(dir, 'messages-interrupted.html');
+    writeFileSync(
+      file,
+      renderReviewHtml({
+        title: 'Send template messages: order_ready',
+        facts: [['Status', 'interrupted']],
+        counts: [],
+        ...body,
+      }),
+    );
+    const page = await open(file, 'messages-interrupted-run');
+    expect(await texts(page, '#cards article.card .badge.outcome')).toEqual([
+      'done',
+      'failed: recipient_blocked: opted out',
+      'pending',
+    ]);
+    expect(await page.$eval('main', (e) => e.textContent ?? '')).toContain('mbulk runs resume R');
     await page.close();
   }, 60_000);
 
