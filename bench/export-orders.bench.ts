@@ -1,14 +1,20 @@
 /**
- * Orders export benchmark: N orders into XLSX and CSV.
+ * Orders export benchmark: N orders into XLSX and CSV, against a naive script on the same sandbox.
  *
- *   npx tsx bench/export-orders.bench.ts [SIZES] [FORMATS] [SOURCE]
- *   e.g. npx tsx bench/export-orders.bench.ts 100000 xlsx,csv sandbox
+ *   npx tsx bench/export-orders.bench.ts [SIZES] [FORMATS] [SOURCE] [LATENCY_MS] [RPS]
+ *   e.g. npx tsx bench/export-orders.bench.ts 100000 csv,xlsx sandbox 20 50
  *
- * Positional: SIZES (default 50000,100000), FORMATS (default xlsx,csv), SOURCE (sandbox|local).
+ * Positional: SIZES (default 100000), FORMATS (default csv,xlsx), SOURCE (sandbox|local), the
+ * sandbox's LATENCY_MS per request (default 0) and its rate limit RPS (default none).
  *
- * - `sandbox` (default): a generated sandbox (`generateStore`, ~3 lines per order) served over
+ * - `sandbox` (default): a generated sandbox (`generateStore`, ~1.8 lines per order) served over
  *   loopback HTTP by a separate process; the export reads it through MerchantClient page by page
- *   (limit 100, every page zod-validated), exactly as `mbulk export orders` does.
+ *   (limit 100, every page zod-validated, pages read ahead), exactly as `mbulk export orders` does.
+ *   In the same run, against the same sandbox, `bench/naive-export-orders.py` (the script a user
+ *   would write: pages through the API with limit=100 on one keep-alive connection and writes one
+ *   CSV, one row per order, nothing validated) runs before and after the exports; each export's
+ *   wall time is divided by the faster of the two script runs (on a shared machine the load moves;
+ *   the faster run is the harder comparison).
  * - `local`: orders made by a generator in the export process itself (no HTTP, no validation):
  *   the cost of the export alone.
  *
@@ -16,10 +22,11 @@
  * process.resourceUsage) is that export's alone (the sandbox's memory is in another process). RSS
  * is also sampled at each quarter of the run and during the finishing phase (when the XLSX writer
  * copies the spooled order_lines sheet in), to show whether it grows with the number of orders.
- * Targets: XLSX < 60 s for 100k orders, peak RSS < 400 MB and flat.
+ * Targets (issue 26): CSV ÷ script ≤ 1.0, XLSX ÷ script ≤ 1.5, peak RSS < 300 MB and flat.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,9 +164,11 @@ async function fetchStore(url: string, token: string): Promise<Store> {
 }
 
 /** `--serve N`: a sandbox with N generated orders; prints its URL and token, then serves until killed. */
-async function serve(count: number): Promise<void> {
+async function serve(count: number, latencyMs: number, rateLimitRps: number): Promise<void> {
   const sandbox = await startSandbox({
     generate: { orders: count, products: 300, customers: 2000, seed: 7, currency: 'MYR' },
+    ...(latencyMs > 0 ? { latencyMs } : {}),
+    ...(rateLimitRps > 0 ? { rateLimitRps } : {}),
   });
   console.log(JSON.stringify({ url: sandbox.url, token: sandbox.token }));
 }
@@ -168,9 +177,12 @@ async function serve(count: number): Promise<void> {
 async function startSandboxProcess(
   self: string,
   count: number,
+  latencyMs: number,
+  rateLimitRps: number,
 ): Promise<{ url: string; token: string; stop: () => void; seconds: number }> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...process.execArgv, self, '--serve', String(count)], {
+  const args = [self, '--serve', String(count), String(latencyMs), String(rateLimitRps)];
+  const proc = spawn(process.execPath, [...process.execArgv, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: proc.stdout });
@@ -260,21 +272,71 @@ interface ChildResult {
   bytes: number;
 }
 
+/** The naive script against the sandbox: wall time (with Python's start-up, as a user runs it) and peak RSS. */
+function naiveScript(url: string, token: string): { seconds: number; peakRss: number; bytes: number } | null {
+  const script = fileURLToPath(new URL('./naive-export-orders.py', import.meta.url));
+  const out = join(tmpdir(), `mbulk-bench-naive-${process.pid}.csv`);
+  const t0 = performance.now();
+  const run = spawnSync('python3', [script, url, token, out], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (run.status !== 0 || !line.startsWith('{')) {
+    console.log(`naive script: failed (exit ${run.status}${run.error ? `, ${run.error.message}` : ''})`);
+    return null;
+  }
+  const bytes = statSync(out).size;
+  rmSync(out, { force: true });
+  return { seconds, peakRss: (JSON.parse(line) as { peakRss: number }).peakRss, bytes };
+}
+
 async function main(): Promise<void> {
-  const sizes = (process.argv[2] ?? '50000,100000').split(',').map(Number);
-  const formats = (process.argv[3] ?? 'xlsx,csv').split(',') as ('xlsx' | 'csv')[];
+  const sizes = (process.argv[2] ?? '100000').split(',').map(Number);
+  const formats = (process.argv[3] ?? 'csv,xlsx').split(',') as ('xlsx' | 'csv')[];
   const source = process.argv[4] ?? 'sandbox';
+  const latencyMs = Number(process.argv[5] ?? 0);
+  const rateLimitRps = Number(process.argv[6] ?? 0);
   const self = fileURLToPath(import.meta.url);
   console.log(
-    `orders export bench (Node ${process.version}); sizes ${sizes.join(', ')}; formats ${formats.join(', ')}; source ${source}`,
+    `orders export bench (Node ${process.version}); sizes ${sizes.join(', ')}; formats ${formats.join(', ')}; source ${source}` +
+      (source === 'sandbox'
+        ? `; sandbox latency ${latencyMs} ms, rate limit ${rateLimitRps > 0 ? `${rateLimitRps}/s` : 'none'}`
+        : ''),
   );
   console.log(
     'format  orders   lines    pages  wall     CPU      orders/s  peak RSS  RSS at 25/50/75/100% | finishing  output',
   );
+  const naiveRow = (n: { seconds: number; peakRss: number; bytes: number }, size: number): string =>
+    [
+      'script'.padEnd(7),
+      String(size).padEnd(8),
+      '-'.padEnd(8),
+      '-'.padEnd(6),
+      `${n.seconds.toFixed(1)} s`.padEnd(8),
+      '-'.padEnd(8),
+      String(Math.round(size / n.seconds)).padEnd(9),
+      mb(n.peakRss).padEnd(9),
+      '-'.padEnd(35),
+      mb(n.bytes),
+    ].join(' ');
   for (const size of sizes) {
-    const sandbox = source === 'sandbox' ? await startSandboxProcess(self, size) : null;
+    const sandbox =
+      source === 'sandbox' ? await startSandboxProcess(self, size, latencyMs, rateLimitRps) : null;
     if (sandbox) console.log(`(sandbox with ${size} orders ready in ${sandbox.seconds.toFixed(1)} s)`);
     try {
+      const naive: number[] = [];
+      const runNaive = (): void => {
+        if (!sandbox) return;
+        const n = naiveScript(sandbox.url, sandbox.token);
+        if (!n) return;
+        naive.push(n.seconds);
+        console.log(naiveRow(n, size));
+      };
+      runNaive();
+      const ratios: string[] = [];
+      const walls: [string, number][] = [];
       for (const format of formats) {
         const extra = sandbox ? [sandbox.url, sandbox.token] : [];
         const run = spawnSync(
@@ -288,6 +350,7 @@ async function main(): Promise<void> {
           continue;
         }
         const r = JSON.parse(line) as ChildResult;
+        walls.push([format, r.seconds]);
         console.log(
           [
             format.padEnd(7),
@@ -299,8 +362,19 @@ async function main(): Promise<void> {
             String(Math.round(r.orders / r.seconds)).padEnd(9),
             mb(r.peakRss).padEnd(9),
             `${r.samples.map(mb).join(' / ')} | ${r.finishingPeak ? mb(r.finishingPeak) : '-'}`.padEnd(35),
-            mb(r.bytes),
+            mb(r.bytes).padEnd(7),
           ].join(' '),
+        );
+      }
+      runNaive();
+      if (naive.length > 0) {
+        const fastest = Math.min(...naive);
+        for (const [format, seconds] of walls) {
+          const target = format === 'csv' ? 1.0 : 1.5;
+          ratios.push(`${format} ${(seconds / fastest).toFixed(2)} (target ≤ ${target.toFixed(1)})`);
+        }
+        console.log(
+          `ratios to the naive script (the faster of ${naive.map((n) => n.toFixed(1)).join(' and ')} s): ${ratios.join(', ')}`,
         );
       }
     } finally {
@@ -312,7 +386,7 @@ async function main(): Promise<void> {
 if (process.argv[2] === '--child') {
   await child(process.argv[3] as 'xlsx' | 'csv', Number(process.argv[4]), process.argv[5], process.argv[6]);
 } else if (process.argv[2] === '--serve') {
-  await serve(Number(process.argv[3]));
+  await serve(Number(process.argv[3]), Number(process.argv[4] ?? 0), Number(process.argv[5] ?? 0));
 } else {
   await main();
 }

@@ -1,6 +1,7 @@
 import type { ListEnvelope } from '../schema/index.js';
 import { ApiContractError } from './errors.js';
 import { MbulkError } from '../errors/mbulk-error.js';
+import { readAhead } from './read-ahead.js';
 
 /** Every list request asks for the maximum page size: the request count is ceil(N / 100). */
 export const PAGE_LIMIT = 100;
@@ -25,15 +26,26 @@ export class ListCapExceededError extends MbulkError {
 /**
  * A cursor-paginated list: `for await (const item of list)` walks every item, `pages()` every page.
  * Nothing is fetched until iteration starts; each iteration starts again from the first page.
+ *
+ * With `readAhead` N > 0, the next page is requested as soon as the page before it arrived, while
+ * the consumer is still at work on earlier pages, and up to N pages wait fetched (see readAhead):
+ * still one request in flight, in cursor order, the same pages in the same order.
  */
 export class PageIterator<T> implements AsyncIterable<T> {
   constructor(
     private readonly fetchPage: PageFetcher<T>,
     /** `GET /path`, for error messages. */
     readonly label: string,
+    /** Pages fetched ahead of the consumer (0: each page is requested when the consumer asks for it). */
+    readonly readAhead = 0,
   ) {}
 
-  async *pages(): AsyncGenerator<ListEnvelope<T>, void, undefined> {
+  pages(): AsyncGenerator<ListEnvelope<T>, void, undefined> {
+    return this.readAhead > 0 ? readAhead(this.pagesInTurn(), this.readAhead) : this.pagesInTurn();
+  }
+
+  /** Each page requested when the consumer asks for the next one. */
+  private async *pagesInTurn(): AsyncGenerator<ListEnvelope<T>, void, undefined> {
     let cursor: string | undefined;
     const seen = new Set<string>();
     for (;;) {

@@ -375,10 +375,16 @@ export function formatMoney(minor: number, decimals: number): string {
   return negative ? `-${text}` : text;
 }
 
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000];
+
 /**
- * Integer minor units → the nearest double in currency units (1999 → 19.99), for numeric spreadsheet cells.
- * Goes through the exact decimal text, so the result is the same double a person typing `19.99` gets.
+ * Integer minor units → the nearest double in currency units (1999 → 19.99), for numeric spreadsheet cells:
+ * the same double a person typing `19.99` gets. A division does it exactly: the minor units and the power
+ * of ten are exact doubles, and IEEE 754 rounds their quotient to the nearest double, which is what
+ * parsing the decimal text `19.99` (= 1999 / 100) gives. Called for every money cell of an XLSX export.
  */
 export function minorToUnits(minor: number, decimals: number): number {
-  return Number(formatMoney(minor, decimals));
+  const power = POWERS_OF_TEN[decimals];
+  if (power === undefined || !Number.isSafeInteger(minor)) return Number(formatMoney(minor, decimals));
+  return minor / power;
 }

@@ -217,16 +217,46 @@ export function toLocalDate(value: unknown, type: 'date' | 'datetime', timezone:
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsetCache = new Map<string, number>();
-const BUCKET_MS = 15 * 60_000;
+/**
+ * Per zone, offsets by span of SPAN_MS (NaN: the offset changes within that span), and by quarter
+ * hour in the spans where it changes. Zone transitions fall on quarter hours and months apart, so an
+ * offset equal at the first and the last quarter of a span holds for the whole span. Exports ask for
+ * every order's dates: two Intl calls per 6 hours of orders instead of one per quarter hour.
+ */
+const zoneOffsets = new Map<string, { spans: Map<number, number>; quarters: Map<number, number> }>();
+const QUARTER_MS = 15 * 60_000;
+const SPAN_MS = 6 * 3_600_000;
+const CACHE_MAX = 50_000;
 
-/** Offset (ms) of `timezone` from UTC at `instant`. Zone transitions fall on quarter hours, so cache per 15 min. */
+/** Offset (ms) of `timezone` from UTC at `instant`. */
 export function zoneOffsetMs(instant: number, timezone: string): number {
   if (timezone === 'UTC' || timezone === 'Etc/UTC') return 0;
-  const bucket = Math.floor(instant / BUCKET_MS);
-  const key = `${timezone} ${bucket}`;
-  const cached = offsetCache.get(key);
-  if (cached !== undefined) return cached;
+  let zone = zoneOffsets.get(timezone);
+  if (zone === undefined) {
+    zone = { spans: new Map(), quarters: new Map() };
+    zoneOffsets.set(timezone, zone);
+  }
+  const span = Math.floor(instant / SPAN_MS);
+  let offset = zone.spans.get(span);
+  if (offset === undefined) {
+    const first = offsetAt(span * SPAN_MS, timezone);
+    offset = first === offsetAt((span + 1) * SPAN_MS - QUARTER_MS, timezone) ? first : Number.NaN;
+    if (zone.spans.size > CACHE_MAX) zone.spans.clear();
+    zone.spans.set(span, offset);
+  }
+  if (!Number.isNaN(offset)) return offset;
+  const quarter = Math.floor(instant / QUARTER_MS);
+  let inQuarter = zone.quarters.get(quarter);
+  if (inQuarter === undefined) {
+    inQuarter = offsetAt(quarter * QUARTER_MS, timezone);
+    if (zone.quarters.size > CACHE_MAX) zone.quarters.clear();
+    zone.quarters.set(quarter, inQuarter);
+  }
+  return inQuarter;
+}
+
+/** Offset (ms) of `timezone` from UTC at `at`, from Intl (the slow part). */
+function offsetAt(at: number, timezone: string): number {
   let fmt = formatters.get(timezone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
@@ -241,7 +271,6 @@ export function zoneOffsetMs(instant: number, timezone: string): number {
     });
     formatters.set(timezone, fmt);
   }
-  const at = bucket * BUCKET_MS;
   const f: Record<string, number> = {};
   for (const p of fmt.formatToParts(at)) if (p.type !== 'literal') f[p.type] = Number(p.value);
   const wall = Date.UTC(
@@ -252,10 +281,7 @@ export function zoneOffsetMs(instant: number, timezone: string): number {
     f.minute ?? 0,
     f.second ?? 0,
   );
-  const offset = wall - at;
-  if (offsetCache.size > 50_000) offsetCache.clear();
-  offsetCache.set(key, offset);
-  return offset;
+  return wall - at;
 }
 
 function mod(a: number, b: number): number {

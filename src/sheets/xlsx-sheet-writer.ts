@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { columnLetter } from './sheet-row.js';
@@ -16,7 +15,6 @@ import {
   type CellPlace,
   type ColumnSpec,
   type ColumnType,
-  type OutCell,
   type SheetHandle,
   type SheetSpec,
   type SheetWriter,
@@ -27,6 +25,10 @@ type Worksheet = ExcelJS.Worksheet;
 interface CellStyle {
   numFmt?: string;
   font?: { bold: boolean };
+}
+/** exceljs's workbook style table (`WorkbookWriter.styles`): a cell style → its id in styles.xml (0: the default). */
+interface StyleRegistry {
+  addStyleModel(style: CellStyle, valueType: number): number;
 }
 
 /** Rows between backpressure checks. */
@@ -75,7 +77,8 @@ function columnWidth(column: ColumnSpec): number {
  * formats on the columns (and one shared style object per column, so exceljs's style lookup is a WeakMap
  * hit instead of a per-cell serialisation). Writes wait for the zip's deflate stream when it falls behind,
  * so memory stays flat. One sheet streams at a time (a zip entry is written whole); rows for later sheets
- * are spooled to a temporary NDJSON file until their turn.
+ * are spooled, as their sheet XML, to a temporary file until their turn. Data rows' XML is made here
+ * (`rowXml`, the bytes exceljs's own rows would write); exceljs writes the rest of the workbook.
  */
 export class XlsxSheetWriter implements SheetWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
@@ -147,7 +150,8 @@ export class XlsxSheetWriter implements SheetWriter {
           }
         : {}),
     });
-    const sheet = new XlsxSheet(this, this.sheets.length, spec, worksheet, this.options);
+    const styles = (this.workbook as unknown as { styles: StyleRegistry }).styles;
+    const sheet = new XlsxSheet(this, this.sheets.length, spec, worksheet, this.options, styles);
     this.sheets.push(sheet);
     if (sheet.index !== this.active) await sheet.startSpool(await this.spoolDirectory());
     return sheet;
@@ -257,12 +261,39 @@ type PipeTarget = NodeJS.EventEmitter & {
 
 const SPOOL_FLUSH_AT = 64 * 1024;
 
-function spoolCell(cell: OutCell): SpoolCell {
-  return cell instanceof Date ? cell.getTime() : cell;
+/** exceljs's cell value types (Enums.ValueType) for the style lookup: the number format of a cell without one depends on it. */
+const VALUE_TYPE: Record<ColumnType, number> = {
+  text: 3,
+  integer: 2,
+  number: 2,
+  money: 2,
+  date: 4,
+  datetime: 4,
+  boolean: 9,
+};
+
+// exceljs's xmlEncode: the five XML specials escaped; control characters XML 1.0 cannot hold (and DEL) dropped.
+// eslint-disable-next-line no-control-regex -- these control characters are what the pattern is for
+const XML_SPECIAL = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex -- as above
+const XML_SPECIALS = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/g;
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '&lt;',
+  '>': '&gt;',
+  '&': '&amp;',
+  "'": '&apos;',
+  '"': '&quot;',
+};
+
+/** Text as XML character data, as exceljs writes it. */
+function xmlText(text: string): string {
+  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ESCAPES[c] ?? '') : text;
 }
 
-/** What a spooled row holds: cells in column order, dates as epoch ms (of the wall-clock Date). */
-type SpoolCell = string | number | boolean | null;
+/** A Date (whose UTC fields are the wall-clock time) as an Excel serial day number (1900 date system). */
+function excelSerial(date: Date): number {
+  return 25569 + date.getTime() / 86_400_000;
+}
 
 class XlsxSheet implements SheetHandle {
   rowsWritten = 0;
@@ -277,8 +308,11 @@ class XlsxSheet implements SheetHandle {
   private spool: WriteStream | null = null;
   private spoolPath: string | null = null;
   private spoolBuffer = '';
-  /** Rows written while the spool is being copied in (the caller is told to wait, so this stays small). */
-  private pending: OutCell[][] = [];
+  /** Rows (their XML) written while the spool is being copied in (the caller is told to wait, so this stays small). */
+  private pending: string[] = [];
+  /** Per column: its letter, and its style attribute (` s="N"`, or '' for the default style). */
+  private readonly letters: string[];
+  private readonly styleAttrs: string[];
   private activation: Promise<void> | null = null;
   private endRequested = false;
   private readonly place: CellPlace;
@@ -289,6 +323,7 @@ class XlsxSheet implements SheetHandle {
     readonly spec: SheetSpec,
     private readonly worksheet: Worksheet,
     options: SheetWriterOptions,
+    styles: StyleRegistry,
   ) {
     this.path = book.path;
     this.columns = spec.columns;
@@ -314,6 +349,12 @@ class XlsxSheet implements SheetHandle {
       if (c.note !== undefined) cell.note = c.note;
     });
     header.commit();
+    this.letters = spec.columns.map((_, i) => columnLetter(i));
+    // The style id exceljs gives each cell of the column (the same shared style object per column).
+    this.styleAttrs = spec.columns.map((c, i) => {
+      const id = styles.addStyleModel(this.styles[i] as CellStyle, VALUE_TYPE[c.type]);
+      return id ? ` s="${id}"` : '';
+    });
   }
 
   get isCommitted(): boolean {
@@ -322,7 +363,7 @@ class XlsxSheet implements SheetHandle {
 
   async startSpool(dir: string): Promise<void> {
     this.state = 'spooling';
-    this.spoolPath = join(dir, `sheet-${this.index}.ndjson`);
+    this.spoolPath = join(dir, `sheet-${this.index}.xml`);
     this.spool = createWriteStream(this.spoolPath);
     await once(this.spool, 'open');
   }
@@ -336,16 +377,11 @@ class XlsxSheet implements SheetHandle {
       );
     }
     this.place.row = this.rowsWritten + 2;
-    const cells: OutCell[] = new Array<OutCell>(this.columns.length);
-    for (let i = 0; i < this.columns.length; i++) {
-      const column = this.columns[i] as ColumnSpec;
-      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
-      cells[i] = typeof cell === 'string' ? escapeXlsxText(cell) : cell;
-    }
+    const xml = this.rowXml(row, this.place.row);
     this.rowsWritten++;
     switch (this.state) {
       case 'spooling': {
-        this.spoolBuffer += JSON.stringify(cells.map(spoolCell)) + '\n';
+        this.spoolBuffer += xml;
         if (this.spoolBuffer.length < SPOOL_FLUSH_AT) return undefined;
         const spool = this.spool as WriteStream;
         const chunk = this.spoolBuffer;
@@ -353,38 +389,66 @@ class XlsxSheet implements SheetHandle {
         return spool.write(chunk) ? undefined : once(spool, 'drain').then(() => undefined);
       }
       case 'activating':
-        this.pending.push(cells);
+        this.pending.push(xml);
         return this.activation ?? undefined;
       default:
-        return this.emit(cells);
+        return this.emit(xml);
     }
   }
 
-  /** Write normalised cells to the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */
-  private emit(cells: readonly OutCell[]): void | Promise<void> {
-    // Index i+1 = column i+1 (exceljs reads an array without an own '0' as 1-based); holes are blank cells.
-    const values: unknown[] = [];
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i];
-      if (cell === null || cell === undefined) continue;
-      const type = (this.columns[i] as ColumnSpec).type;
-      values[i + 1] =
-        type === 'text'
-          ? neutralizeXlsxText(cell as string)
-          : type === 'money'
-            ? minorToUnits(cell as number, this.decimals)
-            : cell;
+  /**
+   * The sheet XML of one data row, byte for byte what exceljs's row and cell renderers write for it
+   * (`<row r spans x14ac:dyDescent>`, cells `<c r s t><v>…</v></c>`, text as `t="str"`; '' for a row
+   * without a value, which exceljs leaves out), made here directly: building exceljs's Row and Cell
+   * objects and its XML stream for every cell was most of an order export's time. Spooled sheets keep
+   * this XML, so copying them in is a byte copy.
+   */
+  private rowXml(row: Readonly<Record<string, unknown>>, number: number): string {
+    let cells = '';
+    let first = 0;
+    let last = 0;
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i] as ColumnSpec;
+      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      if (cell === null) continue;
+      if (first === 0) first = i + 1;
+      last = i + 1;
+      const open = `<c r="${this.letters[i] as string}${number}"${this.styleAttrs[i] as string}`;
+      switch (column.type) {
+        case 'text':
+          cells += `${open} t="str"><v>${xmlText(neutralizeXlsxText(escapeXlsxText(cell as string)))}</v></c>`;
+          break;
+        case 'money':
+          cells += `${open}><v>${minorToUnits(cell as number, this.decimals)}</v></c>`;
+          break;
+        case 'date':
+        case 'datetime':
+          cells += `${open}><v>${excelSerial(cell as Date)}</v></c>`;
+          break;
+        case 'boolean':
+          cells += `${open} t="b"><v>${cell === true ? '1' : '0'}</v></c>`;
+          break;
+        default:
+          cells += `${open}><v>${cell as number}</v></c>`;
+      }
     }
-    const row = this.worksheet.addRow(values);
-    for (let i = 0; i < cells.length; i++) {
-      if (values[i + 1] !== undefined) row.getCell(i + 1).style = this.styles[i] as Partial<ExcelJS.Style>;
-    }
-    row.commit();
+    if (first === 0) return '';
+    return `<row r="${number}" spans="${first}:${last}" x14ac:dyDescent="0.25">${cells}</row>`;
+  }
+
+  /** Write a row's XML into the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */
+  private emit(xml: string): void | Promise<void> {
+    if (xml !== '') this.sheetStream.write(xml);
     if (++this.sinceCheck >= CHECK_EVERY) {
       this.sinceCheck = 0;
       return this.backpressure();
     }
     return undefined;
+  }
+
+  /** The worksheet's part stream inside exceljs (its `<sheetData>` is open: the header row was committed). */
+  private get sheetStream(): { write(chunk: string | Buffer): unknown } {
+    return (this.worksheet as unknown as { stream: { write(chunk: string | Buffer): unknown } }).stream;
   }
 
   /**
@@ -417,20 +481,15 @@ class XlsxSheet implements SheetHandle {
       this.spoolBuffer = '';
       await once(spool, 'close');
       this.spool = null;
-      const dateColumns = this.columns.map((c) => c.type === 'date' || c.type === 'datetime');
-      const lines = createInterface({ input: createReadStream(spoolPath), crlfDelay: Infinity });
-      for await (const line of lines) {
-        const raw = JSON.parse(line) as SpoolCell[];
-        const wait = this.emit(
-          raw.map((c, i) => (dateColumns[i] && typeof c === 'number' ? new Date(c) : c)),
-        );
-        if (wait) await wait;
+      for await (const chunk of createReadStream(spoolPath, { highWaterMark: SPOOL_FLUSH_AT })) {
+        this.sheetStream.write(chunk as Buffer);
+        await this.backpressure();
       }
       while (this.pending.length > 0) {
         const batch = this.pending;
         this.pending = [];
-        for (const cells of batch) {
-          const wait = this.emit(cells);
+        for (const xml of batch) {
+          const wait = this.emit(xml);
           if (wait) await wait;
         }
       }

@@ -4,11 +4,15 @@ import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
 import { loadOnce } from './load-once.js';
 
 const schemas = loadOnce(async () => {
-  const [{ Order, ORDER_STATUSES }, { listOf }] = await Promise.all([
+  const [{ Order, ORDER_STATUSES }, { listOf }, { z }] = await Promise.all([
     import('../../schema/order.js'),
     import('../../schema/common.js'),
+    import('zod'),
   ]);
-  return { OrderList: listOf(Order), ORDER_STATUSES };
+  // Compiled (z.compile, ~27 ms once): every page of an export is validated, and the compiled check
+  // is ~3 µs per order instead of ~10 for zod's default parse (development machine); same output,
+  // and an invalid page falls back to the runtime parser for the same issues.
+  return { OrderList: z.compile(listOf(Order)), ORDER_STATUSES };
 });
 
 export interface OrderListParams {
@@ -17,14 +21,26 @@ export interface OrderListParams {
   fulfillment_status?: FulfillmentStatus;
 }
 
+/**
+ * Order pages read ahead of the export by default (`list`): the next page is on its way while the
+ * export writes the current one. One is enough for that overlap (requests go one at a time anyway);
+ * more only keeps more pages alive: with 4, garbage collection took twice the time and peak memory
+ * grew with the export (bench/export-orders.bench.ts, 30k orders: GC 1.5 s → 0.7 s, RSS flat).
+ */
+export const ORDER_PAGES_AHEAD = 1;
+
 /** /api/v2/orders (read only). */
 export class Orders {
   constructor(private readonly client: MerchantClient) {}
 
-  /** Every order matching the filters, page by page (limit 100). */
+  /**
+   * Every order matching the filters, page by page (limit 100), in the API's order. Pages are read
+   * ahead (`readAhead`, default ORDER_PAGES_AHEAD; 0 reads each page when it is asked for): one
+   * request in flight, in cursor order.
+   */
   list(
     params: OrderListParams = {},
-    options: { signal?: AbortSignal | undefined } = {},
+    options: { signal?: AbortSignal | undefined; readAhead?: number } = {},
   ): PageIterator<Order> {
     return new PageIterator(
       async (cursor) =>
@@ -42,6 +58,7 @@ export class Orders {
           signal: options.signal,
         }),
       'GET /api/v2/orders',
+      options.readAhead ?? ORDER_PAGES_AHEAD,
     );
   }
 

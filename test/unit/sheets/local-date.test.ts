@@ -34,4 +34,42 @@ describe('store-timezone dates', () => {
     expect(zoneOffsetMs(Date.UTC(2026, 0, 1), 'Asia/Kathmandu')).toBe((5 * 60 + 45) * 60_000);
     expect(zoneOffsetMs(Date.UTC(2026, 0, 1), 'America/St_Johns')).toBe(-(3 * 60 + 30) * 60_000);
   });
+
+  it('gives Intl’s offset at every instant of a year, across each transition, whatever the order of the questions', () => {
+    const reference = (tz: string) => {
+      const fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' });
+      return (at: number): number => {
+        const name = fmt.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+        const m = /GMT([+-])(\d\d):(\d\d)/.exec(name);
+        return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+      };
+    };
+    const HOUR = 3_600_000;
+    const start = Date.UTC(2026, 0, 1);
+    // DST at 2:00 and 3:00 local, a 30-minute DST (Lord Howe), a +12:45 zone, and one without DST.
+    for (const tz of [
+      'America/New_York',
+      'Europe/London',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'Asia/Jakarta',
+    ]) {
+      const ref = reference(tz);
+      const cases: [number, number][] = [];
+      let before = ref(start);
+      for (let t = start; t < start + 365 * 24 * HOUR; t += 3 * HOUR) {
+        const after = ref(t + 3 * HOUR);
+        cases.push([t + 1_234_567, ref(t + 1_234_567)]);
+        // Around a transition: every 5 minutes of the hours on either side of it.
+        if (after !== before)
+          for (let m = -60; m < 240; m += 5) cases.push([t + m * 60_000, ref(t + m * 60_000)]);
+        before = after;
+      }
+      const shuffled = cases.map((_, i) => cases[(i * 7919) % cases.length] as [number, number]);
+      for (const [t, offset] of [...cases, ...shuffled]) {
+        if (zoneOffsetMs(t, tz) !== offset)
+          expect.fail(`${tz} at ${new Date(t).toISOString()}: ${zoneOffsetMs(t, tz)} ≠ ${offset}`);
+      }
+    }
+  });
 });

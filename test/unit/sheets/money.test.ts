@@ -131,6 +131,21 @@ describe('formatMoney / minorToUnits', () => {
     expect(minorToUnits(30, 2)).toBe(0.3);
     expect(minorToUnits(1200, 0)).toBe(1200);
     expect(minorToUnits(-5, 3)).toBe(-0.005);
+    expect(minorToUnits(9007199254740991, 2)).toBe(90071992547409.91);
+  });
+
+  it('is the number of the exact decimal text for every amount and currency exponent', () => {
+    const wrong: string[] = [];
+    const check = (minor: number, decimals: number): void => {
+      if (minorToUnits(minor, decimals) !== Number(formatMoney(minor, decimals)))
+        wrong.push(`${minor}/${decimals}`);
+    };
+    for (let decimals = 0; decimals <= 4; decimals++) {
+      for (let minor = -20_000; minor <= 20_000; minor++) check(minor, decimals);
+      for (let k = 1; k < 2_000; k++)
+        check(Math.floor(Number.MAX_SAFE_INTEGER / (k * k * 7919)) * (k % 2 ? 1 : -1), decimals);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
