@@ -6,6 +6,7 @@ import { Output } from './output.js';
 import { commandsFor } from './commands/index.js';
 import { describeError } from './describe-error.js';
 import { explainUnknownArguments } from './flag-suggestions.js';
+import { GLOBAL_GROUP } from './help-groups.js';
 import { packageVersion } from './package-version.js';
 
 export interface MainOptions {
@@ -50,87 +51,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   let code: number = ExitCode.Ok;
   try {
-    let parser: Argv<GlobalArgs> = yargs()
-      .scriptName('mbulk')
-      .usage(
-        "$0 <command> [options]\n\nMove a store's data in bulk between spreadsheets and the Merchant API V2.",
-      )
-      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document on stdout' })
-      .option('base-url', {
-        type: 'string',
-        describe: 'Merchant API base URL (default: $MERCHANT_API_URL, else the embedded sandbox)',
-      })
-      .option('token-file', {
-        type: 'string',
-        describe: 'Read the API token from this file (default: $MERCHANT_API_TOKEN)',
-      })
-      .option('token', { type: 'string', hidden: true, describe: 'API token (prefer $MERCHANT_API_TOKEN)' })
-      .option('insecure-http', {
-        type: 'boolean',
-        default: false,
-        describe: 'Allow plain http:// to a non-loopback host',
-      })
-      .option('sandbox-data', {
-        type: 'string',
-        describe:
-          'State file of the sandbox, embedded or served by mbulk sandbox (which also takes --data) (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
-      })
-      .option('empty', {
-        type: 'boolean',
-        default: false,
-        describe:
-          'A sandbox state file that does not exist yet starts as an empty store (default: a copy of the sample store): rehearse a migration with --sandbox-data new.json --empty --currency USD',
-      })
-      .option('currency', {
-        type: 'string',
-        describe: "With --empty: the empty store's currency, ISO 4217 (default USD)",
-      })
-      .option('country', {
-        type: 'string',
-        describe: "With --empty: the empty store's country, ISO 3166 alpha-2 (default US)",
-      })
-      .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
-      .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
-      .option('verbose', { type: 'boolean', default: false, describe: 'Log each request (never the token)' })
-      .group(
-        [
-          'json',
-          'base-url',
-          'token-file',
-          'insecure-http',
-          'sandbox-data',
-          'empty',
-          'currency',
-          'country',
-          'concurrency',
-          'rps',
-          'verbose',
-        ],
-        'Global options:',
-      )
-      .demandCommand(1, 'Name a command; see mbulk --help.')
-      .strict()
-      .recommendCommands()
-      .help()
-      .alias('h', 'help')
-      .version(packageVersion())
-      .wrap(Math.min(110, process.stdout.columns ?? 100))
-      .fail((msg, err, y) => {
-        if (err) throw err;
-        // yargs hands its usage instance here: the options it describes are the command's flags.
-        const known = Object.keys((y as unknown as { getDescriptions(): object }).getDescriptions());
-        const text = explainUnknownArguments(msg ?? 'Invalid usage.', known);
-        // The hint once: some messages (no command given) already carry it.
-        throw new CliError(
-          text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`,
-          ExitCode.Usage,
-        );
-      }) as unknown as Argv<GlobalArgs>;
-    for (const register of await Promise.all(commandsFor(argv).map((c) => c.load()))) {
-      parser = register(parser, ctx, (c) => {
-        code = c;
-      });
-    }
+    const parser = await cliParser(argv, ctx, (c) => {
+      code = c;
+    });
     await parser.parseAsync(argv);
   } catch (error) {
     if (abort.signal.aborted) {
@@ -163,4 +86,91 @@ export function stoppingNotice(inFlight: number | undefined): string {
       ? ''
       : `: letting ${inFlight} in-flight write${inFlight === 1 ? '' : 's'} finish`;
   return `stopping${writes} (Ctrl-C again to quit now)`;
+}
+
+/**
+ * The parser of `argv`: the global options and the commands it names (all of them when it names
+ * none). Handlers report their exit code through `setExit`. Exported for the help tests.
+ */
+export async function cliParser(
+  argv: readonly string[],
+  ctx: CommandContext,
+  setExit: (code: number) => void,
+): Promise<Argv<GlobalArgs>> {
+  let parser: Argv<GlobalArgs> = yargs()
+    .scriptName('mbulk')
+    .usage(
+      "$0 <command> [options]\n\nMove a store's data in bulk between spreadsheets and the Merchant API V2.",
+    )
+    .option('json', { type: 'boolean', default: false, describe: 'Print one JSON document on stdout' })
+    .option('base-url', {
+      type: 'string',
+      describe: 'Merchant API base URL (default: $MERCHANT_API_URL, else the embedded sandbox)',
+    })
+    .option('token-file', {
+      type: 'string',
+      describe: 'Read the API token from this file (default: $MERCHANT_API_TOKEN)',
+    })
+    .option('token', { type: 'string', hidden: true, describe: 'API token (prefer $MERCHANT_API_TOKEN)' })
+    .option('insecure-http', {
+      type: 'boolean',
+      default: false,
+      describe: 'Allow plain http:// to a non-loopback host',
+    })
+    .option('sandbox-data', {
+      type: 'string',
+      describe:
+        'State file of the sandbox, embedded or served by mbulk sandbox (which also takes --data) (default: $XDG_DATA_HOME/mbulk/sandbox.json, else ~/.local/share/mbulk/sandbox.json)',
+    })
+    .option('empty', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'A sandbox state file that does not exist yet starts as an empty store (default: a copy of the sample store): rehearse a migration with --sandbox-data new.json --empty --currency USD',
+    })
+    .option('currency', {
+      type: 'string',
+      describe: "With --empty: the empty store's currency, ISO 4217 (default USD)",
+    })
+    .option('country', {
+      type: 'string',
+      describe: "With --empty: the empty store's country, ISO 3166 alpha-2 (default US)",
+    })
+    .option('concurrency', { type: 'number', default: 4, describe: 'Maximum requests in flight' })
+    .option('rps', { type: 'number', describe: 'Ceiling on requests per second (default: none)' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Log each request (never the token)' })
+    .group(
+      [
+        'json',
+        'base-url',
+        'token-file',
+        'insecure-http',
+        'sandbox-data',
+        'empty',
+        'currency',
+        'country',
+        'concurrency',
+        'rps',
+        'verbose',
+      ],
+      GLOBAL_GROUP,
+    )
+    .demandCommand(1, 'Name a command; see mbulk --help.')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(packageVersion())
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((msg, err, y) => {
+      if (err) throw err;
+      // yargs hands its usage instance here: the options it describes are the command's flags.
+      const known = Object.keys((y as unknown as { getDescriptions(): object }).getDescriptions());
+      const text = explainUnknownArguments(msg ?? 'Invalid usage.', known);
+      // The hint once: some messages (no command given) already carry it.
+      throw new CliError(text.includes('mbulk --help') ? text : `${text} (see mbulk --help)`, ExitCode.Usage);
+    }) as unknown as Argv<GlobalArgs>;
+  for (const register of await Promise.all(commandsFor(argv).map((c) => c.load())))
+    parser = register(parser, ctx, setExit);
+  return parser;
 }

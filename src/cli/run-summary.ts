@@ -1,5 +1,6 @@
 import type { RunDirectory, RunMeta } from '../apply/run-directory.js';
 import type { AbortCause } from '../jobs/job-events.js';
+import { opsProgress, unfinishedHeadline } from '../apply/unfinished-headline.js';
 import { adviseApiError, type ApiSources } from './connection-advice.js';
 import { formatRowIssue, type RowIssue } from '../mapping/row-issue.js';
 import { ExitCode } from './exit-code.js';
@@ -54,32 +55,12 @@ export function applyExitCode(
 
 /** How far a run's operations got, from its run.json (written by the executor after every apply). */
 export function runProgress(meta: RunMeta): { done: number; total: number; failed: number } | undefined {
-  const c = meta.counts;
-  if (c['ops_total'] === undefined) return undefined;
-  return {
-    done: c['ops_done'] ?? 0,
-    total: c['ops_total'],
-    failed: (c['ops_failed'] ?? 0) + (c['ops_unknown'] ?? 0),
-  };
+  return opsProgress(meta.counts);
 }
 
-/**
- * The headline of an apply that did not complete: `Interrupted: 73 of 400 written · continue with:
- * mbulk runs resume RUN`, in entities (a product, a stock item), with the write operations in
- * brackets when they differ (`(2 of 8 batches)`: a stock batch holds many items).
- */
+/** The headline of an apply that did not complete (unfinishedHeadline), from the run's run.json. */
 export function unfinishedLine(run: RunDirectory, status: string): string {
-  const meta = run.refresh();
-  const ops = runProgress(meta);
-  const c = meta.counts;
-  const word = status === 'interrupted' ? 'Interrupted' : 'Stopped';
-  let written = '';
-  if (c['changes_total'] !== undefined) {
-    written = ` ${c['changes_done'] ?? 0} of ${c['changes_total']} written`;
-    if (ops !== undefined && ops.total !== c['changes_total'])
-      written += ` (${ops.done} of ${ops.total} ${ops.total === 1 ? 'batch' : 'batches'})`;
-  } else if (ops !== undefined) written = ` ${ops.done} of ${ops.total} written`;
-  return `${word}:${written} · continue with: mbulk runs resume ${run.id}`;
+  return unfinishedHeadline(run.id, status, run.refresh().counts);
 }
 
 /**
@@ -171,9 +152,33 @@ export function allInvalidHint(
   return `hint: all ${rows} rows are invalid, which usually means one cause, not ${rows} bad rows: is it ${sheet}, the right delimiter (a comma, semicolon or tab), the right format for mbulk ${what.command} (its columns: mbulk ${what.command} --help), and the right store?`;
 }
 
-/** The command a run calls for next, by its status (undefined: none). */
-export function nextCommand(id: string, kind: string, status: string): string | undefined {
+/** The write operations of an applied run that failed or whose outcome is unknown (run.json counts). */
+function unfinishedOps(counts: Readonly<Record<string, number>>): number {
+  return (counts['ops_failed'] ?? 0) + (counts['ops_unknown'] ?? 0);
+}
+
+/**
+ * Whether `mbulk runs resume` continues a run: an interrupted or failed one, or one applied with
+ * failed or unknown operations (resume retries those; apply-saved-run's endedWithFailures).
+ */
+export function isResumable(status: string, counts: Readonly<Record<string, number>>): boolean {
+  return (
+    status === 'interrupted' || status === 'failed' || (status === 'applied' && unfinishedOps(counts) > 0)
+  );
+}
+
+/** The command a run calls for next, by its status and counts (undefined: none). */
+export function nextCommand(
+  id: string,
+  kind: string,
+  status: string,
+  counts: Readonly<Record<string, number>> = {},
+): string | undefined {
   if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
+  if (isResumable(status, counts)) {
+    const n = unfinishedOps(counts);
+    return `Continue with: mbulk runs resume ${id} (retries its ${n} failed write${n === 1 ? '' : 's'}; one that may have been sent is checked against the store first)`;
+  }
   if (status === 'planned') return `Apply with: mbulk apply ${id}`;
   if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
   return undefined;

@@ -178,10 +178,12 @@ function runChild(
       settled = true;
       o.running.delete(child);
       const read = readResult(o.output);
+      const runCounts = readRunCounts(read.result);
       done({
         code,
         signal,
         result: read.result,
+        ...(runCounts !== undefined ? { runCounts } : {}),
         ...(read.problem !== undefined ? { resultProblem: read.problem } : {}),
         ...(failure !== undefined ? { failure } : {}),
       });
@@ -222,4 +224,23 @@ function readResult(file: string): { result?: Record<string, unknown>; problem?:
     // below
   }
   return { problem: `its output is not one JSON document: see ${file}` };
+}
+
+/**
+ * The counts of the run.json of the run a store's result names (`runDir`): how far an interrupted
+ * run got, for its headline. Undefined when there is none or it cannot be read.
+ */
+function readRunCounts(result: Record<string, unknown> | undefined): Record<string, number> | undefined {
+  const runDir = result?.['runDir'];
+  if (typeof runDir !== 'string') return undefined;
+  try {
+    const meta: unknown = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'));
+    const counts = (meta as { counts?: unknown } | null)?.counts;
+    if (counts === null || typeof counts !== 'object') return undefined;
+    return Object.fromEntries(
+      Object.entries(counts).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
+  } catch {
+    return undefined;
+  }
 }

@@ -1,3 +1,4 @@
+import { unfinishedHeadline } from '../apply/unfinished-headline.js';
 import { ExitCode } from '../errors/exit-code.js';
 
 /** How one store's job ended, in words (the table, the review page, the notification). */
@@ -93,6 +94,8 @@ export interface StoreExit {
   resultProblem?: string;
   /** Why the process could not be started at all. */
   failure?: string;
+  /** The counts of the run.json of the run the store's result names (how far an interrupted run got). */
+  runCounts?: Readonly<Record<string, number>> | undefined;
 }
 
 /** What a store's exit means: outcome, documented exit code, and the facts of its result. */
@@ -131,7 +134,12 @@ export function storeResultOf(
   if (code === ExitCode.Interrupted) {
     message =
       facts.runId !== undefined
-        ? `interrupted; continue with: mbulk runs resume ${facts.runId} --runs-dir ${files.runsDir}`
+        ? unfinishedHeadline(
+            facts.runId,
+            'interrupted',
+            exit.runCounts ?? {},
+            `mbulk runs resume ${facts.runId} --runs-dir ${files.runsDir}`,
+          )
         : r !== undefined
           ? 'interrupted before it wrote anything'
           : `interrupted and quit at once: mbulk runs list --runs-dir ${files.runsDir} shows a run it began, mbulk runs resume RUN continues it`;

@@ -3,7 +3,8 @@ import type { FieldChange, PlanEntry, PlanValue } from './product-plan.js';
 
 const MAX_TEXT = 60;
 
-function show(value: PlanValue, money: boolean, decimals: number): string {
+/** A plan value for people: money in currency units, lists joined, long text cut. */
+export function showPlanValue(value: PlanValue, money: boolean, decimals: number): string {
   if (value === null) return '(none)';
   if (money && typeof value === 'number' && Number.isSafeInteger(value)) return formatMoney(value, decimals);
   if (Array.isArray(value)) return value.length === 0 ? '(empty)' : value.join('|');
@@ -19,7 +20,7 @@ function show(value: PlanValue, money: boolean, decimals: number): string {
 export function describeChange(change: FieldChange, decimals: number): string {
   if (change.note !== undefined) return `${change.path}: ${change.note}`;
   const money = change.money === true;
-  return `${change.path}: ${show(change.before, money, decimals)} → ${show(change.after, money, decimals)}`;
+  return `${change.path}: ${showPlanValue(change.before, money, decimals)} → ${showPlanValue(change.after, money, decimals)}`;
 }
 
 /** The change lines of one plan entry, for the terminal and the report. */

@@ -1,8 +1,9 @@
 import type { CustomerPlan } from '../plan/customer-plan.js';
-import type { ReviewOptions } from './product-review.js';
+import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
+import { withChangeTable } from './change-table.js';
 
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged' };
 
@@ -21,6 +22,8 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
     if (e.customerId)
       notes.push(`customer ${e.customerId}${e.matchedBy ? ` (matched by ${e.matchedBy})` : ''}`);
     card.notes = notes;
+    if (options.applied && (e.action === 'create' || e.action === 'update'))
+      card.outcome = entityOutcome(options.applied, e.key);
     return card;
   });
   const body: ReviewBody = {
@@ -34,5 +37,6 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
   if (options.applyCommand !== undefined) body.applyCommand = options.applyCommand;
   if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   if (options.counts !== undefined) body.counts = options.counts;
-  return body;
+  // Thousands of customers that change: one table, as stock plans have.
+  return withChangeTable(body, (card) => card.action === 'create' || card.action === 'update');
 }

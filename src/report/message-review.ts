@@ -1,5 +1,5 @@
 import { renderTemplate, type MessagePlan } from '../plan/message-plan.js';
-import type { ReviewOptions } from './product-review.js';
+import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import { plannedRefusal } from './review-refusals.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
@@ -22,6 +22,7 @@ export function messageReview(
     const rows = Object.entries(s.parameters).map(([name, value]) => ({ cells: [name, value] }));
     if (rows.length > 0) card.rows = rows;
     if (n < MESSAGE_PREVIEWS) card.preview = renderTemplate(file.template.body, s.parameters);
+    if (options.applied) card.outcome = entityOutcome(options.applied, s.key);
     return card;
   });
   for (const d of plan.duplicates)
@@ -52,5 +53,6 @@ export function messageReview(
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
   if (options.applyCommand !== undefined && !file.refusal) body.applyCommand = options.applyCommand;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   return body;
 }

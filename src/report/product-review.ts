@@ -13,6 +13,7 @@ import {
 import { invalidRow, reviewIssueText as issueText } from './review-issues.js';
 import { plannedRefusal, priceJumpsRefusal } from './review-refusals.js';
 import { reviewValue } from './review-value.js';
+import { withChangeTable } from './change-table.js';
 
 /** What the products page needs of a products plan file (plan.json). */
 export interface ProductReviewInput {
@@ -45,6 +46,14 @@ export interface ReviewOptions {
   applied?: { notWritten: Readonly<Record<string, string>> } | undefined;
 }
 
+/** What an apply did with the entry of plan key `key`: `done` unless it is among those not written. */
+export function entityOutcome(
+  applied: { notWritten: Readonly<Record<string, string>> },
+  key: string,
+): string {
+  return applied.notWritten[key] ?? 'done';
+}
+
 const ACTION_NAMES: Record<string, string> = { noop: 'unchanged', skip: 'marked skip' };
 /** Plan actions that write (the entries an apply gives an outcome). */
 const WRITES = new Set(['create', 'update', 'hide', 'delete']);
@@ -67,8 +76,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
     const card = productCard(entry, file.before, money);
     const refused = jumpsByKey.get(entry.key);
     if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
-    if (options.applied && WRITES.has(entry.action))
-      card.outcome = options.applied.notWritten[entry.key] ?? 'done';
+    if (options.applied && WRITES.has(entry.action)) card.outcome = entityOutcome(options.applied, entry.key);
     return card;
   });
   const refusals: ReviewRefusal[] = [];
@@ -104,7 +112,8 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   // A plan refused when planned has no apply command; price jumps need the flag.
   if (apply !== undefined && !file.refusal && !stockRefused)
     body.applyCommand = jumps.length > 0 ? `${apply} --allow-price-jumps` : apply;
-  return body;
+  // Thousands of products that change: one table, as stock plans have.
+  return withChangeTable(body, (card) => WRITES.has(card.action));
 }
 
 function productCard(

@@ -223,7 +223,8 @@ function renderTable(table: ReviewTable): string {
     );
   out.push('</ul><nav class="filters" aria-label="Filter rows">');
   const filters: [string, string][] = [['all', 'all']];
-  if (roles.has('after') && roles.has('before')) filters.push(['zero', 'goes to zero']);
+  // Numeric quantities only (stock): a table of field changes holds text.
+  if (roles.has('delta')) filters.push(['zero', 'goes to zero']);
   if (roles.has('delta'))
     filters.push(['decrease', 'decrease'], ['increase', 'increase'], ['biggest', 'biggest changes']);
   if (roles.has('outcome')) filters.push(['failed', 'failed'], ['pending', 'pending']);
@@ -232,7 +233,7 @@ function renderTable(table: ReviewTable): string {
       `<button type="button" data-tfilter="${key}" aria-pressed="${key === 'all'}">${escapeHtml(label)}</button>`,
     );
   out.push(
-    '<input id="tsearch" type="search" placeholder="Search SKUs, names…" aria-label="Search rows">',
+    '<input id="tsearch" type="search" placeholder="Search names, keys, values…" aria-label="Search rows">',
     '</nav>',
     `<p id="tshown" class="shown">Rows 1–${Math.min(TABLE_PAGE_ROWS, table.rows.length)} of ${countText(table.rows.length)}</p>`,
     '<table class="rows" id="rows"><thead><tr>',
@@ -339,7 +340,7 @@ export function renderReviewHtml(page: ReviewPage): string {
   const held = { ...page, cards: kept };
   const partial =
     kept.length < total
-      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is in plan.json.</p>`
+      ? `<p class="partial">This page holds the first ${kept.length} of ${total} entities, to stay small enough to open; every change is in report.md beside it (and in plan.json).</p>`
       : '';
   return [
     '<!doctype html>',

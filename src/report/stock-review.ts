@@ -71,7 +71,7 @@ export function stockReview(
   for (const i of plan.issues) if (i.severity === 'warning') notes.push(`warning: ${reviewIssueText(i)}`);
   if (plan.changes.length > MAX_REVIEW_CARDS)
     notes.push(
-      `The table holds the first ${MAX_REVIEW_CARDS} of ${plan.changes.length} changes; every one is in plan.json.`,
+      `The table holds the first ${MAX_REVIEW_CARDS} of ${plan.changes.length} changes; every one is in report.md beside this page (and in plan.json).`,
     );
   const body: ReviewBody = {
     refusals: file.refusal ? [plannedRefusal(file.refusal)] : [],

@@ -1,6 +1,6 @@
 import type { TemplatePlan } from '../plan/template-plan.js';
 import type { TemplateButton } from '../schema/template.js';
-import type { ReviewOptions } from './product-review.js';
+import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import type { ReviewBody, ReviewCard } from './review-page.js';
 import { reviewValue } from './review-value.js';
@@ -39,6 +39,7 @@ export function templateReview(file: { plan: TemplatePlan }, options: ReviewOpti
       cells: [field, field === 'buttons' && Array.isArray(value) ? buttonsText(value) : reviewValue(value)],
     }));
     if (rows.length > 0) card.rows = rows;
+    if (options.applied && e.action === 'create') card.outcome = entityOutcome(options.applied, e.key);
     return card;
   });
   const body: ReviewBody = {
@@ -49,5 +50,6 @@ export function templateReview(file: { plan: TemplatePlan }, options: ReviewOpti
     failedFile: { href: 'failed.csv', written: options.failedWritten ?? false },
   };
   if (options.applyCommand !== undefined) body.applyCommand = options.applyCommand;
+  if (options.resumeCommand !== undefined) body.resumeCommand = options.resumeCommand;
   return body;
 }

@@ -4,6 +4,8 @@ import { exitCodeFor } from '../exit-code.js';
 import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { helpGroups } from '../help-groups.js';
+import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   run: string;
@@ -81,8 +83,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
           out.line(
             `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
           );
-          for (const d of drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-          if (drifted.length > 20) out.line(`  … and ${drifted.length - 20} more`);
+          for (const line of describeDriftedList(drifted)) out.line(`  ${line}`);
         } else out.line(`Planned again from the run's own copy of the input as run ${event.run.id}`);
       },
       onWarning: (m) => out.warn(`warning: ${m}`),
@@ -145,22 +146,36 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
     'apply <run>',
     'Apply a saved plan (run id, id prefix, or path), refusing if the live store drifted since planning',
     (y) =>
-      notifyOptions(y)
-        .positional('run', { type: 'string', demandOption: true, describe: 'Run id, unique prefix, or path' })
-        .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
-        .option('replan', {
-          type: 'boolean',
-          default: false,
-          describe: "When the store drifted, plan the run's input again and apply the new plan",
-        })
-        .option('allow-price-jumps', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Write a products plan whose prices change ×10 or more, or exceed 10× the catalog median (default: refused, exit 3, unless planned with the flag)',
-        })
-        .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE })
-        .option('runs-dir', { type: 'string', describe: 'Where run directories are (default: .mbulk/runs)' }),
+      helpGroups(
+        notifyOptions(y)
+          .positional('run', {
+            type: 'string',
+            demandOption: true,
+            describe: 'Run id, unique prefix, or path',
+          })
+          .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+          .option('replan', {
+            type: 'boolean',
+            default: false,
+            describe: "When the store drifted, plan the run's input again and apply the new plan",
+          })
+          .option('allow-price-jumps', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Write a products plan whose prices change ×10 or more, or exceed 10× the catalog median (default: refused, exit 3, unless planned with the flag)',
+          })
+          .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE })
+          .option('runs-dir', {
+            type: 'string',
+            describe: 'Where run directories are (default: .mbulk/runs)',
+          }),
+        [
+          ['Essentials:', ['yes']],
+          ['Safety:', ['replan', 'allow-price-jumps', 'strict-check']],
+          ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
+        ],
+      ),
     async (argv) => {
       setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));
     },

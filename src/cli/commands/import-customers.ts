@@ -2,6 +2,7 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { RegisterCommand } from './index.js';
+import { importHelpGroups } from './import-help-groups.js';
 
 interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
@@ -90,32 +91,35 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
     'customers <file>',
     'Customer sheet (id, name, phone, email): matches by id, else phone, else email (or --match); creates and updates',
     (y) =>
-      y
-        .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('from', {
-          choices: ['shopify', 'mbulk'] as const,
-          describe:
-            'The sheet format: a Shopify customer export or the merchant-bulk sheet (default: recognised from the header)',
-        })
-        .option('blank', {
-          choices: ['keep', 'clear'] as const,
-          default: 'keep' as const,
-          describe: 'A blank email cell: keep the live email (default) or clear it',
-        })
-        .option('match', {
-          type: 'string',
-          default: 'id,phone,email',
-          describe:
-            'Keys rows are matched on, tried in order: id, phone, email or a comma list (default id,phone,email). ' +
-            "A row matched by phone whose email differs from the customer's (or by email whose phone differs) is a " +
-            'conflict, not an update, when both are keys; a column left out of --match is updated as data',
-        })
-        .example('$0 import customers customers.csv', 'plan only: what would change')
-        .example('$0 import customers customers.csv --apply --yes --json', 'write, unattended')
-        .example(
-          '$0 import customers customers.csv --match email',
-          'match on email only: phones are updated',
-        ),
+      importHelpGroups(
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
+          .option('from', {
+            choices: ['shopify', 'mbulk'] as const,
+            describe:
+              'The sheet format: a Shopify customer export or the merchant-bulk sheet (default: recognised from the header)',
+          })
+          .option('blank', {
+            choices: ['keep', 'clear'] as const,
+            default: 'keep' as const,
+            describe: 'A blank email cell: keep the live email (default) or clear it',
+          })
+          .option('match', {
+            type: 'string',
+            default: 'id,phone,email',
+            describe:
+              'Keys rows are matched on, tried in order: id, phone, email or a comma list (default id,phone,email). ' +
+              "A row matched by phone whose email differs from the customer's (or by email whose phone differs) is a " +
+              'conflict, not an update, when both are keys; a column left out of --match is updated as data',
+          })
+          .example('$0 import customers customers.csv', 'plan only: what would change')
+          .example('$0 import customers customers.csv --apply --yes --json', 'write, unattended')
+          .example(
+            '$0 import customers customers.csv --match email',
+            'match on email only: phones are updated',
+          ),
+        { safety: [], format: ['from', 'match', 'blank'] },
+      ),
     async (argv) => {
       setExit(await importCustomers(argv as unknown as CustomerArgs, ctx));
     },

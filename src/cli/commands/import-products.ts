@@ -5,6 +5,7 @@ import type { ImportArgs } from './import.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { RegisterCommand } from './index.js';
+import { importHelpGroups } from './import-help-groups.js';
 
 interface ProductsArgs extends ImportArgs {
   options?: string | undefined;
@@ -227,100 +228,121 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
     'products <file>',
     'Catalog sheet (one row per variant; options in an `options` sheet or --options FILE): plan, then --apply',
     (y) =>
-      y
-        .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('options', {
-          type: 'string',
-          describe: 'Options sheet as a separate file (default: the workbook sheet named options)',
-        })
-        .option('money', {
-          type: 'string',
-          choices: ['units', 'minor'],
-          default: 'units',
-          describe: 'Money cells in currency units (12.90) or minor units (1290)',
-        })
-        .option('decimal-comma', {
-          type: 'boolean',
-          default: false,
-          describe: 'Accept 12,90 as a decimal comma',
-        })
-        .option('blank', {
-          type: 'string',
-          choices: ['keep', 'clear'],
-          default: 'keep',
-          describe: 'A blank cell keeps the live value (keep) or clears fields that can be empty (clear)',
-        })
-        .option('replace', {
-          type: 'string',
-          describe:
-            'Comma-separated: variants, options, images. Those lists on the sheet replace the live ones (default: variants, options and images absent from the sheet are kept)',
-        })
-        .option('missing', {
-          type: 'string',
-          choices: ['ignore', 'hide', 'delete'],
-          default: 'ignore',
-          describe: 'What happens to live products absent from the sheet',
-        })
-        .option('allow-deletes', {
-          type: 'boolean',
-          default: false,
-          describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
-        })
-        .option('allow-price-jumps', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
-        })
-        .option('stock', {
-          type: 'string',
-          choices: ['protect', 'overwrite'],
-          default: 'protect',
-          describe:
-            "Stock of a sheet exported by mbulk (mbulk_exported_at): protect leaves alone items whose stock changed after the export; overwrite writes the sheet's quantities anyway",
-        })
-        .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
-        .option('from', {
-          type: 'string',
-          choices: ['shopify', 'woocommerce', 'mbulk'],
-          describe:
-            'The sheet format: a Shopify or WooCommerce product export, or the merchant-bulk sheet (default: recognised from the header)',
-        })
-        .option('map', {
-          type: 'string',
-          describe:
-            'Read other columns as product fields: "Header=field,…", e.g. "Title=name,Barcode=variant_sku" (default: headers are field names or their aliases)',
-        })
-        .option('map-file', {
-          type: 'string',
-          describe:
-            'The column map as JSON: {"columns": {"Header": "field"}} (see templates/column-map.json)',
-        })
-        .option('header-row', {
-          type: 'number',
-          describe:
-            'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
-        })
-        .option('stock-unknown', {
-          type: 'string',
-          choices: ['untracked', 'zero', 'keep'],
-          describe:
-            'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
-        })
-        .option('images', {
-          type: 'string',
-          choices: ['first-10'],
-          describe:
-            'A product with more than 10 images (the API limit): first-10 keeps the first ten in position order and lists every other URL in the plan and results.csv (default: the product is invalid)',
-        })
-        .example('$0 import products samples/catalog.csv', 'plan only: what would change')
-        .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
-        .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')
-        .example('$0 import products supplier.xlsx --map "Title=name,Barcode=variant_sku"', 'any other sheet')
-        .example(
-          '$0 import products catalog.csv --options options.csv --missing hide',
-          'hide what the sheet omits',
-        ),
+      importHelpGroups(
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
+          .option('options', {
+            type: 'string',
+            describe: 'Options sheet as a separate file (default: the workbook sheet named options)',
+          })
+          .option('money', {
+            type: 'string',
+            choices: ['units', 'minor'],
+            default: 'units',
+            describe: 'Money cells in currency units (12.90) or minor units (1290)',
+          })
+          .option('decimal-comma', {
+            type: 'boolean',
+            default: false,
+            describe: 'Accept 12,90 as a decimal comma',
+          })
+          .option('blank', {
+            type: 'string',
+            choices: ['keep', 'clear'],
+            default: 'keep',
+            describe: 'A blank cell keeps the live value (keep) or clears fields that can be empty (clear)',
+          })
+          .option('replace', {
+            type: 'string',
+            describe:
+              'Comma-separated: variants, options, images. Those lists on the sheet replace the live ones (default: variants, options and images absent from the sheet are kept)',
+          })
+          .option('missing', {
+            type: 'string',
+            choices: ['ignore', 'hide', 'delete'],
+            default: 'ignore',
+            describe: 'What happens to live products absent from the sheet',
+          })
+          .option('allow-deletes', {
+            type: 'boolean',
+            default: false,
+            describe: 'Allow hiding/deleting more than 10% of the catalog or more than 50 products',
+          })
+          .option('allow-price-jumps', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Allow --apply to write prices ×10 or more (or ÷10 or more) of the live price, or over 10× the catalog median (default: refused, exit 3)',
+          })
+          .option('stock', {
+            type: 'string',
+            choices: ['protect', 'overwrite'],
+            default: 'protect',
+            describe:
+              "Stock of a sheet exported by mbulk (mbulk_exported_at): protect leaves alone items whose stock changed after the export; overwrite writes the sheet's quantities anyway",
+          })
+          .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
+          .option('from', {
+            type: 'string',
+            choices: ['shopify', 'woocommerce', 'mbulk'],
+            describe:
+              'The sheet format: a Shopify or WooCommerce product export, or the merchant-bulk sheet (default: recognised from the header)',
+          })
+          .option('map', {
+            type: 'string',
+            describe:
+              'Read other columns as product fields: "Header=field,…", e.g. "Title=name,Barcode=variant_sku" (default: headers are field names or their aliases)',
+          })
+          .option('map-file', {
+            type: 'string',
+            describe:
+              'The column map as JSON: {"columns": {"Header": "field"}} (see templates/column-map.json)',
+          })
+          .option('header-row', {
+            type: 'number',
+            describe:
+              'The row holding the column names (default: found: the first row that names two or more columns, below any title row)',
+          })
+          .option('stock-unknown', {
+            type: 'string',
+            choices: ['untracked', 'zero', 'keep'],
+            describe:
+              'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
+          })
+          .option('images', {
+            type: 'string',
+            choices: ['first-10'],
+            describe:
+              'A product with more than 10 images (the API limit): first-10 keeps the first ten in position order and lists every other URL in the plan and results.csv (default: the product is invalid)',
+          })
+          .example('$0 import products samples/catalog.csv', 'plan only: what would change')
+          .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
+          .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')
+          .example(
+            '$0 import products supplier.xlsx --map "Title=name,Barcode=variant_sku"',
+            'any other sheet',
+          )
+          .example(
+            '$0 import products catalog.csv --options options.csv --missing hide',
+            'hide what the sheet omits',
+          ),
+        {
+          safety: ['allow-price-jumps', 'stock-unknown', 'allow-deletes', 'missing', 'stock'],
+          format: [
+            'from',
+            'map',
+            'map-file',
+            'header-row',
+            'options',
+            'money',
+            'decimal-comma',
+            'blank',
+            'replace',
+            'images',
+          ],
+          output: ['report'],
+        },
+      ),
     async (argv) => {
       setExit(await importProducts(argv as unknown as ProductsArgs, ctx));
     },

@@ -2,6 +2,7 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { RegisterCommand } from './index.js';
+import { importHelpGroups } from './import-help-groups.js';
 
 interface StockArgs extends ImportArgs {
   'preserve-sales': boolean;
@@ -82,22 +83,29 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
     'stock <file>',
     'Stock sheet (sku or item_id; quantity or delta_quantity): writes only items whose quantity changes, in batches',
     (y) =>
-      y
-        .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
-        .option('preserve-sales', {
-          type: 'boolean',
-          default: false,
-          describe:
-            'Send each change as a delta from the quantity seen when planning, keeping sales made meanwhile',
-        })
-        .option('batch-size', { type: 'number', default: 100, describe: 'Items per batch request' })
-        .option('max-changes', {
-          type: 'string',
-          describe:
-            'Refuse (exit 3) a sheet that would change more items: a count (500) or a percentage (10%)',
-        })
-        .example('$0 import stock stock.csv', 'plan only: what would change')
-        .example('$0 import stock stock.csv --apply --yes --json --max-changes 10%', 'nightly, unattended'),
+      importHelpGroups(
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'CSV or XLSX file' })
+          .option('preserve-sales', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Send each change as a delta from the quantity seen when planning, keeping sales made meanwhile',
+          })
+          .option('batch-size', { type: 'number', default: 100, describe: 'Items per batch request' })
+          .option('max-changes', {
+            type: 'string',
+            describe:
+              'Refuse (exit 3) a sheet that would change more items: a count (500) or a percentage (10%)',
+          })
+          .example('$0 import stock stock.csv', 'plan only: what would change')
+          .example('$0 import stock stock.csv --apply --yes --json --max-changes 10%', 'nightly, unattended'),
+        {
+          safety: ['max-changes', 'preserve-sales'],
+          format: [],
+          more: [['Requests:', ['batch-size']]],
+        },
+      ),
     async (argv) => {
       setExit(await importStock(argv as unknown as StockArgs, ctx));
     },

@@ -7,6 +7,8 @@ import { ExitCode } from '../exit-code.js';
 import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { helpGroups } from '../help-groups.js';
+import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 interface RunsArgs extends GlobalArgs {
   run?: string;
@@ -38,7 +40,7 @@ async function listCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
 async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number> {
   const { openRun } = await import('../../apply/run-directory.js');
   const { existsSync, readFileSync } = await import('node:fs');
-  const { nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
+  const { isResumable, nextCommand, runProgress, splitCounts } = await import('../run-summary.js');
   const run = openRun(root(args, ctx), args.run ?? '', ctx.cwd);
   const meta = run.refresh();
   const status = run.status();
@@ -47,7 +49,7 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   // summary follows). Without it, the summary alone.
   if (args.report === true && existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
   const progress = runProgress(meta);
-  const resumable = status === 'interrupted' || status === 'failed';
+  const resumable = isResumable(status, meta.counts);
   ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
   if (meta.input !== undefined) ctx.out.line(`Input: ${meta.input}`);
   ctx.out.line(`Target: ${meta.target}${meta.store_id !== undefined ? ` (store ${meta.store_id})` : ''}`);
@@ -75,7 +77,7 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   ctx.out.line(`Directory: ${run.dir}`);
   if (args.report !== true && existsSync(report))
     ctx.out.line(`Report: ${report} (all of it here: mbulk runs show ${run.id} --report)`);
-  const next = nextCommand(run.id, meta.kind, status);
+  const next = nextCommand(run.id, meta.kind, status, meta.counts);
   if (next !== undefined) ctx.out.line(next);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),
@@ -276,9 +278,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         onEvent: (event) => {
           if (event.type !== 'drifted') return;
           out.line(`Changed since the rollback was planned (${event.drifted.length}):`);
-          for (const d of event.drifted.slice(0, 20))
-            out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-          if (event.drifted.length > 20) out.line(`  … and ${event.drifted.length - 20} more`);
+          for (const line of describeDriftedList(event.drifted)) out.line(`  ${line}`);
         },
         signal: ctx.signal,
       });
@@ -324,8 +324,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
     }
     if (file.drifted.length > 0) {
       out.line(`Changed after the run wrote them (${file.drifted.length}):`);
-      for (const d of file.drifted.slice(0, 20)) out.line(`  ${d.type} ${d.id} (${d.label}): ${d.reason}`);
-      if (file.drifted.length > 20) out.line(`  … and ${file.drifted.length - 20} more`);
+      for (const line of describeDriftedList(file.drifted)) out.line(`  ${line}`);
     }
     const base = {
       runId: run.id,
@@ -377,7 +376,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
       .command(
         'list',
         'List runs, oldest first',
-        (s) => s,
+        (s) => helpGroups(s, [['Output:', ['runs-dir']]]),
         async (argv) => {
           setExit(await listCommand(argv as unknown as RunsArgs, ctx));
         },
@@ -386,17 +385,23 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'prune',
         'Delete run directories last active longer ago than --older-than',
         (s) =>
-          s
-            .option('older-than', {
-              type: 'string',
-              demandOption: true,
-              describe: "Age such as 30d, 12h or 2w, measured from the run's last activity",
-            })
-            .option('dry-run', {
-              type: 'boolean',
-              default: false,
-              describe: 'List what would be removed, remove nothing',
-            }),
+          helpGroups(
+            s
+              .option('older-than', {
+                type: 'string',
+                demandOption: true,
+                describe: "Age such as 30d, 12h or 2w, measured from the run's last activity",
+              })
+              .option('dry-run', {
+                type: 'boolean',
+                default: false,
+                describe: 'List what would be removed, remove nothing',
+              }),
+            [
+              ['Essentials:', ['older-than', 'dry-run']],
+              ['Output:', ['runs-dir']],
+            ],
+          ),
         async (argv) => {
           setExit(await pruneCommand(argv as unknown as PruneArgs, ctx));
         },
@@ -405,19 +410,25 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'show <run>',
         "Show a run's summary: status, input, target, counts, progress and the next command",
         (s) =>
-          s
-            .positional('run', { type: 'string', demandOption: true })
-            .option('report', {
-              type: 'boolean',
-              default: false,
-              describe: "Also print the run's whole report.md (every change and issue)",
-            })
-            .option('open', {
-              type: 'boolean',
-              default: false,
-              describe:
-                "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
-            }),
+          helpGroups(
+            s
+              .positional('run', { type: 'string', demandOption: true })
+              .option('report', {
+                type: 'boolean',
+                default: false,
+                describe: "Also print the run's whole report.md (every change and issue)",
+              })
+              .option('open', {
+                type: 'boolean',
+                default: false,
+                describe:
+                  "Also open the run's review page (report.html) in the default browser (xdg-open, open or start; MBULK_OPEN overrides)",
+              }),
+            [
+              ['Essentials:', ['report', 'open']],
+              ['Output:', ['runs-dir']],
+            ],
+          ),
         async (argv) => {
           setExit(await showCommand(argv as unknown as RunsArgs, ctx));
         },
@@ -426,22 +437,29 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'resume <run>',
         'Continue an interrupted run, or one that ended with failures: operations already done are not repeated, failures are retried, and a write the journal cannot prove unsent is re-read first',
         (s) =>
-          notifyOptions(s)
-            .positional('run', { type: 'string', demandOption: true })
-            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
-            .option('replan', {
-              type: 'boolean',
-              default: false,
-              describe:
-                "When entities it has not written yet changed in the store, plan the run's input again and apply that (default: refuse, exit 3)",
-            })
-            .option('reconcile', {
-              type: 'boolean',
-              default: false,
-              describe:
-                'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta; a product/customer write is re-sent only while the entity is as planned, else its row is drifted (default: refuse, exit 2)',
-            })
-            .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE }),
+          helpGroups(
+            notifyOptions(s)
+              .positional('run', { type: 'string', demandOption: true })
+              .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+              .option('replan', {
+                type: 'boolean',
+                default: false,
+                describe:
+                  "When entities it has not written yet changed in the store, plan the run's input again and apply that (default: refuse, exit 3)",
+              })
+              .option('reconcile', {
+                type: 'boolean',
+                default: false,
+                describe:
+                  'Resume a damaged journal or re-check an applied run: settle every operation the journal cannot prove done by re-reading the store, never by resending a delta; a product/customer write is re-sent only while the entity is as planned, else its row is drifted (default: refuse, exit 2)',
+              })
+              .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE }),
+            [
+              ['Essentials:', ['yes']],
+              ['Safety:', ['replan', 'reconcile', 'strict-check']],
+              ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
+            ],
+          ),
         async (argv) => {
           setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
         },
@@ -450,28 +468,35 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'rollback <run>',
         'Undo an applied or interrupted run from its backup (dry run unless --apply), as a new, resumable run',
         (s) =>
-          notifyOptions(s)
-            .positional('run', {
-              type: 'string',
-              demandOption: true,
-              describe: 'Run id, unique prefix, or path',
-            })
-            .option('apply', {
-              type: 'boolean',
-              default: false,
-              describe: 'Write the rollback (default: dry run)',
-            })
-            .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
-            .option('force', {
-              type: 'boolean',
-              default: false,
-              describe: 'Also restore entities changed after the run wrote them (default: refuse, exit 3)',
-            })
-            .option('delete-created', {
-              type: 'boolean',
-              default: false,
-              describe: 'Delete the products (and variants, options) the run created (default: keep them)',
-            }),
+          helpGroups(
+            notifyOptions(s)
+              .positional('run', {
+                type: 'string',
+                demandOption: true,
+                describe: 'Run id, unique prefix, or path',
+              })
+              .option('apply', {
+                type: 'boolean',
+                default: false,
+                describe: 'Write the rollback (default: dry run)',
+              })
+              .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
+              .option('force', {
+                type: 'boolean',
+                default: false,
+                describe: 'Also restore entities changed after the run wrote them (default: refuse, exit 3)',
+              })
+              .option('delete-created', {
+                type: 'boolean',
+                default: false,
+                describe: 'Delete the products (and variants, options) the run created (default: keep them)',
+              }),
+            [
+              ['Essentials:', ['apply', 'yes']],
+              ['Safety:', ['force', 'delete-created']],
+              ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
+            ],
+          ),
         async (argv) => {
           setExit(await rollbackCommand(argv as unknown as RollbackArgs, ctx));
         },

@@ -44,11 +44,24 @@ export async function checkCustomerDrift(
     if (!now) {
       drifted.push({ type: 'customer', id: e.customerId, label, reason: 'no longer exists' });
     } else if (now.updatedAt !== e.expectedUpdatedAt) {
+      // The planned fields whose live value moved (name, phone, email).
+      const liveFields: Record<string, unknown> = { name: now.name, phone: now.phone, email: now.email };
+      const shown = (value: unknown): string =>
+        value === null || value === undefined ? '(none)' : String(value);
+      const fields = e.changes
+        .filter((c) => c.field in liveFields && liveFields[c.field] !== c.before)
+        .map((c) => ({
+          field: c.field,
+          planned: shown(c.after),
+          live: shown(liveFields[c.field]),
+          atPlanning: shown(c.before),
+        }));
       drifted.push({
         type: 'customer',
         id: e.customerId,
         label,
         reason: `changed since planning (updated_at ${e.expectedUpdatedAt ?? '?'} → ${now.updatedAt})`,
+        ...(fields.length > 0 ? { fields } : {}),
       });
     }
   }

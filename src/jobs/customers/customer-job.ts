@@ -6,7 +6,7 @@ import {
   type CustomerPlanEntry,
 } from '../../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
-import { changeOf } from '../runner/change-outcome.js';
+import { changeOf, notWrittenByKey } from '../runner/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
@@ -91,7 +91,7 @@ function keyOf(e: CustomerPlanEntry): string | undefined {
  */
 function customerSession(
   ctx: JobContext<CustomerPlanFile, ApplyCustomersOptions>,
-): JobSession<CustomerOp, CustomerOpResult, object> {
+): JobSession<CustomerOp, CustomerOpResult, { notWritten: Record<string, string> }> {
   const { run, file, client, options } = ctx;
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
@@ -143,6 +143,8 @@ function customerSession(
       ];
     },
     results: { invalid: file.plan.issues, rows: otherRows(file) },
+    // The review page's outcome of each customer: what was not written, by plan key.
+    values: (t) => ({ notWritten: notWrittenByKey(t.execution.outcomes, (op) => op.entry.key) }),
   };
 }
 

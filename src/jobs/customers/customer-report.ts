@@ -68,6 +68,8 @@ export function writeCustomerReport(
     updated: number;
     failed: number;
     requests: number;
+    /** Customers not written, by plan key (`pending`, `failed: …`). */
+    notWritten: Readonly<Record<string, string>>;
   },
 ): void {
   const counts = customerCounts(file);
@@ -108,6 +110,7 @@ export function writeCustomerReport(
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
       ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
+      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
       // The page shows the counts of this state only: planned, or done.
       counts: applied
         ? [

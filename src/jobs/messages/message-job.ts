@@ -5,7 +5,7 @@ import { readJournal } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { AlreadySent, MessageSendEntry } from '../../plan/message-plan.js';
 import type { MessageSend, MessageTemplate } from '../../schema/index.js';
-import { changeOf } from '../runner/change-outcome.js';
+import { changeOf, notWrittenByKey } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type {
@@ -85,7 +85,7 @@ function notSentResult(status: 'failed' | 'unknown' | 'not_run', code: string | 
  */
 function messageSession(
   ctx: JobContext<MessagePlanFile>,
-): JobSession<SendOp, SendResult, { alreadySent: number }> {
+): JobSession<SendOp, SendResult, { alreadySent: number; notWritten: Record<string, string> }> {
   const { run, file, client } = ctx;
   const alreadySent: AlreadySent[] = [...(file.plan.alreadySent ?? [])];
   const operations: SendOp[] = sendsToMake(run, file, alreadySent).map((send) => {
@@ -131,7 +131,11 @@ function messageSession(
       otherwise: 'skipped',
       extraColumns: ['message_status', SEND_RESULT_COLUMN],
     },
-    values: () => ({ alreadySent: alreadySent.length }),
+    values: (t) => ({
+      alreadySent: alreadySent.length,
+      // The review page's outcome of each recipient: what was not sent, by send key.
+      notWritten: notWrittenByKey(t.execution.outcomes, (op) => op.send.key),
+    }),
   };
 }
 

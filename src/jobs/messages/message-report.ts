@@ -45,7 +45,14 @@ export function describeSend(s: MessageSendEntry): string {
 export function writeMessageReport(
   run: RunDirectory,
   file: MessagePlanFile,
-  applied?: { alreadySent: number; sent: number; failed: number },
+  applied?: {
+    status: 'completed' | 'interrupted' | 'aborted';
+    alreadySent: number;
+    sent: number;
+    failed: number;
+    /** Sends not made, by send key (`pending`, `failed: …`). */
+    notWritten: Readonly<Record<string, string>>;
+  },
 ): void {
   const counts = messageCounts(file);
   writeReport(run.file('report'), {
@@ -85,6 +92,8 @@ export function writeMessageReport(
     review: messageReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }

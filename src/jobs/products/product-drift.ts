@@ -1,6 +1,9 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
+import type { DriftedField } from '../../plan/drifted-entity.js';
+import { driftedFields, liveValueAt } from '../../plan/field-drift.js';
+import { toLiveProduct, type LiveProduct } from '../../plan/live-catalog.js';
 import { readProductPlan } from './product-plan-file.js';
 
 /** A product whose live state moved since the plan was made: applying the plan would overwrite it. */
@@ -19,6 +22,8 @@ export interface DriftedProduct {
   reason: string;
   expectedUpdatedAt: string | null;
   liveUpdatedAt: string | null;
+  /** `changed`: the planned fields whose live value moved (planned, live, seen when planning). */
+  fields?: DriftedField[] | undefined;
 }
 
 /**
@@ -26,8 +31,9 @@ export interface DriftedProduct {
  * limit 100): an update/hide/delete whose product's `updated_at` is not the one seen when planning,
  * or that is gone; a create whose reference_id or sku now belongs to a live product. Operations the
  * run's journal shows done or of unknown outcome are not checked (the run itself may have changed
- * those); definite failures are. Returns the drifted
- * products (empty: safe to apply).
+ * those); definite failures are. A changed product lists the planned fields whose live value moved
+ * (the planned value, the live one, the one seen when planning). Returns the drifted products
+ * (empty: safe to apply).
  */
 export async function checkProductDrift(
   run: RunDirectory,
@@ -42,12 +48,12 @@ export async function checkProductDrift(
       unwritten(stateOf(journal, e.key).status),
   );
   if (pending.length === 0) return [];
-  const live = new Map<string, string>();
+  const live = new Map<string, LiveProduct>();
   const byRef = new Map<string, { id: string; updated_at: string }>();
   const bySku = new Map<string, { id: string; updated_at: string }>();
   // One plain read: a product changing status mid-read could be missed by both status partitions.
   for await (const p of client.products.list({}, options)) {
-    live.set(p.id, p.updated_at);
+    live.set(p.id, toLiveProduct(p));
     if (p.reference_id) byRef.set(p.reference_id, p);
     if (p.sku.trim() !== '') bySku.set(p.sku.trim(), p);
   }
@@ -80,8 +86,9 @@ export async function checkProductDrift(
       continue;
     }
     if (e.productId === null) continue;
-    const now = live.get(e.productId);
-    if (now === undefined) {
+    const product = live.get(e.productId);
+    const now = product?.updated_at;
+    if (product === undefined || now === undefined) {
       drifted.push({
         ...base,
         change: 'deleted',
@@ -89,11 +96,23 @@ export async function checkProductDrift(
         liveUpdatedAt: null,
       });
     } else if (now !== e.expectedUpdatedAt) {
+      const fields = driftedFields(e.changes, product, file.plan.decimals);
+      // Every planned field compared and none moved: the product changed elsewhere.
+      const elsewhere =
+        fields.length === 0 &&
+        e.changes.every((c) => c.note === undefined && liveValueAt(product, c.path) !== undefined);
       drifted.push({
         ...base,
         change: 'changed',
-        reason: `changed in the store after planning (updated_at ${e.expectedUpdatedAt ?? '?'} → ${now})`,
+        reason: `changed in the store after planning (updated_at ${e.expectedUpdatedAt ?? '?'} → ${now})${
+          fields.length > 0
+            ? `: ${fields.length} planned field${fields.length === 1 ? '' : 's'} moved`
+            : elsewhere && e.changes.length > 0
+              ? '; the fields the plan writes did not move (others did)'
+              : ''
+        }`,
         liveUpdatedAt: now,
+        ...(fields.length > 0 ? { fields } : {}),
       });
     }
   }

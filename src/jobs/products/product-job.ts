@@ -7,7 +7,7 @@ import { priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
-import { changeOf, failureOf } from '../runner/change-outcome.js';
+import { changeOf, failureOf, notWrittenByKey } from '../runner/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberImages } from './image-memory.js';
@@ -226,14 +226,7 @@ function productSession(
     values: (t) => ({
       failedOperations: t.execution.outcomes.flatMap(failedOperation),
       seconds: t.seconds,
-      notWritten: Object.fromEntries(
-        t.execution.outcomes.flatMap((o) => {
-          const failure = failureOf(o);
-          if (failure === undefined) return [];
-          const what = o.status === 'not_run' ? 'pending' : `failed: ${failure.code}: ${failure.message}`;
-          return [[o.op.entry.key, what]];
-        }),
-      ),
+      notWritten: notWrittenByKey(t.execution.outcomes, (op) => op.entry.key),
     }),
   };
 }

@@ -28,6 +28,26 @@ export function failureOf(outcome: OperationOutcome<unknown, unknown>): ChangeFa
   }
 }
 
+/**
+ * What an apply left unwritten, by the key `keyOf` gives an operation's plan entry: `pending` (the
+ * run stopped first: resume it) or `failed: code: message` (failed, or of unknown outcome). Done
+ * operations are absent: the review page shows them `done`.
+ */
+export function notWrittenByKey<Op>(
+  outcomes: readonly OperationOutcome<Op, unknown>[],
+  keyOf: (op: Op) => string,
+): Record<string, string> {
+  return Object.fromEntries(
+    outcomes.flatMap((o) => {
+      const failure = failureOf(o);
+      if (failure === undefined) return [];
+      return [
+        [keyOf(o.op), o.status === 'not_run' ? 'pending' : `failed: ${failure.code}: ${failure.message}`],
+      ];
+    }),
+  );
+}
+
 /** The change an operation carried, with the operation's status and (unless done) why it did not apply. */
 export function changeOf(
   outcome: OperationOutcome<unknown, unknown>,

@@ -45,6 +45,14 @@ export async function checkStockDrift(
         id: c.itemId,
         label: c.sku ?? c.name,
         reason: `changed since planning (quantity ${c.before} → ${item.quantity} live)`,
+        fields: [
+          {
+            field: 'quantity',
+            planned: String(c.after),
+            live: String(item.quantity),
+            atPlanning: String(c.before),
+          },
+        ],
       });
     }
   }

@@ -1,7 +1,7 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
-import { changeOf, failureOf } from '../runner/change-outcome.js';
+import { changeOf, failureOf, notWrittenByKey } from '../runner/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
@@ -59,7 +59,11 @@ function rowOutcome(
  */
 function templateSession(
   ctx: JobContext<TemplatePlanFile>,
-): JobSession<TemplateOp, TemplateOpResult, { templates: TemplateRowOutcome[] }> {
+): JobSession<
+  TemplateOp,
+  TemplateOpResult,
+  { templates: TemplateRowOutcome[]; notWritten: Record<string, string> }
+> {
   const { run, file, client } = ctx;
   const stateFile = submittedTemplatesPath(file.stateDir, file.store.id);
   const unchanged = file.plan.entries.filter((e) => e.action === 'unchanged');
@@ -119,6 +123,8 @@ function templateSession(
         ...unchanged.map((e) => rowOutcome(e, 'unchanged', e.existing)),
         ...t.execution.outcomes.map(templateOutcome),
       ].sort((a, b) => a.row - b.row),
+      // The review page's outcome of each template: what was not created, by plan key.
+      notWritten: notWrittenByKey(t.execution.outcomes, (op) => op.entry.key),
     }),
   };
 }

@@ -36,7 +36,14 @@ export function describeTemplateEntry(e: TemplatePlanEntry): string {
 export function writeTemplateReport(
   run: RunDirectory,
   file: TemplatePlanFile,
-  applied?: { created: number; failed: number; templates: readonly TemplateRowOutcome[] },
+  applied?: {
+    status: 'completed' | 'interrupted' | 'aborted';
+    created: number;
+    failed: number;
+    templates: readonly TemplateRowOutcome[];
+    /** Templates not created, by plan key (`pending`, `failed: …`). */
+    notWritten: Readonly<Record<string, string>>;
+  },
 ): void {
   const counts = templateCounts(file.plan);
   writeReport(run.file('report'), {
@@ -72,6 +79,8 @@ export function writeTemplateReport(
     review: templateReview(file, {
       applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
       failedWritten: applied !== undefined,
+      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
+      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
     }),
   });
 }

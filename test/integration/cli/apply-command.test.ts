@@ -58,6 +58,28 @@ describe('mbulk apply RUN', () => {
     expect(again.code).toBe(3);
   });
 
+  it('a drift refusal names each drifted field: the planned value, the live one, the one seen when planning', async () => {
+    const sheet = join(dir, 'prices.csv');
+    writeFileSync(sheet, 'sku,price\nKBT,9.20\n');
+    const planned = await runCli(['import', 'products', sheet, '--json'], env, dir);
+    expect(planned.code, planned.stderr).toBe(0);
+    const { runId } = planned.json<{ runId: string }>();
+    const product = sandbox.store.getProduct('prod_00000004');
+    expect([product.sku, product.price]).toEqual(['KBT', 850]);
+    // Between plan and apply, someone sets another price in the store.
+    sandbox.store.updateProduct(product.id, { price: 990 });
+
+    const refused = await runCli(['apply', runId, '--yes', '--json'], env, dir);
+    expect(refused.code).toBe(3);
+    // People read it on stderr (stdout holds the JSON document).
+    expect(refused.stderr).toContain(`product ${product.id} (KBT): changed in the store after planning`);
+    expect(refused.stderr).toContain('price: planned 9.20 · live 9.90 (8.50 when planned)');
+    expect(refused.json<{ drifted: { fields?: unknown[] }[] }>().drifted[0]?.fields).toEqual([
+      { field: 'price', planned: '9.20', live: '9.90', atPlanning: '8.50' },
+    ]);
+    expect(writes()).toEqual([]);
+  });
+
   it('needs --yes without a terminal, and resume repeats nothing of an applied stock run', async () => {
     const snapshot = JSON.parse(readFileSync(SAMPLE, 'utf8')) as StoreSnapshot;
     const item = snapshot.products
@@ -139,7 +161,10 @@ describe('mbulk apply RUN', () => {
     writeFileSync(file, `sku,quantity\n${item?.sku},${(item?.quantity ?? 0) + 5}\n`);
     const { runId } = (await runCli(['import', 'stock', file, '--json'], env, dir)).json<{ runId: string }>();
     sandbox.store.updateInventoryItem(item?.item_id as string, { quantity: 100 });
-    expect((await runCli(['apply', runId, '--yes'], env, dir)).code).toBe(3);
+    const refused = await runCli(['apply', runId, '--yes'], env, dir);
+    expect(refused.code).toBe(3);
+    const q = item?.quantity ?? 0;
+    expect(refused.stdout).toContain(`quantity: planned ${q + 5} · live 100 (${q} when planned)`);
     const replanned = await runCli(['apply', runId, '--yes', '--replan'], env, dir);
     expect(replanned.code, replanned.stderr).toBe(0);
     expect(sandbox.store.getInventoryItem(item?.item_id as string)?.quantity).toBe((item?.quantity ?? 0) + 5);

@@ -213,6 +213,10 @@ describe('issue 22 point 10: a run that ended with failures (exit 1)', () => {
     await client.close();
     expect(first).toMatchObject({ applied: true, ok: false, status: 'completed' });
     expect(run.refresh()).toMatchObject({ status: 'applied', counts: { ops_failed: 1, ops_unknown: 1 } });
+    // runs show names the next command, and says what it does (issue 25); it works as printed below.
+    const shown = await runCli(['runs', 'show', id], env, dir);
+    expect(shown.stdout).toContain(`Continue with: mbulk runs resume ${id} (retries its 2 failed writes;`);
+    expect(shown.stdout).not.toContain('Undo with');
 
     const before = patches().length;
     const resumed = await runCli(['runs', 'resume', id, '--yes', '--json'], env, dir);

@@ -90,7 +90,11 @@ it('Ctrl-C stops every running store cleanly (exit 130, resumable), starts no ot
     // One SIGTERM: the store stopped cleanly and said so in its --json result, journaled and resumable.
     expect(s.result).toMatchObject({ applied: true, status: 'interrupted' });
     const runsDir = join(dir, '.mbulk', 'fleet', 'stores', `shop-${i}`, 'runs');
-    expect(s.message).toBe(`interrupted; continue with: mbulk runs resume ${s.runId} --runs-dir ${runsDir}`);
+    // The CLI's own headline: how far the store's run got, and how to continue it.
+    expect(s.message).toMatch(new RegExp(`^Interrupted: \\d+ of ${SKUS.length} written`));
+    expect(s.message?.endsWith(` · continue with: mbulk runs resume ${s.runId} --runs-dir ${runsDir}`)).toBe(
+      true,
+    );
     expect(appliedWrites(sandboxes[i] as RunningSandbox)).toBeLessThan(SKUS.length);
   }
   // The resume line works as printed, and writes each remaining item once.

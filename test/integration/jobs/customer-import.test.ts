@@ -378,6 +378,9 @@ describe('customer import against the sandbox', () => {
     expect(drift.map((d) => [d.id, d.reason])).toEqual([
       ['cus_b', expect.stringMatching(/changed since planning/)],
     ]);
+    expect(drift[0]?.fields).toEqual([
+      { field: 'name', planned: 'Ben B', live: 'Ben (edited in the shop)', atPlanning: 'Ben' },
+    ]);
 
     // The customer of row 2 disappears before applying (simulated by pointing the plan elsewhere).
     const plan = planned.run.readPlan() as CustomerPlanFile;

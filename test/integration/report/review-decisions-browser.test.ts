@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StockChange, StockPlan } from '../../../src/plan/stock-plan.js';
 import { renderReviewHtml } from '../../../src/report/render-review-html.js';
 import { stockReview } from '../../../src/report/stock-review.js';
+import type { PlanEntry, ProductPlan } from '../../../src/plan/product-plan.js';
+import { productReview } from '../../../src/report/product-review.js';
+import type { MessagePlan } from '../../../src/plan/message-plan.js';
+import { messageReview } from '../../../src/report/message-review.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { launchChromium } from '../../helpers/chromium.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -14,8 +18,8 @@ import { runCli } from '../../helpers/run-cli.js';
 /**
  * The review page's decisions, in headless Chromium (issue 25): a plan `mbulk apply` would refuse
  * says so first, with the flag, and marks the refused card; a 100,000-change stock plan is one
- * table with totals, sort and filters; a rollback shows variant prices in currency units; an
- * applied run shows each product's outcome. Screenshots of each page are kept in
+ * table with totals, sort and filters (a 2,000-product run too, with outcomes); a rollback shows variant prices in currency units; an
+ * applied run shows each product's (and customer's) outcome. Screenshots of each page are kept in
  * `.mbulk/screenshots/` (gitignored) to look at.
  */
 
@@ -178,6 +182,144 @@ describe('review pages put decisions first (Chromium)', () => {
       (c) => c.sku!.includes('SKU-000009') && c.after === 0 && c.before > 0,
     ).length;
     expect(await page.$$eval('#trows tr', (r) => r.length)).toBe(expected);
+    await page.close();
+  }, 60_000);
+
+  it('a 2,000-product applied run: one table of field changes with totals, outcomes, the failed filter and search', async () => {
+    const entries = Array.from({ length: 2_000 }, (_, i) => ({
+      action: 'update',
+      key: `update:prod_${i}`,
+      productId: `prod_${i}`,
+      match: { by: 'reference_id', value: `REF-${String(i).padStart(5, '0')}` },
+      label: `REF-${i}`,
+      expectedUpdatedAt: '2026-01-01T00:00:00Z',
+      changes: [
+        { path: 'price', before: 1000 + i, after: 1100 + i, money: true },
+        ...(i % 2 === 0 ? [{ path: 'name', before: `Old ${i}`, after: `Product ${i}` }] : []),
+      ],
+      rows: [{ sheet: 'catalog.csv', rowNumber: i + 2 }],
+      issues: [],
+      body: { name: `Product ${i}` },
+    })) as unknown as PlanEntry[];
+    const invalid = {
+      action: 'invalid',
+      key: 'invalid:row2003',
+      productId: null,
+      match: null,
+      label: 'row 2003',
+      expectedUpdatedAt: null,
+      changes: [],
+      rows: [{ sheet: 'catalog.csv', rowNumber: 2003 }],
+      issues: [],
+    } as unknown as PlanEntry;
+    const plan = { decimals: 2, entries: [...entries, invalid] } as unknown as ProductPlan;
+    const notWritten: Record<string, string> = {};
+    for (let i = 0; i < 2_000; i += 250)
+      notWritten[`update:prod_${i}`] = 'failed: conflict: the product is locked';
+    const body = productReview(
+      { store: { currency: 'MYR' }, plan, issues: [], before: {} },
+      { failedWritten: true, applied: { notWritten } },
+    );
+    const file = join(dir, 'products-2000.html');
+    writeFileSync(
+      file,
+      renderReviewHtml({ title: 'Import products', facts: [['Status', 'applied']], counts: [], ...body }),
+    );
+    const page = await open(file, 'products-2000-applied');
+    expect(await texts(page, '#totals li')).toEqual(['2,000 update', '3,000 field changes']);
+    expect(await texts(page, '#rows thead th')).toEqual([
+      'Name',
+      'Key',
+      'Action',
+      'Field',
+      'Before',
+      'After',
+      'Outcome',
+    ]);
+    expect(await texts(page, '#trows tr:first-child td')).toEqual([
+      'Product 0',
+      'REF-00000',
+      'update',
+      'price',
+      '10.00 MYR',
+      '11.00 MYR',
+      'failed: conflict: the product is locked',
+    ]);
+    // Stock's quantity filters need numbers: a table of field changes has none of them.
+    expect(await page.$('button[data-tfilter="zero"]')).toBeNull();
+    await page.click('button[data-tfilter="failed"]');
+    // 8 failed products, each with a price and a name change.
+    expect(await page.$eval('#tshown', (e) => e.textContent)).toBe('Rows 1–16 of 16 (3,000 in all)');
+    await page.click('button[data-tfilter="all"]');
+    await page.type('#tsearch', 'product 1999');
+    await page.waitForFunction(
+      () => document.getElementById('tshown')?.textContent === 'Rows 1–1 of 1 (3,000 in all)',
+    );
+    // The invalid product stays a card below the table; the 2,000 updates are not cards.
+    expect(await page.$$eval('#cards article.card', (c) => c.length)).toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it('an interrupted messages run: each recipient done, failed with the reason, or pending, and the resume command', async () => {
+    const sends = [1, 2, 3].map((n) => ({
+      sheet: 'to.csv',
+      rowNumber: n + 1,
+      to: `+6012000000${n}`,
+      parameters: { name: `P${n}` },
+      key: `order_ready:${n}`,
+    }));
+    const plan: MessagePlan = {
+      kind: 'messages',
+      template: { name: 'order_ready', status: 'APPROVED', language: 'en', parameters: ['name'] },
+      sends,
+      duplicates: [],
+      issues: [],
+    };
+    const body = messageReview(
+      { plan, template: { body: 'Hi {{name}}, your order is ready' } },
+      {
+        failedWritten: true,
+        resumeCommand: 'mbulk runs resume R',
+        applied: {
+          notWritten: { 'order_ready:2': 'failed: recipient_blocked: opted out', 'order_ready:3': 'pending' },
+        },
+      },
+    );
+    const file = join(dir, 'messages-interrupted.html');
+    writeFileSync(
+      file,
+      renderReviewHtml({
+        title: 'Send template messages: order_ready',
+        facts: [['Status', 'interrupted']],
+        counts: [],
+        ...body,
+      }),
+    );
+    const page = await open(file, 'messages-interrupted-run');
+    expect(await texts(page, '#cards article.card .badge.outcome')).toEqual([
+      'done',
+      'failed: recipient_blocked: opted out',
+      'pending',
+    ]);
+    expect(await page.$eval('main', (e) => e.textContent ?? '')).toContain('mbulk runs resume R');
+    await page.close();
+  }, 60_000);
+
+  it("an applied customers run shows each customer's outcome", async () => {
+    const csv = join(dir, 'customers.csv');
+    writeFileSync(csv, 'name,phone\nOutcome One,012-111 2222\nOutcome Two,012-111 3333\n');
+    const applied = await runCli(['import', 'customers', csv, '--apply', '--yes', '--json'], env, dir);
+    expect(applied.code, applied.stderr).toBe(0);
+    const { reportHtml } = applied.json<{ reportHtml: string }>();
+    const page = await open(reportHtml, 'applied-customers-run');
+    expect(await page.$eval('#headline', (e) => e.textContent)).toMatch(/^Applied run · /);
+    const cards = await page.$$eval('#cards article.card', (list) =>
+      list.map((c) => [c.querySelector('h3')?.textContent, c.querySelector('.badge.outcome')?.textContent]),
+    );
+    expect(cards).toEqual([
+      ['Outcome One', 'done'],
+      ['Outcome Two', 'done'],
+    ]);
     await page.close();
   }, 60_000);
 

@@ -31,6 +31,15 @@ describe('run summary lines', () => {
     expect(nextCommand('R1', 'products', 'planned')).toBe('Apply with: mbulk apply R1');
     expect(nextCommand('R1', 'stock', 'applied')).toBe('Undo with: mbulk runs rollback R1');
     expect(nextCommand('R1', 'rollback', 'applied')).toBeUndefined();
+    // Applied with failures: resume retries them (apply-saved-run accepts such a run).
+    expect(
+      nextCommand('R1', 'products', 'applied', { ops_total: 9, ops_done: 6, ops_failed: 2, ops_unknown: 1 }),
+    ).toBe(
+      'Continue with: mbulk runs resume R1 (retries its 3 failed writes; one that may have been sent is checked against the store first)',
+    );
+    expect(nextCommand('R1', 'products', 'applied', { ops_total: 9, ops_done: 9, ops_failed: 0 })).toBe(
+      'Undo with: mbulk runs rollback R1',
+    );
   });
 
   it('a run that did not complete is never labelled Applied', () => {

@@ -111,18 +111,28 @@ describe('storeResultOf', () => {
     );
   });
 
-  it('an interrupted run says how to resume it, with its runs directory', () => {
+  it("an interrupted run leads with the CLI's headline: how far it got, how to resume it, with its runs directory", () => {
     const r = storeResultOf(
       store,
-      { code: 130, signal: null, result: { ok: false, runId: 'R9', status: 'interrupted' } },
+      {
+        code: 130,
+        signal: null,
+        result: { ok: false, runId: 'R9', status: 'interrupted' },
+        runCounts: { changes_total: 400, changes_done: 73, ops_total: 8, ops_done: 2 },
+      },
       files,
       1,
     );
     expect(r).toMatchObject({
       outcome: 'interrupted',
       exitCode: 130,
-      message: 'interrupted; continue with: mbulk runs resume R9 --runs-dir /f/stores/kl-east/runs',
+      message:
+        'Interrupted: 73 of 400 written (2 of 8 batches) · continue with: mbulk runs resume R9 --runs-dir /f/stores/kl-east/runs',
     });
+    // Without the run's counts (run.json unreadable) it still says how to resume.
+    expect(
+      storeResultOf(store, { code: 130, signal: null, result: { ok: false, runId: 'R9' } }, files, 1).message,
+    ).toBe('Interrupted · continue with: mbulk runs resume R9 --runs-dir /f/stores/kl-east/runs');
   });
 
   it('a process that died or ended with a code mbulk never uses is a crash, counted as 5', () => {

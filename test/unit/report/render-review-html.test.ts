@@ -109,6 +109,8 @@ describe('renderReviewHtml', () => {
     // Each card counts twice (its JSON and, among the first cards, its HTML).
     expect(kept).toBe(Math.floor(MAX_EMBEDDED_BYTES / (2 * 2 ** 20 + 200)));
     expect(text(select(doc, 'p', 'partial')[0]!)).toContain(`the first ${kept} of 40 entities`);
+    // The page names the file that holds every change: report.md (issue 25: streamed, complete).
+    expect(text(select(doc, 'p', 'partial')[0]!)).toContain('every change is in report.md beside it');
   });
 });
 
