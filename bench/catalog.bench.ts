@@ -4,6 +4,10 @@
  *
  *   npx tsx bench/catalog.bench.ts [products]      (e.g. 2000 for a quick run)
  *   npx tsx bench/catalog.bench.ts --sheets N DIR   (only write DIR/catalog.csv and DIR/catalog.xlsx)
+ *   npx tsx bench/catalog.bench.ts 333334 --dry-run --no-xlsx --rate 50 --latency 20
+ *       (issue 26: a 1M-variant plan, dry run, against a sandbox at 50 requests/s and 20 ms; prints
+ *       the plan's time against the physical bound: ceil(N / 100) list pages / rate, or the pages'
+ *       latency in sequence, whichever is larger)
  *
  * The sandbox runs in a child process (this file with `--sandbox N`), and each import (plan +
  * apply, as `mbulk import products FILE --apply` does it) runs in a fresh child (`--import-once`),
@@ -27,7 +31,26 @@ import { generateStore } from '../src/sandbox/generator.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import type { ProductCreate } from '../src/schema/index.js';
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+/** `--name value` options (issue 26's million-SKU run), taken out of the positional arguments. */
+function option(name: string): number | undefined {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const [, value] = argv.splice(i, 2);
+  return Number(value);
+}
+function flag(name: string): boolean {
+  const i = argv.indexOf(`--${name}`);
+  if (i >= 0) argv.splice(i, 1);
+  return i >= 0;
+}
+/** Sandbox latency (ms, ±50%) and rate limit (requests/s): 0 means none. */
+const LATENCY = option('latency') ?? 0;
+const RATE = option('rate') ?? 0;
+/** Plan only (`mbulk import products FILE` without --apply): the 1M-variant bench. */
+const DRY_RUN = flag('dry-run');
+const SKIP_XLSX = flag('no-xlsx');
+const args = argv;
 const mode = args[0]?.startsWith('--') ? args.shift() : undefined;
 const N = Number(args[0] ?? 10_000);
 const CHANGED_EVERY = 10; // 10% of the products change
@@ -163,22 +186,29 @@ async function main(): Promise<void> {
   // Written by a child process, so that the RSS below is the importer's alone.
   const gen = spawnSync(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--sheets', String(N), dir],
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--sheets',
+      String(N),
+      dir,
+      ...(SKIP_XLSX ? ['--no-xlsx'] : []),
+    ],
     {
       stdio: 'inherit',
     },
   );
   if (gen.status !== 0) throw new Error('writing the sheets failed');
   console.log(
-    `  sheets written in ${((performance.now() - t) / 1000).toFixed(1)} s (CSV ${mb(statSync(csv).size)}, XLSX ${mb(statSync(xlsx).size)})`,
+    `  sheets written in ${((performance.now() - t) / 1000).toFixed(1)} s (CSV ${mb(statSync(csv).size)}${SKIP_XLSX ? '' : `, XLSX ${mb(statSync(xlsx).size)}`})`,
   );
 
   // Read + validate (the job's reader and mapper), each format on its own.
   const mapping = { decimals: 2 };
-  for (const [label, file] of [
-    ['CSV', csv],
-    ['XLSX', xlsx],
-  ] as const) {
+  const formats: (readonly [string, string])[] = [['CSV', csv]];
+  if (!SKIP_XLSX) formats.push(['XLSX', xlsx]);
+  for (const [label, file] of DRY_RUN ? [] : formats) {
     const rates: string[] = [];
     let r = await readProductSheets({ file, mapping });
     for (let pass = 0; pass < 2; pass++) {
@@ -210,6 +240,7 @@ async function main(): Promise<void> {
         sandbox.url,
         sandbox.token,
         runsRoot,
+        ...(DRY_RUN ? ['--dry-run'] : []),
       ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
     );
@@ -217,6 +248,29 @@ async function main(): Promise<void> {
     return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as ImportFigures;
   };
   try {
+    if (DRY_RUN) {
+      // The plan alone (`mbulk import products catalog.csv`), against the physical bound.
+      await sandbox.clearRequestLog();
+      const p = importOnce(csv);
+      const lists = (await sandbox.requestLog()).filter(
+        (e) => e.method === 'GET' && e.path.startsWith('/api/v2/products'),
+      ).length;
+      const pages = Math.max(1, Math.ceil(N / 100));
+      const bound = Math.max(RATE > 0 ? pages / RATE : 0, (pages * LATENCY) / 1000);
+      console.log(
+        `  plan (dry run), ${RATE > 0 ? `${RATE} requests/s` : 'no rate limit'}, ${LATENCY} ms latency: ` +
+          `read+validate ${p.read.toFixed(2)} s (${Math.round(p.rows / p.read)} rows/s) · live fetch ${p.fetch.toFixed(2)} s ` +
+          `(${p.liveCount} products, ${lists} list requests; the bound needs ${pages}) · plan ${p.plan.toFixed(2)} s ` +
+          `(update ${p.summary.update} · noop ${p.summary.noop} · create ${p.summary.create} · invalid ${p.summary.invalid}) · ` +
+          `end to end ${p.planTotal.toFixed(2)} s · peak RSS ${mb(p.peakRss)}`,
+      );
+      if (bound > 0)
+        console.log(
+          `  bound ${bound.toFixed(2)} s (${pages} pages at ${RATE || '∞'}/s, or ${pages} x ${LATENCY} ms in sequence): ` +
+            `end to end ÷ bound = ${(p.planTotal / bound).toFixed(2)} (target <= 1.15), peak RSS < 1 GB: ${p.peakRss < 1e9 ? 'ok' : 'MISSED'}`,
+        );
+      return;
+    }
     // One import as `mbulk import products catalog.csv --apply` does it, in a fresh process.
     await sandbox.clearRequestLog();
     const first = importOnce(csv);
@@ -254,6 +308,8 @@ interface ImportFigures {
   read: number;
   fetch: number;
   plan: number;
+  /** Everything `mbulk import products FILE` does before it could apply: read, fetch, plan, run directory. */
+  planTotal: number;
   apply: number;
   liveCount: number;
   summary: { total: number; create: number; update: number; noop: number; invalid: number };
@@ -265,11 +321,16 @@ interface ImportFigures {
 /** The child: plan + apply one file (what `mbulk import products FILE --apply` does) and print figures. */
 async function importOnceChild(file: string, url: string, token: string, runsRoot: string): Promise<void> {
   const client = new MerchantClient({ baseUrl: url, token });
+  const t0 = performance.now();
   const planned = await planProductImport({ client, file, runsRoot, target: 'bench' });
-  const applied = await applyProductRun(planned.run, { client, concurrency: 8 });
+  const planTotal = (performance.now() - t0) / 1000;
+  const applied = DRY_RUN
+    ? { seconds: 0, updated: 0, failed: 0 }
+    : await applyProductRun(planned.run, { client, concurrency: 8 });
   const figures: ImportFigures = {
     rows: planned.file.rows,
     ...planned.timings,
+    planTotal,
     apply: applied.seconds,
     liveCount: planned.file.plan.liveCount,
     summary: planned.file.plan.summary,
@@ -289,7 +350,17 @@ interface LogEntry {
 async function startChildSandbox() {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--sandbox', String(N)],
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--sandbox',
+      String(N),
+      '--latency',
+      String(LATENCY),
+      '--rate',
+      String(RATE),
+    ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -324,7 +395,11 @@ async function startChildSandbox() {
 /** The child: a sandbox holding the N products; lives until its parent closes stdin or kills it. */
 async function sandboxChild(): Promise<void> {
   const seed = generateStore({ products: 0, customers: 0, orders: 0, currency: 'MYR' });
-  const sandbox = await startSandbox({ seed });
+  const sandbox = await startSandbox({
+    seed,
+    ...(LATENCY > 0 ? { latencyMs: LATENCY } : {}),
+    ...(RATE > 0 ? { rateLimitRps: RATE } : {}),
+  });
   for (let i = 1; i <= N; i++) sandbox.store.createProduct(live(i));
   process.stdout.write(`${JSON.stringify({ url: sandbox.url, token: sandbox.token })}\n`);
   process.stdin.resume();
@@ -338,5 +413,5 @@ else if (mode === '--import-once') {
 } else if (mode === '--sheets') {
   const dir = args[1] ?? '.';
   await writeCsv(join(dir, 'catalog.csv'));
-  await writeXlsx(join(dir, 'catalog.xlsx'));
+  if (!SKIP_XLSX) await writeXlsx(join(dir, 'catalog.xlsx'));
 } else await main();

@@ -3,7 +3,10 @@
  * store, and how many list pages of 100 products the sandbox serves per second on loopback.
  *
  *   npx tsx bench/sandbox.bench.ts [--products 100000] [--customers 20000] [--orders 100000]
- *                                  [--readers 4] [--passes 1] [--seed 1] [--skip-generate-only]
+ *                                  [--readers 4] [--passes 1] [--seed 1] [--skip-generate-only] [--persist]
+ *
+ * At a million SKUs (issue 26):
+ *   npx tsx bench/sandbox.bench.ts --products 330000 --customers 0 --orders 0 --persist --skip-generate-only
  *
  * Targets (issue 2): generate + load 100k products (avg 3 variants) + 100k orders in < 60 s and
  * < 2 GiB; >= 300 pages of 100 products per second.
@@ -12,11 +15,16 @@
  * - `generate-only`: generateStore() alone (time, CPU, peak RSS, JSON size of the snapshot parts);
  * - `serve`: startSandbox({ generate }) (time to listening, peak RSS), then it serves while this
  *   process reads. Readers live in the parent so they don't share the server's event loop.
+ * - `persist` (with --persist): generates the store, loads it, writes its state file as the sandbox
+ *   saves it (time, size, peak RSS); `serve` then starts from that file (the streaming reader).
  * Reading: one sequential reader walks every page with the cursor and checks that every product
  * comes exactly once; then R concurrent readers each walk their own full pass (fast path: no JSON
  * parse, the cursor is cut out of the body text).
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
@@ -29,6 +37,8 @@ interface Args {
   passes: number;
   seed: number;
   generateOnly: boolean;
+  /** Also persist the generated store to a state file and serve it from that file (issue 26). */
+  persist: boolean;
 }
 
 function parseArgs(argv: string[]): Args & { child: string | null } {
@@ -48,6 +58,7 @@ function parseArgs(argv: string[]): Args & { child: string | null } {
     passes: Math.max(1, get('passes', 1)),
     seed: get('seed', 1),
     generateOnly: !argv.includes('--skip-generate-only'),
+    persist: argv.includes('--persist'),
     child: childIndex >= 0 ? (argv[childIndex + 1] ?? null) : null,
   };
 }
@@ -90,13 +101,46 @@ async function childGenerateOnly(a: Args): Promise<void> {
   );
 }
 
+/** Where the persisting child writes the state file and the serving child loads it from. */
+const stateFile = join(tmpdir(), 'mbulk-bench-sandbox', 'state.json');
+
+/** Generates the store, loads it, then writes its state file the way the sandbox saves it. */
+async function childPersist(a: Args): Promise<void> {
+  const { generateStore } = await import('../src/sandbox/generator.js');
+  const { SandboxStore } = await import('../src/sandbox/store.js');
+  const { StateSaver } = await import('../src/sandbox/persistence.js');
+  rmSync(stateFile, { force: true });
+  const t0 = performance.now();
+  const store = new SandboxStore({
+    state: generateStore({ products: a.products, customers: a.customers, orders: a.orders, seed: a.seed }),
+  });
+  const t1 = performance.now();
+  const rssLoaded = peakRssMiB();
+  const saver = new StateSaver(store, stateFile, 0);
+  saver.schedule();
+  await saver.flush();
+  const t2 = performance.now();
+  console.log(
+    JSON.stringify({
+      generateMs: t1 - t0,
+      saveMs: t2 - t1,
+      peakRssLoadedMiB: rssLoaded,
+      peakRssMiB: peakRssMiB(),
+      fileMiB: statSync(stateFile).size / MiB,
+      items: store.counts().variants,
+    }),
+  );
+}
+
 async function childServe(a: Args): Promise<void> {
   const { startSandbox } = await import('../src/sandbox/server.js');
   const t0 = performance.now();
   const c0 = cpuMs();
   const sandbox = await startSandbox({
     port: 0,
-    generate: { products: a.products, customers: a.customers, orders: a.orders, seed: a.seed },
+    ...(a.persist
+      ? { dataFile: stateFile }
+      : { generate: { products: a.products, customers: a.customers, orders: a.orders, seed: a.seed } }),
   });
   const ms = performance.now() - t0;
   console.log(
@@ -135,6 +179,14 @@ function spawnChild(kind: string, argv: string[]) {
       return JSON.parse(r.value as string) as T;
     },
   };
+}
+
+/** Runs a child that prints one report and exits; returns the report. */
+async function reportOnce<T>(kind: string, argv: string[]): Promise<T> {
+  const c = spawnChild(kind, argv);
+  const report = await c.next<T>();
+  await new Promise((resolve) => c.child.once('exit', resolve));
+  return report;
 }
 
 const NEXT_CURSOR = '"next_cursor":';
@@ -192,6 +244,7 @@ async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   if (a.child === 'generate-only') return childGenerateOnly(a);
   if (a.child === 'serve') return childServe(a);
+  if (a.child === 'persist') return childPersist(a);
 
   const sizeArgs = [
     '--products',
@@ -210,15 +263,13 @@ async function main(): Promise<void> {
   const figures: [string, string, string][] = [];
 
   if (a.generateOnly) {
-    const g = spawnChild('generate-only', sizeArgs);
-    const r = await g.next<{
+    const r = await reportOnce<{
       ms: number;
       cpu: number;
       peakRssMiB: number;
       variants: number;
       jsonMiB: number;
-    }>();
-    await new Promise((resolve) => g.child.once('exit', resolve));
+    }>('generate-only', sizeArgs);
     figures.push(['generateStore() alone: wall', `${(r.ms / 1000).toFixed(1)} s`, '< 30 s']);
     figures.push(['generateStore() alone: CPU', `${(r.cpu / 1000).toFixed(1)} s`, '']);
     figures.push(['generateStore() alone: peak RSS', `${r.peakRssMiB.toFixed(0)} MiB`, '< 1536 MiB']);
@@ -226,11 +277,28 @@ async function main(): Promise<void> {
     figures.push(['snapshot JSON size', `${r.jsonMiB.toFixed(0)} MiB`, '']);
   }
 
-  const s = spawnChild('serve', sizeArgs);
+  if (a.persist) {
+    mkdirSync(dirname(stateFile), { recursive: true });
+    const r = await reportOnce<{
+      generateMs: number;
+      saveMs: number;
+      peakRssLoadedMiB: number;
+      peakRssMiB: number;
+      fileMiB: number;
+    }>('persist', sizeArgs);
+    figures.push(['generate + load into a store: wall', `${(r.generateMs / 1000).toFixed(1)} s`, '']);
+    figures.push(['  peak RSS', `${r.peakRssLoadedMiB.toFixed(0)} MiB`, '']);
+    figures.push(['save the state file (streamed): wall', `${(r.saveMs / 1000).toFixed(1)} s`, '']);
+    figures.push(['  state file size', `${r.fileMiB.toFixed(0)} MiB`, '']);
+    figures.push(['  peak RSS after saving', `${r.peakRssMiB.toFixed(0)} MiB`, '']);
+  }
+
+  const s = spawnChild('serve', [...sizeArgs, ...(a.persist ? ['--persist'] : [])]);
   const ready = await s.next<{ url: string; token: string; ms: number; cpu: number; peakRssMiB: number }>();
-  figures.push(['startSandbox(generate): to listening', `${(ready.ms / 1000).toFixed(1)} s`, '< 60 s']);
-  figures.push(['startSandbox(generate): CPU', `${(ready.cpu / 1000).toFixed(1)} s`, '']);
-  figures.push(['startSandbox(generate): peak RSS', `${ready.peakRssMiB.toFixed(0)} MiB`, '< 2048 MiB']);
+  const how = a.persist ? 'startSandbox(state file)' : 'startSandbox(generate)';
+  figures.push([`${how}: to listening`, `${(ready.ms / 1000).toFixed(1)} s`, '< 60 s']);
+  figures.push([`${how}: CPU`, `${(ready.cpu / 1000).toFixed(1)} s`, '']);
+  figures.push([`${how}: peak RSS`, `${ready.peakRssMiB.toFixed(0)} MiB`, '< 2048 MiB']);
 
   const agent = new Agent({ connections: a.readers + 1, pipelining: 1, keepAliveTimeout: 10_000 });
   try {

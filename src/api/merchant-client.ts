@@ -85,6 +85,8 @@ export interface RequestOptions<T> {
    * answers 404: the earlier attempt did delete it.
    */
   goneAfterRetry?: () => T;
+  /** Sees a 2xx body's raw text before it is parsed (list read-ahead: see PageIterator). */
+  onText?: ((text: string) => void) | undefined;
 }
 
 /** How a POST is keyed: a given key, an automatic random one per call (default), or none. */
@@ -249,7 +251,14 @@ export class MerchantClient {
         return outcome;
       }, options.signal);
 
-      if (result.ok) return this.parse(options.schema, result, label);
+      if (result.ok) {
+        if (options.onText !== undefined) {
+          options.onText(result.text);
+          // Let a request the hook started go out before this body's parse holds the thread.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        return this.parse(options.schema, result, label);
+      }
 
       const { failure, error } = result;
       if (

@@ -282,7 +282,12 @@ export class SandboxApp {
       return finish(this.errorResponse(e, requestId), 'rate_limited');
     }
     const latency = this.faults.latency();
-    if (latency > 0) await sleep(latency);
+    // A read is served during its latency, as a real API's response time includes its own work:
+    // a GET answers after max(latency, work), not latency + work (a page of 100 products is ~5 ms
+    // of CPU here, a quarter of a 20 ms latency). Writes still act after the delay.
+    const servedWithin = method === 'GET' && decision.kind === 'none' ? latency : 0;
+    const latencyFrom = performance.now();
+    if (latency > 0 && servedWithin === 0) await sleep(latency);
     if (decision.kind === 'fail') {
       const e = new SandboxError(
         'api_error',
@@ -317,6 +322,8 @@ export class SandboxApp {
       const ctx: Ctx = { method, path, query: url.searchParams, body: req.body, params };
       ({ res, outcome } = this.runIdempotent(route, ctx, requestId, idempotencyKey));
     }
+    const left = servedWithin - (performance.now() - latencyFrom);
+    if (left > 0) await sleep(left);
     if (decision.kind === 'drop_after') {
       // A replay (or a rejection) changed nothing, whatever happens to its answer: the log says so.
       if (outcome === 'replayed' || outcome === 'rejected')

@@ -1,8 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import * as z from 'zod';
 import { AtomicFile, writeThenCommit } from '../files/atomic-file.js';
 import { StateFileError } from '../errors/state-file-error.js';
 import { StoreSnapshot } from '../schema/index.js';
+import { JsonStreamError, readJsonObject } from './json-object-reader.js';
 import type { SandboxState, SandboxStore } from './store.js';
 
 /**
@@ -23,40 +25,86 @@ const SEED_REMEDY = 'give a snapshot written by mbulk export snapshot';
 
 /** Reads a state file; null when it does not exist. A damaged one is a StateFileError. */
 export async function readStateFile(path: string): Promise<SandboxState | null> {
-  let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    return await readSnapshotFile(path, STATE_REMEDY);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return parseState(text, path, STATE_REMEDY);
 }
 
-/** Parses a state or snapshot file's text (a StateFileError naming the file on anything invalid). */
-export function parseState(text: string, source: string, remedy = SEED_REMEDY): SandboxState {
-  let raw: unknown;
+/** The snapshot's lists, read and validated one entity at a time. */
+const LISTS = ['products', 'customers', 'orders', 'templates'] as const;
+type ListKey = (typeof LISTS)[number];
+const ENTITY: { [K in ListKey]: z.ZodType<StoreSnapshot[K][number]> } = {
+  products: StoreSnapshot.shape.products.element,
+  customers: StoreSnapshot.shape.customers.element,
+  orders: StoreSnapshot.shape.orders.element,
+  templates: StoreSnapshot.shape.templates.element,
+};
+/** The snapshot with its lists unchecked (their entities were checked as they came). */
+const SnapshotHead = StoreSnapshot.extend({
+  products: z.array(z.unknown()),
+  customers: z.array(z.unknown()),
+  orders: z.array(z.unknown()),
+  templates: z.array(z.unknown()),
+});
+
+/**
+ * Reads a state or snapshot file as a stream (a store of 330k products is a file of about a
+ * gigabyte: more than one string can hold): each product, customer, order and template is parsed
+ * and validated on its own as its bytes arrive. A StateFileError naming the file (and the entity)
+ * on anything invalid; a missing file rejects with the fs error (ENOENT).
+ */
+export async function readSnapshotFile(path: string, remedy = SEED_REMEDY): Promise<SandboxState> {
+  const head: Record<string, unknown> = {};
+  const lists: { [K in ListKey]?: StoreSnapshot[K][number][] } = {};
+  const isList = (key: string): key is ListKey => (LISTS as readonly string[]).includes(key);
   try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new StateFileError(source, `${source}: not valid JSON (${(error as Error).message}); ${remedy}`, {
-      cause: error,
+    await readJsonObject(path, new Set(LISTS), {
+      arrayStart: (key) => {
+        if (isList(key)) lists[key] = [];
+      },
+      element: (key, value, index) => {
+        if (!isList(key)) return;
+        const r = ENTITY[key].safeParse(value);
+        if (!r.success)
+          throw notASnapshot(path, [key, index, ...(r.error.issues[0]?.path ?? [])], r.error, remedy);
+        (lists[key] as unknown[]).push(r.data);
+      },
+      member: (key, value) => {
+        head[key] = value;
+      },
     });
+  } catch (error) {
+    if (!(error instanceof JsonStreamError)) throw error;
+    throw new StateFileError(path, `${path}: not valid JSON (${error.message}); ${remedy}`, { cause: error });
   }
-  return validateSnapshot(raw, source, remedy);
+  for (const key of LISTS) if (lists[key] !== undefined) head[key] = lists[key];
+  const r = SnapshotHead.safeParse(head);
+  if (!r.success) throw notASnapshot(path, r.error.issues[0]?.path ?? [], r.error, remedy);
+  const extras = head['sandbox'] as SandboxState['sandbox'];
+  const state = { ...r.data, ...lists } as SandboxState;
+  return extras === undefined ? state : { ...state, sandbox: extras };
+}
+
+function notASnapshot(
+  source: string,
+  path: readonly PropertyKey[],
+  error: z.ZodError,
+  remedy: string,
+): StateFileError {
+  const where = path.map(String).join('.');
+  return new StateFileError(
+    source,
+    `${source}: not a store snapshot (${where}: ${error.issues[0]?.message ?? 'invalid'}); ${remedy}`,
+  );
 }
 
 /** Validates a snapshot object; keeps any extra `sandbox` section as is. */
 export function validateSnapshot(raw: unknown, source: string, remedy = SEED_REMEDY): SandboxState {
   const r = StoreSnapshot.safeParse(raw);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue === undefined ? '' : issue.path.map(String).join('.');
-    throw new StateFileError(
-      source,
-      `${source}: not a store snapshot (${where}: ${issue?.message ?? 'invalid'}); ${remedy}`,
-    );
-  }
+  if (!r.success) throw notASnapshot(source, r.error.issues[0]?.path ?? [], r.error, remedy);
   const extras = (raw as { sandbox?: SandboxState['sandbox'] }).sandbox;
   return extras === undefined ? r.data : { ...r.data, sandbox: extras };
 }

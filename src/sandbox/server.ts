@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
 import type { StoreSnapshot } from '../schema/index.js';
 import { DEFAULT_TOKEN, SandboxApp } from './app.js';
-import { parseState, readStateFile, StateSaver, validateSnapshot } from './persistence.js';
+import { readSnapshotFile, readStateFile, StateSaver, validateSnapshot } from './persistence.js';
 import type { RequestLogEntry } from './request-log.js';
 import { SandboxStore, type SandboxState } from './store.js';
 
@@ -67,7 +66,7 @@ export async function loadInitialState(
     if (state !== null) return { state, fromFile: true };
   }
   if (typeof options.seed === 'string') {
-    return { state: parseState(await readFile(options.seed, 'utf8'), options.seed), fromFile: false };
+    return { state: await readSnapshotFile(options.seed), fromFile: false };
   }
   if (options.seed !== undefined) return { state: validateSnapshot(options.seed, 'seed'), fromFile: false };
   if (options.generate !== undefined) {

@@ -27,13 +27,14 @@ export class Products {
     options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Product> {
     return new PageIterator(
-      async (cursor) =>
+      async (cursor, onText) =>
         this.client.request({
           method: 'GET',
           path: '/api/v2/products',
           query: { limit: PAGE_LIMIT, cursor, status: params.status },
           schema: (await schemas()).ProductList,
           signal: options.signal,
+          onText,
         }),
       'GET /api/v2/products',
     );
@@ -42,13 +43,15 @@ export class Products {
   /**
    * Every product, reading one partition per status in parallel (VISIBLE and HIDDEN together cover
    * the store, so the set equals a plain `list()`). Shortens wall time when latency, not the rate
-   * limit, is what bounds the read.
+   * limit, is what bounds the read. `onPage` is called as each page arrives (progress).
    */
-  listPartitioned(options: { signal?: AbortSignal | undefined } = {}): AsyncIterable<Product> {
+  listPartitioned(
+    options: { signal?: AbortSignal | undefined; onPage?: (() => void) | undefined } = {},
+  ): AsyncIterable<Product> {
     const list = (status: ProductStatus) => this.list({ status }, options);
     return (async function* () {
       const { PRODUCT_STATUSES } = await schemas();
-      yield* mergePartitions(PRODUCT_STATUSES.map(list), (p) => p.id);
+      yield* mergePartitions(PRODUCT_STATUSES.map(list), (p) => p.id, options.onPage);
     })();
   }
 

@@ -1,4 +1,7 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { NotFoundError } from '../../api/errors.js';
+import { listRuns, RUN_FILES } from '../../apply/run-directory.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
 import type { Product } from '../../schema/product.js';
 import { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
@@ -8,21 +11,41 @@ import type { JobCallbacks } from '../job-events.js';
  * Reads every live inventory item into an index, from the product list (the baseline that always
  * works: product `inventory` and `variants[].inventory`), 100 products a page, both status
  * partitions in parallel.
+ *
+ * Progress counts pages (`done`), with products and items in its message. The API gives no total:
+ * with `expectedItems` (the store's size at the last run) it also estimates the pages left and an
+ * ETA from the pace so far.
  */
 export async function readLiveInventory(
   client: MerchantClient,
   callbacks: JobCallbacks = {},
+  expectedItems?: number,
 ): Promise<LiveInventoryIndex> {
   const index = new LiveInventoryIndex();
   let products = 0;
-  const signal = callbacks.signal ? { signal: callbacks.signal } : {};
-  for await (const product of client.products.listPartitioned(signal)) {
+  let pages = 0;
+  const started = performance.now();
+  const report = () => {
+    const items = index.size;
+    const seconds = (performance.now() - started) / 1000;
+    const known = expectedItems !== undefined && items > 0 && expectedItems > items;
+    callbacks.onProgress?.({
+      phase: 'fetch',
+      done: pages,
+      ...(known ? { total: Math.ceil((pages * expectedItems) / items) } : {}),
+      ...(seconds > 0 ? { rate: pages / seconds } : {}),
+      ...(known ? { etaSeconds: ((expectedItems - items) * seconds) / items } : {}),
+      message:
+        `pages of products: ${products} products, ${items} inventory items` +
+        (expectedItems !== undefined ? ` (${expectedItems} at the last run)` : ''),
+    });
+  };
+  const options = { signal: callbacks.signal, onPage: () => (pages++, report()) };
+  for await (const product of client.products.listPartitioned(options)) {
     index.addProduct(product);
-    if (++products % 100 === 0) {
-      callbacks.onProgress?.({ phase: 'fetch', done: products, message: `${index.size} inventory items` });
-    }
+    products++;
   }
-  callbacks.onProgress?.({ phase: 'fetch', done: products, message: `${index.size} inventory items` });
+  report();
   return index;
 }
 
@@ -67,4 +90,31 @@ export function sharedInventoryReader(
       next = undefined;
       return read();
     }));
+}
+
+/** Bytes of a plan.json read to find its `liveItems` (it comes before the plan's big lists). */
+const PLAN_HEAD_BYTES = 64 * 1024;
+
+/**
+ * The live inventory item count of the newest stock run planned for `target` under `runsRoot` (the
+ * store's size at the last run: the read's ETA), or undefined when there is none to go by. Reads
+ * only the head of that run's plan.json, where `liveItems` sits before the plan itself.
+ */
+export function lastLiveItems(runsRoot: string, target: string): number | undefined {
+  const runs = listRuns(runsRoot).filter((r) => r.kind === 'stock' && r.target === target);
+  for (const run of runs.reverse().slice(0, 5)) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(runsRoot, run.id, RUN_FILES.plan), 'r');
+      const buf = Buffer.alloc(PLAN_HEAD_BYTES);
+      const head = buf.subarray(0, readSync(fd, buf, 0, PLAN_HEAD_BYTES, 0)).toString('utf8');
+      const found = /"liveItems":\s*(\d+)/.exec(head);
+      if (found !== null) return Number(found[1]);
+    } catch {
+      // no readable plan: try an older run
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  return undefined;
 }

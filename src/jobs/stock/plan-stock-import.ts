@@ -5,7 +5,7 @@ import { StockPlanner, checkMaxChanges, parseMaxChanges } from '../../plan/stock
 import type { Store } from '../../schema/index.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
-import { readLiveInventory } from './live-inventory.js';
+import { lastLiveItems, readLiveInventory } from './live-inventory.js';
 import type { StockPlanFile } from './stock-plan-file.js';
 import { stockCounts, writeStockReport } from './stock-report.js';
 
@@ -43,7 +43,11 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
       readInputSheet(options, {
         header: (info) => resolveStockColumns(info.sheet, info.columns),
         take: async (columns) => {
-          const index = await readLiveInventory(options.client, options);
+          const index = await readLiveInventory(
+            options.client,
+            options,
+            lastLiveItems(options.runsRoot, options.target),
+          );
           return Object.assign(new StockPlanner(index, columns, { preserveSales }), {
             liveItems: index.size,
           });

@@ -11,6 +11,7 @@ import { idempotencyKey } from '../../../src/api/idempotency-key.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import type { JobProgress } from '../../../src/jobs/job-events.js';
 
 interface Item {
   itemId: string;
@@ -294,5 +295,73 @@ describe('stock import against the sandbox', () => {
     expect(md).toContain('## Changes (1000)');
     const listed = new Set(md.match(/^row \d+: \S+/gm)?.map((l) => l.split(': ')[1]));
     expect(listed).toEqual(new Set(items.map((i) => i.sku)));
+  });
+
+  // The smaller version of bench/stock.bench.ts (issue 26): not timed, it checks the request count
+  // the physical bound is made of, the re-run's 0 writes and what progress says.
+  it('10,000 rows, 1% changed: the list pages of the bound and ceil(changed / 100) writes; a re-run writes nothing', async () => {
+    const snapshot = generateStore({ products: 4500, customers: 0, orders: 0, seed: 26 });
+    sandbox = await startSandbox({ seed: snapshot });
+    const s = sandbox;
+    const client = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-'));
+    const items = trackedItems(snapshot).slice(0, 10_000);
+    expect(items.length).toBe(10_000);
+    const changed = items.filter((_, n) => n % 100 === 7).length;
+    const file = join(dir, 'stock.csv');
+    writeFileSync(
+      file,
+      csv([
+        ['sku', 'quantity'],
+        ...items.map((i, n) => [i.sku, n % 100 === 7 ? i.quantity + 1 : i.quantity]),
+      ]),
+    );
+    const visible = snapshot.products.filter((p) => p.status === 'VISIBLE').length;
+    const pagesOf = (n: number) => Math.max(1, Math.ceil(n / 100));
+    const boundPages = pagesOf(visible) + pagesOf(snapshot.products.length - visible);
+    const runsRoot = join(dir, 'runs');
+    const pageGets = () =>
+      s.requestLog().filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products?')).length;
+
+    const progress: JobProgress[] = [];
+    const planned = await planStockImport({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      onProgress: (p) => progress.push(p),
+    });
+    expect(planned.file.plan.changes).toHaveLength(changed);
+    expect(pageGets()).toBe(boundPages);
+    const fetches = progress.filter((p) => p.phase === 'fetch');
+    expect(fetches.at(-1)).toMatchObject({ done: boundPages });
+    expect(fetches.at(-1)?.message).toContain(`${snapshot.products.length} products`);
+    // A first run has nothing to estimate the store's size from: no made-up total or ETA.
+    expect(fetches.some((p) => p.total !== undefined || p.etaSeconds !== undefined)).toBe(false);
+
+    const applied = await applyStockRun(planned.run, { client });
+    expect(applied).toMatchObject({ applied: changed, failed: 0, requests: Math.ceil(changed / 100) });
+    expect(writes(s).map((e) => e.path)).toEqual(
+      Array(Math.ceil(changed / 100)).fill('/api/v2/inventory_items/batch_update'),
+    );
+
+    s.clearRequestLog();
+    progress.length = 0;
+    const again = await planStockImport({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      onProgress: (p) => progress.push(p),
+    });
+    expect(again.file.plan.changes).toEqual([]);
+    expect(await applyStockRun(again.run, { client })).toMatchObject({ requests: 0 });
+    expect(writes(s)).toEqual([]);
+    expect(pageGets()).toBe(boundPages);
+    // The re-run knows the store's size from the last run: pages left and an ETA while it reads.
+    const mid = progress.filter((p) => p.phase === 'fetch' && p.etaSeconds !== undefined);
+    expect(mid.length).toBeGreaterThan(0);
+    expect(mid.every((p) => (p.total ?? 0) >= p.done && (p.etaSeconds ?? 0) > 0)).toBe(true);
+    expect(mid.at(-1)?.message).toContain(`(${planned.file.liveItems} at the last run)`);
   });
 });

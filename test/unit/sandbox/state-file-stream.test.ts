@@ -1,0 +1,117 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StateFileError } from '../../../src/errors/state-file-error.js';
+import { generateStore } from '../../../src/sandbox/generator.js';
+import {
+  JsonObjectScanner,
+  JsonStreamError,
+  type JsonObjectSink,
+} from '../../../src/sandbox/json-object-reader.js';
+import { readSnapshotFile, readStateFile, StateSaver } from '../../../src/sandbox/persistence.js';
+import { SandboxStore } from '../../../src/sandbox/store.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbulk-state-stream-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Scans `text` fed in chunks of `size` bytes; returns the object the sink rebuilt. */
+function scan(text: string, size: number, streamed = ['list']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const sink: JsonObjectSink = {
+    arrayStart: (key) => (out[key] = []),
+    element: (key, value, index) => {
+      const list = out[key] as unknown[];
+      expect(index).toBe(list.length);
+      list.push(value);
+    },
+    member: (key, value) => (out[key] = value),
+  };
+  const scanner = new JsonObjectScanner(new Set(streamed), sink);
+  const bytes = Buffer.from(text, 'utf8');
+  for (let i = 0; i < bytes.length; i += size) scanner.push(bytes.subarray(i, i + size));
+  scanner.end();
+  return out;
+}
+
+const tricky = {
+  a: 'quote " and backslash \\ and \\" and "\\\\" end\\',
+  list: [
+    { s: '\\\\\\"', t: 'ü€😀 multi-byte', n: [1, [2, { x: '}]' }]] },
+    'plain "string" ]',
+    -1.5e3,
+    true,
+    null,
+    [],
+    {},
+  ],
+  empty: [],
+  n: 0,
+  z: { nested: ['[', '{', ','] },
+};
+
+describe('the streaming state-file reader', () => {
+  it('rebuilds any object exactly, whatever the chunk boundaries (escapes, multi-byte, nesting)', () => {
+    for (const text of [JSON.stringify(tricky), JSON.stringify(tricky, null, 2)]) {
+      for (const size of [1, 2, 3, 5, 7, 13, 64, 1 << 20]) {
+        expect(scan(text, size), `chunks of ${size}`).toEqual(tricky);
+      }
+    }
+    expect(scan('{}', 1)).toEqual({});
+    expect(scan(' { "list" : [ ] } ', 1)).toEqual({ list: [] });
+  });
+
+  it('refuses what is not one JSON object, with the byte offset', () => {
+    for (const bad of [
+      '',
+      '[1]',
+      '{"list":[1,2',
+      '{"list":[1,]}',
+      '{"list":[,1]}',
+      '{"a":1,}',
+      '{"a":1} x',
+      '{"a" 1}',
+      '{"list":[{"x":tru}]}',
+      '{"a":"unterminated}',
+    ]) {
+      expect(() => scan(bad, 3), bad).toThrow(JsonStreamError);
+    }
+  });
+
+  it("round-trips the sandbox's own state file through the chunked writer and the streaming reader", async () => {
+    const store = new SandboxStore({
+      state: generateStore({ products: 400, customers: 50, orders: 120, seed: 7 }),
+    });
+    store.updateProduct(store.toSnapshot().products[3]?.id as string, { name: 'Renamed "quoted" \\ ü' });
+    const file = path.join(dir, 'state.json');
+    const saver = new StateSaver(store, file, 0);
+    saver.schedule();
+    await saver.flush();
+    const read = await readStateFile(file);
+    const at = read?.exported_at;
+    expect(read).toEqual({ ...store.toState(), exported_at: at });
+    // And it loads into a store that saves the same state again.
+    const again = new SandboxStore({ state: read as NonNullable<typeof read> }).toState();
+    expect({ ...again, exported_at: at }).toEqual(read);
+    expect(read?.products).toHaveLength(400);
+  });
+
+  it('names the file and the entity when one entity of a big list is invalid', async () => {
+    const state = new SandboxStore({
+      state: generateStore({ products: 30, customers: 0, orders: 0, seed: 7 }),
+    }).toState();
+    (state.products[17] as { price: unknown }).price = 'free';
+    const file = path.join(dir, 'bad-entity.json');
+    fs.writeFileSync(file, JSON.stringify(state));
+    const error = await readSnapshotFile(file).catch((e: unknown) => e);
+    expect(StateFileError.is(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(`${file}: not a store snapshot (products.17.price:`);
+    (state.products[17] as { price: unknown }).price = 100;
+    const missing = path.join(dir, 'no-orders.json');
+    const { orders: _orders, ...rest } = state;
+    fs.writeFileSync(missing, JSON.stringify(rest));
+    expect(((await readSnapshotFile(missing).catch((e: unknown) => e)) as Error).message).toContain(
+      'not a store snapshot (orders:',
+    );
+  });
+});
