@@ -3,7 +3,7 @@ import { renderReviewHtml } from '../report/render-review-html.js';
 import { reviewFromLines } from '../report/review-from-lines.js';
 import type { ReviewBody, ReviewPage } from '../report/review-page.js';
 import { runIdTime } from '../report/run-id-time.js';
-import { RUN_FILES } from './run-directory.js';
+import { readDriftRefusal, RUN_FILES, type DriftRefusalRecord } from './run-directory.js';
 import { AtomicFileSync, writeFileAtomic } from '../files/atomic-file.js';
 
 /**
@@ -100,7 +100,34 @@ export function writeReport(file: string, input: ReportInput): void {
     throw error;
   }
   md.commit();
-  writeFileAtomic(join(dirname(file), RUN_FILES.reportHtml), renderReviewHtml(reviewPage(input)));
+  const page = reviewPage(input);
+  const drift = readDriftRefusal(dirname(file));
+  writeFileAtomic(
+    join(dirname(file), RUN_FILES.reportHtml),
+    renderReviewHtml(drift === undefined ? page : withDriftRefusal(page, drift)),
+  );
+}
+
+/**
+ * The page of a run whose apply was refused because the live store changed since planning: the
+ * refusal first, with what changed, and the way out in place of the apply command.
+ */
+export function withDriftRefusal(page: ReviewPage, drift: DriftRefusalRecord): ReviewPage {
+  const what = `${drift.entities} ${drift.entities === 1 ? 'entity' : 'entities'}`;
+  const refusal = {
+    message: `The live store changed since planning (${what}, checked ${drift.checkedAt}): ${drift.lines
+      .map((line) => line.trim())
+      .join('; ')}`,
+    fix: drift.fix,
+  };
+  const { applyCommand, ...rest } = page;
+  return {
+    ...rest,
+    refusals: [refusal, ...(page.refusals ?? [])],
+    ...(applyCommand !== undefined && drift.fix.startsWith('mbulk apply ')
+      ? { applyCommand: drift.fix }
+      : {}),
+  };
 }
 
 function* section(title: string, lines: readonly string[]): Generator<string> {

@@ -28,6 +28,8 @@ export const RUN_FILES = {
   report: 'report.md',
   /** The review page of the plan (self-contained HTML), written beside report.md. */
   reportHtml: 'report.html',
+  /** The last drift check that refused applying the run (shown on its review page), if any. */
+  drift: 'drift.json',
 } as const;
 export type RunFile = keyof typeof RUN_FILES;
 
@@ -110,6 +112,35 @@ export function dropSecrets(options: Record<string, unknown>): Record<string, un
   return out;
 }
 
+const DriftRefusalSchema = z.object({
+  checkedAt: z.string(),
+  entities: z.number(),
+  lines: z.array(z.string()),
+  fix: z.string(),
+});
+
+/**
+ * `drift.json`: the last drift check that refused applying a run (the live store changed since
+ * planning), so the run's review page says so until a check finds the store as planned again.
+ */
+export type DriftRefusalRecord = z.infer<typeof DriftRefusalSchema>;
+
+/** The drift refusal recorded in run directory DIR, or undefined (none, or not readable as one). */
+export function readDriftRefusal(dir: string): DriftRefusalRecord | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, RUN_FILES.drift), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = DriftRefusalSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One run directory. Paths are absolute; `meta` is the last `run.json` read or written. */
 export class RunDirectory {
   private constructor(
@@ -142,6 +173,21 @@ export class RunDirectory {
   /** Absolute path of one of the run's files. */
   file(name: RunFile): string {
     return path.join(this.dir, RUN_FILES[name]);
+  }
+
+  /**
+   * Records the drift check's verdict: a refusal (drift.json written) or, with undefined, a store
+   * found as planned (drift.json removed). True when the record changed (the page needs rewriting).
+   */
+  recordDriftRefusal(record: DriftRefusalRecord | undefined): boolean {
+    const file = this.file('drift');
+    if (record !== undefined) {
+      writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+      return true;
+    }
+    if (!fs.existsSync(file)) return false;
+    fs.rmSync(file, { force: true });
+    return true;
   }
 
   /** Creates a new run directory under `root` (created if needed) with status `planned`. */

@@ -8,10 +8,14 @@ import { clientStore } from '../apply/run-store.js';
 import { acquireStoreLock, storeBusyMessage, type StoreLockOptions } from '../apply/store-lock.js';
 import type { WriteCheckOptions } from '../apply/write-check.js';
 import { RefusedError } from '../errors/refused-error.js';
+import { describeDriftedList } from '../plan/drifted-entity.js';
 import type { Store } from '../schema/index.js';
 import type { JobCallbacks, JobProgress } from './job-events.js';
 import { runKind, type DriftedEntity, type RunKind } from './run-kind.js';
 import type { SavedRunRefusal } from './saved-run-refusal.js';
+
+/** Drifted entities listed on a refused run's review page (the rest: `… and N more`). */
+const DRIFT_ON_PAGE = 5;
 
 /** A step of `applySavedRun` that reports progress. */
 export type SavedRunStep = 'drift' | 'replan' | 'apply';
@@ -260,12 +264,24 @@ export async function applySavedRun(
     if (options.reconcile !== true && kind.drift) {
       const drift = kind.drift;
       const drifted = await step('drift', () => drift(run, options.client, { signal: options.signal }));
+      const how = kind.replan
+        ? `mbulk apply ${run.id} --replan`
+        : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
+      // The review page of a run not applied yet says whether the store is as planned (drift.json).
+      const recorded = run.recordDriftRefusal(
+        drifted.length === 0
+          ? undefined
+          : {
+              checkedAt: new Date().toISOString(),
+              entities: drifted.length,
+              lines: describeDriftedList(drifted, DRIFT_ON_PAGE),
+              fix: how,
+            },
+      );
+      if (recorded && run.status() === 'planned') kind.reportPlan(run);
       if (drifted.length > 0) {
         options.onEvent?.({ type: 'drifted', drifted });
         if (options.replan !== true || !kind.replan) {
-          const how = kind.replan
-            ? `mbulk apply ${run.id} --replan`
-            : `mbulk import ${meta.kind} ${meta.input ?? 'FILE'}`;
           return {
             ...base,
             refused: 'drift',
@@ -311,6 +327,9 @@ export async function applySavedRun(
         target = replanned.run;
         lock?.setRunId(target.id);
       }
+    } else {
+      // No drift check: a drift refusal recorded earlier no longer says anything about this apply.
+      run.recordDriftRefusal(undefined);
     }
     if (options.confirm !== undefined && !(await options.confirm(target, store))) {
       return {

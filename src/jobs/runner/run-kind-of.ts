@@ -45,6 +45,8 @@ export interface RunKind {
    * foreign kind, an unknown format version), or undefined: "damaged plan", never a TypeError.
    */
   planProblem(run: RunDirectory): string | undefined;
+  /** Writes the plan's report.md and review page again (a run not applied yet: its plan's page). */
+  reportPlan(run: RunDirectory): void;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   /** Its reads stop when `signal` aborts (Ctrl-C during the check). */
   drift?(
@@ -81,6 +83,7 @@ export function runKindOf<
       return { ok, status: s.status, abortedBy: s.abortedBy, summary: cliSummaryOf(definition.summary, s) };
     },
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
+    reportPlan: (run) => definition.report(run, readPlanFile(run, definition.planSchema)),
   };
   const { drift, replan, replanRepeats } = definition;
   if (drift) kind.drift = (run, client, options) => drift(run, client, options);

@@ -63,7 +63,7 @@ describe('mbulk apply RUN', () => {
     writeFileSync(sheet, 'sku,price\nKBT,9.20\n');
     const planned = await runCli(['import', 'products', sheet, '--json'], env, dir);
     expect(planned.code, planned.stderr).toBe(0);
-    const { runId } = planned.json<{ runId: string }>();
+    const { runId, reportHtml } = planned.json<{ runId: string; reportHtml: string }>();
     const product = sandbox.store.getProduct('prod_00000004');
     expect([product.sku, product.price]).toEqual(['KBT', 850]);
     // Between plan and apply, someone sets another price in the store.
@@ -78,6 +78,19 @@ describe('mbulk apply RUN', () => {
       { field: 'price', planned: '9.20', live: '9.90', atPlanning: '8.50' },
     ]);
     expect(writes()).toEqual([]);
+    // The run's review page says so too, first, with the way out instead of the apply command.
+    const refusedPage = readFileSync(reportHtml, 'utf8');
+    expect(refusedPage).toContain('The live store changed since planning (1 entity');
+    expect(refusedPage).toContain('planned 9.20');
+    expect(refusedPage).toContain('live 9.90');
+    expect(refusedPage).toContain(`mbulk apply ${runId} --replan`);
+    // No plain apply command left on the page (it would be refused again).
+    expect(
+      refusedPage
+        .split(`mbulk apply ${runId}`)
+        .slice(1)
+        .every((rest) => rest.startsWith(' --replan')),
+    ).toBe(true);
   });
 
   it('needs --yes without a terminal, and resume repeats nothing of an applied stock run', async () => {
