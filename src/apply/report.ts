@@ -110,7 +110,7 @@ export function writeReport(file: string, input: ReportInput): void {
 
 /**
  * The page of a run whose apply was refused because the live store changed since planning: the
- * refusal first, with what changed, and the way out in place of the apply command.
+ * refusal first, with what changed and the way out, and no apply command.
  */
 export function withDriftRefusal(page: ReviewPage, drift: DriftRefusalRecord): ReviewPage {
   const what = `${drift.entities} ${drift.entities === 1 ? 'entity' : 'entities'}`;
@@ -120,14 +120,10 @@ export function withDriftRefusal(page: ReviewPage, drift: DriftRefusalRecord): R
       .join('; ')}`,
     fix: drift.fix,
   };
-  const { applyCommand, ...rest } = page;
-  return {
-    ...rest,
-    refusals: [refusal, ...(page.refusals ?? [])],
-    ...(applyCommand !== undefined && drift.fix.startsWith('mbulk apply ')
-      ? { applyCommand: drift.fix }
-      : {}),
-  };
+  // The plan as it stands would be refused again: the way out is the refusal's fix, no apply command.
+  const rest = { ...page };
+  delete rest.applyCommand;
+  return { ...rest, refusals: [refusal, ...(page.refusals ?? [])] };
 }
 
 function* section(title: string, lines: readonly string[]): Generator<string> {
