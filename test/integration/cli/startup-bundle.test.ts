@@ -5,7 +5,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 
 // bin/mbulk.js runs the bundled CLI (dist/bundle/main.cjs, made by scripts/bundle-cli.mjs in `npm run
 // build`; the globalSetup keeps it fresh). These check that the bundle runs only what start-up needs
@@ -189,15 +189,26 @@ function holding(ran: string[]): string[] {
     .map(([name]) => name);
 }
 
+/** Runs BODY against a one-product sandbox, with an env that targets it by --base-url only. */
+async function withSandbox(
+  body: (sandbox: RunningSandbox, env: NodeJS.ProcessEnv) => Promise<void>,
+): Promise<void> {
+  const sandbox = await startSandbox({
+    port: 0,
+    generate: { products: 1, customers: 1, orders: 0, currency: 'MYR' },
+  });
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_API_TOKEN: sandbox.token, NO_COLOR: '1' };
+    delete env['MERCHANT_API_URL'];
+    await body(sandbox, env);
+  } finally {
+    await sandbox.close();
+  }
+}
+
 describe('start-up of the bundled CLI', () => {
   it('mbulk whoami loads its own command, the HTTP client and the store schema, nothing else', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      generate: { products: 1, customers: 1, orders: 0, currency: 'MYR' },
-    });
-    try {
-      const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_API_TOKEN: sandbox.token, NO_COLOR: '1' };
-      delete env['MERCHANT_API_URL'];
+    await withSandbox(async (sandbox, env) => {
       const loaded = await modulesLoadedBy(['whoami', '--base-url', sandbox.url], env);
       expect(loaded.stdout).toContain(`Store:     ${sandbox.store.getMe().name}`);
       const { stdout, ran } = await modulesRunBy(['whoami', '--base-url', sandbox.url], env);
@@ -212,19 +223,11 @@ describe('start-up of the bundled CLI', () => {
       // only for a compressed answer). worker_threads is not checked: this test's module hooks load it.
       const fetchOnly = ['zlib', 'internal/webstreams/readablestream'];
       expect(loaded.builtins.filter((name) => fetchOnly.includes(name))).toEqual([]);
-    } finally {
-      await sandbox.close();
-    }
+    });
   });
 
   it('mbulk mcp runs the mcp bundle: it answers initialize and tools/list loading nothing from node_modules', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      generate: { products: 1, customers: 1, orders: 0, currency: 'MYR' },
-    });
-    try {
-      const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_API_TOKEN: sandbox.token, NO_COLOR: '1' };
-      delete env['MERCHANT_API_URL'];
+    await withSandbox(async (sandbox, env) => {
       const requests = [
         {
           jsonrpc: '2.0',
@@ -253,9 +256,7 @@ describe('start-up of the bundled CLI', () => {
       expect(answers[1]?.result.tools?.map((t) => t.name)).toContain('plan_import');
       // The SDK, ajv and zod ran from mcp.cjs: nothing from node_modules.
       expect(loaded.others).toEqual([]);
-    } finally {
-      await sandbox.close();
-    }
+    });
   });
 
   it('mbulk --help loads every command, and neither the HTTP client nor zod', async () => {
