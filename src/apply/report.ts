@@ -112,7 +112,7 @@ export function writeReport(file: string, input: ReportInput): void {
  * The page of a run whose apply was refused because the live store changed since planning: the
  * refusal first, with what changed and the way out, and no apply command.
  */
-export function withDriftRefusal(page: ReviewPage, drift: DriftRefusalRecord): ReviewPage {
+function withDriftRefusal(page: ReviewPage, drift: DriftRefusalRecord): ReviewPage {
   const what = `${drift.entities} ${drift.entities === 1 ? 'entity' : 'entities'}`;
   const refusal = {
     message: `The live store changed since planning (${what}, checked ${drift.checkedAt}): ${drift.lines
