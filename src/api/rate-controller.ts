@@ -45,6 +45,8 @@ const QUIET_MS = 15_000;
 const MARGIN_MEASURED = 0.97;
 const MARGIN_ROUGH = 0.9;
 const WINDOW_MS = 1000;
+/** The learned ceiling grows only while the rate sent is at least this share of it. */
+const BINDING = 0.85;
 /** Successes needed before a rate is believed. */
 const MIN_SAMPLE = 5;
 
@@ -121,10 +123,15 @@ export class RateController {
     }
     if (this.learnedRps !== undefined && now - this.lastRpsGrowthAt >= 1000) {
       const seconds = (now - this.lastRpsGrowthAt) / 1000;
-      // Quiet for long (no 429 in 15 s): the ceiling may be an underestimate; probe faster.
-      const quiet = this.lastEventAt !== undefined && now - this.lastEventAt > QUIET_MS;
-      const growth = quiet ? RPS_GROWTH_PER_SECOND_QUIET : RPS_GROWTH_PER_SECOND;
-      this.learnedRps *= 1 + growth * Math.min(seconds, 5);
+      // Probe upwards only while the ceiling is what holds us back: a ceiling that grew while a
+      // slower sender stayed under it (one cursor chain at its latency) would let the next burst
+      // (the writes after a read) straight into the server's limit, and pay a Retry-After for it.
+      if (this.recent.length * (1000 / WINDOW_MS) >= this.learnedRps * BINDING) {
+        // Quiet for long (no 429 in 15 s): the ceiling may be an underestimate; probe faster.
+        const quiet = this.lastEventAt !== undefined && now - this.lastEventAt > QUIET_MS;
+        const growth = quiet ? RPS_GROWTH_PER_SECOND_QUIET : RPS_GROWTH_PER_SECOND;
+        this.learnedRps *= 1 + growth * Math.min(seconds, 5);
+      }
       this.lastRpsGrowthAt = now;
     }
   }

@@ -113,6 +113,31 @@ describe('RateController', () => {
     expect(later).toBeLessThan(learned * 1.02);
   });
 
+  it('does not raise a learned ceiling while the rate sent stays well under it', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const send = async (perSecond: number, seconds: number) => {
+      for (let i = 0; i < perSecond * seconds; i++) {
+        await clock.advance(1000 / perSecond);
+        rc.onSuccess();
+      }
+    };
+    // Learn ~50/s: a burst at 80/s, a 429, then 100 successes in 2 s and another 429.
+    await send(80, 1);
+    rc.onRateLimited({ startedAt: clock.now() });
+    await send(50, 2);
+    rc.onRateLimited({ startedAt: clock.now() });
+    const learned = rc.progress().rpsLimit ?? 0;
+    expect(learned).toBeGreaterThan(47);
+    // One cursor chain at 34/s for a minute: the ceiling never held it back, so it stays put
+    // (before: +2%/s once quiet, 2.4 x after the minute, and the writes after it burst into 429s).
+    await send(34, 60);
+    expect(rc.progress().rpsLimit).toBeCloseTo(learned, 5);
+    // Sending at the ceiling again: it probes upwards.
+    await send(48, 3);
+    expect(rc.progress().rpsLimit ?? 0).toBeGreaterThan(learned);
+  });
+
   it('keeps the user rps ceiling as an upper bound', async () => {
     const clock = new FakeClock();
     const rc = new RateController({ maxConcurrency: 4, rps: 5, clock });
