@@ -85,6 +85,8 @@ export interface RequestOptions<T> {
    * answers 404: the earlier attempt did delete it.
    */
   goneAfterRetry?: () => T;
+  /** Yields the rate to other requests (see RunOptions.background): a list's shorter partitions. */
+  background?: boolean | undefined;
   /** Sees a 2xx body's raw text before it is parsed (list read-ahead: see PageIterator). */
   onText?: ((text: string) => void) | undefined;
 }
@@ -249,7 +251,7 @@ export class MerchantClient {
           );
         }
         return outcome;
-      }, options.signal);
+      }, options.signal, options.background ? { background: true } : {});
 
       if (result.ok) {
         if (options.onText !== undefined) {

@@ -19,6 +19,7 @@ import type {
   SummaryFields,
 } from './job-definition.js';
 import { readPlanFile } from './plan-file.js';
+import { releasePlanningMemory } from './release-memory.js';
 import { writeSheetResults } from './sheet-results.js';
 import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
@@ -41,6 +42,8 @@ export async function runJob<
   definition: JobDefinition<File, Op, R, Fields, Own, Options>,
   options: NoInfer<Options>,
 ): Promise<JobSummary<File, Fields, Own>> {
+  // A plan made in this process may have left hundreds of MB of garbage (a million-item index).
+  releasePlanningMemory();
   // A client of another store is refused here, before anything is read or written.
   await checkRunStore(run, options.client);
   const file = readPlanFile(run, definition.planSchema);
