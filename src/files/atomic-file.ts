@@ -13,10 +13,10 @@ import * as path from 'node:path';
  *
  * - `writeFileAtomic(file, data)`: the whole content at once (sync): run.json, plan.json, reports,
  *   the stores' memory files, the export watermarks.
- * - `AtomicFileSync`: written piece by piece with write(2) (backup.json).
+ * - `AtomicFileSync`: written piece by piece with write(2) (backup.json, the sandbox's state, which
+ *   must be one moment of the store).
  * - `AtomicFile`: written piece by piece through a stream, with backpressure, the disk writing while
- *   the caller makes the next piece (the CSV writer, JSON exports, XLSX workbooks, the sandbox's
- *   state).
+ *   the caller makes the next piece (the CSV writer, JSON exports, XLSX workbooks).
  *
  * Both writers refuse a folder as target when they open (EISDIR, as opening it would), not at the
  * final rename after the whole content was written.

@@ -17,7 +17,7 @@ import { InventoryTable } from './tables/inventory-table.js';
 import { MessageLog, type SentMessage } from './tables/message-log.js';
 import { OrderTable } from './tables/order-table.js';
 import { ProductTable } from './tables/product-table.js';
-import { productJson } from './tables/render-product.js';
+import { renderedProductJson } from './tables/render-product.js';
 import type { ListQuery } from './tables/request-parsing.js';
 import { StoreContext } from './tables/store-context.js';
 import { TemplateTable } from './tables/template-table.js';
@@ -127,30 +127,38 @@ export class SandboxStore {
 
   // ---------------------------------------------------------------- state
 
-  /**
-   * The whole state as JSON text pieces, produced synchronously (so it is one consistent
-   * moment even if the file is written asynchronously). Joined, they form a SandboxState.
-   */
+  /** The whole state as JSON text pieces (see writeState): joined, they form a SandboxState. */
   stateChunks(exportedAt = new Date().toISOString()): string[] {
     const chunks: string[] = [];
-    chunks.push(
+    this.writeState((piece) => chunks.push(piece), exportedAt);
+    return chunks;
+  }
+
+  /**
+   * The whole state as JSON text, handed to `write` piece by piece, synchronously (so it is one
+   * consistent moment). Products are rendered without keeping their JSON (a served product keeps
+   * it for the next GET; a save of 330,000 products would otherwise hold every one of them).
+   */
+  writeState(write: (piece: string) => void, exportedAt = new Date().toISOString()): void {
+    write(
       `{"format":"merchant-bulk/snapshot","version":1,"exported_at":${JSON.stringify(exportedAt)},"me":${JSON.stringify(this.me)},"products":[`,
     );
     const seqs: SandboxExtras['seqs'] = { products: [], customers: [], orders: [], templates: [] };
     const itemSeqs: Record<string, number> = {};
     let first = true;
     for (const p of this.products.records()) {
-      chunks.push(first ? productJson(p) : `,${productJson(p)}`);
+      const json = renderedProductJson(p);
+      write(first ? json : `,${json}`);
       first = false;
       seqs.products.push(p.seq);
       if (p.item !== null) itemSeqs[p.item.item_id] = p.item.seq;
       for (const v of p.variants) itemSeqs[v.item.item_id] = v.item.seq;
     }
     const section = <T>(name: string, entries: readonly Entry<T>[], into: number[]): void => {
-      chunks.push(`],"${name}":[`);
+      write(`],"${name}":[`);
       let f = true;
       for (const e of entries) {
-        chunks.push(f ? entryJson(e) : `,${entryJson(e)}`);
+        write(f ? entryJson(e) : `,${entryJson(e)}`);
         f = false;
         into.push(e.seq);
       }
@@ -166,8 +174,7 @@ export class SandboxStore {
       messages: this.sent.all(),
       idempotency: this.idempotency.toJSON(),
     };
-    chunks.push(`],"sandbox":${JSON.stringify(extras)}}`);
-    return chunks;
+    write(`],"sandbox":${JSON.stringify(extras)}}`);
   }
 
   /** The whole state as one object (convenient for small stores and tests). */

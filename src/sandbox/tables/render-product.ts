@@ -74,6 +74,11 @@ export function renderProduct(p: ProductRec): Product {
   };
 }
 
+/** The product's JSON: the cached one, else rendered without caching it (a state file's save). */
+export function renderedProductJson(p: ProductRec): string {
+  return p.json ?? JSON.stringify(renderProduct(p));
+}
+
 /** The product's JSON, cached until it changes. */
 export function productJson(p: ProductRec): string {
   if (p.json === null) p.json = JSON.stringify(renderProduct(p));

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { AtomicFileSync } from '../../../src/files/atomic-file.js';
 import { StateFileError } from '../../../src/errors/state-file-error.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import {
@@ -94,6 +95,33 @@ describe('the streaming state-file reader', () => {
     const again = new SandboxStore({ state: read as NonNullable<typeof read> }).toState();
     expect({ ...again, exported_at: at }).toEqual(read);
     expect(read?.products).toHaveLength(400);
+  });
+
+  it('saves a store as a stream: a megabyte a write, never the whole state held at once', async () => {
+    const store = new SandboxStore({
+      state: generateStore({ products: 1500, customers: 0, orders: 0, seed: 3 }),
+    });
+    const expected = store.stateChunks('2026-11-26T00:00:00.000Z').join('');
+    expect(expected.length).toBeGreaterThan(3 * 2 ** 20);
+    const writes: number[] = [];
+    const original = AtomicFileSync.prototype.write;
+    vi.spyOn(AtomicFileSync.prototype, 'write').mockImplementation(function (
+      this: AtomicFileSync,
+      data: string | Uint8Array,
+    ) {
+      writes.push(data.length);
+      original.call(this, data);
+    });
+    const file = path.join(dir, 'streamed.json');
+    const saver = new StateSaver(store, file, 0);
+    saver.schedule();
+    await saver.flush();
+    vi.restoreAllMocks();
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.replace(/"exported_at":"[^"]*"/, '"exported_at":"2026-11-26T00:00:00.000Z"')).toBe(expected);
+    // Several writes of about a megabyte each (plus one piece), none of them the whole file.
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...writes)).toBeLessThan(2 ** 20 + 64 * 1024);
   });
 
   it('names the file and the entity when one entity of a big list is invalid', async () => {
