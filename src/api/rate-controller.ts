@@ -269,7 +269,11 @@ export class RateController {
       await this.waitForPause(signal);
       const now = this.clock.now();
       const rps = this.rpsLimit();
-      if (rps === undefined) return;
+      if (rps === undefined) {
+        // No ceiling yet: sent at once, and counted (a ceiling learned later sees it).
+        this.noteSent(now);
+        return;
+      }
       while (this.sent.length > 0 && (this.sent[0] as number) <= now - WINDOW_MS) this.sent.shift();
       const room = Math.max(1, Math.floor(rps * BACKGROUND_SHARE * (WINDOW_MS / 1000)));
       if (this.sent.length < room) {
