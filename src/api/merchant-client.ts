@@ -85,8 +85,6 @@ export interface RequestOptions<T> {
    * answers 404: the earlier attempt did delete it.
    */
   goneAfterRetry?: () => T;
-  /** Yields the rate to other requests (see RunOptions.background): a list's shorter partitions. */
-  background?: boolean | undefined;
   /** Sees a 2xx body's raw text before it is parsed (list read-ahead: see PageIterator). */
   onText?: ((text: string) => void) | undefined;
 }
@@ -229,33 +227,29 @@ export class MerchantClient {
     let uncertain = false;
 
     for (let attempt = 1; ; attempt++) {
-      const result = await this.rate.run(
-        async (ticket) => {
+      const result = await this.rate.run(async (ticket) => {
+        this.log(
+          `-> ${options.method} ${url.slice(this.baseUrl.length)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
+        );
+        const started = this.clock.now();
+        const outcome = await this.send(url, label, options.method, headers, body, options.signal);
+        const ms = Math.round(this.clock.now() - started);
+        if (outcome.ok) {
+          this.rate.onSuccess(ticket);
           this.log(
-            `-> ${options.method} ${url.slice(this.baseUrl.length)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
+            `<- ${outcome.status} ${label} ${ms} ms${outcome.requestId ? ` ${outcome.requestId}` : ''}`,
           );
-          const started = this.clock.now();
-          const outcome = await this.send(url, label, options.method, headers, body, options.signal);
-          const ms = Math.round(this.clock.now() - started);
-          if (outcome.ok) {
-            this.rate.onSuccess(ticket);
-            this.log(
-              `<- ${outcome.status} ${label} ${ms} ms${outcome.requestId ? ` ${outcome.requestId}` : ''}`,
-            );
-          } else if (outcome.failure.kind === 'status' && outcome.failure.status === 429) {
-            this.rate.onRateLimited(ticket, outcome.retryAfterMs);
-            this.log(`<- 429 ${label} ${ms} ms: ${outcome.error.message}`);
-          } else {
-            if (outcome.failure.kind === 'status') this.rate.onSuccess(ticket);
-            this.log(
-              `<- ${outcome.failure.kind === 'status' ? outcome.failure.status : 'x'} ${label} ${ms} ms: ${outcome.error.message}`,
-            );
-          }
-          return outcome;
-        },
-        options.signal,
-        options.background ? { background: true } : {},
-      );
+        } else if (outcome.failure.kind === 'status' && outcome.failure.status === 429) {
+          this.rate.onRateLimited(ticket, outcome.retryAfterMs);
+          this.log(`<- 429 ${label} ${ms} ms: ${outcome.error.message}`);
+        } else {
+          if (outcome.failure.kind === 'status') this.rate.onSuccess(ticket);
+          this.log(
+            `<- ${outcome.failure.kind === 'status' ? outcome.failure.status : 'x'} ${label} ${ms} ms: ${outcome.error.message}`,
+          );
+        }
+        return outcome;
+      }, options.signal);
 
       if (result.ok) {
         if (options.onText !== undefined) {

@@ -32,17 +32,6 @@ export interface RateControllerOptions {
   onProgress?: ((progress: RateProgress) => void) | undefined;
 }
 
-/** How a request takes its turn. */
-export interface RunOptions {
-  /**
-   * Yields the rate to the others: under a rate ceiling it is sent only while the requests sent in
-   * the last second leave room (`BACKGROUND_SHARE` of the ceiling), and it never moves the spacing
-   * the others keep, so a chain of requests that must follow each other (the largest partition of a
-   * list, page after cursor) runs at its own latency while a shorter one fills the spare rate.
-   */
-  background?: boolean | undefined;
-}
-
 /** Handed to the task that holds a slot; reported back with the outcome. */
 export interface SendTicket {
   readonly startedAt: number;
@@ -58,8 +47,6 @@ const MARGIN_ROUGH = 0.9;
 const WINDOW_MS = 1000;
 /** The learned ceiling grows only while the rate sent is at least this share of it. */
 const BINDING = 0.85;
-/** Background requests fill the sending window up to this share of the ceiling (no probing). */
-const BACKGROUND_SHARE = 0.9;
 /** Successes needed before a rate is believed. */
 const MIN_SAMPLE = 5;
 
@@ -95,8 +82,6 @@ export class RateController {
   private successesSinceEvent = 0;
   private lastRpsGrowthAt = 0;
   private readonly recent: number[] = [];
-  /** Send times over the last second (background requests look at them). */
-  private readonly sent: number[] = [];
 
   constructor(options: RateControllerOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -109,32 +94,20 @@ export class RateController {
   }
 
   /** Runs `task` when a slot is free, the global pause is over and the rps spacing allows. */
-  run<T>(
-    task: (ticket: SendTicket) => Promise<T>,
-    signal?: AbortSignal,
-    options: RunOptions = {},
-  ): Promise<T> {
-    const background = options.background === true;
-    // A background request waits for room before it queues for a slot: waiting inside one would
-    // hold a slot the foreground needs.
-    const admitted = background ? this.waitInBackground(signal) : Promise.resolve();
-    return admitted.then(() =>
-      this.limit(async () => {
-        if (background) await this.waitForPause(signal);
-        else await this.waitForTurn(signal);
-        const ticket: SendTicket = { startedAt: this.clock.now() };
-        if (!background) this.noteSent(ticket.startedAt);
-        this.inFlight++;
-        this.requests++;
+  run<T>(task: (ticket: SendTicket) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.limit(async () => {
+      await this.waitForTurn(signal);
+      const ticket: SendTicket = { startedAt: this.clock.now() };
+      this.inFlight++;
+      this.requests++;
+      this.emit();
+      try {
+        return await task(ticket);
+      } finally {
+        this.inFlight--;
         this.emit();
-        try {
-          return await task(ticket);
-        } finally {
-          this.inFlight--;
-          this.emit();
-        }
-      }),
-    );
+      }
+    });
   }
 
   /** A response that was not a 429 (errors included: the server kept up). */
@@ -251,46 +224,6 @@ export class RateController {
       // A Retry-After arrived while we waited: wait for it too.
       if (this.pausedUntil > now) continue;
       return;
-    }
-  }
-
-  private noteSent(at: number): void {
-    this.sent.push(at);
-    while ((this.sent[0] as number) <= at - WINDOW_MS) this.sent.shift();
-  }
-
-  /**
-   * A background request's admission: after any pause, once the last second's sends leave room
-   * under the ceiling; its send is counted from then (a reservation, so that requests admitted
-   * together do not all see the same room).
-   */
-  private async waitInBackground(signal: AbortSignal | undefined): Promise<void> {
-    for (;;) {
-      await this.waitForPause(signal);
-      const now = this.clock.now();
-      const rps = this.rpsLimit();
-      if (rps === undefined) {
-        // No ceiling yet: sent at once, and counted (a ceiling learned later sees it).
-        this.noteSent(now);
-        return;
-      }
-      while (this.sent.length > 0 && (this.sent[0] as number) <= now - WINDOW_MS) this.sent.shift();
-      const room = Math.max(1, Math.floor(rps * BACKGROUND_SHARE * (WINDOW_MS / 1000)));
-      if (this.sent.length < room) {
-        this.noteSent(now);
-        return;
-      }
-      // Room again when the oldest send of the window leaves it.
-      await this.clock.sleep((this.sent[this.sent.length - room] as number) + WINDOW_MS - now, signal);
-    }
-  }
-
-  private async waitForPause(signal: AbortSignal | undefined): Promise<void> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const now = this.clock.now();
-      if (this.pausedUntil <= now) return;
-      await this.clock.sleep(this.pausedUntil - now, signal);
     }
   }
 

@@ -21,13 +21,10 @@ export interface ProductListParams {
 export class Products {
   constructor(private readonly client: MerchantClient) {}
 
-  /**
-   * Every product (optionally of one status), page by page (limit 100). `background` yields the
-   * rate to other requests (see RunOptions.background).
-   */
+  /** Every product (optionally of one status), page by page (limit 100). */
   list(
     params: ProductListParams = {},
-    options: { signal?: AbortSignal | undefined; background?: boolean | undefined } = {},
+    options: { signal?: AbortSignal | undefined } = {},
   ): PageIterator<Product> {
     return new PageIterator(
       async (cursor, onText) =>
@@ -37,7 +34,6 @@ export class Products {
           query: { limit: PAGE_LIMIT, cursor, status: params.status },
           schema: (await schemas()).ProductList,
           signal: options.signal,
-          background: options.background,
           onText,
         }),
       'GET /api/v2/products',
@@ -48,18 +44,11 @@ export class Products {
    * Every product, reading one partition per status in parallel (VISIBLE and HIDDEN together cover
    * the store, so the set equals a plain `list()`). Shortens wall time when latency, not the rate
    * limit, is what bounds the read. `onPage` is called as each page arrives (progress).
-   *
-   * The read takes as long as its longest chain of pages (each cursor comes from the page before),
-   * so that chain goes first: VISIBLE, usually most of a catalog (HIDDEN holds drafts and archived
-   * products). HIDDEN's pages are sent in the background: under a rate ceiling (after a 429) they
-   * take only the rate VISIBLE's chain leaves, instead of spacing it out behind them while both
-   * run. A store whose HIDDEN partition is the larger one reads it at full speed once VISIBLE ends.
    */
   listPartitioned(
     options: { signal?: AbortSignal | undefined; onPage?: (() => void) | undefined } = {},
   ): AsyncIterable<Product> {
-    const list = (status: ProductStatus, i: number) =>
-      this.list({ status }, { signal: options.signal, background: i > 0 });
+    const list = (status: ProductStatus) => this.list({ status }, options);
     return (async function* () {
       const { PRODUCT_STATUSES } = await schemas();
       yield* mergePartitions(PRODUCT_STATUSES.map(list), (p) => p.id, options.onPage);

@@ -4,31 +4,40 @@ import { runInNewContext } from 'node:vm';
 /** Heap in use above which a finished plan's garbage is worth a full collection. */
 const RELEASE_ABOVE_BYTES = 256 * 2 ** 20;
 
-let collect: (() => void) | undefined;
+let collect: (() => void) | null | undefined;
 
 /**
  * Collects the garbage a big plan left behind, before an apply allocates on top of it. Planning a
  * million-row stock sheet holds an index of every live item (~500 MB); once the plan is written the
  * index is garbage, but V8 collects old space only when it next fills, so the apply's own
- * allocations (journal, results file, report) came on top: peak RSS 1,075 MB against 850 MB for the
+ * allocations (journal, results file, report) came on top: peak RSS 1,075 MB against 851 MB for the
  * plan (bench/stock.bench.ts at a million SKUs). A full collection of a heap that is mostly garbage
  * marks only what is live (a few ms to tens of ms) and lets the apply reuse the pages.
  *
  * Only above 256 MB of heap in use (`aboveBytes`), so small runs never pay for it. Returns whether
- * it collected. `gc` is Node's own (`--expose-gc`) or, without it, the flag is set at run time and
- * the function taken from a new context (a context made after the flag has it; the main context's
- * globals do not change).
+ * it collected. `gc` is Node's own (`--expose-gc`) or, without it, taken the way Jest's leak
+ * detector (jest-leak-detector) takes it: the flag set at run time, `gc` read from a new context
+ * (a context made after the flag has it), the flag cleared again so that no later context gets
+ * it; the main context's globals never change. Should that fail, nothing is collected (the apply
+ * runs as before, with a higher peak).
  */
 export function releasePlanningMemory(aboveBytes = RELEASE_ABOVE_BYTES): boolean {
   if (process.memoryUsage().heapUsed < aboveBytes) return false;
-  collect ??= gcFunction();
+  if (collect === undefined) collect = gcFunction();
+  if (collect === null) return false;
   collect();
   return true;
 }
 
-function gcFunction(): () => void {
+function gcFunction(): (() => void) | null {
   const own = (globalThis as { gc?: unknown }).gc;
   if (typeof own === 'function') return own as () => void;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    setFlagsFromString('--no-expose-gc');
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    return null;
+  }
 }

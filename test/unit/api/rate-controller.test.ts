@@ -138,39 +138,6 @@ describe('RateController', () => {
     expect(rc.progress().rpsLimit ?? 0).toBeGreaterThan(learned);
   });
 
-  it('sends background requests only in the rate a foreground chain leaves, never delaying it', async () => {
-    const clock = new FakeClock();
-    const rc = new RateController({ maxConcurrency: 4, rps: 10, clock });
-    const fgAsked: number[] = [];
-    const fgSent: number[] = [];
-    const bgSent: number[] = [];
-    // 30 background requests queued at once (a short partition), a foreground chain of one request
-    // every 250 ms (a long partition at its latency).
-    const background = Array.from({ length: 30 }, () =>
-      rc.run(async () => void bgSent.push(clock.now()), undefined, { background: true }),
-    );
-    const foreground = (async () => {
-      for (let i = 0; i < 12; i++) {
-        fgAsked.push(clock.now());
-        await rc.run(async () => void fgSent.push(clock.now()));
-        await clock.sleep(250);
-      }
-    })();
-    await clock.advance(5000);
-    await Promise.all([...background, foreground]);
-    // The chain went out each time it asked (FIFO spacing would have put it behind the backlog).
-    expect(fgSent).toEqual(fgAsked);
-    // Every background request went, each only when the second before it (the chain's sends
-    // counted) left room under 90% of the ceiling: 9 a second, the chain's 4 leaving 5.
-    expect(bgSent).toHaveLength(30);
-    // (a chain's send at the very instant of a background one came after it)
-    const before = (t: number) =>
-      bgSent.filter((u) => u > t - 1000 && u <= t).length +
-      fgSent.filter((u) => u > t - 1000 && u < t).length;
-    for (const t of bgSent) expect(before(t)).toBeLessThanOrEqual(9);
-    expect(Math.max(...bgSent)).toBeGreaterThan(3000);
-  });
-
   it('keeps the user rps ceiling as an upper bound', async () => {
     const clock = new FakeClock();
     const rc = new RateController({ maxConcurrency: 4, rps: 5, clock });
