@@ -15,10 +15,12 @@
  * status partitions + ceil(changed / 100) batch writes at the rate limit, or the larger
  * partition's pages in sequence, whichever is larger). --repeat 0 skips the plan-alone child:
  *   npx tsx bench/stock.bench.ts --products 333334 --variants 3 --rate 50 --latency 20 --repeat 0
- * With a latency or a rate, a bare client then reads the VISIBLE pages in sequence (--chain-pages N: the first N)
- * to measure a page's round trip on this machine, the sequential bound's real figure (the injected
- * latency leaves out moving ~260 KB a page). BENCH_TRACE=1 prints the importing process's rate
- * control once a second (requests/s, learned ceiling, 429s) on stderr.
+ * With a latency or a rate, a bare client then reads the VISIBLE partition (the larger one here)
+ * page after page (--chain-pages N: the first N only) to measure a page's round trip on this
+ * machine, the sequential bound's real figure (the injected latency leaves out moving ~260 KB a
+ * page). BENCH_TRACE=1 prints the importing process's rate control once a second (requests/s,
+ * learned ceiling, 429s) on stderr; BENCH_CHILD_NODE_ARGS="--trace-gc" (or --cpu-prof …) passes
+ * node options to the importing children.
  *
  * Processes, so that each RSS figure belongs to one thing:
  * - `sandbox` child: builds the store (generateStore, then every product reshaped to exactly
