@@ -404,7 +404,10 @@ export class SandboxApp {
       }
       if (method === 'POST' && path === '/__sandbox/clock') return ok(this.store.setClock(json(ctx)));
       if (method === 'GET' && path === '/__sandbox/state') {
-        return this.respond(200, this.store.stateChunks().join(''), requestId);
+        // Bytes, not a string: a big store's state is longer than a V8 string can be.
+        return this.respond(200, this.store.stateBytes(), requestId, {
+          'content-type': 'application/json; charset=utf-8',
+        });
       }
       if (method === 'GET' && path === '/__sandbox/messages') return ok(this.store.messages());
       throw notFound(`no route ${method} ${path}`);

@@ -21,17 +21,7 @@ function saveState(path: string, store: SandboxStore): void {
   mkdirSync(dirname(path), { recursive: true });
   const file = new AtomicFileSync(path);
   try {
-    let pending: string[] = [];
-    let size = 0;
-    store.writeState((piece) => {
-      pending.push(piece);
-      size += piece.length;
-      if (size < FLUSH_CHARS) return;
-      file.write(pending.join(''));
-      pending = [];
-      size = 0;
-    });
-    file.write(pending.join(''));
+    store.writeStateInBlocks((block) => file.write(block), FLUSH_CHARS);
     file.commit();
   } catch (error) {
     file.discard();

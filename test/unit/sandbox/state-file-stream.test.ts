@@ -11,6 +11,7 @@ import {
   type JsonObjectSink,
 } from '../../../src/sandbox/json-object-reader.js';
 import { readSnapshotFile, readStateFile, StateSaver } from '../../../src/sandbox/persistence.js';
+import { SandboxApp } from '../../../src/sandbox/app.js';
 import { SandboxStore } from '../../../src/sandbox/store.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mbulk-state-stream-'));
@@ -128,6 +129,26 @@ describe('the streaming state-file reader', () => {
     expect(writes.length).toBeGreaterThanOrEqual(3);
     expect(writes[0]?.madeSoFar).toBeLessThan(made / 2);
     expect(Math.max(...writes.map((w) => w.chars))).toBeLessThan(2 ** 20 + 64 * 1024);
+  });
+
+  it('GET /__sandbox/state answers the state as bytes, never as one string', async () => {
+    const store = new SandboxStore({
+      state: generateStore({ products: 600, customers: 20, orders: 30, seed: 5 }),
+    });
+    const app = new SandboxApp(store);
+    const joins = vi.spyOn(Array.prototype, 'join');
+    const res = await app.handle({ method: 'GET', url: '/__sandbox/state', headers: {}, body: '' });
+    // Joined in blocks of about a megabyte, never the whole state (a big one is past V8's limit).
+    const longest = Math.max(0, ...joins.mock.results.map((r) => String(r.value).length));
+    vi.restoreAllMocks();
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toBeInstanceOf(Uint8Array);
+    const text = Buffer.from(res.body as Uint8Array).toString('utf8');
+    expect(text.length).toBeGreaterThan(2 ** 20);
+    expect(longest).toBeLessThan(2 ** 20 + 64 * 1024);
+    const state = JSON.parse(text) as { exported_at: string };
+    expect(state).toEqual({ ...store.toState(), exported_at: state.exported_at });
   });
 
   it('names the file and the entity when one entity of a big list is invalid', async () => {
