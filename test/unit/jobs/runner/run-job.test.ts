@@ -12,9 +12,16 @@ import { changeOf } from '../../../../src/jobs/runner/change-outcome.js';
 import type { JobDefinition, JobSession, SummaryFields } from '../../../../src/jobs/runner/job-definition.js';
 import { RowIssuesSchema, RunInputSchema } from '../../../../src/jobs/runner/plan-file-parts.js';
 import { planFileSchema } from '../../../../src/jobs/runner/plan-file.js';
+import { releasePlanningMemory } from '../../../../src/jobs/runner/release-memory.js';
 import { runJob } from '../../../../src/jobs/runner/run-job.js';
 import { cliSummaryOf } from '../../../../src/jobs/runner/summary-fields.js';
 import type { RowIssue } from '../../../../src/mapping/row-issue.js';
+
+// Whether an apply starts by giving back what planning left: watched, not run (a full collection
+// per test would only cost time; release-memory.test.ts tests the collection itself).
+vi.mock('../../../../src/jobs/runner/release-memory.js', () => ({
+  releasePlanningMemory: vi.fn(() => false),
+}));
 
 /**
  * A small kind over a temp-dir run directory: one row of `items.csv` per item, one operation per
@@ -222,6 +229,18 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
         [5, 'not_run'],
       ]);
     });
+  });
+
+  it('starts by collecting the garbage a plan in this process may have left, at the default threshold', async () => {
+    vi.mocked(releasePlanningMemory).mockClear();
+    let collectedBeforeSend = false;
+    const kind = fakeKind(failureSummary, (ctx) => {
+      collectedBeforeSend = vi.mocked(releasePlanningMemory).mock.calls.length === 1;
+      return fakeSession(ctx);
+    });
+    await runJob(plannedRun(items('ok')), kind, { client, concurrency: 1 });
+    expect(vi.mocked(releasePlanningMemory).mock.calls).toEqual([[]]);
+    expect(collectedBeforeSend).toBe(true);
   });
 
   it('invalid rows become failed rows: invalid in results.csv, in failed.csv, in failedRows', async () => {
