@@ -126,7 +126,7 @@ export class RateController {
       // Probe upwards only while the ceiling is what holds us back: a ceiling that grew while a
       // slower sender stayed under it (one cursor chain at its latency) would let the next burst
       // (the writes after a read) straight into the server's limit, and pay a Retry-After for it.
-      if (this.recent.length * (1000 / WINDOW_MS) >= this.learnedRps * BINDING) {
+      if (this.recentRps() >= this.learnedRps * BINDING) {
         // Quiet for long (no 429 in 15 s): the ceiling may be an underestimate; probe faster.
         const quiet = this.lastEventAt !== undefined && now - this.lastEventAt > QUIET_MS;
         const growth = quiet ? RPS_GROWTH_PER_SECOND_QUIET : RPS_GROWTH_PER_SECOND;
@@ -159,7 +159,7 @@ export class RateController {
         estimate = ((this.successesSinceEvent * 1000) / since) * MARGIN_MEASURED;
       } else if (this.recent.length >= MIN_SAMPLE) {
         // First 429 (or two in quick succession): stay under the rate we were just sending at.
-        estimate = this.recent.length * (1000 / WINDOW_MS) * MARGIN_ROUGH;
+        estimate = this.recentRps() * MARGIN_ROUGH;
       } else if (this.learnedRps !== undefined) {
         estimate = this.learnedRps * MARGIN_ROUGH;
       }
@@ -193,7 +193,7 @@ export class RateController {
     return {
       inFlight: this.inFlight,
       concurrency: this.limit.concurrency,
-      rps: this.recent.length * (1000 / WINDOW_MS),
+      rps: this.recentRps(),
       rpsLimit: this.rpsLimit(),
       retries: this.retries,
       requests: this.requests,
@@ -225,6 +225,11 @@ export class RateController {
       if (this.pausedUntil > now) continue;
       return;
     }
+  }
+
+  /** Responses per second over the last window (trimmed by the caller). */
+  private recentRps(): number {
+    return this.recent.length * (1000 / WINDOW_MS);
   }
 
   private trimRecent(now: number): void {

@@ -7,9 +7,6 @@ import { StoreSnapshot } from '../schema/index.js';
 import { JsonStreamError, readJsonObject } from './json-object-reader.js';
 import type { SandboxState, SandboxStore } from './store.js';
 
-/** Characters gathered before each write(2) of the state file. */
-const FLUSH_CHARS = 1 << 20;
-
 /**
  * Writes the store's state to `path` atomically (src/files/atomic-file.ts), so a crash leaves
  * either the old file or the new one, never half of one. Streamed: the state is made piece by
@@ -21,7 +18,7 @@ function saveState(path: string, store: SandboxStore): void {
   mkdirSync(dirname(path), { recursive: true });
   const file = new AtomicFileSync(path);
   try {
-    store.writeStateInBlocks((block) => file.write(block), FLUSH_CHARS);
+    store.writeStateInBlocks((block) => file.write(block));
     file.commit();
   } catch (error) {
     file.discard();

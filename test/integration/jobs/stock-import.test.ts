@@ -324,13 +324,9 @@ describe('stock import against the sandbox', () => {
       s.requestLog().filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products?')).length;
 
     const progress: JobProgress[] = [];
-    const planned = await planStockImport({
-      client,
-      file,
-      runsRoot,
-      target: 'test',
-      onProgress: (p) => progress.push(p),
-    });
+    const plan = () =>
+      planStockImport({ client, file, runsRoot, target: 'test', onProgress: (p) => progress.push(p) });
+    const planned = await plan();
     expect(planned.file.plan.changes).toHaveLength(changed);
     expect(pageGets()).toBe(boundPages);
     const fetches = progress.filter((p) => p.phase === 'fetch');
@@ -347,13 +343,7 @@ describe('stock import against the sandbox', () => {
 
     s.clearRequestLog();
     progress.length = 0;
-    const again = await planStockImport({
-      client,
-      file,
-      runsRoot,
-      target: 'test',
-      onProgress: (p) => progress.push(p),
-    });
+    const again = await plan();
     expect(again.file.plan.changes).toEqual([]);
     expect(await applyStockRun(again.run, { client })).toMatchObject({ requests: 0 });
     expect(writes(s)).toEqual([]);
