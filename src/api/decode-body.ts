@@ -22,10 +22,10 @@ export class UnsupportedEncodingError extends MbulkError {
 }
 
 /**
- * Decodes `body` compressed with `codings` (in the order the server applied them, as in the
- * Content-Encoding header) and reads it as UTF-8 text, a byte order mark dropped (as fetch's text()).
+ * Undoes `codings` on `body` (in the order the server applied them, as in the Content-Encoding
+ * header): the bytes as sent before compression.
  */
-export async function decodeBody(body: Buffer, codings: readonly string[]): Promise<string> {
+export async function decodeBodyBytes(body: Buffer, codings: readonly string[]): Promise<Buffer> {
   let bytes = body;
   for (const coding of [...codings].reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') bytes = await gunzipAsync(bytes);
@@ -37,5 +37,13 @@ export async function decodeBody(body: Buffer, codings: readonly string[]): Prom
     } else if (coding === 'br') bytes = await brotliAsync(bytes);
     else throw new UnsupportedEncodingError(coding);
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+/**
+ * Decodes `body` compressed with `codings` (in the order the server applied them, as in the
+ * Content-Encoding header) and reads it as UTF-8 text, a byte order mark dropped (as fetch's text()).
+ */
+export async function decodeBody(body: Buffer, codings: readonly string[]): Promise<string> {
+  return new TextDecoder().decode(await decodeBodyBytes(body, codings));
 }

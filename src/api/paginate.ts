@@ -8,8 +8,9 @@ export const PAGE_LIMIT = 100;
 
 /**
  * Fetches one page; `cursor` is undefined for the first page and opaque otherwise. A fetcher that
- * hands `onText` the raw 2xx body as soon as it arrives (before parsing and validating it) lets the
- * iterator request the next page while this one is still being parsed (see `PageIterator`).
+ * hands `onText` the raw 2xx body (or its end, where the next cursor is) as soon as it arrives,
+ * before decoding, parsing and validating it, lets the iterator request the next page while this
+ * one is still being parsed (see `PageIterator`).
  */
 export type PageFetcher<T> = (
   cursor: string | undefined,

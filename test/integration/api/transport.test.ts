@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ApiError, ConnectionError, OutcomeUnknownError, TimeoutError } from '../../../src/api/errors.js';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { store } from '../../unit/api/fixtures.js';
@@ -96,6 +97,42 @@ describe('transport answers (undici request API)', () => {
     expect(me.name).toBe(store.name);
     expect(s.seen[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
   });
+
+  it.each([['plain'], ['gzip']])(
+    'a big %s answer: the body hook sees its end, the parse all of it (UTF-8, byte order mark dropped)',
+    async (coding) => {
+      // ~300 KB with multi-byte characters everywhere, so that the hook's cut falls inside one.
+      const items = Array.from({ length: 3000 }, (_, i) => ({ id: `p${i}`, title: `Thé ${i} — 東京 ✓` }));
+      const text = JSON.stringify({ object: 'list', data: items, has_more: true, next_cursor: 'c_2' });
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+      const s = await answeringServer((_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(coding === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+        });
+        res.end(coding === 'gzip' ? gzipSync(bytes) : bytes);
+      });
+      server = s.server;
+      client = new MerchantClient({ baseUrl: s.url, token: 't' });
+      const seen: string[] = [];
+      const parsed = await client.request({
+        method: 'GET',
+        path: '/api/v2/products',
+        schema: z.object({ data: z.array(z.object({ title: z.string() })), next_cursor: z.string() }),
+        onText: (end) => seen.push(end),
+      });
+      expect(parsed.data).toHaveLength(3000);
+      expect(parsed.data[2999]?.title).toBe('Thé 2999 — 東京 ✓');
+      expect(parsed.next_cursor).toBe('c_2');
+      expect(seen).toHaveLength(1);
+      const end = seen[0] ?? '';
+      // The end only (not the 300 KB), ending as the body ends, whole characters after the cut.
+      expect(end.length).toBeLessThan(4096);
+      // (a character cut at the start is one U+FFFD per byte left of it)
+      expect(text.endsWith(end.replace(/^\uFFFD+/, ''))).toBe(true);
+      expect(end).toMatch(/"next_cursor":"c_2"}$/);
+    },
+  );
 
   it('an answer in a coding it cannot read fails naming the coding', async () => {
     const s = await answeringServer((_req, res) => {
