@@ -23,9 +23,9 @@ export class UnsupportedEncodingError extends MbulkError {
 
 /**
  * Undoes `codings` on `body` (in the order the server applied them, as in the Content-Encoding
- * header): the bytes as sent before compression.
+ * header): the bytes as sent before compression. The transport reads them as UTF-8 text.
  */
-export async function decodeBodyBytes(body: Buffer, codings: readonly string[]): Promise<Buffer> {
+export async function decodeBody(body: Buffer, codings: readonly string[]): Promise<Buffer> {
   let bytes = body;
   for (const coding of [...codings].reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') bytes = await gunzipAsync(bytes);
@@ -38,12 +38,4 @@ export async function decodeBodyBytes(body: Buffer, codings: readonly string[]):
     else throw new UnsupportedEncodingError(coding);
   }
   return bytes;
-}
-
-/**
- * Decodes `body` compressed with `codings` (in the order the server applied them, as in the
- * Content-Encoding header) and reads it as UTF-8 text, a byte order mark dropped (as fetch's text()).
- */
-export async function decodeBody(body: Buffer, codings: readonly string[]): Promise<string> {
-  return new TextDecoder().decode(await decodeBodyBytes(body, codings));
 }

@@ -109,7 +109,7 @@ type Attempt =
 
 const DEFAULT_MAX_RETRIES = 6;
 
-/** A body as the transport gave it: bytes when it offers them (see FetchResponse.bytes), else text. */
+/** A body as the transport gave it: bytes when it offers them (see FetchResponse.bodyBytes), else text. */
 type ResponseBody = Uint8Array | string;
 
 /** How much of a body's end `onText` sees when the body came as bytes (a cursor is far shorter). */
@@ -342,7 +342,7 @@ export class MerchantClient {
         ...(linked.signal !== undefined ? { signal: linked.signal } : {}),
         dispatcher: transport.agent,
       });
-      answer = response.bytes !== undefined ? await response.bytes() : await response.text();
+      answer = response.bodyBytes !== undefined ? await response.bodyBytes() : await response.text();
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const { failure, detail, timeout } = classifyTransportError(error);

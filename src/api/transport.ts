@@ -7,12 +7,14 @@ export interface FetchResponse {
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
   /**
-   * The body's bytes (after undoing any Content-Encoding), read instead of `text()` when present:
-   * the client can then look at a list page's end (its next cursor) before decoding the whole
-   * page into one string, which for a 260 KB page costs more than a millisecond here. Optional:
-   * an injected fetch may leave it out (the client then reads `text()`).
+   * Our transport's own (undiciRequestLike; a fetch Response has no such method): the body's
+   * bytes after undoing any Content-Encoding, read once and shared with `text()`. The client reads
+   * them when present, so that it can look at a list page's end (its next cursor) before decoding
+   * the whole page into one string (for a 260 KB page more than a millisecond on a small VM).
+   * Not `bytes()`: a fetch Response has that one, and a wrapper that consumed the body through
+   * `text()` and replaced `text` would leave it unusable.
    */
-  bytes?(): Promise<Uint8Array>;
+  bodyBytes?(): Promise<Uint8Array>;
 }
 
 /** The parts of RequestInit the client sends. */
@@ -60,24 +62,26 @@ export const undiciRequestLike: FetchLike = async (url, init) => {
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   };
-  return {
-    status: response.statusCode,
-    headers: { get },
-    text: async () => {
-      const codings = contentCodings(get('content-encoding'));
-      if (codings.length === 0) return response.body.text();
-      const { decodeBody } = await import('./decode-body.js');
-      return decodeBody(Buffer.from(await response.body.arrayBuffer()), codings);
-    },
-    bytes: async () => {
+  // Read once, whichever is asked first: text() and bodyBytes() answer from the same bytes.
+  let body: Promise<Buffer> | undefined;
+  const bodyBytes = (): Promise<Buffer> =>
+    (body ??= (async () => {
       const bytes = Buffer.from(await response.body.arrayBuffer());
       const codings = contentCodings(get('content-encoding'));
       if (codings.length === 0) return bytes;
-      const { decodeBodyBytes } = await import('./decode-body.js');
-      return decodeBodyBytes(bytes, codings);
-    },
+      const { decodeBody } = await import('./decode-body.js');
+      return decodeBody(bytes, codings);
+    })());
+  return {
+    status: response.statusCode,
+    headers: { get },
+    // UTF-8, a byte order mark dropped (as fetch's text()).
+    text: async () => utf8.decode(await bodyBytes()),
+    bodyBytes,
   };
 };
+
+const utf8 = new TextDecoder();
 
 /** What fetch asks for over https (undici web/fetch/index.js); all three are in node:zlib. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';

@@ -12,21 +12,18 @@ describe('decodeBody', () => {
     ['deflate', deflateSync(bytes)],
     ['br', brotliCompressSync(bytes)],
   ])('undoes %s', async (coding, body) => {
-    expect(await decodeBody(body, [coding])).toBe(text);
+    expect((await decodeBody(body, [coding])).toString('utf8')).toBe(text);
   });
 
   it('reads "deflate" sent raw, without the zlib wrapper, as fetch does', async () => {
-    expect(await decodeBody(deflateRawSync(bytes), ['deflate'])).toBe(text);
+    expect((await decodeBody(deflateRawSync(bytes), ['deflate'])).toString('utf8')).toBe(text);
   });
 
   it('undoes several codings in the reverse of the order the header lists them', async () => {
     // Content-Encoding: gzip, br  means gzip was applied first, then br.
-    expect(await decodeBody(brotliCompressSync(gzipSync(bytes)), ['gzip', 'br'])).toBe(text);
-  });
-
-  it('drops a UTF-8 byte order mark, as fetch text() does', async () => {
-    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
-    expect(await decodeBody(gzipSync(withBom), ['gzip'])).toBe(text);
+    expect((await decodeBody(brotliCompressSync(gzipSync(bytes)), ['gzip', 'br'])).toString('utf8')).toBe(
+      text,
+    );
   });
 
   it('refuses a coding it did not ask for, naming it', async () => {
