@@ -138,6 +138,46 @@ describe('RateController', () => {
     expect(rc.progress().rpsLimit ?? 0).toBeGreaterThan(learned);
   });
 
+  it('lets a cursor chain go on after a quick page under a learned ceiling; a user --rps stays strict', async () => {
+    /** Start times of a chain of 40 requests, one after the other, answered in 12 or 30 ms in turn. */
+    const chain = async (rc: RateController, clock: FakeClock) => {
+      const started: number[] = [];
+      const done = (async () => {
+        for (let i = 0; i < 40; i++) {
+          await rc.run(async () => {
+            started.push(clock.now());
+            await clock.sleep(i % 2 === 0 ? 12 : 30);
+          });
+          rc.onSuccess();
+        }
+      })();
+      while (started.length < 40) await clock.advance(1);
+      await clock.advance(30);
+      await done;
+      return started.slice(1).map((t, i) => t - (started[i] as number));
+    };
+    // Learned ~48.5/s (a burst, a 429, 100 successes in 2 s, another 429): 20.6 ms apart on average.
+    const clock = new FakeClock();
+    const learned = new RateController({ maxConcurrency: 4, clock });
+    for (let i = 0; i < 80; i++) await clock.advance(12.5).then(() => learned.onSuccess());
+    learned.onRateLimited({ startedAt: clock.now() });
+    for (let i = 0; i < 100; i++) await clock.advance(20).then(() => learned.onSuccess());
+    learned.onRateLimited({ startedAt: clock.now() });
+    const ceiling = learned.progress().rpsLimit ?? 0;
+    expect(ceiling).toBeGreaterThan(47);
+    expect(ceiling).toBeLessThan(50);
+    // 21 ms a page on average, under the ceiling: no page waits (before: 20.6 ms after each quick one).
+    const gaps = await chain(learned, clock);
+    expect(gaps.filter((g, i) => g !== (i % 2 === 0 ? 12 : 30))).toEqual([]);
+    // The user's --rps 48 is kept to the letter: never two sends closer than 1000 / 48 ms.
+    const strictClock = new FakeClock();
+    const strict = await chain(
+      new RateController({ maxConcurrency: 4, rps: 48, clock: strictClock }),
+      strictClock,
+    );
+    expect(Math.min(...strict)).toBeGreaterThanOrEqual(1000 / 48 - 1);
+  });
+
   it('keeps the user rps ceiling as an upper bound', async () => {
     const clock = new FakeClock();
     const rc = new RateController({ maxConcurrency: 4, rps: 5, clock });
