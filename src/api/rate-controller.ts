@@ -140,12 +140,15 @@ export class RateController {
   onRateLimited(ticket: SendTicket, retryAfterMs?: number): void {
     const now = this.clock.now();
     this.rateLimited++;
-    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pauseFor(retryAfterMs);
     // Requests sent before our last reaction saw the old rate: one congestion, one reaction.
-    if (ticket.startedAt < this.lastDecreaseAt) {
-      this.emit();
-      return;
-    }
+    if (ticket.startedAt >= this.lastDecreaseAt) this.react(now);
+    // After learning: the pause leaves no slack under the ceiling just learned (see pauseFor).
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pauseFor(retryAfterMs);
+    this.emit();
+  }
+
+  /** One congestion: halve concurrency, learn (or lower) the rps ceiling. */
+  private react(now: number): void {
     this.lastDecreaseAt = now;
     this.streak = 0;
     this.limit.concurrency = Math.max(1, Math.floor(this.limit.concurrency / 2));
@@ -171,7 +174,6 @@ export class RateController {
     }
     this.lastEventAt = now;
     this.successesSinceEvent = 0;
-    this.emit();
   }
 
   /** An attempt is about to be retried (for progress figures). */
@@ -184,7 +186,20 @@ export class RateController {
   pauseFor(ms: number): void {
     const until = this.clock.now() + ms;
     if (until > this.pausedUntil) this.pausedUntil = until;
-    if (this.nextSendAt < this.pausedUntil) this.nextSendAt = this.pausedUntil;
+    // No slack carried over a pause: the first sends after it are spaced as usual, not a pair at
+    // once into a bucket the server has only just refilled.
+    const floor = this.pausedUntil + this.slackMs();
+    if (this.nextSendAt < floor) this.nextSendAt = floor;
+  }
+
+  /**
+   * How early against the spacing a send may go (see waitForTurn): one interval under a learned
+   * ceiling, none under a user's `--rps` (a promise about every second, kept to the letter even
+   * when a ceiling learned from 429s is lower) or with no ceiling.
+   */
+  private slackMs(): number {
+    const rps = this.rpsLimit();
+    return rps === undefined || this.userRps !== undefined ? 0 : 1000 / rps;
   }
 
   progress(): RateProgress {
@@ -217,16 +232,13 @@ export class RateController {
       }
       const rps = this.rpsLimit();
       if (rps === undefined) return;
-      const interval = 1000 / rps;
-      // Spacing as a virtual scheduler (GCRA): a send is due `interval` after the one before, and
-      // under a learned ceiling may go up to one interval early. A cursor chain whose pages come
-      // back in 12–33 ms (20 ms ± 50%) at a ceiling of 48.5/s otherwise waits out the spacing after
-      // every quick page: 24.3 instead of 22.9 ms a page. The long-run rate stays under the ceiling
-      // (at most one request more in any second), well within a server's token bucket; a user's
-      // `--rps` is a promise about every second, so it is kept to the letter.
-      const tolerance = rps === this.userRps ? 0 : interval;
-      const at = Math.max(now, this.nextSendAt - tolerance);
-      this.nextSendAt = Math.max(this.nextSendAt, at) + interval;
+      // Spacing as a virtual scheduler (GCRA): a send is due one interval after the one before,
+      // and under a learned ceiling may go up to one interval early (slackMs). A cursor chain whose
+      // pages come back in 12–33 ms (20 ms ± 50%) at a ceiling of 48.5/s otherwise waits out the
+      // spacing after every quick page: 24.3 instead of 22.9 ms a page. The long-run rate stays
+      // under the ceiling (at most one request more in any second).
+      const at = Math.max(now, this.nextSendAt - this.slackMs());
+      this.nextSendAt = Math.max(this.nextSendAt, at) + 1000 / rps;
       if (at > now) await this.clock.sleep(at - now, signal);
       now = this.clock.now();
       // A Retry-After arrived while we waited: wait for it too.

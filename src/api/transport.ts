@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
+import { utf8Text } from './utf8-text.js';
 
 /** The parts of a fetch Response the client reads. */
 export interface FetchResponse {
@@ -75,13 +76,10 @@ export const undiciRequestLike: FetchLike = async (url, init) => {
   return {
     status: response.statusCode,
     headers: { get },
-    // UTF-8, a byte order mark dropped (as fetch's text()).
-    text: async () => utf8.decode(await bodyBytes()),
+    text: async () => utf8Text(await bodyBytes()),
     bodyBytes,
   };
 };
-
-const utf8 = new TextDecoder();
 
 /** What fetch asks for over https (undici web/fetch/index.js); all three are in node:zlib. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';

@@ -56,9 +56,9 @@ describe('a request started from a body hook (the next page of a cursor chain)',
       await client.request({ method: 'GET', path: '/warm', schema: z.unknown() });
       let secondArrivedDuringParse = false;
       let second: Promise<unknown> | undefined;
-      // A parse that holds the thread for up to a second, watching for the second request.
+      // A parse that holds the thread for up to 3 s, watching for the second request.
       const slowParse = z.unknown().transform(() => {
-        const until = Date.now() + 1000;
+        const until = Date.now() + 3000;
         while (Date.now() < until && !secondArrivedDuringParse) {
           secondArrivedDuringParse = Atomics.load(server.arrived, 0) === 1;
         }
@@ -69,6 +69,7 @@ describe('a request started from a body hook (the next page of a cursor chain)',
         schema: slowParse,
         onText: () => {
           second = client.request({ method: 'GET', path: '/second', schema: z.unknown() });
+          return true;
         },
       });
       await second;

@@ -119,7 +119,10 @@ describe('transport answers (undici request API)', () => {
         method: 'GET',
         path: '/api/v2/products',
         schema: z.object({ data: z.array(z.object({ title: z.string() })), next_cursor: z.string() }),
-        onText: (end) => seen.push(end),
+        onText: (end) => {
+          seen.push(end);
+          return false;
+        },
       });
       expect(parsed.data).toHaveLength(3000);
       expect(parsed.data[2999]?.title).toBe('Thé 2999 — 東京 ✓');

@@ -126,6 +126,7 @@ describe('PageIterator read-ahead', () => {
       schema: z.unknown().transform(() => events.push('parsed /first')),
       onText: () => {
         second = client.request({ method: 'GET', path: '/second', schema: z.unknown() });
+        return true;
       },
     });
     await second;

@@ -9,6 +9,18 @@ function gate() {
   return { done, release };
 }
 
+/** Teaches `rc` a ceiling of ~48.5/s (a burst at 80/s, a 429, 100 successes in 2 s, another 429). */
+async function learnAboutFifty(rc: RateController, clock: FakeClock): Promise<number> {
+  for (let i = 0; i < 80; i++) await clock.advance(12.5).then(() => rc.onSuccess());
+  rc.onRateLimited({ startedAt: clock.now() });
+  for (let i = 0; i < 100; i++) await clock.advance(20).then(() => rc.onSuccess());
+  rc.onRateLimited({ startedAt: clock.now() });
+  const ceiling = rc.progress().rpsLimit ?? 0;
+  expect(ceiling).toBeGreaterThan(47);
+  expect(ceiling).toBeLessThan(50);
+  return ceiling;
+}
+
 describe('RateController', () => {
   it('never has more than maxConcurrency tasks in flight and reports progress', async () => {
     const clock = new FakeClock();
@@ -139,7 +151,7 @@ describe('RateController', () => {
   });
 
   it('lets a cursor chain go on after a quick page under a learned ceiling; a user --rps stays strict', async () => {
-    /** Start times of a chain of 40 requests, one after the other, answered in 12 or 30 ms in turn. */
+    /** Gaps between the starts of a chain of 40 requests, one after the other, answered in 12 or 30 ms in turn. */
     const chain = async (rc: RateController, clock: FakeClock) => {
       const started: number[] = [];
       const done = (async () => {
@@ -156,26 +168,40 @@ describe('RateController', () => {
       await done;
       return started.slice(1).map((t, i) => t - (started[i] as number));
     };
-    // Learned ~48.5/s (a burst, a 429, 100 successes in 2 s, another 429): 20.6 ms apart on average.
+    // Learned ~48.5/s: 20.6 ms apart on average.
     const clock = new FakeClock();
     const learned = new RateController({ maxConcurrency: 4, clock });
-    for (let i = 0; i < 80; i++) await clock.advance(12.5).then(() => learned.onSuccess());
-    learned.onRateLimited({ startedAt: clock.now() });
-    for (let i = 0; i < 100; i++) await clock.advance(20).then(() => learned.onSuccess());
-    learned.onRateLimited({ startedAt: clock.now() });
-    const ceiling = learned.progress().rpsLimit ?? 0;
-    expect(ceiling).toBeGreaterThan(47);
-    expect(ceiling).toBeLessThan(50);
+    const ceiling = await learnAboutFifty(learned, clock);
     // 21 ms a page on average, under the ceiling: no page waits (before: 20.6 ms after each quick one).
     const gaps = await chain(learned, clock);
     expect(gaps.filter((g, i) => g !== (i % 2 === 0 ? 12 : 30))).toEqual([]);
-    // The user's --rps 48 is kept to the letter: never two sends closer than 1000 / 48 ms.
-    const strictClock = new FakeClock();
-    const strict = await chain(
-      new RateController({ maxConcurrency: 4, rps: 48, clock: strictClock }),
-      strictClock,
-    );
-    expect(Math.min(...strict)).toBeGreaterThanOrEqual(1000 / 48 - 1);
+    // A user's --rps is kept to the letter: never two sends closer than 1000 / rps ms,
+    for (const userRps of [48, 100]) {
+      const userClock = new FakeClock();
+      const rc = new RateController({ maxConcurrency: 4, rps: userRps, clock: userClock });
+      // even when the ceiling learned from 429s is the lower one.
+      const spacing = 1000 / (userRps === 100 ? await learnAboutFifty(rc, userClock) : userRps);
+      expect(rc.progress().rpsLimit).toBeCloseTo(userRps === 100 ? ceiling : userRps, 1);
+      expect(Math.min(...(await chain(rc, userClock)))).toBeGreaterThanOrEqual(spacing - 1e-9);
+    }
+  });
+
+  it('leaves no slack over a Retry-After pause: the first sends after it are spaced', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const ceiling = await learnAboutFifty(rc, clock);
+    // Long idle (slack available), then a 429 with Retry-After: 1 s, and three senders waiting.
+    await clock.advance(5000);
+    rc.onRateLimited({ startedAt: clock.now() }, 1000);
+    const pausedUntil = clock.now() + 1000;
+    const started: number[] = [];
+    const all = Array.from({ length: 3 }, () => rc.run(async () => void started.push(clock.now())));
+    await clock.advance(1500);
+    await Promise.all(all);
+    const interval = 1000 / (rc.progress().rpsLimit ?? ceiling);
+    expect(started[0]).toBe(pausedUntil);
+    expect((started[1] as number) - (started[0] as number)).toBeCloseTo(interval, 6);
+    expect((started[2] as number) - (started[1] as number)).toBeCloseTo(interval, 6);
   });
 
   it('keeps the user rps ceiling as an upper bound', async () => {
