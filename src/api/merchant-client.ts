@@ -89,9 +89,10 @@ export interface RequestOptions<T> {
   /**
    * Sees the end of a 2xx body's raw text (its last BODY_END_BYTES bytes, or all of it) before the
    * body is read as text and parsed (list read-ahead: see PageIterator). Answers true when it
-   * started a request: the client then lets that request leave before it parses this body.
+   * started a request: the client then lets that request leave before it parses this body (a hook
+   * written before it could answer, returning nothing, is still accepted).
    */
-  onText?: ((text: string) => boolean) | undefined;
+  onText?: ((text: string) => boolean | void) | undefined;
 }
 
 /** How a POST is keyed: a given key, an automatic random one per call (default), or none. */

@@ -134,6 +134,21 @@ describe('PageIterator read-ahead', () => {
     expect(events).toEqual(['sent /first', 'sent /second', 'parsed /first']);
   });
 
+  it('the client still takes a body hook that answers nothing (written before hooks answered)', async () => {
+    const client = new MerchantClient({
+      baseUrl: 'https://merchant.test',
+      token: 'tok_0123456789',
+      fetch: () =>
+        Promise.resolve({ status: 200, headers: { get: () => null }, text: async () => '{"a":1}' }),
+    });
+    const seen: string[] = [];
+    const hook: RequestOptions<unknown>['onText'] = (text) => void seen.push(text);
+    const parsed = await client.request({ method: 'GET', path: '/x', schema: z.unknown(), onText: hook });
+    await client.close();
+    expect(parsed).toEqual({ a: 1 });
+    expect(seen).toEqual(['{"a":1}']);
+  });
+
   it('peeks a plain cursor at the end of the text, and nothing it cannot read for sure', () => {
     expect(peekNextCursor(pageText([1], 'eyJzIjo0Mzd9'))).toBe('eyJzIjo0Mzd9');
     expect(peekNextCursor(pageText([1], null))).toBeUndefined();
