@@ -70,6 +70,9 @@ const DEFAULT_STORE: Store = {
   service_charge: null,
 };
 
+/** Characters of state text per block of a state file's write(2) or of GET /__sandbox/state. */
+const STATE_BLOCK_CHARS = 1 << 20;
+
 /**
  * The sandbox's state and every rule of the Merchant API V2 spec plus the API-GAPS decisions: a
  * thin facade over one table per resource (`./tables/`: products, inventory, customers, orders,
@@ -135,17 +138,17 @@ export class SandboxStore {
   }
 
   /**
-   * The whole state as JSON text in blocks of about `blockChars` characters (see writeState): what
+   * The whole state as JSON text in blocks of about a million characters (see writeState): what
    * a state file is written in, and the bytes of `GET /__sandbox/state`. Never one string: a store
    * of 330,000 products is 861 MiB, past the ~512 MiB a V8 string can hold.
    */
-  writeStateInBlocks(write: (block: string) => void, blockChars = 1 << 20): void {
+  writeStateInBlocks(write: (block: string) => void): void {
     let pending: string[] = [];
     let size = 0;
     this.writeState((piece) => {
       pending.push(piece);
       size += piece.length;
-      if (size < blockChars) return;
+      if (size < STATE_BLOCK_CHARS) return;
       write(pending.join(''));
       pending = [];
       size = 0;

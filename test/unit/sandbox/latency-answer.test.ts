@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import type * as timers from 'node:timers/promises';
+import { describe, expect, it, vi } from 'vitest';
 import { SandboxApp } from '../../../src/sandbox/app.js';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { SandboxStore } from '../../../src/sandbox/store.js';
+
+// The latency's wait, recorded instead of waited (the sandbox sleeps with node:timers/promises).
+const events = vi.hoisted(() => [] as string[]);
+vi.mock('node:timers/promises', async (original) => ({
+  ...(await original<typeof timers>()),
+  setTimeout: vi.fn(async () => void events.push('latency over')),
+}));
 
 const page = (app: SandboxApp) =>
   app.handle({
@@ -12,13 +20,21 @@ const page = (app: SandboxApp) =>
   });
 
 describe('a read answered within its latency', () => {
-  it('comes already encoded to bytes, the same JSON as without latency', async () => {
+  it('comes encoded to bytes before the latency is over, the same JSON as without latency', async () => {
     const state = generateStore({ products: 120, customers: 0, orders: 0, seed: 3 });
     const quick = await page(new SandboxApp(new SandboxStore({ state: structuredClone(state) })));
-    const slow = await page(new SandboxApp(new SandboxStore({ state }), { latencyMs: 4 }));
+    const from = Buffer.from.bind(Buffer);
+    vi.spyOn(Buffer, 'from').mockImplementation(((value: string, encoding?: BufferEncoding) => {
+      if (typeof value === 'string' && value.length > 10_000) events.push('page encoded');
+      return from(value, encoding);
+    }) as typeof Buffer.from);
+    events.length = 0;
+    const slow = await page(new SandboxApp(new SandboxStore({ state }), { latencyMs: 1000 }));
+    vi.restoreAllMocks();
     expect(slow.status).toBe(200);
     // The server only has to send it when the latency is over (flattening and encoding a page's
     // ~260 KB string after the delay added ~2 ms to every page of a cursor chain).
+    expect(events).toEqual(['page encoded', 'latency over']);
     expect(slow.body).toBeInstanceOf(Uint8Array);
     const text = Buffer.from(slow.body).toString('utf8');
     expect(typeof quick.body === 'string' ? quick.body : '').toBe(text);
