@@ -5,6 +5,9 @@ import { generateStore } from '../../../src/sandbox/generator.js';
 import { SandboxStore } from '../../../src/sandbox/store.js';
 
 // The latency's wait, recorded instead of waited (the sandbox sleeps with node:timers/promises).
+// In the integration project on purpose: its files each get their own module cache, so this mock
+// reaches src/sandbox/app.ts; unit files share theirs (isolate: false), where another file may
+// already have loaded app.ts with the real timers.
 const events = vi.hoisted(() => [] as string[]);
 vi.mock('node:timers/promises', async (original) => ({
   ...(await original<typeof timers>()),
@@ -29,7 +32,8 @@ describe('a read answered within its latency', () => {
       return from(value, encoding);
     }) as typeof Buffer.from);
     events.length = 0;
-    const slow = await page(new SandboxApp(new SandboxStore({ state }), { latencyMs: 1000 }));
+    // A latency far longer than any machine's work on the page (the wait itself is not waited).
+    const slow = await page(new SandboxApp(new SandboxStore({ state }), { latencyMs: 600_000 }));
     vi.restoreAllMocks();
     expect(slow.status).toBe(200);
     // The server only has to send it when the latency is over (flattening and encoding a page's
