@@ -77,6 +77,8 @@ export {
   /** Concurrency and requests per second of a shared RateController, and how it adapts. */
   type RateControllerOptions,
   type RateProgress,
+  /** `normal`, or `background`: a request that goes on the rate normal ones leave. */
+  type SendPriority,
 } from './api/rate-controller.js';
 /** Client options' types: the injected `fetch`, timeouts, retry delays, endpoint paths, clock. */
 export type {

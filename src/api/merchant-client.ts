@@ -13,7 +13,7 @@ import {
   OutcomeUnknownError,
   TimeoutError,
 } from './errors.js';
-import { RateController, type RateProgress } from './rate-controller.js';
+import { RateController, type RateProgress, type SendPriority } from './rate-controller.js';
 import {
   DEFAULT_RETRY_AFTER_CAP_MS,
   isIdempotentRequest,
@@ -93,6 +93,11 @@ export interface RequestOptions<T> {
    * written before it could answer, returning nothing, is still accepted).
    */
   onText?: ((text: string) => boolean | void) | undefined;
+  /**
+   * `background`: sent on the rate that normal requests leave (a short list partition read beside
+   * a long one; see RateController.run). Default `normal`.
+   */
+  priority?: SendPriority | undefined;
 }
 
 /** How a POST is keyed: a given key, an automatic random one per call (default), or none. */
@@ -267,29 +272,33 @@ export class MerchantClient {
     let uncertain = false;
 
     for (let attempt = 1; ; attempt++) {
-      const result = await this.rate.run(async (ticket) => {
-        this.log(
-          `-> ${options.method} ${url.slice(this.baseUrl.length)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
-        );
-        const started = this.clock.now();
-        const outcome = await this.send(url, label, options.method, headers, body, options.signal);
-        const ms = Math.round(this.clock.now() - started);
-        if (outcome.ok) {
-          this.rate.onSuccess(ticket);
+      const result = await this.rate.run(
+        async (ticket) => {
           this.log(
-            `<- ${outcome.status} ${label} ${ms} ms${outcome.requestId ? ` ${outcome.requestId}` : ''}`,
+            `-> ${options.method} ${url.slice(this.baseUrl.length)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
           );
-        } else if (outcome.failure.kind === 'status' && outcome.failure.status === 429) {
-          this.rate.onRateLimited(ticket, outcome.retryAfterMs);
-          this.log(`<- 429 ${label} ${ms} ms: ${outcome.error.message}`);
-        } else {
-          if (outcome.failure.kind === 'status') this.rate.onSuccess(ticket);
-          this.log(
-            `<- ${outcome.failure.kind === 'status' ? outcome.failure.status : 'x'} ${label} ${ms} ms: ${outcome.error.message}`,
-          );
-        }
-        return outcome;
-      }, options.signal);
+          const started = this.clock.now();
+          const outcome = await this.send(url, label, options.method, headers, body, options.signal);
+          const ms = Math.round(this.clock.now() - started);
+          if (outcome.ok) {
+            this.rate.onSuccess(ticket);
+            this.log(
+              `<- ${outcome.status} ${label} ${ms} ms${outcome.requestId ? ` ${outcome.requestId}` : ''}`,
+            );
+          } else if (outcome.failure.kind === 'status' && outcome.failure.status === 429) {
+            this.rate.onRateLimited(ticket, outcome.retryAfterMs);
+            this.log(`<- 429 ${label} ${ms} ms: ${outcome.error.message}`);
+          } else {
+            if (outcome.failure.kind === 'status') this.rate.onSuccess(ticket);
+            this.log(
+              `<- ${outcome.failure.kind === 'status' ? outcome.failure.status : 'x'} ${label} ${ms} ms: ${outcome.error.message}`,
+            );
+          }
+          return outcome;
+        },
+        options.signal,
+        options.priority,
+      );
 
       if (result.ok) {
         if (options.onText?.(bodyEnd(result.body)) === true) await letStartedRequestOut();

@@ -32,6 +32,12 @@ export interface RateControllerOptions {
   onProgress?: ((progress: RateProgress) => void) | undefined;
 }
 
+/**
+ * How a request shares the rate with others: `background` goes on what `normal` requests leave
+ * (see `RateController.run`).
+ */
+export type SendPriority = 'normal' | 'background';
+
 /** Handed to the task that holds a slot; reported back with the outcome. */
 export interface SendTicket {
   readonly startedAt: number;
@@ -49,6 +55,10 @@ const WINDOW_MS = 1000;
 const BINDING = 0.85;
 /** Successes needed before a rate is believed. */
 const MIN_SAMPLE = 5;
+/** While normal requests are going, a background one goes after at least this many of them. */
+const NORMAL_SENDS_PER_BACKGROUND = 4;
+/** Normal requests count as going until this long after the last one was sent. */
+const NORMAL_IDLE_MS = 250;
 
 /**
  * One shared limiter for every request of a client: concurrency (p-limit) that halves on a 429 and
@@ -82,6 +92,10 @@ export class RateController {
   private successesSinceEvent = 0;
   private lastRpsGrowthAt = 0;
   private readonly recent: number[] = [];
+  private lastNormalSendAt = -Infinity;
+  private normalSendsSinceBackground = 0;
+  /** Background senders waiting for the next normal send. */
+  private normalSendWaiters: (() => void)[] = [];
 
   constructor(options: RateControllerOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -93,10 +107,26 @@ export class RateController {
     this.limit = pLimit(this.maxConcurrency);
   }
 
-  /** Runs `task` when a slot is free, the global pause is over and the rps spacing allows. */
-  run<T>(task: (ticket: SendTicket) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `task` when a slot is free, the global pause is over and the rps spacing allows.
+   *
+   * A `background` request goes on what normal ones leave: while normal requests are going (one
+   * sent in the last NORMAL_IDLE_MS), at most one background request per NORMAL_SENDS_PER_BACKGROUND
+   * normal ones, and under an rps ceiling only when it leaves a normal request its turn on time.
+   * Two cursor chains read side by side (a store's VISIBLE and HIDDEN products) otherwise share
+   * the rate, the client's event loop and the server half and half, and the long chain, the one
+   * that bounds the read, goes at two thirds of its pace until the short one ends.
+   */
+  async run<T>(
+    task: (ticket: SendTicket) => Promise<T>,
+    signal?: AbortSignal,
+    priority: SendPriority = 'normal',
+  ): Promise<T> {
+    // A background request waits for its share before it takes a slot: holding one, it would
+    // keep out the normal sends it waits for.
+    if (priority === 'background') await this.backgroundTurn(signal);
     return this.limit(async () => {
-      await this.waitForTurn(signal);
+      await this.waitForTurn(signal, priority);
       const ticket: SendTicket = { startedAt: this.clock.now() };
       this.inFlight++;
       this.requests++;
@@ -222,7 +252,7 @@ export class RateController {
     return Math.min(this.userRps, this.learnedRps);
   }
 
-  private async waitForTurn(signal: AbortSignal | undefined): Promise<void> {
+  private async waitForTurn(signal: AbortSignal | undefined, priority: SendPriority): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
       let now = this.clock.now();
@@ -231,19 +261,75 @@ export class RateController {
         continue;
       }
       const rps = this.rpsLimit();
-      if (rps === undefined) return;
-      // Spacing as a virtual scheduler (GCRA): a send is due one interval after the one before,
-      // and under a learned ceiling may go up to one interval early (slackMs). A cursor chain whose
-      // pages come back in 12–33 ms (20 ms ± 50%) at a ceiling of 48.5/s otherwise waits out the
-      // spacing after every quick page: 24.3 instead of 22.9 ms a page. The long-run rate stays
-      // under the ceiling (at most one request more in any second).
-      const at = Math.max(now, this.nextSendAt - this.slackMs());
-      this.nextSendAt = Math.max(this.nextSendAt, at) + 1000 / rps;
-      if (at > now) await this.clock.sleep(at - now, signal);
-      now = this.clock.now();
-      // A Retry-After arrived while we waited: wait for it too.
-      if (this.pausedUntil > now) continue;
+      if (rps !== undefined) {
+        // Spacing as a virtual scheduler (GCRA): a send is due one interval after the one before,
+        // and under a learned ceiling may go up to one interval early (slackMs). A cursor chain
+        // whose pages come back in 12–33 ms (20 ms ± 50%) at a ceiling of 48.5/s otherwise waits
+        // out the spacing after every quick page: 24.3 instead of 22.9 ms a page. The long-run
+        // rate stays under the ceiling (at most one request more in any second).
+        const at = Math.max(now, this.nextSendAt - this.slackMs());
+        this.nextSendAt = Math.max(this.nextSendAt, at) + 1000 / rps;
+        if (at > now) await this.clock.sleep(at - now, signal);
+        now = this.clock.now();
+        // A Retry-After arrived while we waited: wait for it too.
+        if (this.pausedUntil > now) continue;
+      }
+      if (priority === 'normal') {
+        this.lastNormalSendAt = now;
+        this.normalSendsSinceBackground++;
+        const waiters = this.normalSendWaiters;
+        this.normalSendWaiters = [];
+        for (const wake of waiters) wake();
+      }
       return;
+    }
+  }
+
+  /**
+   * Resolves when a background request may go (see `run`): normal requests have had their share,
+   * and under an rps ceiling it leaves them their turn: it goes only when the spacing, without its
+   * slack, is due (a normal send after it then still goes on time), reserving nothing ahead.
+   */
+  private async backgroundTurn(signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const now = this.clock.now();
+      if (this.pausedUntil > now) {
+        await this.clock.sleep(this.pausedUntil - now, signal);
+        continue;
+      }
+      const normalGoing = now - this.lastNormalSendAt < NORMAL_IDLE_MS;
+      if (normalGoing && this.normalSendsSinceBackground < NORMAL_SENDS_PER_BACKGROUND) {
+        await this.untilNormalSendOr(this.lastNormalSendAt + NORMAL_IDLE_MS - now, signal);
+        continue;
+      }
+      const rps = this.rpsLimit();
+      const due = rps === undefined ? now : this.nextSendAt - this.slackMs() + 1000 / rps;
+      if (due > now) {
+        await this.clock.sleep(due - now, signal);
+        continue;
+      }
+      // Its share is taken now: a second background request waits for the next one.
+      this.normalSendsSinceBackground = 0;
+      return;
+    }
+  }
+
+  /** Resolves at the next normal send or after `ms`, whichever comes first. */
+  private async untilNormalSendOr(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([
+        new Promise<void>((resolve) => this.normalSendWaiters.push(resolve)),
+        // Aborted when the race is over (no timer left behind) or by the caller's signal (the
+        // caller's loop then throws its reason).
+        this.clock.sleep(ms, timer.signal).catch(() => undefined),
+      ]);
+    } finally {
+      timer.abort();
+      signal?.removeEventListener('abort', stop);
     }
   }
 

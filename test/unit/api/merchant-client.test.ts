@@ -480,6 +480,34 @@ describe('pagination', () => {
     expect(parts.sort()).toEqual(plain);
     expect(plain).toHaveLength(230);
   });
+
+  it('a partitioned read leads with VISIBLE: HIDDEN pages go on what it leaves (one in five)', async () => {
+    const all = Array.from({ length: 1800 }, (_, i) => product(i, i % 6 === 0 ? 'HIDDEN' : 'VISIBLE'));
+    const sent: string[] = [];
+    server.use(
+      http.get(`${BASE}/api/v2/products`, ({ request }) => {
+        const url = new URL(request.url);
+        const status = url.searchParams.get('status') ?? '';
+        sent.push(status);
+        const rows = all.filter((p) => p.status === status);
+        const start = Number(url.searchParams.get('cursor') ?? 0);
+        const more = start + 100 < rows.length;
+        const data = rows.slice(start, start + 100);
+        return json({ object: 'list', data, has_more: more, next_cursor: more ? String(start + 100) : null });
+      }),
+    );
+    const ids: string[] = [];
+    for await (const p of client().products.listPartitioned()) ids.push(p.id);
+    expect(ids.sort()).toEqual(all.map((p) => p.id).sort());
+    // 15 VISIBLE pages, 3 HIDDEN: while VISIBLE goes, at most one HIDDEN page per four of its own.
+    expect(sent.filter((s) => s === 'HIDDEN')).toHaveLength(3);
+    const lastVisible = sent.lastIndexOf('VISIBLE');
+    sent.slice(0, lastVisible + 1).forEach((_, i) => {
+      const before = sent.slice(0, i + 1);
+      const visible = before.filter((s) => s === 'VISIBLE').length;
+      expect(before.length - visible).toBeLessThanOrEqual(1 + Math.floor(visible / 4));
+    });
+  });
 });
 
 describe('inventory batch update', () => {

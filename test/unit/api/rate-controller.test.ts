@@ -225,3 +225,91 @@ describe('RateController without a sample', () => {
     expect(rc.progress().concurrency).toBe(2);
   });
 });
+
+describe('RateController background requests', () => {
+  /** Runs a chain of `count` requests one after another, each answered in `ms`; the start times. */
+  function chain(
+    rc: RateController,
+    clock: FakeClock,
+    count: number,
+    ms: number,
+    priority: 'normal' | 'background',
+    signal?: AbortSignal,
+  ) {
+    const started: number[] = [];
+    const done = (async () => {
+      for (let i = 0; i < count; i++) {
+        await rc.run(
+          async () => {
+            started.push(clock.now());
+            await clock.sleep(ms);
+          },
+          signal,
+          priority,
+        );
+        rc.onSuccess();
+      }
+    })();
+    return { started, done };
+  }
+
+  it('take one send in five while normal requests go, and go freely once they stop', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const lead = chain(rc, clock, 40, 20, 'normal');
+    const spare = chain(rc, clock, 40, 20, 'background');
+    await clock.advance(800);
+    await lead.done;
+    const leadEnd = lead.started.at(-1) as number;
+    // The lead never waited: 20 ms a page, as if alone.
+    expect(lead.started.slice(1).map((t, i) => t - (lead.started[i] as number))).toEqual(Array(39).fill(20));
+    const during = spare.started.filter((t) => t <= leadEnd).length;
+    expect(during).toBeGreaterThanOrEqual(8);
+    expect(during).toBeLessThanOrEqual(1 + 40 / 4);
+    // Alone, it goes at its own pace (after the lead's last send has been idle for a while).
+    await clock.advance(2000);
+    await spare.done;
+    const after = spare.started.filter((t) => t > leadEnd);
+    expect(after.slice(1).map((t, i) => t - (after[i] as number))).toEqual(Array(after.length - 1).fill(20));
+  });
+
+  it('never delay a normal chain under a learned ceiling, and keep the rate under it', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const ceiling = await learnAboutFifty(rc, clock);
+    await clock.advance(1000);
+    // The lead needs 43 of the ~48.5 sends a second; the background chain is always ready.
+    const lead = chain(rc, clock, 120, 23, 'normal');
+    const spare = chain(rc, clock, 120, 1, 'background');
+    await clock.advance(6000);
+    await lead.done;
+    const leadEnd = lead.started.at(-1) as number;
+    expect(lead.started.slice(1).map((t, i) => t - (lead.started[i] as number))).toEqual(Array(119).fill(23));
+    const during = spare.started.filter((t) => t <= leadEnd);
+    expect(during.length).toBeGreaterThan(5);
+    // Any second of the lead's life: what the spacing allows anyone (one interval of slack, one
+    // send at the window's edge), so the background took only what the lead left.
+    const all = [...lead.started, ...during].sort((a, b) => a - b);
+    for (const t of all) {
+      expect(all.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(Math.floor(ceiling) + 2);
+    }
+    await clock.advance(3000);
+    await spare.done;
+  });
+
+  it('stop waiting when their signal is aborted', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const lead = chain(rc, clock, 20, 20, 'normal');
+    const stop = new AbortController();
+    const spare = chain(rc, clock, 20, 20, 'background', stop.signal);
+    const failed = spare.done.catch((error: unknown) => error);
+    await clock.advance(60);
+    const sent = spare.started.length;
+    stop.abort(new Error('stopped'));
+    await clock.advance(400);
+    expect(await failed).toEqual(new Error('stopped'));
+    expect(spare.started).toHaveLength(sent);
+    await lead.done;
+  });
+});
