@@ -9,8 +9,9 @@ import { SheetError } from './sheet-error.js';
 import { formatBytes, resolveSheetLimits } from './sheet-limits.js';
 import type { SheetLimits } from './sheet-limits.js';
 import type { SheetColumn, SheetRow, SheetWarning } from './sheet-row.js';
-import { pickSheet, readWorkbookIndex, XlsxReader } from './xlsx-reader.js';
-import type { WorkbookSheet } from './xlsx-reader.js';
+// Types only: the XLSX reader (and exceljs, ~0.4 s to load) is imported when a workbook is read,
+// so that reading a CSV never loads it.
+import type { WorkbookSheet, XlsxReader } from './xlsx-reader.js';
 
 export type { SheetEncoding } from './decode-text.js';
 export type { SheetLimits } from './sheet-limits.js';
@@ -248,6 +249,7 @@ class SheetReaderImpl implements SheetReader {
     const format = options.format ?? formatFromPath(file) ?? (await sniffFormat(file));
     let sheetName: string;
     if (format === 'xlsx') {
+      const { pickSheet, readWorkbookIndex, XlsxReader } = await import('./xlsx-reader.js');
       const index = await readWorkbookIndex(file, limits);
       this.sheetNames = index.sheets.map((s) => s.name);
       const sheet = pickSheet(index, options.sheet);
@@ -370,6 +372,7 @@ export async function listSheets(
   }
   const format = options.format ?? formatFromPath(file) ?? (await sniffFormat(file));
   if (format === 'csv') return [{ name: basename(file), state: 'visible' }];
+  const { readWorkbookIndex } = await import('./xlsx-reader.js');
   const index = await readWorkbookIndex(file);
   return index.sheets.map(({ name, state }) => ({ name, state }));
 }
