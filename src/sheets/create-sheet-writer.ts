@@ -1,6 +1,5 @@
 import { CsvSheetWriter } from './csv-sheet-writer.js';
-import type { SheetWriter, SheetWriterOptions } from './sheet-writer.js';
-import { XlsxSheetWriter } from './xlsx-sheet-writer.js';
+import type { SheetHandle, SheetSpec, SheetWriter, SheetWriterOptions } from './sheet-writer.js';
 
 // Its own module so that sheet-writer.ts (the types and cell rules both writers share) imports
 // neither writer: no import cycle between the writers and their shared rules.
@@ -13,5 +12,35 @@ export function createSheetWriter(path: string, options: SheetWriterOptions): Sh
     // Throws RangeError for an unknown zone now, not at the first date cell.
     new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
   }
-  return options.format === 'xlsx' ? new XlsxSheetWriter(path, options) : new CsvSheetWriter(path, options);
+  return options.format === 'xlsx'
+    ? new XlsxWriterOnImport(path, options)
+    : new CsvSheetWriter(path, options);
+}
+
+/**
+ * The XLSX writer, made once its module (and exceljs, ~0.4 s to load) is imported: a CSV export
+ * never loads either.
+ */
+class XlsxWriterOnImport implements SheetWriter {
+  private readonly writer: Promise<SheetWriter>;
+
+  constructor(path: string, options: SheetWriterOptions) {
+    this.writer = import('./xlsx-sheet-writer.js').then(
+      ({ XlsxSheetWriter }) => new XlsxSheetWriter(path, options),
+    );
+    // Its failure is the first call's to report, not an unhandled rejection meanwhile.
+    this.writer.catch(() => undefined);
+  }
+
+  async addSheet(spec: SheetSpec, path?: string): Promise<SheetHandle> {
+    return (await this.writer).addSheet(spec, path);
+  }
+
+  async close(): Promise<void> {
+    return (await this.writer).close();
+  }
+
+  async abort(): Promise<void> {
+    return (await this.writer).abort();
+  }
 }

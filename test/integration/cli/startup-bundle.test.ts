@@ -272,7 +272,7 @@ describe('start-up of the bundled CLI', () => {
     ]);
   });
 
-  it('a CSV import plan never loads exceljs (0.4 s of start-up: it is for workbooks only)', async () => {
+  it('a CSV export and a CSV import plan never load exceljs (0.4 s of start-up: it is for workbooks only)', async () => {
     const work = await mkdtemp(join(tmpdir(), 'mbulk-csv-'));
     try {
       await withSandbox(async (sandbox, env) => {
@@ -290,8 +290,16 @@ describe('start-up of the bundled CLI', () => {
         const args = ['import', 'stock', 'stock.csv', '--base-url', sandbox.url];
         const imported = await modulesLoadedBy(args, env, work);
         expect(imported.stdout).toContain(`Plan: rows ${items.length} ·`);
+        const exported = await modulesLoadedBy(
+          ['export', 'customers', 'customers.csv', '--base-url', sandbox.url],
+          env,
+          work,
+        );
+        expect(exported.stdout).toMatch(/Exported 1 customer/);
+        expect((await readFile(join(work, 'customers.csv'), 'utf8')).split('\n')[0]).toContain('email');
         const exceljs = join(root, 'node_modules', 'exceljs') + sep;
         expect(imported.others.filter((file) => file.startsWith(exceljs))).toEqual([]);
+        expect(exported.others.filter((file) => file.startsWith(exceljs))).toEqual([]);
       });
     } finally {
       await rm(work, { recursive: true, force: true });
