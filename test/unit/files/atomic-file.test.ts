@@ -76,6 +76,25 @@ describe('AtomicFile (streamed)', () => {
     expect(entries()).toEqual(['export.json']);
   });
 
+  it('writes every text byte for byte as UTF-8, short or longer than its buffer, across its boundaries', async () => {
+    const file = path.join(dir, 'mixed.csv');
+    const out = new AtomicFile(file, 64);
+    await out.ready();
+    const pieces = ['\uFEFFsku,qty\r\n'];
+    // Lengths 0..40 (past 64 / 3, a buffer's worth of the worst case, and past 64 itself),
+    // with 2-, 3- and 4-byte characters and a lone surrogate (written as U+FFFD, as Buffer.from does).
+    const alphabet = ['a', 'é', '中', '😀', ',', '"', '\ud800'];
+    for (let i = 0; i < 400; i++) {
+      let text = '';
+      for (let k = 0; k < i % 41; k++) text += alphabet[(i * 7 + k) % alphabet.length] as string;
+      pieces.push(text + (i % 3 === 0 ? '\r\n' : ''));
+    }
+    pieces.push('x'.repeat(1000), 'end\r\n');
+    for (const piece of pieces) await out.write(piece);
+    await out.commit();
+    expect(fs.readFileSync(file).equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
+  });
+
   it('discard leaves the target as it was, and a later commit fails instead of writing', async () => {
     const file = path.join(dir, 'export.json');
     fs.writeFileSync(file, 'previous');
