@@ -239,8 +239,11 @@ export function operationRowResult(
 }
 
 export interface WriteRowFilesOptions {
-  /** The input rows again (re-read the file: rows are streamed, not kept). */
-  rows: AsyncIterable<SheetRow> | Iterable<SheetRow>;
+  /**
+   * The input rows again (re-read the file: rows are streamed, not kept), one by one or in batches
+   * (a reader's `batches()`: a million rows, no await for each).
+   */
+  rows: AsyncIterable<SheetRow | readonly SheetRow[]> | Iterable<SheetRow>;
   /** The outcome of one input row. */
   resultOf: (row: SheetRow) => RowResult;
   resultsFile: string;
@@ -274,11 +277,15 @@ export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowF
         target.delimiter === undefined ? options.csv : { ...options.csv, delimiter: target.delimiter };
       failed.set(sheet, await FailedCsvWriter.open(target.file, target.columns, csv));
     }
-    for await (const row of options.rows) {
-      const result = options.resultOf(row);
-      await results.write(result, row.cells);
-      if (result.outcome === 'failed' || result.outcome === 'invalid') {
-        await failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+    for await (const rows of options.rows) {
+      for (const row of isBatch(rows) ? rows : [rows]) {
+        const result = options.resultOf(row);
+        // Awaited only when the writer hands back a promise (a flush): most rows are buffered.
+        const written = results.write(result, row.cells);
+        if (written) await written;
+        if (result.outcome === 'failed' || result.outcome === 'invalid') {
+          await failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+        }
       }
     }
   } catch (error) {
@@ -293,6 +300,10 @@ export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowF
     await writer.close();
   }
   return { counts: results.counts, failedRows };
+}
+
+function isBatch(rows: SheetRow | readonly SheetRow[]): rows is readonly SheetRow[] {
+  return Array.isArray(rows);
 }
 
 function text(value: string | undefined): string {

@@ -159,20 +159,25 @@ function rowKey(sheet: number, row: number): number {
 }
 
 /**
- * The rows of every sheet in turn, each tagged with its sheet's index, with the extra cells of its
- * result added (never over the input's own cells).
+ * The rows of every sheet in turn, in the readers' batches, each tagged with its sheet's index,
+ * with the extra cells of its result added (never over the input's own cells).
  */
-async function* tagged(readers: readonly AsyncIterable<SheetRow>[], extra: ReadonlyMap<number, Cells>) {
+async function* tagged(
+  readers: readonly Pick<SheetReader, 'batches'>[],
+  extra: ReadonlyMap<number, Cells>,
+): AsyncGenerator<SheetRow[]> {
   for (const [i, reader] of readers.entries()) {
     const sheet = String(i);
-    for await (const row of reader) {
-      const add = extra.get(rowKey(i, row.rowNumber));
-      let cells = row.cells;
-      if (add) {
-        cells = { ...row.cells };
-        for (const [k, v] of Object.entries(add)) if (v !== undefined && !(k in row.cells)) cells[k] = v;
-      }
-      yield { sheet, rowNumber: row.rowNumber, cells };
+    for await (const batch of reader.batches()) {
+      yield batch.map((row) => {
+        const add = extra.size === 0 ? undefined : extra.get(rowKey(i, row.rowNumber));
+        let cells = row.cells;
+        if (add) {
+          cells = { ...row.cells };
+          for (const [k, v] of Object.entries(add)) if (v !== undefined && !(k in row.cells)) cells[k] = v;
+        }
+        return { sheet, rowNumber: row.rowNumber, cells };
+      });
     }
   }
 }
