@@ -18,7 +18,9 @@ import { cliSummaryOf } from '../../../../src/jobs/runner/summary-fields.js';
 import type { RowIssue } from '../../../../src/mapping/row-issue.js';
 
 // Whether an apply starts by giving back what planning left: watched, not run (a full collection
-// per test would only cost time; release-memory.test.ts tests the collection itself).
+// per test would only cost time; release-memory.test.ts tests the collection itself). In the
+// integration project, where each file has its own module cache: unit files share theirs, so a
+// unit file that loaded run-job.ts first kept the mock from reaching it (seen failing there).
 vi.mock('../../../../src/jobs/runner/release-memory.js', () => ({
   releasePlanningMemory: vi.fn(() => false),
 }));
