@@ -18,7 +18,11 @@
  * With a latency or a rate, a bare client then reads the VISIBLE partition (the larger one here)
  * page after page (--chain-pages N: the first N only) to measure a page's round trip on this
  * machine, the sequential bound's real figure (the injected latency leaves out moving ~260 KB a
- * page). BENCH_TRACE=1 prints the importing process's rate control once a second (requests/s,
+ * page). The sandbox renders every product's JSON before the first run, as a served page would
+ * have it rendered after any earlier read, so that the first run meets the server the bare client
+ * (run last) meets; --cold-sandbox leaves that to the first read (each product's JSON rendered when
+ * first served: ~8 s more of the first run's read, at a million items).
+ * BENCH_TRACE=1 prints the importing process's rate control once a second (requests/s,
  * learned ceiling, 429s) on stderr; BENCH_CHILD_NODE_ARGS="--trace-gc" (or --cpu-prof …) passes
  * node options to the importing children.
  *
@@ -69,6 +73,8 @@ interface Args {
   /** Sandbox rate limit in requests per second (0: none). */
   rate: number;
   skipBig: boolean;
+  /** Leave each product's JSON to be rendered when first served (see the header). */
+  coldSandbox: boolean;
   /** Pages of the bare sequential read that measures a page's round trip (--chain-pages). */
   chainPages: number;
 }
@@ -95,6 +101,7 @@ function parseArgs(argv: string[]): Args {
     latency: get('latency', 0),
     rate: get('rate', 0),
     skipBig: argv.includes('--skip-big'),
+    coldSandbox: argv.includes('--cold-sandbox'),
     chainPages: get('chain-pages', 0) || Infinity,
   };
 }
@@ -217,6 +224,9 @@ async function childSandbox(a: Args, sheet: string): Promise<void> {
     ...(a.rate > 0 ? { rateLimitRps: a.rate } : {}),
   });
   const loaded = performance.now();
+  // What a served product keeps: its JSON (see --cold-sandbox).
+  if (!a.coldSandbox) for (const p of snapshot.products) sandbox.store.getProductJson(p.id);
+  const warmed = performance.now();
 
   // The sheet: `rows` items in a shuffled order, 1% of them with a new quantity.
   const order = shuffled(items.length, a.seed);
@@ -244,6 +254,7 @@ async function childSandbox(a: Args, sheet: string): Promise<void> {
     changed,
     buildSeconds: (built - t0) / 1000,
     loadSeconds: (loaded - built) / 1000,
+    warmSeconds: a.coldSandbox ? undefined : (warmed - loaded) / 1000,
     maxRssMB: maxRssMB(),
   };
   items.length = 0;
@@ -564,6 +575,8 @@ interface SandboxReady {
   changed: number;
   buildSeconds: number;
   loadSeconds: number;
+  /** Rendering every product's JSON (absent with --cold-sandbox). */
+  warmSeconds?: number;
   maxRssMB: number;
 }
 interface SandboxStats {
@@ -685,6 +698,8 @@ function requestBound(s: SandboxReady, writes: number, a: Args) {
 
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
+/** A ratio against a target: three decimals, so that 1.152 does not print as the 1.15 it misses. */
+const ratio3 = (n: number) => n.toFixed(3);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 /** Peak RSS target of the importing process: 400 MB up to 200k items, 1 GB at a million (issue 26). */
@@ -718,7 +733,11 @@ async function main(): Promise<void> {
   const sandbox = await startSandboxChild(a, sheet);
   const s = sandbox.ready;
   console.log(
-    `sandbox child: store built in ${f1(s.buildSeconds)} s, loaded in ${f1(s.loadSeconds)} s, ${int(s.items)} items, ` +
+    `sandbox child: store built in ${f1(s.buildSeconds)} s, loaded in ${f1(s.loadSeconds)} s, ` +
+      (s.warmSeconds === undefined
+        ? 'cold (--cold-sandbox: each product rendered when first served), '
+        : `every product's JSON rendered in ${f1(s.warmSeconds)} s, `) +
+      `${int(s.items)} items, ` +
       `peak RSS ${f1(s.maxRssMB)} MB; sheet ${sheet} (${int(s.rows)} rows, ${int(s.changed)} changed)`,
   );
   const expected = Math.ceil(s.changed / a.batch);
@@ -854,11 +873,11 @@ async function main(): Promise<void> {
   );
   if (bound.seconds > 0)
     console.log(
-      `- end to end <= 1.15 x the request bound (${f2(bound.seconds)} s): ${f2(first.totalSeconds)} s = ${f2(first.totalSeconds / bound.seconds)} x -> ${mark(first.totalSeconds <= 1.15 * bound.seconds)}`,
+      `- end to end <= 1.15 x the request bound (${f2(bound.seconds)} s): ${f2(first.totalSeconds)} s = ${ratio3(first.totalSeconds / bound.seconds)} x (1.15 x is ${f2(1.15 * bound.seconds)} s) -> ${mark(first.totalSeconds <= 1.15 * bound.seconds)}`,
     );
   if (chain && measuredSeconds > bound.seconds)
     console.log(
-      `- end to end <= 1.15 x the bound with the measured sequential read (${f2(final)} s): ${f2(first.totalSeconds)} s = ${f2(first.totalSeconds / final)} x -> ${mark(first.totalSeconds <= 1.15 * final)}`,
+      `- end to end <= 1.15 x the bound with the measured sequential read (${f2(final)} s): ${f2(first.totalSeconds)} s = ${ratio3(first.totalSeconds / final)} x -> ${mark(first.totalSeconds <= 1.15 * final)}`,
     );
   console.log(
     `- write requests = ceil(${s.changed} / ${a.batch}) = ${expected}: client ${first.requests}, sandbox log ${stats1.writes} applied, ${stats1.refusedWrites} refused with 429 and retried (${stats1.batchPosts} batch POSTs, statuses ${stats1.writeStatuses.join(',')}) -> ${mark(first.requests === expected && stats1.writes === expected && first.applied === s.changed)}`,
