@@ -92,10 +92,13 @@ export class RateController {
   private successesSinceEvent = 0;
   private lastRpsGrowthAt = 0;
   private readonly recent: number[] = [];
-  private lastNormalSendAt = -Infinity;
+  /** Normal requests queued, waiting for their turn or in flight. */
+  private normalActive = 0;
+  /** When a normal request was last sent or last finished. */
+  private lastNormalActivityAt = -Infinity;
   private normalSendsSinceBackground = 0;
-  /** Background senders waiting for the next normal send. */
-  private normalSendWaiters: (() => void)[] = [];
+  /** Background senders waiting for the next normal send or finish. */
+  private readonly normalEventWaiters = new Set<() => void>();
 
   constructor(options: RateControllerOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -111,11 +114,13 @@ export class RateController {
    * Runs `task` when a slot is free, the global pause is over and the rps spacing allows.
    *
    * A `background` request goes on what normal ones leave: while normal requests are going (one
-   * sent in the last NORMAL_IDLE_MS), at most one background request per NORMAL_SENDS_PER_BACKGROUND
-   * normal ones, and under an rps ceiling only when it leaves a normal request its turn on time.
-   * Two cursor chains read side by side (a store's VISIBLE and HIDDEN products) otherwise share
-   * the rate, the client's event loop and the server half and half, and the long chain, the one
-   * that bounds the read, goes at two thirds of its pace until the short one ends.
+   * queued or in flight, or one sent or finished in the last NORMAL_IDLE_MS), at most one
+   * background request per NORMAL_SENDS_PER_BACKGROUND normal ones, and under an rps ceiling only
+   * when a normal request after it still goes on time. Two cursor chains read side by side (a
+   * store's VISIBLE and HIDDEN products) otherwise share the rate, the client's event loop and the
+   * server half and half, and the long chain, the one that bounds the read, goes at two thirds of
+   * its pace until the short one ends. With one slot (concurrency halved by 429s) a background
+   * request still takes its share, between two normal ones: the next normal one then waits for it.
    */
   async run<T>(
     task: (ticket: SendTicket) => Promise<T>,
@@ -125,19 +130,27 @@ export class RateController {
     // A background request waits for its share before it takes a slot: holding one, it would
     // keep out the normal sends it waits for.
     if (priority === 'background') await this.backgroundTurn(signal);
-    return this.limit(async () => {
-      await this.waitForTurn(signal, priority);
-      const ticket: SendTicket = { startedAt: this.clock.now() };
-      this.inFlight++;
-      this.requests++;
-      this.emit();
-      try {
-        return await task(ticket);
-      } finally {
-        this.inFlight--;
+    else this.normalActive++;
+    try {
+      return await this.limit(async () => {
+        await this.waitForTurn(signal, priority);
+        const ticket: SendTicket = { startedAt: this.clock.now() };
+        this.inFlight++;
+        this.requests++;
         this.emit();
+        try {
+          return await task(ticket);
+        } finally {
+          this.inFlight--;
+          this.emit();
+        }
+      });
+    } finally {
+      if (priority === 'normal') {
+        this.normalActive--;
+        this.normalEvent();
       }
-    });
+    }
   }
 
   /** A response that was not a 429 (errors included: the server kept up). */
@@ -275,11 +288,8 @@ export class RateController {
         if (this.pausedUntil > now) continue;
       }
       if (priority === 'normal') {
-        this.lastNormalSendAt = now;
         this.normalSendsSinceBackground++;
-        const waiters = this.normalSendWaiters;
-        this.normalSendWaiters = [];
-        for (const wake of waiters) wake();
+        this.normalEvent();
       }
       return;
     }
@@ -298,9 +308,11 @@ export class RateController {
         await this.clock.sleep(this.pausedUntil - now, signal);
         continue;
       }
-      const normalGoing = now - this.lastNormalSendAt < NORMAL_IDLE_MS;
+      const idleFor = now - this.lastNormalActivityAt;
+      const normalGoing = this.normalActive > 0 || idleFor < NORMAL_IDLE_MS;
       if (normalGoing && this.normalSendsSinceBackground < NORMAL_SENDS_PER_BACKGROUND) {
-        await this.untilNormalSendOr(this.lastNormalSendAt + NORMAL_IDLE_MS - now, signal);
+        // Looks again at the next normal send or finish, or once the normal ones may have stopped.
+        await this.untilNormalEventOr(NORMAL_IDLE_MS - (this.normalActive > 0 ? 0 : idleFor), signal);
         continue;
       }
       const rps = this.rpsLimit();
@@ -315,19 +327,28 @@ export class RateController {
     }
   }
 
-  /** Resolves at the next normal send or after `ms`, whichever comes first. */
-  private async untilNormalSendOr(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** A normal request was sent or finished: background senders look again. */
+  private normalEvent(): void {
+    this.lastNormalActivityAt = this.clock.now();
+    for (const wake of this.normalEventWaiters) wake();
+    this.normalEventWaiters.clear();
+  }
+
+  /** Resolves at the next normal send or finish, or after `ms`, whichever comes first. */
+  private async untilNormalEventOr(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const timer = new AbortController();
     const stop = () => timer.abort();
     signal?.addEventListener('abort', stop, { once: true });
+    let wake: (() => void) | undefined;
     try {
       await Promise.race([
-        new Promise<void>((resolve) => this.normalSendWaiters.push(resolve)),
+        new Promise<void>((resolve) => this.normalEventWaiters.add((wake = resolve))),
         // Aborted when the race is over (no timer left behind) or by the caller's signal (the
         // caller's loop then throws its reason).
         this.clock.sleep(ms, timer.signal).catch(() => undefined),
       ]);
     } finally {
+      if (wake) this.normalEventWaiters.delete(wake);
       timer.abort();
       signal?.removeEventListener('abort', stop);
     }

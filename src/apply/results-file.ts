@@ -284,7 +284,9 @@ export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowF
         const written = results.write(result, row.cells);
         if (written) await written;
         if (result.outcome === 'failed' || result.outcome === 'invalid') {
-          await failed.get(row.sheet)?.write(row, result.errorMessage ?? result.errorCode ?? result.outcome);
+          const message = result.errorMessage ?? result.errorCode ?? result.outcome;
+          const failedWritten = failed.get(row.sheet)?.write(row, message);
+          if (failedWritten) await failedWritten;
         }
       }
     }

@@ -19,7 +19,8 @@ export function createSheetWriter(path: string, options: SheetWriterOptions): Sh
 
 /**
  * The XLSX writer, made once its module (and exceljs, ~0.4 s to load) is imported: a CSV export
- * never loads either.
+ * never loads either. A failure to make it (the module, the temporary file) is reported by the
+ * first call, `addSheet`, `close` or `abort`, not by `createSheetWriter`.
  */
 class XlsxWriterOnImport implements SheetWriter {
   private readonly writer: Promise<SheetWriter>;

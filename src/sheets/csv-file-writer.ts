@@ -21,8 +21,8 @@ export interface CsvFileOptions {
   delimiter?: string;
   /** Write a UTF-8 byte order mark first (default true: spreadsheet programs need it for non-ASCII). */
   bom?: boolean;
-  /** Write to the file when this many characters are buffered (default 256 KiB). */
-  flushChars?: number;
+  /** Write to the file when this many bytes (UTF-8) are buffered (default 256 KiB). */
+  flushBytes?: number;
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -74,7 +74,7 @@ export class CsvFileWriter {
     options: CsvFileOptions = {},
   ): Promise<CsvFileWriter> {
     const delimiter = csvDelimiter(options.delimiter);
-    const out = new AtomicFile(file, options.flushChars ?? 256 * 1024);
+    const out = new AtomicFile(file, options.flushBytes ?? 256 * 1024);
     const writer = new CsvFileWriter(file, out, delimiter);
     try {
       await out.ready();

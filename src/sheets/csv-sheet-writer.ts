@@ -14,7 +14,7 @@ import {
   type SheetWriterOptions,
 } from './sheet-writer.js';
 
-/** Characters gathered before one write to the file (fewer, larger writes are much faster). */
+/** Bytes gathered before one write to the file (fewer, larger writes are much faster). */
 const FLUSH_AT = 64 * 1024;
 
 /** A number as plain decimal text (never an exponent, which spreadsheets and importers misread). */
@@ -99,7 +99,7 @@ class CsvSheet implements SheetHandle {
     const csv = await CsvFileWriter.open(
       path,
       spec.columns.map((c) => guardOf(options)(c.header)),
-      { delimiter: options.csvDelimiter ?? ',', bom: options.csvBom ?? true, flushChars: FLUSH_AT },
+      { delimiter: options.csvDelimiter ?? ',', bom: options.csvBom ?? true, flushBytes: FLUSH_AT },
     );
     return new CsvSheet(path, spec, options, csv);
   }

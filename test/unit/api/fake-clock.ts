@@ -9,9 +9,23 @@ export class FakeClock implements Clock {
     return this.t;
   }
 
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.timers.push({ at: this.t + Math.max(0, ms), resolve });
+  /** As the system clock's: rejects with the signal's reason when it is aborted (timer dropped). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const timer = { at: this.t + Math.max(0, ms), resolve };
+      this.timers.push(timer);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.timers = this.timers.filter((t) => t !== timer);
+          reject(signal.reason as Error);
+        },
+        { once: true },
+      );
     });
   }
 

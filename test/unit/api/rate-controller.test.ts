@@ -261,8 +261,6 @@ describe('RateController background requests', () => {
     await clock.advance(800);
     await lead.done;
     const leadEnd = lead.started.at(-1) as number;
-    // The lead never waited: 20 ms a page, as if alone.
-    expect(lead.started.slice(1).map((t, i) => t - (lead.started[i] as number))).toEqual(Array(39).fill(20));
     const during = spare.started.filter((t) => t <= leadEnd).length;
     expect(during).toBeGreaterThanOrEqual(8);
     expect(during).toBeLessThanOrEqual(1 + 40 / 4);
@@ -271,6 +269,21 @@ describe('RateController background requests', () => {
     await spare.done;
     const after = spare.started.filter((t) => t > leadEnd);
     expect(after.slice(1).map((t, i) => t - (after[i] as number))).toEqual(Array(after.length - 1).fill(20));
+  });
+
+  it('wait for their share while a normal request is out, however long it takes', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    // Pages of 400 ms: longer than the time after which normal requests count as stopped.
+    const lead = chain(rc, clock, 12, 400, 'normal');
+    const spare = chain(rc, clock, 12, 20, 'background');
+    await clock.advance(5000);
+    await lead.done;
+    const leadEnd = lead.started.at(-1) as number;
+    expect(spare.started.filter((t) => t <= leadEnd).length).toBeLessThanOrEqual(1 + 12 / 4);
+    await clock.advance(1000);
+    await spare.done;
+    expect(spare.started).toHaveLength(12);
   });
 
   it('never delay a normal chain under a learned ceiling, and keep the rate under it', async () => {
@@ -303,13 +316,18 @@ describe('RateController background requests', () => {
     const lead = chain(rc, clock, 20, 20, 'normal');
     const stop = new AbortController();
     const spare = chain(rc, clock, 20, 20, 'background', stop.signal);
-    const failed = spare.done.catch((error: unknown) => error);
-    await clock.advance(60);
+    let failure: unknown;
+    void spare.done.catch((error: unknown) => (failure = error));
+    // One background send at 60 ms (after four of the lead's), answered at 80; the next waits.
+    await clock.advance(90);
     const sent = spare.started.length;
+    expect(sent).toBe(1);
     stop.abort(new Error('stopped'));
-    await clock.advance(400);
-    expect(await failed).toEqual(new Error('stopped'));
+    // At once: not at the lead's next send.
+    await clock.advance(1);
+    expect(failure).toEqual(new Error('stopped'));
     expect(spare.started).toHaveLength(sent);
+    await clock.advance(400);
     await lead.done;
   });
 });

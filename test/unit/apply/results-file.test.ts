@@ -247,7 +247,7 @@ describe('failed.csv', () => {
       resultsFile: path.join(dir, 'results.csv'),
       failedFiles: { stock: { file: path.join(dir, 'failed.csv'), columns: cols } },
       extraColumns: ['sku'],
-      csv: { flushChars: 4096 },
+      csv: { flushBytes: 4096 },
     });
     expect(summary.counts).toMatchObject({ invalid: 5, updated: 2495, unchanged: 2500 });
     expect(summary.failedRows).toEqual({ stock: 5 });

@@ -65,14 +65,14 @@ describe('CsvFileWriter', () => {
   it('writes through a temporary file: nothing at the target until close, discard leaves the old file', async () => {
     const file = path.join(dir, 'x.csv');
     fs.writeFileSync(file, 'old');
-    const w = await CsvFileWriter.open(file, ['a'], { flushChars: 10, bom: false });
+    const w = await CsvFileWriter.open(file, ['a'], { flushBytes: 10, bom: false });
     for (let i = 0; i < 100; i++) await w.writeRow([`value-${i}`]);
     expect(w.rows).toBe(100);
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     await w.discard();
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(fs.readdirSync(dir)).toEqual(['x.csv']);
-    const again = await CsvFileWriter.open(file, ['a'], { flushChars: 10, bom: false });
+    const again = await CsvFileWriter.open(file, ['a'], { flushBytes: 10, bom: false });
     await again.writeRow(['new']);
     await again.commit();
     expect(fs.readFileSync(file, 'utf8')).toBe('a\r\nnew\r\n');
