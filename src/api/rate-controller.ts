@@ -267,12 +267,8 @@ export class RateController {
 
   private async waitForTurn(signal: AbortSignal | undefined, priority: SendPriority): Promise<void> {
     for (;;) {
-      signal?.throwIfAborted();
+      if (await this.waitedOutPause(signal)) continue;
       let now = this.clock.now();
-      if (this.pausedUntil > now) {
-        await this.clock.sleep(this.pausedUntil - now, signal);
-        continue;
-      }
       const rps = this.rpsLimit();
       if (rps !== undefined) {
         // Spacing as a virtual scheduler (GCRA): a send is due one interval after the one before,
@@ -302,12 +298,8 @@ export class RateController {
    */
   private async backgroundTurn(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
-      signal?.throwIfAborted();
+      if (await this.waitedOutPause(signal)) continue;
       const now = this.clock.now();
-      if (this.pausedUntil > now) {
-        await this.clock.sleep(this.pausedUntil - now, signal);
-        continue;
-      }
       const idleFor = now - this.lastNormalActivityAt;
       const normalGoing = this.normalActive > 0 || idleFor < NORMAL_IDLE_MS;
       if (normalGoing && this.normalSendsSinceBackground < NORMAL_SENDS_PER_BACKGROUND) {
@@ -325,6 +317,15 @@ export class RateController {
       this.normalSendsSinceBackground = 0;
       return;
     }
+  }
+
+  /** Throws when aborted; waits out a Retry-After pause and answers true (look again), else false. */
+  private async waitedOutPause(signal: AbortSignal | undefined): Promise<boolean> {
+    signal?.throwIfAborted();
+    const left = this.pausedUntil - this.clock.now();
+    if (left <= 0) return false;
+    await this.clock.sleep(left, signal);
+    return true;
   }
 
   /** A normal request was sent or finished: background senders look again. */
