@@ -57,7 +57,7 @@ const BINDING = 0.85;
 const MIN_SAMPLE = 5;
 /** While normal requests are going, a background one goes after at least this many of them. */
 const NORMAL_SENDS_PER_BACKGROUND = 4;
-/** Normal requests count as going until this long after the last one was sent. */
+/** Normal requests count as going while one is queued or out, and this long after one was sent or finished. */
 const NORMAL_IDLE_MS = 250;
 
 /**
