@@ -253,6 +253,12 @@ describe('RateController background requests', () => {
     return { started, done };
   }
 
+  /** The background chain's starts up to the lead's last one. */
+  const whileLeadWent = (lead: { started: number[] }, spare: { started: number[] }) =>
+    spare.started.filter((t) => t <= (lead.started.at(-1) as number));
+  /** Time between consecutive starts. */
+  const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number));
+
   it('take one send in five while normal requests go, and go freely once they stop', async () => {
     const clock = new FakeClock();
     const rc = new RateController({ maxConcurrency: 4, clock });
@@ -260,15 +266,14 @@ describe('RateController background requests', () => {
     const spare = chain(rc, clock, 40, 20, 'background');
     await clock.advance(800);
     await lead.done;
-    const leadEnd = lead.started.at(-1) as number;
-    const during = spare.started.filter((t) => t <= leadEnd).length;
+    const during = whileLeadWent(lead, spare).length;
     expect(during).toBeGreaterThanOrEqual(8);
     expect(during).toBeLessThanOrEqual(1 + 40 / 4);
     // Alone, it goes at its own pace (after the lead's last send has been idle for a while).
     await clock.advance(2000);
     await spare.done;
-    const after = spare.started.filter((t) => t > leadEnd);
-    expect(after.slice(1).map((t, i) => t - (after[i] as number))).toEqual(Array(after.length - 1).fill(20));
+    const after = spare.started.slice(during);
+    expect(gaps(after)).toEqual(Array(after.length - 1).fill(20));
   });
 
   it('wait for their share while a normal request is out, however long it takes', async () => {
@@ -279,8 +284,7 @@ describe('RateController background requests', () => {
     const spare = chain(rc, clock, 12, 20, 'background');
     await clock.advance(5000);
     await lead.done;
-    const leadEnd = lead.started.at(-1) as number;
-    expect(spare.started.filter((t) => t <= leadEnd).length).toBeLessThanOrEqual(1 + 12 / 4);
+    expect(whileLeadWent(lead, spare).length).toBeLessThanOrEqual(1 + 12 / 4);
     await clock.advance(1000);
     await spare.done;
     expect(spare.started).toHaveLength(12);
@@ -296,9 +300,8 @@ describe('RateController background requests', () => {
     const spare = chain(rc, clock, 120, 1, 'background');
     await clock.advance(6000);
     await lead.done;
-    const leadEnd = lead.started.at(-1) as number;
-    expect(lead.started.slice(1).map((t, i) => t - (lead.started[i] as number))).toEqual(Array(119).fill(23));
-    const during = spare.started.filter((t) => t <= leadEnd);
+    expect(gaps(lead.started)).toEqual(Array(119).fill(23));
+    const during = whileLeadWent(lead, spare);
     expect(during.length).toBeGreaterThan(5);
     // Any second of the lead's life: what the spacing allows anyone (one interval of slack, one
     // send at the window's edge), so the background took only what the lead left.
