@@ -4,6 +4,7 @@ import { cellText } from '../sheets/cell-result.js';
 import { CsvFileWriter, type CsvFileOptions } from '../sheets/csv-file-writer.js';
 import { neutralizeResultText } from '../sheets/neutralize-formula.js';
 import type { OperationOutcome } from './execute-plan.js';
+import type { MadeLines } from './row-lines-ahead.js';
 
 /**
  * `results.csv` (every input row with its outcome) and `failed.csv` (only the failed and
@@ -65,17 +66,42 @@ export const FAILED_ERROR_COLUMN = 'mbulk_error';
 /** Importers ignore columns with this header prefix (failed.csv's `mbulk_error`). */
 export const RESERVED_COLUMN_PREFIX = 'mbulk_';
 
+/** The fields of a results.csv line: RESULTS_COLUMNS, then the extra columns from the row's cells. */
+export function resultFields(
+  result: RowResult,
+  extra: Readonly<Record<string, CellValue | undefined>>,
+  extraColumns: readonly string[],
+): string[] {
+  const fields = [
+    neutralizeResultText(result.sheet),
+    String(result.row),
+    result.outcome,
+    text(result.entityId),
+    text(result.key),
+    text(result.errorCode),
+    text(result.errorMessage),
+    text(result.column),
+    text(result.requestId),
+  ];
+  for (const column of extraColumns) fields.push(neutralizeResultText(cellText(extra[column])));
+  return fields;
+}
+
+/** The input's columns a failed.csv repeats: all but `mbulk_*` ones, in the sheet's order. */
+export function failedColumns(columns: readonly SheetColumn[]): SheetColumn[] {
+  return [...columns]
+    .filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX))
+    .sort((a, b) => a.index - b.index);
+}
+
+/** The fields of a failed.csv line: the row's cells exactly as read, then its error. */
+export function failedFields(columns: readonly SheetColumn[], row: SheetRow, error: string): string[] {
+  return [...columns.map((c) => cellText(row.cells[c.key])), neutralizeResultText(error)];
+}
+
 /** Writer of results.csv: RESULTS_COLUMNS, then any extra columns the caller names (e.g. the row's key columns). */
 export class ResultsCsvWriter {
-  readonly counts: Record<RowOutcome, number> = {
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    skipped: 0,
-    left_out: 0,
-    failed: 0,
-    invalid: 0,
-  };
+  readonly counts: Record<RowOutcome, number> = zeroCounts();
 
   private constructor(
     private readonly csv: CsvFileWriter,
@@ -99,19 +125,17 @@ export class ResultsCsvWriter {
     extra: Readonly<Record<string, CellValue | undefined>> = {},
   ): void | Promise<void> {
     this.counts[result.outcome]++;
-    const fields = [
-      neutralizeResultText(result.sheet),
-      String(result.row),
-      result.outcome,
-      text(result.entityId),
-      text(result.key),
-      text(result.errorCode),
-      text(result.errorMessage),
-      text(result.column),
-      text(result.requestId),
-    ];
-    for (const column of this.extraColumns) fields.push(neutralizeResultText(cellText(extra[column])));
-    return this.csv.writeRow(fields);
+    return this.csv.writeRow(resultFields(result, extra, this.extraColumns));
+  }
+
+  /** Appends lines made ahead (RowLinesAhead), their outcomes counted there. */
+  writeLines(lines: Uint8Array, rows: number): void | Promise<void> {
+    return this.csv.writeLines(lines, rows);
+  }
+
+  /** Counts outcomes of lines made ahead. */
+  countAhead(counts: Readonly<Record<RowOutcome, number>>): void {
+    for (const outcome of Object.keys(counts) as RowOutcome[]) this.counts[outcome] += counts[outcome];
   }
 
   close(): Promise<void> {
@@ -138,9 +162,7 @@ export class FailedCsvWriter {
     columns: readonly SheetColumn[],
     options: CsvFileOptions = {},
   ): Promise<FailedCsvWriter> {
-    const kept = [...columns]
-      .filter((c) => !c.key.startsWith(RESERVED_COLUMN_PREFIX))
-      .sort((a, b) => a.index - b.index);
+    const kept = failedColumns(columns);
     const csv = await CsvFileWriter.open(file, [...kept.map((c) => c.header), FAILED_ERROR_COLUMN], options);
     return new FailedCsvWriter(csv, kept);
   }
@@ -151,10 +173,12 @@ export class FailedCsvWriter {
 
   /** Appends one line (await a returned promise: see CsvFileWriter.writeRow). */
   write(row: SheetRow, error: string): void | Promise<void> {
-    return this.csv.writeRow([
-      ...this.columns.map((c) => cellText(row.cells[c.key])),
-      neutralizeResultText(error),
-    ]);
+    return this.csv.writeRow(failedFields(this.columns, row, error));
+  }
+
+  /** Appends lines made ahead (RowLinesAhead). */
+  writeLines(lines: string, rows: number): void | Promise<void> {
+    return this.csv.writeLines(lines, rows);
   }
 
   close(): Promise<void> {
@@ -265,29 +289,50 @@ export interface RowFilesSummary {
 /**
  * Streams the input rows once, writing results.csv (every row) and failed.csv (failed and
  * invalid rows). A failed file that ends up empty is still written (header only), so a
- * previous run's failed rows are never mistaken for this run's.
+ * previous run's failed rows are never mistaken for this run's. With `ahead`, its lines and held
+ * rows come first, then `rows` (the rows not read ahead).
  */
-export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowFilesSummary> {
+export async function writeRowFiles(
+  options: WriteRowFilesOptions,
+  ahead?: MadeLines,
+): Promise<RowFilesSummary> {
   const extraColumns = options.extraColumns ?? [];
   const results = await ResultsCsvWriter.open(options.resultsFile, extraColumns, options.csv);
   const failed = new Map<string, FailedCsvWriter>();
+  // A promise only when a writer hands one back (a flush): most rows are buffered, and a million
+  // rows are not a million awaits.
+  const writeRow = (row: SheetRow): void | Promise<void> => {
+    const result = options.resultOf(row);
+    const written = results.write(result, row.cells);
+    if (!isFailedRow(result)) return written;
+    const writer = failed.get(row.sheet);
+    const message = failedMessage(result);
+    return written ? written.then(() => writer?.write(row, message)) : writer?.write(row, message);
+  };
   try {
     for (const [sheet, target] of Object.entries(options.failedFiles)) {
       const csv =
         target.delimiter === undefined ? options.csv : { ...options.csv, delimiter: target.delimiter };
       failed.set(sheet, await FailedCsvWriter.open(target.file, target.columns, csv));
     }
+    if (ahead) results.countAhead(ahead.counts);
+    for (const piece of ahead?.pieces ?? []) {
+      if ('held' in piece) {
+        await writeRow(piece.held);
+        continue;
+      }
+      const { lines } = piece;
+      const written = results.writeLines(lines.results, lines.rows);
+      if (written) await written;
+      for (const [sheet, f] of lines.failed ?? []) {
+        const failedWritten = failed.get(sheet)?.writeLines(f.lines, f.rows);
+        if (failedWritten) await failedWritten;
+      }
+    }
     for await (const rows of options.rows) {
       for (const row of isBatch(rows) ? rows : [rows]) {
-        const result = options.resultOf(row);
-        // Awaited only when the writer hands back a promise (a flush): most rows are buffered.
-        const written = results.write(result, row.cells);
+        const written = writeRow(row);
         if (written) await written;
-        if (result.outcome === 'failed' || result.outcome === 'invalid') {
-          const message = result.errorMessage ?? result.errorCode ?? result.outcome;
-          const failedWritten = failed.get(row.sheet)?.write(row, message);
-          if (failedWritten) await failedWritten;
-        }
       }
     }
   } catch (error) {
@@ -302,6 +347,21 @@ export async function writeRowFiles(options: WriteRowFilesOptions): Promise<RowF
     await writer.close();
   }
   return { counts: results.counts, failedRows };
+}
+
+/** Whether a row's line also goes to its sheet's failed.csv. */
+export function isFailedRow(result: RowResult): boolean {
+  return result.outcome === 'failed' || result.outcome === 'invalid';
+}
+
+/** The `mbulk_error` of a failed row. */
+export function failedMessage(result: RowResult): string {
+  return result.errorMessage ?? result.errorCode ?? result.outcome;
+}
+
+/** A count of each outcome, all 0. */
+export function zeroCounts(): Record<RowOutcome, number> {
+  return { created: 0, updated: 0, unchanged: 0, skipped: 0, left_out: 0, failed: 0, invalid: 0 };
 }
 
 function isBatch(rows: SheetRow | readonly SheetRow[]): rows is readonly SheetRow[] {

@@ -159,25 +159,29 @@ export class AtomicFile {
     }
   }
 
-  /** Appends text; returns a promise only when it flushed (await it: it carries backpressure and failures). */
-  write(text: string): void | Promise<void> {
+  /**
+   * Appends text, or bytes (UTF-8 already); returns a promise only when it flushed (await it: it
+   * carries backpressure and failures).
+   */
+  write(data: string | Uint8Array): void | Promise<void> {
     this.throwIfFailed();
     // At most 3 bytes of UTF-8 per UTF-16 code unit: room for that, or what is buffered goes first.
-    if (this.used + text.length * 3 <= this.flushAt) {
-      this.used += this.chunk.write(text, this.used);
+    const most = typeof data === 'string' ? data.length * 3 : data.byteLength;
+    if (this.used + most <= this.flushAt) {
+      this.used += this.put(data);
       return undefined;
     }
-    if (text.length * 3 <= this.flushAt) {
+    if (most <= this.flushAt) {
       const flushed = this.flush(); // hands the buffer to the stream now, then waits for drain
-      this.used += this.chunk.write(text, this.used);
+      this.used += this.put(data);
       return flushed;
     }
     // Longer than a whole buffer: after what is buffered, as it is.
-    return this.flush(text);
+    return this.flush(data);
   }
 
-  /** Writes what is buffered (then `text`, if given) and waits for the stream to drain. */
-  async flush(text?: string): Promise<void> {
+  /** Writes what is buffered (then `data`, if given) and waits for the stream to drain. */
+  async flush(data?: string | Uint8Array): Promise<void> {
     this.throwIfFailed();
     let fits = true;
     if (this.used > 0) {
@@ -187,7 +191,7 @@ export class AtomicFile {
       this.used = 0;
       fits = this.stream.write(bytes);
     }
-    if (text !== undefined && text !== '') fits = this.stream.write(text) && fits;
+    if (data !== undefined && data.length > 0) fits = this.stream.write(data) && fits;
     if (!fits) {
       try {
         await once(this.stream, 'drain'); // rejects on 'error'
@@ -196,6 +200,13 @@ export class AtomicFile {
       }
     }
     this.throwIfFailed();
+  }
+
+  /** Copies `data` into the buffer after what it holds (there is room); returns the bytes it took. */
+  private put(data: string | Uint8Array): number {
+    if (typeof data === 'string') return this.chunk.write(data, this.used);
+    this.chunk.set(data, this.used);
+    return data.byteLength;
   }
 
   /**

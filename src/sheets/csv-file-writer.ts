@@ -78,7 +78,7 @@ export class CsvFileWriter {
     const writer = new CsvFileWriter(file, out, delimiter);
     try {
       await out.ready();
-      await out.write(`${(options.bom ?? true) ? '\uFEFF' : ''}${writer.line(header)}`);
+      await out.write(`${(options.bom ?? true) ? '\uFEFF' : ''}${csvLine(header, delimiter)}`);
     } catch (error) {
       await out.discard();
       throw error;
@@ -92,7 +92,16 @@ export class CsvFileWriter {
    */
   writeRow(fields: readonly string[]): void | Promise<void> {
     this.rows++;
-    return this.out.write(this.line(fields));
+    return this.out.write(csvLine(fields, this.delimiter));
+  }
+
+  /**
+   * Appends `rows` rows already made into lines (csvLine, with this file's delimiter), as text or
+   * UTF-8 bytes. Returns a promise as writeRow does.
+   */
+  writeLines(lines: string | Uint8Array, rows: number): void | Promise<void> {
+    this.rows += rows;
+    return this.out.write(lines);
   }
 
   /** Writes what is buffered, flushes it to disk and moves the file into place. */
@@ -104,15 +113,16 @@ export class CsvFileWriter {
   discard(): Promise<void> {
     return this.out.discard();
   }
+}
 
-  private line(fields: readonly string[]): string {
-    let line = '';
-    for (let i = 0; i < fields.length; i++) {
-      if (i > 0) line += this.delimiter;
-      line += csvField(fields[i] as string, this.delimiter);
-    }
-    return `${line}\r\n`;
+/** One CSV line of `fields` (each csvField), CRLF-terminated. */
+export function csvLine(fields: readonly string[], delimiter = ','): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    if (i > 0) line += delimiter;
+    line += csvField(fields[i] as string, delimiter);
   }
+  return `${line}\r\n`;
 }
 
 /** Writes a whole CSV file of `rows` under `header` (see CsvFileWriter). */

@@ -16,11 +16,12 @@ import type {
   JobSummary,
   JobTally,
   PlanFileBase,
+  RowRef,
   SummaryFields,
 } from './job-definition.js';
 import { readPlanFile } from './plan-file.js';
 import { releasePlanningMemory } from './release-memory.js';
-import { writeSheetResults } from './sheet-results.js';
+import { SheetResultsAhead, writeSheetResults } from './sheet-results.js';
 import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
 /**
@@ -69,48 +70,55 @@ export async function runJob<
   };
   const started = performance.now();
   const session = definition.session(ctx);
-  let passes: { execution: ExecuteSummary<Op, R>; reused: number };
-  try {
-    passes = await executePasses(run, session, options, startedSeq);
-  } finally {
-    if (backup) {
-      await backup.flush();
-      backup.close();
-    }
-  }
-  if (backup) finalizeBackup(run.file('backupLog'), run.file('backup'), { runId: run.id });
-  const { execution } = passes;
-  session.finish?.(execution);
-
-  const changes = execution.outcomes.flatMap((o) => session.changes(o));
-  // A change the run did not reach is a failure, unless the kind counts those apart.
-  const notRunApart = countsNotRunApart(definition.summary);
-  const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
-  const t: JobTally<Op, R> = {
-    ...tally(changes, counted),
-    execution,
-    changes,
-    requests,
-    reused: passes.reused,
-    seconds: (performance.now() - started) / 1000,
-    ...abortFields(execution),
-  };
   const results = session.results;
-  const shape =
-    file.input !== undefined
-      ? await writeSheetResults(
-          run,
-          file.input,
-          results !== undefined && !('entities' in results) ? results : {},
-          changes,
-          counted,
-        )
-      : await writeEntityResults(
-          run.file('results'),
-          changes,
-          results !== undefined && 'entities' in results ? results.entities : [],
-          counted,
-        );
+  const declared = results !== undefined && !('entities' in results) ? results : {};
+  // results.csv is made while the operations go, but for the rows of their changes.
+  const ahead =
+    file.input !== undefined && session.operations.length > 0
+      ? new SheetResultsAhead(run, file.input, declared, changeRows(session))
+      : undefined;
+  // Applies and writes the results; should anything throw, what was made ahead is let go.
+  const { t, changes, shape } = await (async () => {
+    let passes: { execution: ExecuteSummary<Op, R>; reused: number };
+    try {
+      passes = await executePasses(run, session, options, startedSeq);
+    } finally {
+      if (backup) {
+        await backup.flush();
+        backup.close();
+      }
+    }
+    if (backup) finalizeBackup(run.file('backupLog'), run.file('backup'), { runId: run.id });
+    const { execution } = passes;
+    session.finish?.(execution);
+
+    const changes = execution.outcomes.flatMap((o) => session.changes(o));
+    // A change the run did not reach is a failure, unless the kind counts those apart.
+    const notRunApart = countsNotRunApart(definition.summary);
+    const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
+    const t: JobTally<Op, R> = {
+      ...tally(changes, counted),
+      execution,
+      changes,
+      requests,
+      reused: passes.reused,
+      seconds: (performance.now() - started) / 1000,
+      ...abortFields(execution),
+    };
+    const shape =
+      file.input !== undefined
+        ? await writeSheetResults(run, file.input, declared, changes, counted, ahead)
+        : await writeEntityResults(
+            run.file('results'),
+            changes,
+            results !== undefined && 'entities' in results ? results.entities : [],
+            counted,
+          );
+    return { t, changes, shape };
+  })().catch(async (error: unknown) => {
+    await ahead?.discard();
+    throw error;
+  });
   const summary = summaryOf<File, Fields, Own>(definition.summary, run, t, session.values?.(t), shape);
   run.update({
     counts: {
@@ -171,6 +179,16 @@ async function executePasses<Op extends { key: string }, R>(
     return { execution: await pass(session.operations, false), reused };
   }
   return { execution: first, reused };
+}
+
+/**
+ * The input rows the session's operations carry, whatever their outcome: `changes` is a pure
+ * mapping, asked here of each operation as not run yet.
+ */
+function changeRows<Op extends { key: string }, R>(session: JobSession<Op, R, object>): RowRef[] {
+  return session.operations.flatMap((op) =>
+    session.changes({ status: 'not_run', op, key: op.key }).flatMap((c) => c.rows),
+  );
 }
 
 /**

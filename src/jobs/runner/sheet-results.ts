@@ -3,7 +3,9 @@ import {
   writeRowFiles,
   type RowOutcome,
   type RowResult,
+  type WriteRowFilesOptions,
 } from '../../apply/results-file.js';
+import { RowLinesAhead, type MadeLines } from '../../apply/row-lines-ahead.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import { readSheet, type SheetInfo, type SheetReader } from '../../sheets/read-sheet.js';
@@ -15,36 +17,69 @@ import type {
   DeclaredRow,
   FailedRow,
   ResultSheet,
+  RowRef,
   SheetResults,
   SheetSummary,
 } from './job-definition.js';
 
 type Cells = Readonly<Record<string, string | undefined>>;
 
-/**
- * results.csv (every row of every input sheet, in order: its change's outcome, else what the kind
- * declared, else `otherwise`) and each sheet's failed-rows file, by re-reading the run's copies of
- * the inputs; and the failed rows: failed changes (one per row they carried), errors of invalid
- * rows, and declared failed or invalid rows, in the order of the input.
- */
-export async function writeSheetResults(
-  run: RunDirectory,
-  input: RunInput,
+/** The input sheets results.csv lists, and how a plan's sheet label finds its own. */
+class ResultSheets {
+  readonly list: readonly ResultSheet[];
+  private readonly indexOf = new Map<string, number>();
+
+  constructor(run: RunDirectory, input: RunInput, declared: SheetResults) {
+    this.list = declared.sheets ?? [{ input, label: inputLabel(input), failedFile: run.file('failed') }];
+    this.list.forEach((s, i) => {
+      if (!this.indexOf.has(s.label)) this.indexOf.set(s.label, i);
+    });
+  }
+
+  /** The index of the sheet a label names (else the first). */
+  at(sheet: string): number {
+    return this.indexOf.get(sheet) ?? 0;
+  }
+
+  key(sheet: string, row: number): number {
+    return rowKey(this.at(sheet), row);
+  }
+
+  labelOf(sheet: string): string {
+    return (this.list[this.at(sheet)] as ResultSheet).label;
+  }
+
+  /** Opens a reader of every sheet's run copy, from its header row. */
+  async open(run: RunDirectory): Promise<{ reader: SheetReader; info: SheetInfo }[]> {
+    const opened: { reader: SheetReader; info: SheetInfo }[] = [];
+    for (const s of this.list) {
+      const reader = readSheet(runInputPath(run, s.input), {
+        ...(s.input.sheet ? { sheet: s.input.sheet } : {}),
+        ...(s.input.headerRow ? { headerRow: s.input.headerRow } : {}),
+      });
+      opened.push({ reader, info: await reader.open() });
+    }
+    return opened;
+  }
+}
+
+/** Each row's result and extra cells, from what the kind declared and the changes' outcomes. */
+interface RowResults {
+  results: Map<number, RowResult>;
+  extra: Map<number, Cells>;
+  /** The failed rows, in the order of the input. */
+  failed: FailedRow[];
+}
+
+function rowResults(
+  sheets: ResultSheets,
   declared: SheetResults,
   changes: readonly ChangeOutcome[],
   counted: (change: ChangeOutcome) => boolean,
-): Promise<SheetSummary> {
-  const sheets: readonly ResultSheet[] = declared.sheets ?? [
-    { input, label: inputLabel(input), failedFile: run.file('failed') },
-  ];
-  const indexOf = new Map<string, number>();
-  sheets.forEach((s, i) => {
-    if (!indexOf.has(s.label)) indexOf.set(s.label, i);
-  });
-  const at = (sheet: string) => indexOf.get(sheet) ?? 0;
-  const key = (sheet: string, row: number) => rowKey(at(sheet), row);
-  const labelOf = (sheet: string) => (sheets[at(sheet)] as ResultSheet).label;
-
+): RowResults {
+  const labelOf = (sheet: string) => sheets.labelOf(sheet);
+  const key = (sheet: string, row: number) => sheets.key(sheet, row);
+  const at = (sheet: string) => sheets.at(sheet);
   const otherwise: RowOutcome = declared.otherwise ?? 'unchanged';
   const results = new Map<number, RowResult>();
   const extra = new Map<number, Cells>();
@@ -112,45 +147,180 @@ export async function writeSheetResults(
       ...(note.column !== undefined ? { column: note.column } : {}),
     });
   }
+  return { results, extra, failed: failed.map(({ at: _at, ...f }) => f) };
+}
 
-  const opened: { reader: SheetReader; info: SheetInfo }[] = [];
-  for (const s of sheets) {
-    const reader = readSheet(runInputPath(run, s.input), {
-      ...(s.input.sheet ? { sheet: s.input.sheet } : {}),
-      ...(s.input.headerRow ? { headerRow: s.input.headerRow } : {}),
-    });
-    opened.push({ reader, info: await reader.open() });
+/** A row's result: its own, else the sheet's `otherwise`. */
+function resultOf(sheets: ResultSheets, maps: RowResults, otherwise: RowOutcome, row: SheetRow): RowResult {
+  return (
+    maps.results.get(rowKey(Number(row.sheet), row.rowNumber)) ?? {
+      sheet: (sheets.list[Number(row.sheet)] as ResultSheet).label,
+      row: row.rowNumber,
+      outcome: otherwise,
+    }
+  );
+}
+
+/** The failed files of the sheets, by the index their rows carry. */
+function failedFilesOf(
+  sheets: ResultSheets,
+  opened: readonly { info: SheetInfo }[],
+): WriteRowFilesOptions['failedFiles'] {
+  return Object.fromEntries(
+    sheets.list.map((s, i) => {
+      const { info } = opened[i] as { info: SheetInfo };
+      return [String(i), { file: s.failedFile, columns: info.columns, delimiter: info.delimiter }];
+    }),
+  );
+}
+
+/**
+ * results.csv and failed.csv made ahead, while a run's operations go: the rows of the plan's
+ * changes (`held`) wait in their places for their outcome; every other row gets its lines now, from
+ * what the kind declared (no change names it, so its result cannot change). Reading starts at
+ * once, a batch per turn of the event loop (the operations' own work goes between), and stops at
+ * the end of the inputs or once 64 MiB of lines are kept (`maxBytes`). writeSheetResults writes
+ * what was made, then reads on from there.
+ */
+export class SheetResultsAhead {
+  private readonly sheets: ResultSheets;
+  private readonly held: Set<number>;
+  private lines: RowLinesAhead | undefined;
+  private opened: { reader: SheetReader; info: SheetInfo }[] = [];
+  private rows: AsyncIterator<SheetRow[]> | undefined;
+  private stopped = false;
+  private failure: unknown;
+  private readonly rendering: Promise<void>;
+  private read = 0;
+
+  constructor(
+    private readonly run: RunDirectory,
+    input: RunInput,
+    private readonly declared: SheetResults,
+    held: readonly RowRef[],
+    maxBytes?: number,
+  ) {
+    this.sheets = new ResultSheets(run, input, declared);
+    this.held = new Set(held.map((r) => this.sheets.key(r.sheet, r.row)));
+    this.rendering = this.render(maxBytes);
   }
-  const rows = await writeRowFiles({
-    // Each row is tagged with its sheet's index: it finds its result, and its failed-rows file.
-    rows: tagged(
-      opened.map((o) => o.reader),
-      extra,
-    ),
-    resultOf: (row) =>
-      results.get(rowKey(Number(row.sheet), row.rowNumber)) ?? {
-        sheet: (sheets[Number(row.sheet)] as ResultSheet).label,
-        row: row.rowNumber,
-        outcome: otherwise,
-      },
-    resultsFile: run.file('results'),
-    failedFiles: Object.fromEntries(
-      sheets.map((s, i) => {
-        const { info } = opened[i] as { info: SheetInfo };
-        return [String(i), { file: s.failedFile, columns: info.columns, delimiter: info.delimiter }];
-      }),
-    ),
-    ...(declared.extraColumns ? { extraColumns: declared.extraColumns } : {}),
-  });
+
+  /** Rows read ahead so far (held ones included). */
+  get rowsRead(): number {
+    return this.read;
+  }
+
+  /**
+   * Stops reading ahead (at the end of a batch) and hands over what was made, unless it failed or
+   * a change names a row it did not hold (then nothing is used, and the inputs are let go).
+   */
+  async take(changes: readonly ChangeOutcome[]): Promise<MadeAhead | undefined> {
+    await this.stop();
+    const holds = changes.every((c) => c.rows.every((r) => this.held.has(this.sheets.key(r.sheet, r.row))));
+    if (this.failure !== undefined || !holds || this.rows === undefined || this.lines === undefined) {
+      await this.discard();
+      return undefined;
+    }
+    return { sheets: this.sheets, opened: this.opened, rest: this.rows, lines: this.lines.take() };
+  }
+
+  /** Stops and lets go of the inputs: nothing made ahead is used. */
+  async discard(): Promise<void> {
+    await this.stop();
+    await this.rows?.return?.();
+    for (const { reader } of this.opened) await reader.close();
+  }
+
+  private async stop(): Promise<void> {
+    this.stopped = true;
+    await this.rendering;
+  }
+
+  private async render(maxBytes: number | undefined): Promise<void> {
+    try {
+      this.opened = await this.sheets.open(this.run);
+      const lines = new RowLinesAhead(
+        this.declared.extraColumns ?? [],
+        failedFilesOf(this.sheets, this.opened),
+        ',',
+        maxBytes,
+      );
+      this.lines = lines;
+      const rows = tagged(this.opened.map((o) => o.reader));
+      this.rows = rows;
+      // What the kind declared: the result of every row no change names.
+      const maps = rowResults(this.sheets, this.declared, [], () => false);
+      const otherwise = this.declared.otherwise ?? 'unchanged';
+      const { held, sheets } = this;
+      while (!this.stopped && !lines.full) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.stopped) break;
+        const next = await rows.next();
+        if (next.done === true) break;
+        for (const row of next.value) {
+          if (held.has(rowKey(Number(row.sheet), row.rowNumber))) lines.hold(row);
+          else lines.add(addExtra(row, maps.extra), resultOf(sheets, maps, otherwise, row));
+        }
+        this.read += next.value.length;
+      }
+    } catch (error) {
+      this.failure = error;
+    }
+  }
+}
+
+/** What SheetResultsAhead made, for writeSheetResults. */
+interface MadeAhead {
+  sheets: ResultSheets;
+  opened: { reader: SheetReader; info: SheetInfo }[];
+  /** The rows not read ahead. */
+  rest: AsyncIterator<SheetRow[]>;
+  lines: MadeLines;
+}
+
+/**
+ * results.csv (every row of every input sheet, in order: its change's outcome, else what the kind
+ * declared, else `otherwise`) and each sheet's failed-rows file, by re-reading the run's copies of
+ * the inputs; and the failed rows: failed changes (one per row they carried), errors of invalid
+ * rows, and declared failed or invalid rows, in the order of the input. With `ahead` (made while
+ * the operations went), its lines are written first and the inputs read on from where it stopped;
+ * unless a change names a row it did not hold, or it failed: then the inputs are read again.
+ */
+export async function writeSheetResults(
+  run: RunDirectory,
+  input: RunInput,
+  declared: SheetResults,
+  changes: readonly ChangeOutcome[],
+  counted: (change: ChangeOutcome) => boolean,
+  ahead?: SheetResultsAhead,
+): Promise<SheetSummary> {
+  const made = await ahead?.take(changes);
+  const sheets = made?.sheets ?? new ResultSheets(run, input, declared);
+  const maps = rowResults(sheets, declared, changes, counted);
+  const otherwise: RowOutcome = declared.otherwise ?? 'unchanged';
+  const opened = made?.opened ?? (await sheets.open(run));
+  const rest = made?.rest ?? tagged(opened.map((o) => o.reader));
+  // The held rows get the extra cells their changes' outcomes brought, as the rows not read yet do.
+  const lines = made && {
+    counts: made.lines.counts,
+    pieces: made.lines.pieces.map((p) => ('held' in p ? { held: addExtra(p.held, maps.extra) } : p)),
+  };
+  const written = await writeRowFiles(
+    {
+      rows: withExtra(rest, maps.extra),
+      resultOf: (row) => resultOf(sheets, maps, otherwise, row),
+      resultsFile: run.file('results'),
+      failedFiles: failedFilesOf(sheets, opened),
+      ...(declared.extraColumns ? { extraColumns: declared.extraColumns } : {}),
+    },
+    lines,
+  );
   // Failed rows written per sheet, by the sheet's own name.
   const failedRows: Record<string, number> = {};
   opened.forEach(({ info }, i) => {
-    failedRows[info.sheet] = (failedRows[info.sheet] ?? 0) + (rows.failedRows[String(i)] ?? 0);
+    failedRows[info.sheet] = (failedRows[info.sheet] ?? 0) + (written.failedRows[String(i)] ?? 0);
   });
-  return {
-    rows: { counts: rows.counts, failedRows },
-    failedRows: failed.map(({ at: _at, ...f }) => f),
-  };
+  return { rows: { counts: written.counts, failedRows }, failedRows: maps.failed };
 }
 
 /** One number per row of every sheet (the sheet's index, its row number), for the maps of results. */
@@ -158,26 +328,31 @@ function rowKey(sheet: number, row: number): number {
   return sheet * 2 ** 32 + row;
 }
 
-/**
- * The rows of every sheet in turn, in the readers' batches, each tagged with its sheet's index,
- * with the extra cells of its result added (never over the input's own cells).
- */
-async function* tagged(
-  readers: readonly Pick<SheetReader, 'batches'>[],
-  extra: ReadonlyMap<number, Cells>,
-): AsyncGenerator<SheetRow[]> {
+/** The rows of every sheet in turn, in the readers' batches, each tagged with its sheet's index. */
+async function* tagged(readers: readonly Pick<SheetReader, 'batches'>[]): AsyncGenerator<SheetRow[]> {
   for (const [i, reader] of readers.entries()) {
     const sheet = String(i);
     for await (const batch of reader.batches()) {
-      yield batch.map((row) => {
-        const add = extra.size === 0 ? undefined : extra.get(rowKey(i, row.rowNumber));
-        let cells = row.cells;
-        if (add) {
-          cells = { ...row.cells };
-          for (const [k, v] of Object.entries(add)) if (v !== undefined && !(k in row.cells)) cells[k] = v;
-        }
-        return { sheet, rowNumber: row.rowNumber, cells };
-      });
+      yield batch.map((row) => ({ sheet, rowNumber: row.rowNumber, cells: row.cells }));
     }
   }
+}
+
+/** Tagged rows with the extra cells of their results added. */
+async function* withExtra(
+  rows: AsyncIterator<SheetRow[]>,
+  extra: ReadonlyMap<number, Cells>,
+): AsyncGenerator<SheetRow[]> {
+  for (let next = await rows.next(); next.done !== true; next = await rows.next()) {
+    yield extra.size === 0 ? next.value : next.value.map((row) => addExtra(row, extra));
+  }
+}
+
+/** A tagged row with the extra cells of its result added (never over the input's own cells). */
+function addExtra(row: SheetRow, extra: ReadonlyMap<number, Cells>): SheetRow {
+  const add = extra.size === 0 ? undefined : extra.get(rowKey(Number(row.sheet), row.rowNumber));
+  if (!add) return row;
+  const cells = { ...row.cells };
+  for (const [k, v] of Object.entries(add)) if (v !== undefined && !(k in row.cells)) cells[k] = v;
+  return { ...row, cells };
 }

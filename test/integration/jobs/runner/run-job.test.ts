@@ -16,6 +16,7 @@ import { releasePlanningMemory } from '../../../../src/jobs/runner/release-memor
 import { runJob } from '../../../../src/jobs/runner/run-job.js';
 import { cliSummaryOf } from '../../../../src/jobs/runner/summary-fields.js';
 import type { RowIssue } from '../../../../src/mapping/row-issue.js';
+import type * as ReadSheetModule from '../../../../src/sheets/read-sheet.js';
 
 // Whether an apply starts by giving back what planning left: watched, not run (a full collection
 // per test would only cost time; release-memory.test.ts tests the collection itself). In the
@@ -24,6 +25,26 @@ import type { RowIssue } from '../../../../src/mapping/row-issue.js';
 vi.mock('../../../../src/jobs/runner/release-memory.js', () => ({
   releasePlanningMemory: vi.fn(() => false),
 }));
+
+/** Rows every sheet reader of this file has handed out (the input copies read for results.csv). */
+const rowsRead = { count: 0 };
+vi.mock('../../../../src/sheets/read-sheet.js', async (importActual) => {
+  const actual = await importActual<typeof ReadSheetModule>();
+  return {
+    ...actual,
+    readSheet: (...args: Parameters<typeof actual.readSheet>) => {
+      const reader = actual.readSheet(...args);
+      const batches = reader.batches.bind(reader);
+      reader.batches = async function* () {
+        for await (const batch of batches()) {
+          rowsRead.count += batch.length;
+          yield batch;
+        }
+      };
+      return reader;
+    },
+  };
+});
 
 /**
  * A small kind over a temp-dir run directory: one row of `items.csv` per item, one operation per
@@ -267,6 +288,37 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
     expect(readCsv(run.file('failed'))).toEqual([
       { key: 'bad-3', note: 'row 3', mbulk_error: 'the cell is bad' },
     ]);
+  });
+
+  it('makes results.csv while the operations go: the rows no change names are read before the last write is answered', async () => {
+    // 20,000 rows of the sheet, one of them planned: the others are read while it is sent.
+    const run = plannedRun([{ key: 'k1', row: 20_001, does: 'ok' }]);
+    const copy = path.join(run.dir, 'input-items.csv');
+    const others = Array.from({ length: 19_999 }, (_, i) => `other${i + 2},row ${i + 2}`);
+    fs.writeFileSync(copy, `key,note\r\n${others.join('\r\n')}\r\nk1,row 20001\r\n`);
+    rowsRead.count = 0;
+    let readWhileSent = 0;
+    const kind = fakeKind(failureSummary, (ctx) => {
+      const session = fakeSession(ctx);
+      return {
+        ...session,
+        execute: async (op, exec) => {
+          for (let i = 0; i < 2000 && rowsRead.count < 20_000; i++)
+            await new Promise((r) => setTimeout(r, 5));
+          readWhileSent = rowsRead.count;
+          return session.execute(op, exec);
+        },
+      };
+    });
+    const summary = await runJob(run, kind, { client, concurrency: 1 });
+    expect(readWhileSent).toBe(20_000);
+    expect(summary).toMatchObject({ written: 1, failed: 0 });
+    const results = readCsv(run.file('results'));
+    expect(results).toHaveLength(20_000);
+    expect(results.filter((r) => r['outcome'] === 'unchanged')).toHaveLength(19_999);
+    expect(results.at(-1)).toMatchObject({ row: '20001', outcome: 'created', key: 'k1' });
+    // Read once: the rows read ahead are not read again.
+    expect(rowsRead.count).toBe(20_000);
   });
 
   it('the backup is flushed and closed when the execution throws, and nothing else is written', async () => {
