@@ -1,4 +1,5 @@
 import { csvLine } from '../sheets/csv-file-writer.js';
+import { neutralizeResultText } from '../sheets/neutralize-formula.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import {
   failedColumns,
@@ -49,6 +50,8 @@ export class RowLinesAhead {
   private used = 0;
   private rows = 0;
   private failed: Map<string, { lines: string; rows: number }> | undefined;
+  /** What comes before and after the row number on a plain line, by sheet label and outcome. */
+  private readonly plainParts = new Map<string, { head: string; tail: string }>();
   /** Bytes of lines made. */
   private kept = 0;
 
@@ -72,19 +75,7 @@ export class RowLinesAhead {
 
   /** The lines of a row whose result is known now. */
   add(row: SheetRow, result: RowResult): void {
-    const line = csvLine(resultFields(result, row.cells, this.extraColumns), this.delimiter);
-    // At most 3 bytes of UTF-8 per UTF-16 code unit: room for that, or the piece ends here.
-    if (this.used + line.length * 3 > this.chunk.length) {
-      this.close();
-      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, line.length * 3));
-      this.start = 0;
-      this.used = 0;
-    }
-    const bytes = this.chunk.write(line, this.used);
-    this.used += bytes;
-    this.kept += bytes;
-    this.rows++;
-    this.counts[result.outcome]++;
+    this.put(csvLine(resultFields(result, row.cells, this.extraColumns), this.delimiter), result.outcome);
     if (isFailedRow(result)) {
       const target = this.failedTargets.get(row.sheet);
       if (target) {
@@ -98,6 +89,29 @@ export class RowLinesAhead {
         this.kept += line.length;
       }
     }
+  }
+
+  /**
+   * The line of a row with no result of its own: `{ sheet: label, row, outcome }`, most of a big
+   * sheet's rows (unchanged). Without extra columns its line is the same but for the row number:
+   * made from parts rendered once per sheet and outcome, the same bytes as `add` makes, without a
+   * result, its fields and their quoting for each of a million rows.
+   */
+  addPlain(row: SheetRow, label: string, outcome: RowOutcome): void {
+    if (this.extraColumns.length > 0 || outcome === 'failed' || outcome === 'invalid') {
+      this.add(row, { sheet: label, row: row.rowNumber, outcome });
+      return;
+    }
+    const parts = `${label}\n${outcome}`;
+    let around = this.plainParts.get(parts);
+    if (around === undefined) {
+      // The line of row 0, cut around its row number (a row number needs no quotes).
+      const line = csvLine(resultFields({ sheet: label, row: 0, outcome }, {}, []), this.delimiter);
+      const at = csvLine([neutralizeResultText(label), ''], this.delimiter).length - 2;
+      around = { head: line.slice(0, at), tail: line.slice(at + 1) };
+      this.plainParts.set(parts, around);
+    }
+    this.put(`${around.head}${row.rowNumber}${around.tail}`, outcome);
   }
 
   /** A row whose result is known only once the operations ended: its lines are made then. */
@@ -115,6 +129,22 @@ export class RowLinesAhead {
   take(): MadeLines {
     this.close();
     return { pieces: this.pieces.splice(0), counts: { ...this.counts } };
+  }
+
+  /** Encodes a results.csv line after the open piece's (a new buffer when it has no room). */
+  private put(line: string, outcome: RowOutcome): void {
+    // At most 3 bytes of UTF-8 per UTF-16 code unit: room for that, or the piece ends here.
+    if (this.used + line.length * 3 > this.chunk.length) {
+      this.close();
+      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, line.length * 3));
+      this.start = 0;
+      this.used = 0;
+    }
+    const bytes = this.chunk.write(line, this.used);
+    this.used += bytes;
+    this.kept += bytes;
+    this.rows++;
+    this.counts[outcome]++;
   }
 
   /** Ends the open piece (its lines stay where they are in `chunk`). */

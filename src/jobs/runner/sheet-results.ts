@@ -46,7 +46,12 @@ class ResultSheets {
   }
 
   labelOf(sheet: string): string {
-    return (this.list[this.at(sheet)] as ResultSheet).label;
+    return this.labelAt(this.at(sheet));
+  }
+
+  /** The label of the sheet at an index (a tagged row's `sheet`). */
+  labelAt(index: number): string {
+    return (this.list[index] as ResultSheet).label;
   }
 
   /** Opens a reader of every sheet's run copy, from its header row. */
@@ -154,7 +159,7 @@ function rowResults(
 function resultOf(sheets: ResultSheets, maps: RowResults, otherwise: RowOutcome, row: SheetRow): RowResult {
   return (
     maps.results.get(rowKey(Number(row.sheet), row.rowNumber)) ?? {
-      sheet: (sheets.list[Number(row.sheet)] as ResultSheet).label,
+      sheet: sheets.labelAt(Number(row.sheet)),
       row: row.rowNumber,
       outcome: otherwise,
     }
@@ -258,8 +263,11 @@ export class SheetResultsAhead {
         const next = await rows.next();
         if (next.done === true) break;
         for (const row of next.value) {
-          if (held.has(rowKey(Number(row.sheet), row.rowNumber))) lines.hold(row);
-          else lines.add(addExtra(row, maps.extra), resultOf(sheets, maps, otherwise, row));
+          const k = rowKey(Number(row.sheet), row.rowNumber);
+          const own = maps.results.get(k);
+          if (held.has(k)) lines.hold(row);
+          else if (own !== undefined) lines.add(addExtra(row, maps.extra), own);
+          else lines.addPlain(addExtra(row, maps.extra), sheets.labelAt(Number(row.sheet)), otherwise);
         }
         this.read += next.value.length;
       }

@@ -17,9 +17,11 @@ afterEach(() => {
 
 // Enough for results.csv lines past one of the 256 KiB buffers they are made into ahead.
 const ROWS = 10_000;
+/** The products sheet's label: quoted in a CSV line. */
+const PRODUCTS = '=products, "2026"';
 
 /** A run with its copies of two input sheets: `products.csv` (ROWS rows) and `options.csv` (a few, `;`-separated). */
-function plannedRun(): { run: RunDirectory; input: RunInput; declared: SheetResults } {
+function plannedRun(extraColumns = true): { run: RunDirectory; input: RunInput; declared: SheetResults } {
   const run = RunDirectory.create(path.join(root, 'runs'), {
     kind: 'fake',
     input: 'products.csv',
@@ -37,7 +39,7 @@ function plannedRun(): { run: RunDirectory; input: RunInput; declared: SheetResu
   const options: RunInput = { original: 'options.csv', copy: 'input-options.csv' };
   const declared: SheetResults = {
     sheets: [
-      { input, label: 'products', failedFile: run.file('failed') },
+      { input, label: PRODUCTS, failedFile: run.file('failed') },
       { input: options, label: 'options', failedFile: path.join(run.dir, 'failed-options.csv') },
     ],
     invalid: [
@@ -45,31 +47,31 @@ function plannedRun(): { run: RunDirectory; input: RunInput; declared: SheetResu
         severity: 'error',
         code: 'bad_price',
         message: 'price is not a number',
-        sheet: 'products',
+        sheet: PRODUCTS,
         rowNumber: 7,
         column: 'D',
       },
       { severity: 'error', code: 'bad_size', message: '=size', sheet: 'options', rowNumber: 3, column: 'B' },
-      { severity: 'warning', code: 'trimmed', message: 'trimmed', sheet: 'products', rowNumber: 8 },
+      { severity: 'warning', code: 'trimmed', message: 'trimmed', sheet: PRODUCTS, rowNumber: 8 },
     ],
     rows: [
       {
-        sheet: 'products',
+        sheet: PRODUCTS,
         row: 11,
         outcome: 'skipped',
         errorCode: 'not_imported',
         extra: { kind: 'gift card' },
       },
-      { sheet: 'products', row: 3000, outcome: 'failed', errorCode: 'refused', errorMessage: 'too dear' },
+      { sheet: PRODUCTS, row: 3000, outcome: 'failed', errorCode: 'refused', errorMessage: 'too dear' },
       // Extra cells only, for a row whose result is its change's.
-      { sheet: 'products', row: 4, extra: { kind: 'declared' } },
+      { sheet: PRODUCTS, row: 4, extra: { kind: 'declared' } },
     ],
     notes: [
       {
         severity: 'warning',
         code: 'image_left_out',
         message: 'one image left out',
-        sheet: 'products',
+        sheet: PRODUCTS,
         rowNumber: 4,
         column: 'E',
       },
@@ -77,11 +79,11 @@ function plannedRun(): { run: RunDirectory; input: RunInput; declared: SheetResu
         severity: 'warning',
         code: 'image_left_out',
         message: 'one image left out',
-        sheet: 'products',
+        sheet: PRODUCTS,
         rowNumber: 20,
       },
     ],
-    extraColumns: ['sku', 'kind'],
+    ...(extraColumns ? { extraColumns: ['sku', 'kind'] } : {}),
   };
   return { run, input, declared };
 }
@@ -92,7 +94,7 @@ const changes: ChangeOutcome[] = [
     status: 'done',
     outcome: 'updated',
     rows: [
-      { sheet: 'products', row: 4 },
+      { sheet: PRODUCTS, row: 4 },
       { sheet: 'options', row: 2 },
     ],
     entityId: 'p_4',
@@ -102,10 +104,10 @@ const changes: ChangeOutcome[] = [
   {
     status: 'failed',
     outcome: 'created',
-    rows: [{ sheet: 'products', row: 2500 }],
+    rows: [{ sheet: PRODUCTS, row: 2500 }],
     failure: { code: 'invalid_parameter', message: '+1 is bad', requestId: 'req_1' },
   },
-  { status: 'not_run', outcome: 'updated', rows: [{ sheet: 'products', row: ROWS + 1 }] },
+  { status: 'not_run', outcome: 'updated', rows: [{ sheet: PRODUCTS, row: ROWS + 1 }] },
 ];
 const counted = (c: ChangeOutcome) => c.status !== 'done';
 
@@ -125,31 +127,37 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('results.csv made ahead, while the operations go', () => {
   /** The files and summary written after the operations, all rows read then: what ahead must match. */
-  async function written(): Promise<{ files: Record<string, string>; summary: unknown }> {
-    const { run, input, declared } = plannedRun();
+  async function written(extraColumns = true): Promise<{ files: Record<string, string>; summary: unknown }> {
+    const { run, input, declared } = plannedRun(extraColumns);
     const summary = await writeSheetResults(run, input, declared, changes, counted);
     return { files: files(run), summary };
   }
 
-  it('writes byte for byte what is written after them, every row read ahead or some', async () => {
-    const expected = await written();
-    expect(expected.files['results.csv']?.split('\r\n')).toHaveLength(ROWS + 3 + 2);
-    for (const maxBytes of [undefined, 20_000]) {
-      const { run, input, declared } = plannedRun();
-      const held = changes.flatMap((c) => c.rows);
-      const ahead = new SheetResultsAhead(run, input, declared, held, maxBytes);
-      // Read ahead as far as it goes: every row, or up to the bound (the rest is read after).
-      if (maxBytes === undefined) await until(() => ahead.rowsRead === ROWS + 3);
-      else {
-        await until(() => ahead.rowsRead > 0);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(ahead.rowsRead).toBeLessThan(ROWS);
+  it.each([
+    ['with extra columns', true],
+    ['without (the unchanged rows made from parts)', false],
+  ])(
+    'writes byte for byte what is written after them, every row read ahead or some: %s',
+    async (_, extraColumns) => {
+      const expected = await written(extraColumns);
+      expect(expected.files['results.csv']?.split('\r\n')).toHaveLength(ROWS + 3 + 2);
+      for (const maxBytes of [undefined, 20_000]) {
+        const { run, input, declared } = plannedRun(extraColumns);
+        const held = changes.flatMap((c) => c.rows);
+        const ahead = new SheetResultsAhead(run, input, declared, held, maxBytes);
+        // Read ahead as far as it goes: every row, or up to the bound (the rest is read after).
+        if (maxBytes === undefined) await until(() => ahead.rowsRead === ROWS + 3);
+        else {
+          await until(() => ahead.rowsRead > 0);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(ahead.rowsRead).toBeLessThan(ROWS);
+        }
+        const summary = await writeSheetResults(run, input, declared, changes, counted, ahead);
+        expect(files(run)).toEqual(expected.files);
+        expect(summary).toEqual(expected.summary);
       }
-      const summary = await writeSheetResults(run, input, declared, changes, counted, ahead);
-      expect(files(run)).toEqual(expected.files);
-      expect(summary).toEqual(expected.summary);
-    }
-  });
+    },
+  );
 
   it('reads the inputs again when a change names a row it did not hold', async () => {
     const expected = await written();
