@@ -1,7 +1,7 @@
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { cellText } from '../sheets/cell-result.js';
-import { CsvFileWriter, type CsvFileOptions } from '../sheets/csv-file-writer.js';
+import { CsvFileWriter, csvDelimiter, csvLine, type CsvFileOptions } from '../sheets/csv-file-writer.js';
 import { neutralizeResultText } from '../sheets/neutralize-formula.js';
 import type { OperationOutcome } from './execute-plan.js';
 import type { MadeLines } from './row-lines-ahead.js';
@@ -87,6 +87,48 @@ export function resultFields(
   return fields;
 }
 
+/**
+ * results.csv lines of results that are only a sheet, a row number and an outcome (most rows of a
+ * big sheet: unchanged), in a file without extra columns: the same line but for the row number,
+ * made from parts rendered once per sheet and outcome, without a fields array and a quoting test
+ * per field for each of a million rows. The same bytes as csvLine(resultFields(…)).
+ */
+export class PlainResultLines {
+  private readonly parts = new Map<string, { head: string; tail: string }>();
+
+  constructor(
+    private readonly delimiter: string,
+    private readonly extraColumns: readonly string[],
+  ) {}
+
+  /** The line of a result, or undefined when it says more than its sheet, row and outcome. */
+  line(result: RowResult): string | undefined {
+    return result.entityId === undefined &&
+      result.key === undefined &&
+      result.errorCode === undefined &&
+      result.errorMessage === undefined &&
+      result.column === undefined &&
+      result.requestId === undefined
+      ? this.lineOf(result.sheet, result.row, result.outcome)
+      : undefined;
+  }
+
+  /** The line of `{ sheet, row, outcome }`, or undefined when the file has extra columns. */
+  lineOf(sheet: string, row: number, outcome: RowOutcome): string | undefined {
+    if (this.extraColumns.length > 0) return undefined;
+    const key = `${sheet}\n${outcome}`;
+    let around = this.parts.get(key);
+    if (around === undefined) {
+      // The line of row 0, cut around its row number (a row number needs no quotes).
+      const line = csvLine(resultFields({ sheet, row: 0, outcome }, {}, []), this.delimiter);
+      const at = csvLine([neutralizeResultText(sheet), ''], this.delimiter).length - 2;
+      around = { head: line.slice(0, at), tail: line.slice(at + 1) };
+      this.parts.set(key, around);
+    }
+    return `${around.head}${row}${around.tail}`;
+  }
+}
+
 /** The input's columns a failed.csv repeats: all but `mbulk_*` ones, in the sheet's order. */
 export function failedColumns(columns: readonly SheetColumn[]): SheetColumn[] {
   return [...columns]
@@ -103,10 +145,15 @@ export function failedFields(columns: readonly SheetColumn[], row: SheetRow, err
 export class ResultsCsvWriter {
   readonly counts: Record<RowOutcome, number> = zeroCounts();
 
+  private readonly plain: PlainResultLines;
+
   private constructor(
     private readonly csv: CsvFileWriter,
     readonly extraColumns: readonly string[],
-  ) {}
+    delimiter: string,
+  ) {
+    this.plain = new PlainResultLines(delimiter, extraColumns);
+  }
 
   static async open(
     file: string,
@@ -116,6 +163,7 @@ export class ResultsCsvWriter {
     return new ResultsCsvWriter(
       await CsvFileWriter.open(file, [...RESULTS_COLUMNS, ...extraColumns], options),
       extraColumns,
+      csvDelimiter(options.delimiter),
     );
   }
 
@@ -125,6 +173,8 @@ export class ResultsCsvWriter {
     extra: Readonly<Record<string, CellValue | undefined>> = {},
   ): void | Promise<void> {
     this.counts[result.outcome]++;
+    const plain = this.plain.line(result);
+    if (plain !== undefined) return this.csv.writeLines(plain, 1);
     return this.csv.writeRow(resultFields(result, extra, this.extraColumns));
   }
 
@@ -350,7 +400,7 @@ export async function writeRowFiles(
 }
 
 /** Whether a row's line also goes to its sheet's failed.csv. */
-export function isFailedRow(result: RowResult): boolean {
+export function isFailedRow(result: Pick<RowResult, 'outcome'>): boolean {
   return result.outcome === 'failed' || result.outcome === 'invalid';
 }
 

@@ -1,11 +1,11 @@
 import { csvLine } from '../sheets/csv-file-writer.js';
-import { neutralizeResultText } from '../sheets/neutralize-formula.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import {
   failedColumns,
   failedFields,
   failedMessage,
   isFailedRow,
+  PlainResultLines,
   resultFields,
   zeroCounts,
   type RowOutcome,
@@ -50,8 +50,7 @@ export class RowLinesAhead {
   private used = 0;
   private rows = 0;
   private failed: Map<string, { lines: string; rows: number }> | undefined;
-  /** What comes before and after the row number on a plain line, by sheet label and outcome. */
-  private readonly plainParts = new Map<string, { head: string; tail: string }>();
+  private readonly plain: PlainResultLines;
   /** Bytes of lines made. */
   private kept = 0;
 
@@ -65,6 +64,7 @@ export class RowLinesAhead {
     /** Bytes of lines kept at most: past them, `full` says to stop reading ahead. */
     private readonly maxBytes = 64 * 2 ** 20,
   ) {
+    this.plain = new PlainResultLines(delimiter, extraColumns);
     for (const [sheet, target] of Object.entries(failedFiles)) {
       this.failedTargets.set(sheet, {
         columns: failedColumns(target.columns),
@@ -75,7 +75,9 @@ export class RowLinesAhead {
 
   /** The lines of a row whose result is known now. */
   add(row: SheetRow, result: RowResult): void {
-    this.put(csvLine(resultFields(result, row.cells, this.extraColumns), this.delimiter), result.outcome);
+    const line =
+      this.plain.line(result) ?? csvLine(resultFields(result, row.cells, this.extraColumns), this.delimiter);
+    this.put(line, result.outcome);
     if (isFailedRow(result)) {
       const target = this.failedTargets.get(row.sheet);
       if (target) {
@@ -92,26 +94,14 @@ export class RowLinesAhead {
   }
 
   /**
-   * The line of a row with no result of its own: `{ sheet: label, row, outcome }`, most of a big
-   * sheet's rows (unchanged). Without extra columns its line is the same but for the row number:
-   * made from parts rendered once per sheet and outcome, the same bytes as `add` makes, without a
-   * result, its fields and their quoting for each of a million rows.
+   * The lines of a row with no result of its own: `{ sheet: label, row, outcome }`, most of a big
+   * sheet's rows (see PlainResultLines: no result object made for it).
    */
   addPlain(row: SheetRow, label: string, outcome: RowOutcome): void {
-    if (this.extraColumns.length > 0 || outcome === 'failed' || outcome === 'invalid') {
-      this.add(row, { sheet: label, row: row.rowNumber, outcome });
-      return;
-    }
-    const parts = `${label}\n${outcome}`;
-    let around = this.plainParts.get(parts);
-    if (around === undefined) {
-      // The line of row 0, cut around its row number (a row number needs no quotes).
-      const line = csvLine(resultFields({ sheet: label, row: 0, outcome }, {}, []), this.delimiter);
-      const at = csvLine([neutralizeResultText(label), ''], this.delimiter).length - 2;
-      around = { head: line.slice(0, at), tail: line.slice(at + 1) };
-      this.plainParts.set(parts, around);
-    }
-    this.put(`${around.head}${row.rowNumber}${around.tail}`, outcome);
+    // A failed row also has a failed.csv line: `add` makes both.
+    const line = isFailedRow({ outcome }) ? undefined : this.plain.lineOf(label, row.rowNumber, outcome);
+    if (line === undefined) this.add(row, { sheet: label, row: row.rowNumber, outcome });
+    else this.put(line, outcome);
   }
 
   /** A row whose result is known only once the operations ended: its lines are made then. */

@@ -6,12 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowIssue } from '../../../src/mapping/row-issue.js';
 import {
   FailedCsvWriter,
+  PlainResultLines,
   ResultsCsvWriter,
+  resultFields,
   invalidRowResult,
   operationRowResult,
   writeRowFiles,
   type RowResult,
 } from '../../../src/apply/results-file.js';
+import { csvLine } from '../../../src/sheets/csv-file-writer.js';
 import { columnLetter, type SheetColumn, type SheetRow } from '../../../src/sheets/sheet-row.js';
 
 let dir: string;
@@ -258,5 +261,34 @@ describe('failed.csv', () => {
       ['sku', 'quantity', 'mbulk_error'],
       ...[0, 1000, 2000, 3000, 4000].map((n) => [`S${n}`, String(n), `unknown SKU S${n}`]),
     ]);
+  });
+
+  it('makes the line of a result that is only a sheet, a row and an outcome from parts, the same bytes as its fields', async () => {
+    const labels = ['stock.csv', '=sheet, "2026"', ' lead space', 'tab\there', 'Ünïcode ✓'];
+    const outcomes = ['unchanged', 'skipped', 'updated', 'left_out'] as const;
+    for (const delimiter of [',', ';']) {
+      const plain = new PlainResultLines(delimiter, []);
+      const file = path.join(dir, `plain${delimiter}.csv`);
+      const writer = await ResultsCsvWriter.open(file, [], { delimiter });
+      let expected = '';
+      for (const sheet of labels)
+        for (const outcome of outcomes)
+          for (const row of [1, 2, 1_000_001]) {
+            const result: RowResult = { sheet, row, outcome };
+            const line = csvLine(resultFields(result, {}, []), delimiter);
+            expect(plain.line(result)).toBe(line);
+            expected += line;
+            await writer.write(result);
+          }
+      await writer.close();
+      expect(fs.readFileSync(file, 'utf8').split('\r\n').slice(1).join('\r\n')).toBe(expected);
+    }
+    // More than a sheet, a row and an outcome, or extra columns: not plain.
+    expect(
+      new PlainResultLines(',', []).line({ sheet: 's', row: 2, outcome: 'updated', entityId: 'p_1' }),
+    ).toBeUndefined();
+    expect(
+      new PlainResultLines(',', ['sku']).line({ sheet: 's', row: 2, outcome: 'unchanged' }),
+    ).toBeUndefined();
   });
 });
