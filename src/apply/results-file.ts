@@ -113,9 +113,12 @@ export class PlainResultLines {
       : undefined;
   }
 
-  /** The line of `{ sheet, row, outcome }`, or undefined when the file has extra columns. */
+  /**
+   * The line of `{ sheet, row, outcome }`, or undefined when the file has extra columns (or a digit
+   * for a delimiter, which a row number would then be quoted for).
+   */
   lineOf(sheet: string, row: number, outcome: RowOutcome): string | undefined {
-    if (this.extraColumns.length > 0) return undefined;
+    if (this.extraColumns.length > 0 || (this.delimiter >= '0' && this.delimiter <= '9')) return undefined;
     const key = `${sheet}\n${outcome}`;
     let around = this.parts.get(key);
     if (around === undefined) {
@@ -366,9 +369,12 @@ export async function writeRowFiles(
       failed.set(sheet, await FailedCsvWriter.open(target.file, target.columns, csv));
     }
     if (ahead) results.countAhead(ahead.counts);
-    for (const piece of ahead?.pieces ?? []) {
+    // Each piece is let go once written (up to 64 MiB of them).
+    const pieces = ahead?.pieces ?? [];
+    for (let piece = pieces.shift(); piece !== undefined; piece = pieces.shift()) {
       if ('held' in piece) {
-        await writeRow(piece.held);
+        const written = writeRow(piece.held);
+        if (written) await written;
         continue;
       }
       const { lines } = piece;

@@ -30,6 +30,9 @@ export interface MadeLines {
   counts: Record<RowOutcome, number>;
 }
 
+/** What a held row is counted for, besides its cells' text: the row, its cells object, their strings. */
+const HELD_ROW_BYTES = 256;
+
 /** Bytes of the buffers the lines are encoded into as they are made. */
 const CHUNK_BYTES = 256 * 1024;
 
@@ -51,7 +54,7 @@ export class RowLinesAhead {
   private rows = 0;
   private failed: Map<string, { lines: string; rows: number }> | undefined;
   private readonly plain: PlainResultLines;
-  /** Bytes of lines made. */
+  /** Bytes kept: the lines made (failed.csv's counted as UTF-16), and the rows held. */
   private kept = 0;
 
   constructor(
@@ -61,7 +64,7 @@ export class RowLinesAhead {
     >,
     /** The delimiter of results.csv, and of a failed file that names none (writeRowFiles' `csv`). */
     private readonly delimiter = ',',
-    /** Bytes of lines kept at most: past them, `full` says to stop reading ahead. */
+    /** Bytes kept at most (lines made and rows held): past them, `full` says to stop reading ahead. */
     private readonly maxBytes = 64 * 2 ** 20,
   ) {
     this.plain = new PlainResultLines(delimiter, extraColumns);
@@ -88,7 +91,7 @@ export class RowLinesAhead {
           lines.lines += line;
           lines.rows++;
         } else this.failed.set(row.sheet, { lines: line, rows: 1 });
-        this.kept += line.length;
+        this.kept += 2 * line.length;
       }
     }
   }
@@ -104,13 +107,21 @@ export class RowLinesAhead {
     else this.put(line, outcome);
   }
 
-  /** A row whose result is known only once the operations ended: its lines are made then. */
+  /**
+   * A row whose result is known only once the operations ended: its lines are made then. It is
+   * kept with copies of its cells: the parser's cells are slices of the text of their whole batch,
+   * which a kept row would keep alive (~64 KB for each batch with a change).
+   */
   hold(row: SheetRow): void {
     this.close();
-    this.pieces.push({ held: row });
+    const cells = structuredClone(row.cells);
+    let chars = 0;
+    for (const value of Object.values(cells)) if (typeof value === 'string') chars += value.length;
+    this.kept += HELD_ROW_BYTES + 2 * chars;
+    this.pieces.push({ held: { ...row, cells } });
   }
 
-  /** Whether the lines kept reached `maxBytes`: read no further ahead. */
+  /** Whether what is kept reached `maxBytes`: read no further ahead. */
   get full(): boolean {
     return this.kept >= this.maxBytes;
   }

@@ -10,8 +10,7 @@
  * entry number, so that a probe reads a key string only when the hashes match (a probe past another
  * key costs no trip to that key's memory). Open addressing with linear probing, at most half full.
  *
- * Only what an index needs: `get`, `set` (insert or replace), `size`, and the entries in insertion
- * order. No deletion.
+ * Only what an index needs: `get`, `set` (insert or replace) and `size`. No deletion.
  */
 export class StringKeyTable<V> {
   /** Two numbers per slot: the key's hash, and its entry's number + 1 (0: an empty slot). */
@@ -59,12 +58,6 @@ export class StringKeyTable<V> {
     if (this.size * 2 > mask + 1) this.grow();
   }
 
-  /** The entries, in the order their keys were first set. */
-  *entries(): IterableIterator<[string, V]> {
-    const { entryData } = this;
-    for (let i = 0; i < entryData.length; i += 2) yield [entryData[i] as string, entryData[i + 1] as V];
-  }
-
   private grow(): void {
     const count = (this.mask + 1) * 2;
     const slots = new Int32Array(count * 2);
@@ -93,7 +86,7 @@ function slotCountFor(expected: number): number {
 
 /** FNV-1a (32 bits, as a signed integer) over the string's UTF-16 code units. */
 function hash(key: string): number {
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h;
 }

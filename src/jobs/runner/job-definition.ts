@@ -274,11 +274,16 @@ export interface JobSession<Op extends { key: string }, R, Own extends object> {
   reReadExpired?(op: Op): boolean;
   /** An error that stops the whole run (besides the default: unreachable, token rejected). */
   isFatal?(error: unknown): boolean;
-  /** The planned changes an operation carried and how each ended: a pure mapping. */
+  /**
+   * The planned changes an operation carried and how each ended: a pure mapping. Also asked of
+   * every operation as not run before any is sent, for the input rows they carry.
+   */
   changes(outcome: OperationOutcome<Op, R>): ChangeOutcome[];
   /**
    * Rows (or, for a run without an input sheet, entities) no change carried, for results.csv.
-   * Default: the plan's input sheet alone, every row no change carried `unchanged`.
+   * Default: the plan's input sheet alone, every row no change carried `unchanged`. Read when the
+   * session is made, and fixed from then: results.csv's lines of these rows are made while the
+   * operations go.
    */
   results?: SheetResults | { entities: readonly EntityLine[] };
   /** After the last pass, before results are written (products: remember re-hosted images). */

@@ -77,8 +77,7 @@ export async function runJob<
     file.input !== undefined && session.operations.length > 0
       ? new SheetResultsAhead(run, file.input, declared, changeRows(session))
       : undefined;
-  // Applies and writes the results; should anything throw, what was made ahead is let go.
-  const { t, changes, shape } = await (async () => {
+  const applyAndWriteResults = async () => {
     let passes: { execution: ExecuteSummary<Op, R>; reused: number };
     try {
       passes = await executePasses(run, session, options, startedSeq);
@@ -115,8 +114,10 @@ export async function runJob<
             counted,
           );
     return { t, changes, shape };
-  })().catch(async (error: unknown) => {
-    await ahead?.discard();
+  };
+  // Should anything throw before results.csv is written, what was made ahead is let go.
+  const { t, changes, shape } = await applyAndWriteResults().catch(async (error: unknown) => {
+    await ahead?.discard().catch(() => undefined);
     throw error;
   });
   const summary = summaryOf<File, Fields, Own>(definition.summary, run, t, session.values?.(t), shape);

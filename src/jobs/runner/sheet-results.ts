@@ -57,12 +57,18 @@ class ResultSheets {
   /** Opens a reader of every sheet's run copy, from its header row. */
   async open(run: RunDirectory): Promise<{ reader: SheetReader; info: SheetInfo }[]> {
     const opened: { reader: SheetReader; info: SheetInfo }[] = [];
-    for (const s of this.list) {
-      const reader = readSheet(runInputPath(run, s.input), {
-        ...(s.input.sheet ? { sheet: s.input.sheet } : {}),
-        ...(s.input.headerRow ? { headerRow: s.input.headerRow } : {}),
-      });
-      opened.push({ reader, info: await reader.open() });
+    try {
+      for (const s of this.list) {
+        const reader = readSheet(runInputPath(run, s.input), {
+          ...(s.input.sheet ? { sheet: s.input.sheet } : {}),
+          ...(s.input.headerRow ? { headerRow: s.input.headerRow } : {}),
+        });
+        opened.push({ reader, info: await reader.open() });
+      }
+    } catch (error) {
+      // The sheets opened before the one that failed are let go too.
+      for (const { reader } of opened) await reader.close();
+      throw error;
     }
     return opened;
   }
@@ -351,8 +357,13 @@ async function* withExtra(
   rows: AsyncIterator<SheetRow[]>,
   extra: ReadonlyMap<number, Cells>,
 ): AsyncGenerator<SheetRow[]> {
-  for (let next = await rows.next(); next.done !== true; next = await rows.next()) {
-    yield extra.size === 0 ? next.value : next.value.map((row) => addExtra(row, extra));
+  try {
+    for (let next = await rows.next(); next.done !== true; next = await rows.next()) {
+      yield extra.size === 0 ? next.value : next.value.map((row) => addExtra(row, extra));
+    }
+  } finally {
+    // Stopped early (a write failed): the readers under `rows` are let go.
+    await rows.return?.();
   }
 }
 

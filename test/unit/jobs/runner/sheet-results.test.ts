@@ -159,6 +159,43 @@ describe('results.csv made ahead, while the operations go', () => {
     },
   );
 
+  it('writes the same when the operations end before anything was read ahead', async () => {
+    const expected = await written();
+    const { run, input, declared } = plannedRun();
+    const ahead = new SheetResultsAhead(
+      run,
+      input,
+      declared,
+      changes.flatMap((c) => c.rows),
+    );
+    await writeSheetResults(run, input, declared, changes, counted, ahead);
+    expect(files(run)).toEqual(expected.files);
+  });
+
+  it('stops reading ahead once the rows it holds reach its bound: every row a change', async () => {
+    const { run, input, declared } = plannedRun();
+    const every: ChangeOutcome[] = Array.from({ length: ROWS }, (_, i) => ({
+      status: 'done',
+      outcome: 'updated',
+      rows: [{ sheet: PRODUCTS, row: i + 2 }],
+    }));
+    const expectedRun = plannedRun();
+    await writeSheetResults(expectedRun.run, expectedRun.input, expectedRun.declared, every, counted);
+    // ~300 bytes a held row here: 200 KB hold a few hundred of the 10,000.
+    const ahead = new SheetResultsAhead(
+      run,
+      input,
+      declared,
+      every.flatMap((c) => c.rows),
+      200_000,
+    );
+    await until(() => ahead.rowsRead > 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ahead.rowsRead).toBeLessThan(ROWS / 2);
+    await writeSheetResults(run, input, declared, every, counted, ahead);
+    expect(files(run)).toEqual(files(expectedRun.run));
+  });
+
   it('reads the inputs again when a change names a row it did not hold', async () => {
     const expected = await written();
     const { run, input, declared } = plannedRun();
