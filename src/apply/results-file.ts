@@ -357,7 +357,7 @@ export async function writeRowFiles(
   const writeRow = (row: SheetRow): void | Promise<void> => {
     const result = options.resultOf(row);
     const written = results.write(result, row.cells);
-    if (!isFailedRow(result)) return written;
+    if (!isFailedOutcome(result.outcome)) return written;
     const writer = failed.get(row.sheet);
     const message = failedMessage(result);
     return written ? written.then(() => writer?.write(row, message)) : writer?.write(row, message);
@@ -405,9 +405,9 @@ export async function writeRowFiles(
   return { counts: results.counts, failedRows };
 }
 
-/** Whether a row's line also goes to its sheet's failed.csv. */
-export function isFailedRow(result: Pick<RowResult, 'outcome'>): boolean {
-  return result.outcome === 'failed' || result.outcome === 'invalid';
+/** Whether a row of this outcome also goes to its sheet's failed.csv. */
+export function isFailedOutcome(outcome: RowOutcome): boolean {
+  return outcome === 'failed' || outcome === 'invalid';
 }
 
 /** The `mbulk_error` of a failed row. */

@@ -4,7 +4,7 @@ import {
   failedColumns,
   failedFields,
   failedMessage,
-  isFailedRow,
+  isFailedOutcome,
   PlainResultLines,
   resultFields,
   zeroCounts,
@@ -81,7 +81,7 @@ export class RowLinesAhead {
     const line =
       this.plain.line(result) ?? csvLine(resultFields(result, row.cells, this.extraColumns), this.delimiter);
     this.put(line, result.outcome);
-    if (isFailedRow(result)) {
+    if (isFailedOutcome(result.outcome)) {
       const target = this.failedTargets.get(row.sheet);
       if (target) {
         const line = csvLine(failedFields(target.columns, row, failedMessage(result)), target.delimiter);
@@ -102,7 +102,7 @@ export class RowLinesAhead {
    */
   addPlain(row: SheetRow, label: string, outcome: RowOutcome): void {
     // A failed row also has a failed.csv line: `add` makes both.
-    const line = isFailedRow({ outcome }) ? undefined : this.plain.lineOf(label, row.rowNumber, outcome);
+    const line = isFailedOutcome(outcome) ? undefined : this.plain.lineOf(label, row.rowNumber, outcome);
     if (line === undefined) this.add(row, { sheet: label, row: row.rowNumber, outcome });
     else this.put(line, outcome);
   }

@@ -24,6 +24,9 @@ import type {
 
 type Cells = Readonly<Record<string, string | undefined>>;
 
+/** The readers of the input sheets, each with what its header said. */
+type Opened = { reader: SheetReader; info: SheetInfo }[];
+
 /** The input sheets results.csv lists, and how a plan's sheet label finds its own. */
 class ResultSheets {
   readonly list: readonly ResultSheet[];
@@ -55,8 +58,8 @@ class ResultSheets {
   }
 
   /** Opens a reader of every sheet's run copy, from its header row. */
-  async open(run: RunDirectory): Promise<{ reader: SheetReader; info: SheetInfo }[]> {
-    const opened: { reader: SheetReader; info: SheetInfo }[] = [];
+  async open(run: RunDirectory): Promise<Opened> {
+    const opened: Opened = [];
     try {
       for (const s of this.list) {
         const reader = readSheet(runInputPath(run, s.input), {
@@ -190,15 +193,14 @@ function failedFilesOf(
  * changes (`held`) wait in their places for their outcome; every other row gets its lines now, from
  * what the kind declared (no change names it, so its result cannot change). Reading starts at
  * once, a batch per turn of the event loop (the operations' own work goes between), and stops at
- * the end of the inputs or once 64 MiB of lines are kept (`maxBytes`). writeSheetResults writes
- * what was made, then reads on from there.
+ * the end of the inputs or once 64 MiB (`maxBytes`) of lines and held rows are kept.
+ * writeSheetResults writes what was made, then reads on from there.
  */
 export class SheetResultsAhead {
   private readonly sheets: ResultSheets;
   private readonly held: Set<number>;
-  private lines: RowLinesAhead | undefined;
-  private opened: { reader: SheetReader; info: SheetInfo }[] = [];
-  private rows: AsyncIterator<SheetRow[]> | undefined;
+  /** Once the inputs are open: their readers, the rows not read yet, the lines made. */
+  private reading: { opened: Opened; rows: AsyncIterator<SheetRow[]>; lines: RowLinesAhead } | undefined;
   private stopped = false;
   private failure: unknown;
   private readonly rendering: Promise<void>;
@@ -228,18 +230,20 @@ export class SheetResultsAhead {
   async take(changes: readonly ChangeOutcome[]): Promise<MadeAhead | undefined> {
     await this.stop();
     const holds = changes.every((c) => c.rows.every((r) => this.held.has(this.sheets.key(r.sheet, r.row))));
-    if (this.failure !== undefined || !holds || this.rows === undefined || this.lines === undefined) {
+    const { reading } = this;
+    if (this.failure !== undefined || !holds || reading === undefined) {
       await this.discard();
       return undefined;
     }
-    return { sheets: this.sheets, opened: this.opened, rest: this.rows, lines: this.lines.take() };
+    return { sheets: this.sheets, opened: reading.opened, rest: reading.rows, lines: reading.lines.take() };
   }
 
   /** Stops and lets go of the inputs: nothing made ahead is used. */
   async discard(): Promise<void> {
     await this.stop();
-    await this.rows?.return?.();
-    for (const { reader } of this.opened) await reader.close();
+    if (this.reading === undefined) return;
+    await this.reading.rows.return?.();
+    for (const { reader } of this.reading.opened) await reader.close();
   }
 
   private async stop(): Promise<void> {
@@ -249,16 +253,15 @@ export class SheetResultsAhead {
 
   private async render(maxBytes: number | undefined): Promise<void> {
     try {
-      this.opened = await this.sheets.open(this.run);
+      const opened = await this.sheets.open(this.run);
       const lines = new RowLinesAhead(
         this.declared.extraColumns ?? [],
-        failedFilesOf(this.sheets, this.opened),
+        failedFilesOf(this.sheets, opened),
         ',',
         maxBytes,
       );
-      this.lines = lines;
-      const rows = tagged(this.opened.map((o) => o.reader));
-      this.rows = rows;
+      const rows = tagged(opened.map((o) => o.reader));
+      this.reading = { opened, rows, lines };
       // What the kind declared: the result of every row no change names.
       const maps = rowResults(this.sheets, this.declared, [], () => false);
       const otherwise = this.declared.otherwise ?? 'unchanged';
@@ -270,10 +273,14 @@ export class SheetResultsAhead {
         if (next.done === true) break;
         for (const row of next.value) {
           const k = rowKey(Number(row.sheet), row.rowNumber);
+          if (held.has(k)) {
+            lines.hold(row);
+            continue;
+          }
           const own = maps.results.get(k);
-          if (held.has(k)) lines.hold(row);
-          else if (own !== undefined) lines.add(addExtra(row, maps.extra), own);
-          else lines.addPlain(addExtra(row, maps.extra), sheets.labelAt(Number(row.sheet)), otherwise);
+          const withCells = addExtra(row, maps.extra);
+          if (own !== undefined) lines.add(withCells, own);
+          else lines.addPlain(withCells, sheets.labelAt(Number(row.sheet)), otherwise);
         }
         this.read += next.value.length;
       }
@@ -286,7 +293,7 @@ export class SheetResultsAhead {
 /** What SheetResultsAhead made, for writeSheetResults. */
 interface MadeAhead {
   sheets: ResultSheets;
-  opened: { reader: SheetReader; info: SheetInfo }[];
+  opened: Opened;
   /** The rows not read ahead. */
   rest: AsyncIterator<SheetRow[]>;
   lines: MadeLines;
