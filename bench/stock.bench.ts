@@ -507,7 +507,6 @@ async function childBig(file: string, items: number, marks: number[]): Promise<v
       name: `Product ${product} / Variant ${i & 3}`,
       enabled: true,
       updatedAt,
-      seenAtRow: 0,
     });
   }
   const indexSeconds = (performance.now() - t0) / 1000;

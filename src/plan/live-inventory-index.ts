@@ -1,7 +1,7 @@
 import type { Product } from '../schema/product.js';
-import { StringKeyTable } from './string-key-table.js';
+import { TextArena, textHash } from './text-arena.js';
 
-/** What the stock plan needs of one live inventory item: kept compact (a store may hold millions). */
+/** What the stock plan needs of one live inventory item. */
 export interface LiveInventoryItem {
   itemId: string;
   sku: string | null;
@@ -13,27 +13,73 @@ export interface LiveInventoryItem {
   /** False when the product does not track inventory: such rows are reported, not written. */
   enabled: boolean;
   updatedAt: string;
-  /**
-   * Row of the sheet that already named this item, 0 when none yet (duplicate detection without a
-   * per-row Set). The index sets it to 0 when the item is added, so that marking an item as seen
-   * while planning writes an existing field instead of growing a million objects.
-   */
-  seenAtRow?: number;
 }
 
+// An item is ITEM_FIELDS 32-bit integers in `items`, at its number × ITEM_FIELDS. Its strings sit
+// one after the other in `text`, from START: id, SKU, variant id, variant name, updated_at.
+const START = 0;
+const ID_LENGTH = 1;
+/** -1: no SKU (null). */
+const SKU_LENGTH = 2;
+/** -1: no variant id (the product's own item). */
+const VARIANT_ID_LENGTH = 3;
+/** -1: the item's name is its product's alone. */
+const VARIANT_NAME_LENGTH = 4;
+const UPDATED_LENGTH = 5;
+/** The quantity when it is a 32-bit integer; else it is in `bigQuantities` (BIG_QUANTITY set). */
+const QUANTITY = 6;
+/** Row of the sheet that named the item, 0 when none yet. */
+const SEEN = 7;
+const PRODUCT = 8;
+/** Number + 1 of the next item that has the same SKU, 0 when none. */
+const NEXT_SAME_SKU = 9;
+const FLAGS = 10;
+const ITEM_FIELDS = 12;
+const ENABLED = 1;
+const BIG_QUANTITY = 2;
+// A product is three integers in `products`: where its id starts in `text`, the id's length, and
+// its name's length (the name follows the id).
+const PRODUCT_FIELDS = 3;
+
 /**
- * sku → inventory item(s) and item_id → item, built from the product list (product `inventory` and
- * `variants[].inventory`) or from the inventory list endpoint. A SKU held by two live items is
- * ambiguous and kept as an array so the plan can say so.
+ * Every live inventory item of a store, found by item id and by SKU, built from the product list
+ * (product `inventory` and `variants[].inventory`). A SKU held by two live items is ambiguous: the
+ * items stay linked so that the plan can name them all.
+ *
+ * Compact, for stores of millions of items: an item is a row of integers in one typed array and
+ * its strings are code units in a {@link TextArena}; the lookups are open-addressing tables of
+ * (hash, item number) in typed arrays too. So the index adds next to no objects for the garbage
+ * collector to mark. As objects (one per item, six strings each), a million items made ~7 million
+ * heap objects, and each full collection that came during a plan added half a second or more to
+ * it. A sheet's SKUs are compared with the stored code units in compiled code, which also spares
+ * the `Map.get` of a freshly parsed string its hashing in the runtime. The planner asks for item
+ * numbers and their few numbers (`quantity`, `enabled`, `seenAt`); `item(n)` makes the object for
+ * the few items that a plan changes or reports.
  */
 export class LiveInventoryIndex {
-  readonly byId = new Map<string, LiveInventoryItem>();
-  /** Looked up once per row of a stock sheet: a StringKeyTable, twice as fast as a Map there. */
-  readonly bySku = new StringKeyTable<LiveInventoryItem | LiveInventoryItem[]>();
   /** SKUs of products/variants that have no inventory item (tracking off): sku → display name. */
   readonly untracked = new Map<string, string>();
   /** SKUs of products that have variants (their stock is kept per variant): sku → product name. */
   readonly parents = new Map<string, string>();
+
+  private readonly text: TextArena;
+  private items: Int32Array;
+  private count = 0;
+  private products: Int32Array;
+  private productCount = 0;
+  private readonly bigQuantities = new Map<number, number>();
+  private readonly byId: KeySlots;
+  private readonly bySku: KeySlots;
+
+  /** `expectedItems`: the store's size if known (the last run's), so that nothing has to grow. */
+  constructor(expectedItems = 64) {
+    const n = Math.max(16, expectedItems);
+    this.text = new TextArena(n * 64);
+    this.items = new Int32Array(n * ITEM_FIELDS);
+    this.products = new Int32Array(n * PRODUCT_FIELDS);
+    this.byId = new KeySlots(n);
+    this.bySku = new KeySlots(n);
+  }
 
   static fromProducts(products: Iterable<Product>): LiveInventoryIndex {
     const index = new LiveInventoryIndex();
@@ -41,27 +87,22 @@ export class LiveInventoryIndex {
     return index;
   }
 
+  /** Distinct item ids. */
   get size(): number {
     return this.byId.size;
   }
 
-  /** Forgets which items a plan has seen, so that the index can plan another sheet. */
-  resetSeen(): void {
-    for (const item of this.byId.values()) item.seenAtRow = 0;
-  }
-
   addProduct(product: Product): void {
+    let productNumber = -1;
+    const own = () => (productNumber >= 0 ? productNumber : (productNumber = this.pushProduct(product)));
     if (product.inventory) {
-      this.add({
+      this.push(own(), product.inventory_enabled, {
         itemId: product.inventory.item_id,
         sku: product.inventory.sku ?? (product.sku || null),
-        quantity: product.inventory.quantity,
-        productId: product.id,
         variantId: null,
-        name: product.name,
-        enabled: product.inventory_enabled,
+        variantName: null,
+        quantity: product.inventory.quantity,
         updatedAt: product.inventory.updated_at,
-        seenAtRow: 0,
       });
     } else if (product.variants.length === 0 && product.sku) this.untracked.set(product.sku, product.name);
     else if (product.sku) this.parents.set(product.sku, product.name);
@@ -70,27 +111,278 @@ export class LiveInventoryIndex {
         if (v.sku) this.untracked.set(v.sku, `${product.name} / ${v.name}`);
         continue;
       }
-      this.add({
+      this.push(own(), product.inventory_enabled, {
         itemId: v.inventory.item_id,
         sku: v.inventory.sku ?? v.sku,
-        quantity: v.inventory.quantity,
-        productId: product.id,
         variantId: v.id,
-        name: `${product.name} / ${v.name}`,
-        enabled: product.inventory_enabled,
+        variantName: v.name,
+        quantity: v.inventory.quantity,
         updatedAt: v.inventory.updated_at,
-        seenAtRow: 0,
       });
     }
   }
 
+  /** Adds one item as it is (its name kept whole). An item id added again is found as the last one. */
   add(item: LiveInventoryItem): void {
-    item.seenAtRow ??= 0;
-    this.byId.set(item.itemId, item);
-    if (item.sku === null || item.sku === '') return;
-    const existing = this.bySku.get(item.sku);
-    if (existing === undefined) this.bySku.set(item.sku, item);
-    else if (Array.isArray(existing)) existing.push(item);
-    else this.bySku.set(item.sku, [existing, item]);
+    this.push(this.pushProduct({ id: item.productId, name: item.name }), item.enabled, {
+      itemId: item.itemId,
+      sku: item.sku,
+      variantId: item.variantId,
+      variantName: null,
+      quantity: item.quantity,
+      updatedAt: item.updatedAt,
+    });
   }
+
+  /** Number of the item with this id, -1 when none. */
+  findId(itemId: string): number {
+    return this.byId.find(itemId, this, false);
+  }
+
+  /** Number of the first item with this SKU (see `sharesSku`), -1 when none. */
+  findSku(sku: string): number {
+    return sku === '' ? -1 : this.bySku.find(sku, this, true);
+  }
+
+  /** The item with this id, made as an object; undefined when none. */
+  get(itemId: string): LiveInventoryItem | undefined {
+    const n = this.findId(itemId);
+    return n < 0 ? undefined : this.item(n);
+  }
+
+  /** Whether the SKU of item `first`, a number `findSku` gave, belongs to other items too. */
+  sharesSku(first: number): boolean {
+    return this.items[first * ITEM_FIELDS + NEXT_SAME_SKU] !== 0;
+  }
+
+  /** Every item with item `n`'s SKU, in the order they were added. */
+  sameSku(n: number): LiveInventoryItem[] {
+    const out: LiveInventoryItem[] = [];
+    for (let at = this.findSku(this.skuOf(n) ?? ''); at >= 0; at = this.nextSameSku(at)) {
+      out.push(this.item(at));
+    }
+    return out;
+  }
+
+  /** Whether item `n`'s SKU is `sku` (false for an item without one). */
+  hasSku(n: number, sku: string): boolean {
+    const b = n * ITEM_FIELDS;
+    const items = this.items;
+    const length = items[b + SKU_LENGTH] as number;
+    return (
+      length >= 0 &&
+      this.text.equals((items[b + START] as number) + (items[b + ID_LENGTH] as number), length, sku)
+    );
+  }
+
+  skuOf(n: number): string | null {
+    const b = n * ITEM_FIELDS;
+    const length = this.items[b + SKU_LENGTH] as number;
+    if (length < 0) return null;
+    return this.text.read((this.items[b + START] as number) + (this.items[b + ID_LENGTH] as number), length);
+  }
+
+  quantity(n: number): number {
+    const b = n * ITEM_FIELDS;
+    if (((this.items[b + FLAGS] as number) & BIG_QUANTITY) !== 0) return this.bigQuantities.get(n) as number;
+    return this.items[b + QUANTITY] as number;
+  }
+
+  enabled(n: number): boolean {
+    return ((this.items[n * ITEM_FIELDS + FLAGS] as number) & ENABLED) !== 0;
+  }
+
+  /** Row of the sheet that already named item `n`, 0 when none yet (duplicates without a Set). */
+  seenAt(n: number): number {
+    return this.items[n * ITEM_FIELDS + SEEN] as number;
+  }
+
+  markSeen(n: number, rowNumber: number): void {
+    this.items[n * ITEM_FIELDS + SEEN] = rowNumber;
+  }
+
+  /** Forgets which items a plan has seen, so that the index can plan another sheet. */
+  resetSeen(): void {
+    for (let b = SEEN; b < this.count * ITEM_FIELDS; b += ITEM_FIELDS) this.items[b] = 0;
+  }
+
+  /** Item `n` as an object (its strings read from the arena). */
+  item(n: number): LiveInventoryItem {
+    const items = this.items;
+    const text = this.text;
+    const b = n * ITEM_FIELDS;
+    let at = items[b + START] as number;
+    const take = (length: number): string | null => {
+      if (length < 0) return null;
+      const s = text.read(at, length);
+      at += length;
+      return s;
+    };
+    const itemId = take(items[b + ID_LENGTH] as number) as string;
+    const sku = take(items[b + SKU_LENGTH] as number);
+    const variantId = take(items[b + VARIANT_ID_LENGTH] as number);
+    const variantName = take(items[b + VARIANT_NAME_LENGTH] as number);
+    const updatedAt = take(items[b + UPDATED_LENGTH] as number) as string;
+    const p = (items[b + PRODUCT] as number) * PRODUCT_FIELDS;
+    const productStart = this.products[p] as number;
+    const idLength = this.products[p + 1] as number;
+    const productName = text.read(productStart + idLength, this.products[p + 2] as number);
+    return {
+      itemId,
+      sku,
+      quantity: this.quantity(n),
+      productId: text.read(productStart, idLength),
+      variantId,
+      name: variantName === null ? productName : `${productName} / ${variantName}`,
+      enabled: this.enabled(n),
+      updatedAt,
+    };
+  }
+
+  /** @internal the key of item `n` in `text` (its id, or its SKU), compared with `key`. */
+  keyEquals(n: number, key: string, sku: boolean): boolean {
+    const b = n * ITEM_FIELDS;
+    const items = this.items;
+    const start = items[b + START] as number;
+    const idLength = items[b + ID_LENGTH] as number;
+    return sku
+      ? this.text.equals(start + idLength, items[b + SKU_LENGTH] as number, key)
+      : this.text.equals(start, idLength, key);
+  }
+
+  private nextSameSku(n: number): number {
+    return (this.items[n * ITEM_FIELDS + NEXT_SAME_SKU] as number) - 1;
+  }
+
+  private pushProduct(product: { id: string; name: string }): number {
+    if ((this.productCount + 1) * PRODUCT_FIELDS > this.products.length) this.products = grown(this.products);
+    const p = this.productCount * PRODUCT_FIELDS;
+    this.products[p] = this.text.length;
+    this.products[p + 1] = product.id.length;
+    this.products[p + 2] = product.name.length;
+    this.text.push(product.id);
+    this.text.push(product.name);
+    return this.productCount++;
+  }
+
+  private push(
+    product: number,
+    enabled: boolean,
+    item: {
+      itemId: string;
+      sku: string | null;
+      variantId: string | null;
+      variantName: string | null;
+      quantity: number;
+      updatedAt: string;
+    },
+  ): void {
+    if ((this.count + 1) * ITEM_FIELDS > this.items.length) this.items = grown(this.items);
+    const n = this.count++;
+    const items = this.items;
+    const b = n * ITEM_FIELDS;
+    const text = this.text;
+    items[b + START] = text.length;
+    items[b + ID_LENGTH] = item.itemId.length;
+    text.push(item.itemId);
+    items[b + SKU_LENGTH] = item.sku === null ? -1 : item.sku.length;
+    if (item.sku !== null) text.push(item.sku);
+    items[b + VARIANT_ID_LENGTH] = item.variantId === null ? -1 : item.variantId.length;
+    if (item.variantId !== null) text.push(item.variantId);
+    items[b + VARIANT_NAME_LENGTH] = item.variantName === null ? -1 : item.variantName.length;
+    if (item.variantName !== null) text.push(item.variantName);
+    items[b + UPDATED_LENGTH] = item.updatedAt.length;
+    text.push(item.updatedAt);
+    let flags = enabled ? ENABLED : 0;
+    if ((item.quantity | 0) === item.quantity && !Object.is(item.quantity, -0)) {
+      items[b + QUANTITY] = item.quantity;
+    } else {
+      flags |= BIG_QUANTITY;
+      this.bigQuantities.set(n, item.quantity);
+    }
+    items[b + FLAGS] = flags;
+    items[b + PRODUCT] = product;
+
+    this.byId.set(item.itemId, n, this, false);
+    if (item.sku === null || item.sku === '') return;
+    const first = this.bySku.find(item.sku, this, true);
+    if (first < 0) {
+      this.bySku.set(item.sku, n, this, true);
+      return;
+    }
+    let last = first;
+    for (let next = this.nextSameSku(last); next >= 0; next = this.nextSameSku(last)) last = next;
+    items[last * ITEM_FIELDS + NEXT_SAME_SKU] = n + 1;
+  }
+}
+
+/**
+ * An open-addressing table (linear probing, at most half full) from a key to an item number: two
+ * integers a slot, the key's hash and the item's number + 1 (0: empty). The key itself is the
+ * item's, in the index's arena: a probe compares it only when the hashes match.
+ */
+class KeySlots {
+  private slots: Int32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(expected: number) {
+    let count = 16;
+    while (count < expected * 2) count *= 2;
+    this.slots = new Int32Array(count * 2);
+    this.mask = count - 1;
+  }
+
+  find(key: string, index: LiveInventoryIndex, sku: boolean): number {
+    const { slots, mask } = this;
+    const h = textHash(key);
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const entry = slots[2 * i + 1] as number;
+      if (entry === 0) return -1;
+      if (slots[2 * i] === h && index.keyEquals(entry - 1, key, sku)) return entry - 1;
+    }
+  }
+
+  /** Points `key` at item `n` (the key's earlier item, if any, is no longer found by it). */
+  set(key: string, n: number, index: LiveInventoryIndex, sku: boolean): void {
+    const { slots, mask } = this;
+    const h = textHash(key);
+    let i = h & mask;
+    for (; ; i = (i + 1) & mask) {
+      const entry = slots[2 * i + 1] as number;
+      if (entry === 0) break;
+      if (slots[2 * i] === h && index.keyEquals(entry - 1, key, sku)) {
+        slots[2 * i + 1] = n + 1;
+        return;
+      }
+    }
+    slots[2 * i] = h;
+    slots[2 * i + 1] = n + 1;
+    if (++this.size * 2 > mask + 1) this.grow();
+  }
+
+  private grow(): void {
+    const count = (this.mask + 1) * 2;
+    const slots = new Int32Array(count * 2);
+    const mask = count - 1;
+    const old = this.slots;
+    for (let j = 0; j < old.length; j += 2) {
+      const entry = old[j + 1] as number;
+      if (entry === 0) continue;
+      const h = old[j] as number;
+      let i = h & mask;
+      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = h;
+      slots[2 * i + 1] = entry;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}
+
+/** A copy of `array` with twice the room. */
+function grown(array: Int32Array): Int32Array {
+  const out = new Int32Array(array.length * 2);
+  out.set(array);
+  return out;
 }

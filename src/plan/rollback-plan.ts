@@ -104,7 +104,8 @@ export interface SourceWrites {
 
 export interface LiveState {
   products?: Map<string, Product>;
-  items?: Map<string, { quantity: number; sku: string | null; name: string }>;
+  /** Live inventory items by item id (a `Map`, or the stock plan's live index). */
+  items?: { get(itemId: string): { quantity: number; sku: string | null; name: string } | undefined };
   customers?: Map<string, Customer>;
 }
 

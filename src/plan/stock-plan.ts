@@ -4,7 +4,7 @@ import { cutShortIssue } from '../mapping/cut-short-row.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { TrimmedCells } from '../mapping/trimmed-cells.js';
-import type { LiveInventoryIndex, LiveInventoryItem } from './live-inventory-index.js';
+import type { LiveInventoryIndex } from './live-inventory-index.js';
 import { excelScientificMessage, isExcelScientific } from '../sheets/excel-scientific.js';
 
 type StockColumn = StockColumns[keyof StockColumns];
@@ -80,7 +80,9 @@ export class StockPlanner {
 
   /**
    * Plans one row. Hot path (a million rows): no closure or object is allocated for a row that is
-   * valid and unchanged; the item is marked as seen on the index entry itself (no per-row Set).
+   * valid and unchanged; the planner works with the item's number in the index, and marks it as
+   * seen there (no per-row Set). The item is made as an object only when the row changes it or is
+   * reported.
    */
   add(row: SheetRow): void {
     this.rows++;
@@ -109,29 +111,31 @@ export class StockPlanner {
       quantityCol = columns.variant_quantity;
     }
 
-    // Find the item.
-    let item: LiveInventoryItem | undefined;
+    // Find the item: its number in the index.
+    const index = this.index;
+    let n: number;
     let keyCol: StockColumn;
     if (itemId !== '') {
       keyCol = columns.item_id;
-      item = this.index.byId.get(itemId);
-      if (item === undefined) {
+      n = index.findId(itemId);
+      if (n < 0) {
         return this.issue(row, 'unknown_item_id', `no inventory item has id "${itemId}"`, keyCol, itemId);
       }
-      if (sku !== '' && item.sku !== sku) {
+      if (sku !== '' && !index.hasSku(n, sku)) {
         return this.issue(
           row,
           'sku_item_mismatch',
-          `item ${itemId} has SKU "${item.sku ?? ''}", not "${sku}"; fix one of the two cells`,
+          `item ${itemId} has SKU "${index.skuOf(n) ?? ''}", not "${sku}"; fix one of the two cells`,
           skuCol,
           sku,
         );
       }
     } else if (sku !== '') {
       keyCol = skuCol;
-      const found = this.index.bySku.get(sku);
-      if (found === undefined) return this.unknownSku(row, sku, keyCol);
-      if (Array.isArray(found)) {
+      n = index.findSku(sku);
+      if (n < 0) return this.unknownSku(row, sku, keyCol);
+      if (index.sharesSku(n)) {
+        const found = index.sameSku(n);
         const names = found.map((f) => `"${f.name}" (item ${f.itemId})`).join(', ');
         return this.issue(
           row,
@@ -141,7 +145,6 @@ export class StockPlanner {
           sku,
         );
       }
-      item = found;
     } else {
       return this.issue(
         row,
@@ -151,9 +154,8 @@ export class StockPlanner {
       );
     }
 
-    // 0 (or absent, for items added by hand) means "not listed yet"; rows are numbered from 1.
-    const seenAt = item.seenAtRow;
-    if (seenAt !== undefined && seenAt !== 0) {
+    const seenAt = index.seenAt(n);
+    if (seenAt !== 0) {
       return this.issue(
         row,
         itemId !== '' ? 'duplicate_item' : 'duplicate_sku',
@@ -162,7 +164,7 @@ export class StockPlanner {
         itemId || sku,
       );
     }
-    item.seenAtRow = row.rowNumber;
+    index.markSeen(n, row.rowNumber);
 
     // Quantity or delta: exactly one.
     const qtyCell = quantityCol ? cells[quantityCol.key] : undefined;
@@ -203,22 +205,22 @@ export class StockPlanner {
         String(deltaCell),
       );
     }
-    if (!item.enabled) {
+    if (!index.enabled(n)) {
       this.skipped.push({
         sheet: row.sheet,
         rowNumber: row.rowNumber,
-        reason: `inventory tracking is off for "${item.name}"; turn on inventory_enabled to set its stock`,
+        reason: `inventory tracking is off for "${index.item(n).name}"; turn on inventory_enabled to set its stock`,
       });
       return;
     }
 
-    const before = item.quantity;
+    const before = index.quantity(n);
     const after = quantity !== undefined ? quantity : before + (delta as number);
     if (after < 0) {
       return this.issue(
         row,
         'negative_result',
-        `the adjustment ${delta} would take the stock of "${item.name}" from ${before} below 0`,
+        `the adjustment ${delta} would take the stock of "${index.item(n).name}" from ${before} below 0`,
         columns.delta_quantity,
         String(delta),
       );
@@ -227,6 +229,7 @@ export class StockPlanner {
       this.unchanged++;
       return;
     }
+    const item = index.item(n);
     const asDelta = delta !== undefined || this.preserveSales;
     this.changes.push({
       itemId: item.itemId,

@@ -80,7 +80,7 @@ export async function planRollback(
       if (++n % 100 === 0) options.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
     }
     live.products = products;
-    live.items = index.byId;
+    live.items = index;
   }
   if (types.has('customer')) {
     const customers = new Map<string, Customer>();

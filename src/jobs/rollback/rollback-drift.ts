@@ -40,7 +40,7 @@ export async function checkRollbackDrift(
     switch (r.type) {
       case 'stock':
         for (const i of r.items) {
-          const now = items.byId.get(i.itemId);
+          const now = items.get(i.itemId);
           if (now?.quantity !== i.current) {
             drifted.push({
               type: 'inventory_item',

@@ -21,7 +21,8 @@ export async function readLiveInventory(
   callbacks: JobCallbacks = {},
   expectedItems?: number,
 ): Promise<LiveInventoryIndex> {
-  const index = new LiveInventoryIndex();
+  // Sized for the store as the last run saw it, so that a million items do not grow it 15 times.
+  const index = new LiveInventoryIndex(expectedItems);
   let products = 0;
   let pages = 0;
   const started = performance.now();
@@ -69,10 +70,10 @@ export async function readItemQuantity(
   if (product) {
     const single = new LiveInventoryIndex();
     single.addProduct(product);
-    const found = single.byId.get(item.itemId);
+    const found = single.get(item.itemId);
     if (found) return found.quantity;
   }
-  return (await readAll()).byId.get(item.itemId)?.quantity;
+  return (await readAll()).get(item.itemId)?.quantity;
 }
 
 /**

@@ -31,7 +31,7 @@ export async function checkStockDrift(
   const live = await readLiveInventory(client, options);
   const drifted: DriftedEntity[] = [];
   for (const c of pending) {
-    const item = live.byId.get(c.itemId);
+    const item = live.get(c.itemId);
     if (!item) {
       drifted.push({
         type: 'inventory_item',

@@ -180,7 +180,7 @@ function stockSession(
         // Absolute quantities are harmless to send again; deltas are never resent blindly.
         if (op.changes.every((c) => c.mode !== 'delta')) return 'not_applied';
         const index = await inventory();
-        const now = op.changes.map((c) => index.byId.get(c.itemId)?.quantity);
+        const now = op.changes.map((c) => index.get(c.itemId)?.quantity);
         if (op.changes.every((c, i) => now[i] === c.after)) {
           return {
             done: { applied: Object.fromEntries(op.changes.map((c) => [c.itemId, c.after])), failed: {} },
