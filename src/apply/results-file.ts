@@ -94,7 +94,13 @@ export function resultFields(
  * per field for each of a million rows. The same bytes as csvLine(resultFields(…)).
  */
 export class PlainResultLines {
-  private readonly parts = new Map<string, { head: string; tail: string }>();
+  private readonly parts = new Map<string, PlainLineParts>();
+  /**
+   * The parts asked for last, and for what: a big sheet's rows ask for the same, row after row, and
+   * a key made and looked up for each of them cost ~0.15 µs a line (0.40 against 0.25 s for a
+   * million lines).
+   */
+  private last: { sheet: string; outcome: RowOutcome; parts: PlainLineParts } | undefined;
 
   constructor(
     private readonly delimiter: string,
@@ -118,18 +124,33 @@ export class PlainResultLines {
    * for a delimiter, which a row number would then be quoted for).
    */
   lineOf(sheet: string, row: number, outcome: RowOutcome): string | undefined {
+    const around = this.partsOf(sheet, outcome);
+    return around && `${around.head}${row}${around.tail}`;
+  }
+
+  /** The parts of a plain line around its row number, or undefined when there is none (see `lineOf`). */
+  private partsOf(sheet: string, outcome: RowOutcome): PlainLineParts | undefined {
+    const last = this.last;
+    if (last !== undefined && last.sheet === sheet && last.outcome === outcome) return last.parts;
     if (this.extraColumns.length > 0 || (this.delimiter >= '0' && this.delimiter <= '9')) return undefined;
     const key = `${sheet}\n${outcome}`;
-    let around = this.parts.get(key);
-    if (around === undefined) {
+    let parts = this.parts.get(key);
+    if (parts === undefined) {
       // The line of row 0, cut around its row number (a row number needs no quotes).
       const line = csvLine(resultFields({ sheet, row: 0, outcome }, {}, []), this.delimiter);
       const at = csvLine([neutralizeResultText(sheet), ''], this.delimiter).length - 2;
-      around = { head: line.slice(0, at), tail: line.slice(at + 1) };
-      this.parts.set(key, around);
+      parts = { head: line.slice(0, at), tail: line.slice(at + 1) };
+      this.parts.set(key, parts);
     }
-    return `${around.head}${row}${around.tail}`;
+    this.last = { sheet, outcome, parts };
+    return parts;
   }
+}
+
+/** A plain results.csv line but for its row number: what comes before it and after it. */
+interface PlainLineParts {
+  head: string;
+  tail: string;
 }
 
 /** The input's columns a failed.csv repeats: all but `mbulk_*` ones, in the sheet's order. */
