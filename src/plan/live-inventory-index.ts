@@ -144,6 +144,14 @@ export class LiveInventoryIndex {
     return sku === '' ? -1 : this.bySku.find(sku, this, true);
   }
 
+  /**
+   * `findSku` for a SKU kept as the `length` code units at `start` in `text`, whose `textHash` is
+   * `hash`: no string made for it.
+   */
+  findSkuIn(text: TextArena, start: number, length: number, hash: number): number {
+    return length === 0 ? -1 : this.bySku.findIn(hash, this, text, start, length);
+  }
+
   /** The item with this id, made as an object; undefined when none. */
   get(itemId: string): LiveInventoryItem | undefined {
     const n = this.findId(itemId);
@@ -250,6 +258,16 @@ export class LiveInventoryIndex {
       : this.text.equals(start, idLength, key);
   }
 
+  /** @internal whether item `n`'s SKU is the `length` code units at `start` in `text`. */
+  skuEqualsIn(n: number, text: TextArena, start: number, length: number): boolean {
+    const b = n * ITEM_FIELDS;
+    const items = this.items;
+    return (
+      items[b + SKU_LENGTH] === length &&
+      this.text.equalsIn((items[b + START] as number) + (items[b + ID_LENGTH] as number), length, text, start)
+    );
+  }
+
   private nextSameSku(n: number): number {
     return (this.items[n * ITEM_FIELDS + NEXT_SAME_SKU] as number) - 1;
   }
@@ -340,6 +358,16 @@ class KeySlots {
       const entry = slots[2 * i + 1] as number;
       if (entry === 0) return -1;
       if (slots[2 * i] === h && index.keyEquals(entry - 1, key, sku)) return entry - 1;
+    }
+  }
+
+  /** `find` of a SKU given as code units in another arena, with its hash. */
+  findIn(h: number, index: LiveInventoryIndex, text: TextArena, start: number, length: number): number {
+    const { slots, mask } = this;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const entry = slots[2 * i + 1] as number;
+      if (entry === 0) return -1;
+      if (slots[2 * i] === h && index.skuEqualsIn(entry - 1, text, start, length)) return entry - 1;
     }
   }
 

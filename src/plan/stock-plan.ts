@@ -5,6 +5,7 @@ import type { RowIssue } from '../mapping/row-issue.js';
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { TrimmedCells } from '../mapping/trimmed-cells.js';
 import type { LiveInventoryIndex } from './live-inventory-index.js';
+import type { TextArena } from './text-arena.js';
 import { excelScientificMessage, isExcelScientific } from '../sheets/excel-scientific.js';
 
 type StockColumn = StockColumns[keyof StockColumns];
@@ -247,6 +248,31 @@ export class StockPlanner {
     });
   }
 
+  /**
+   * The common case of `add`, decided without the row: a row of a sheet whose only columns are
+   * `sku` and `quantity` (see `isPlainStockSheet`), its SKU untrimmed at `start` in `text` (with
+   * its `textHash`), its quantity a whole number >= 0, that names one live item not named before,
+   * which tracks inventory and holds that quantity already. Counts it as unchanged and returns
+   * true; false when the row is anything else (plan it with `add`: nothing was counted).
+   */
+  addUnchanged(
+    rowNumber: number,
+    text: TextArena,
+    start: number,
+    length: number,
+    hash: number,
+    quantity: number,
+  ): boolean {
+    const index = this.index;
+    const n = index.findSkuIn(text, start, length, hash);
+    if (n < 0 || index.sharesSku(n) || index.seenAt(n) !== 0 || !index.enabled(n)) return false;
+    if (index.quantity(n) !== quantity) return false;
+    index.markSeen(n, rowNumber);
+    this.rows++;
+    this.unchanged++;
+    return true;
+  }
+
   /** A SKU with no inventory item: tracking off (reported once, skipped) or unknown. */
   private unknownSku(row: SheetRow, sku: string, keyCol: StockColumn): void {
     const untracked = this.index.untracked.get(sku);
@@ -321,6 +347,18 @@ export class StockPlanner {
       issues: this.issues,
     };
   }
+}
+
+/** Whether a stock sheet has `sku` and `quantity` and no other column the plan reads (the common sheet). */
+export function isPlainStockSheet(columns: StockColumns): boolean {
+  return (
+    columns.sku !== undefined &&
+    columns.quantity !== undefined &&
+    columns.item_id === undefined &&
+    columns.variant_sku === undefined &&
+    columns.variant_quantity === undefined &&
+    columns.delta_quantity === undefined
+  );
 }
 
 /** `--max-changes N` or `N%` (of the live items): refuse a sheet that would change more. */

@@ -36,6 +36,14 @@ export class TextArena {
     return true;
   }
 
+  /** Whether the `length` code units at `start` are those at `otherStart` in `other`. */
+  equalsIn(start: number, length: number, other: TextArena, otherStart: number): boolean {
+    const units = this.units;
+    const theirs = other.units;
+    for (let i = 0; i < length; i++) if (units[start + i] !== theirs[otherStart + i]) return false;
+    return true;
+  }
+
   /** The string of the `length` code units at `start`. */
   read(start: number, length: number): string {
     let out = '';

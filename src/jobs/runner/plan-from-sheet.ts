@@ -117,10 +117,28 @@ export interface InputSheet<Columns, Rows> extends SheetRead {
 }
 
 /**
+ * Rows read while a kind's `take` is still getting ready (reading the live store): kept in a form
+ * of the kind's own, then handed to what `take` returned, in their order, before the rows after them.
+ */
+export interface EarlyRows<Rows> {
+  add(row: SheetRow): void;
+  /** Whether what is kept reached the kind's bound: read no further until `take` is ready. */
+  readonly full: boolean;
+  /** Hands the rows kept, in their order, to what `take` returned. */
+  replay(into: Rows): void;
+}
+
+/**
  * Reads one input sheet: opens it, resolves its header (`fatal` of its issues, by default its
  * errors, refuse the sheet: SheetHeaderError, exit 2), then hands every data row, in batches with
  * the `read` progress and the reader's warnings at the end, to what `take` returns for the columns
  * (it may read the live store first, for a planner that plans row by row).
+ *
+ * With `early`, the sheet is read while `take` gets ready: its rows go to what `early` returns
+ * (up to its bound), one batch per turn of the event loop so that the live read's pages are
+ * answered between them, and are replayed into what `take` returns once it is ready. The outcome
+ * is the same as without: the same rows in the same order, and the same error first (the live
+ * read's when both fail; a sheet error is thrown once `take` is ready).
  */
 export async function readInputSheet<Columns, Rows extends { add(row: SheetRow): void }>(
   options: PlanFromSheetOptions,
@@ -128,13 +146,63 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
     header(info: SheetInfo): { columns: Columns; issues: RowIssue[] };
     fatal?(issue: RowIssue): boolean;
     take(columns: Columns, info: SheetInfo): Rows | Promise<Rows>;
+    early?(columns: Columns, info: SheetInfo): EarlyRows<NoInfer<Rows>> | undefined;
   },
 ): Promise<InputSheet<Columns, Rows>> {
   const { reader, info } = await openSheet(options.file, options.read);
   const { columns, issues } = steps.header(info);
   const { fatal } = steps;
   await refuseFatalHeader(reader, options.file, fatal ? issues.filter((i) => fatal(i)) : issues);
-  const taken = await steps.take(columns, info);
-  const rows = await readRowsInBatches(reader, options.file, options, (row) => taken.add(row));
+  const early = steps.early?.(columns, info);
+  if (early === undefined) {
+    const taken = await steps.take(columns, info);
+    const rows = await readRowsInBatches(reader, options.file, options, (row) => taken.add(row));
+    return { info, rows, columns, headerIssues: issues, taken };
+  }
+  const batches = reader.batches()[Symbol.asyncIterator]();
+  let ready = false;
+  const taking = Promise.resolve()
+    .then(() => steps.take(columns, info))
+    .finally(() => (ready = true));
+  // Awaited below; until then its failure must not count as unhandled.
+  taking.catch(() => undefined);
+  let earlyRows = 0;
+  let ended = false;
+  let sheetError: { error: unknown } | undefined;
+  try {
+    while (!ready && !early.full) {
+      // A turn of the event loop between batches: the live read's answers come first.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (ready) break;
+      const next = await batches.next();
+      if (next.done === true) {
+        ended = true;
+        break;
+      }
+      for (const row of next.value) early.add(row);
+      earlyRows += next.value.length;
+    }
+  } catch (error) {
+    sheetError = { error };
+  }
+  let taken: Rows;
+  try {
+    taken = await taking;
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
+  if (sheetError) throw sheetError.error;
+  early.replay(taken);
+  if (earlyRows > 0) options.onProgress?.({ phase: 'read', done: earlyRows });
+  const rest = {
+    warnings: reader.warnings,
+    batches: (): AsyncIterable<SheetRow[]> => ({
+      [Symbol.asyncIterator]: () =>
+        ended ? { next: async () => ({ done: true, value: undefined }) } : batches,
+    }),
+  };
+  let rows = earlyRows;
+  rows += await readRowsInBatches(rest, options.file, options, (row) => taken.add(row), earlyRows);
   return { info, rows, columns, headerIssues: issues, taken };
 }

@@ -20,12 +20,14 @@ export async function readRowsInBatches(
   file: string,
   callbacks: JobCallbacks,
   onRow: (row: SheetRow) => void,
+  /** Rows read before these (the progress counts on from them). */
+  before = 0,
 ): Promise<number> {
   let rows = 0;
   for await (const batch of reader.batches()) {
     for (const row of batch) onRow(row);
     rows += batch.length;
-    callbacks.onProgress?.({ phase: 'read', done: rows });
+    callbacks.onProgress?.({ phase: 'read', done: before + rows });
   }
   for (const w of reader.warnings) callbacks.onWarning?.(fileWarning(file, w.message));
   return rows;

@@ -2,6 +2,7 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import { resolveStockColumns } from '../../mapping/stock-sheet.js';
 import { prependAll } from '../../plan/append-all.js';
 import { StockPlanner, checkMaxChanges, parseMaxChanges } from '../../plan/stock-plan.js';
+import { StockSheetDigest } from '../../plan/stock-sheet-digest.js';
 import type { Store } from '../../schema/index.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
@@ -38,10 +39,12 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
   const batchSize = options.batchSize ?? 100;
   return planFromSheet(options, {
     kind: 'stock',
-    // The planner sees each row against the live inventory: it is read first.
+    // The planner sees each row against the live inventory: it is read first. A sheet of `sku`
+    // and `quantity` alone is read meanwhile, kept small, and planned once the index is complete.
     read: () =>
       readInputSheet(options, {
         header: (info) => resolveStockColumns(info.sheet, info.columns),
+        early: (columns) => StockSheetDigest.of(columns),
         take: async (columns) => {
           const index = await readLiveInventory(
             options.client,
