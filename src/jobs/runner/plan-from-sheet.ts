@@ -116,6 +116,9 @@ export interface InputSheet<Columns, Rows> extends SheetRead {
   taken: Rows;
 }
 
+/** Longest pause between two batches read early. */
+const EARLY_PAUSE_MS = 100;
+
 /**
  * Rows read while a kind's `take` is still getting ready (reading the live store): kept in a form
  * of the kind's own, then handed to what `take` returned, in their order, before the rows after them.
@@ -135,8 +138,9 @@ export interface EarlyRows<Rows> {
  * (it may read the live store first, for a planner that plans row by row).
  *
  * With `early`, the sheet is read while `take` gets ready: its rows go to what `early` returns
- * (up to its bound), one batch per turn of the event loop so that the live read's pages are
- * answered between them, and are replayed into what `take` returns once it is ready. The outcome
+ * (up to its bound), a batch at a time with pauses between (four times the batch's time, so that
+ * the live read's pages are answered with little delay), and are replayed into what `take`
+ * returns once it is ready. The outcome
  * is the same as without: the same rows in the same order, and the same error first (the live
  * read's when both fail; a sheet error is thrown once `take` is ready).
  */
@@ -170,10 +174,14 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
   let ended = false;
   let sheetError: { error: unknown } | undefined;
   try {
+    let spent = 0;
     while (!ready && !early.full) {
-      // A turn of the event loop between batches: the live read's answers come first.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The live read's answers come first: after a batch, a pause four times as long as it took,
+      // so that reading early takes a fifth of the time at most (at full speed, a million rows
+      // slowed the first two seconds of pages by a third).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(EARLY_PAUSE_MS, 4 * spent)));
       if (ready) break;
+      const started = performance.now();
       const next = await batches.next();
       if (next.done === true) {
         ended = true;
@@ -181,6 +189,7 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
       }
       for (const row of next.value) early.add(row);
       earlyRows += next.value.length;
+      spent = performance.now() - started;
     }
   } catch (error) {
     sheetError = { error };
