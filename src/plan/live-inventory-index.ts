@@ -34,6 +34,8 @@ const PRODUCT = 8;
 /** Number + 1 of the next item that has the same SKU, 0 when none. */
 const NEXT_SAME_SKU = 9;
 const FLAGS = 10;
+/** On the first item of a SKU: number + 1 of the last item with that SKU (appending is one step). */
+const LAST_SAME_SKU = 11;
 const ITEM_FIELDS = 12;
 const ENABLED = 1;
 const BIG_QUANTITY = 2;
@@ -73,7 +75,8 @@ export class LiveInventoryIndex {
 
   /** `expectedItems`: the store's size if known (the last run's), so that nothing has to grow. */
   constructor(expectedItems = 64) {
-    const n = Math.max(16, expectedItems);
+    // A figure from an earlier run's plan.json: a guess, never trusted past 4M items.
+    const n = Number.isSafeInteger(expectedItems) ? Math.min(Math.max(16, expectedItems), 1 << 22) : 64;
     this.text = new TextArena(n * 64);
     this.items = new Int32Array(n * ITEM_FIELDS);
     this.products = new Int32Array(n * PRODUCT_FIELDS);
@@ -328,9 +331,11 @@ export class LiveInventoryIndex {
       this.bySku.set(item.sku, n, this, true);
       return;
     }
-    let last = first;
-    for (let next = this.nextSameSku(last); next >= 0; next = this.nextSameSku(last)) last = next;
-    items[last * ITEM_FIELDS + NEXT_SAME_SKU] = n + 1;
+    // A placeholder SKU ("N/A") may be shared by thousands of items: append without walking them.
+    const firstBase = first * ITEM_FIELDS;
+    const last = (items[firstBase + LAST_SAME_SKU] as number) - 1;
+    items[(last >= 0 ? last : first) * ITEM_FIELDS + NEXT_SAME_SKU] = n + 1;
+    items[firstBase + LAST_SAME_SKU] = n + 1;
   }
 }
 

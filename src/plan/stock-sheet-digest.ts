@@ -12,7 +12,8 @@ const PLAIN_ROW_BYTES = 20;
 /**
  * The rows of a stock sheet read while the live inventory is still being read, kept small: a plain
  * row (a SKU that needs no trimming and a whole quantity >= 0, most rows of a big sheet) as its
- * SKU's code units in a TextArena and four integers; any other row whole, with copies of its cells
+ * SKU's code units in a TextArena and five integers (where they start, how many, their hash, the
+ * quantity, the row number); any other row whole, with copies of its cells
  * (a parsed cell is a slice of its whole batch's text). `replay` plans them all, in their order,
  * once the index is complete: a plain row that is unchanged is decided without a row object
  * (`StockPlanner.addUnchanged`); every other row goes through `StockPlanner.add`, a plain one
@@ -24,7 +25,7 @@ const PLAIN_ROW_BYTES = 20;
  * (`full`: read no further ahead).
  */
 export class StockSheetDigest {
-  private readonly text = new TextArena(1 << 16);
+  private text = new TextArena(1 << 16);
   private starts = new Int32Array(1024);
   private lengths = new Int32Array(1024);
   private hashes = new Int32Array(1024);
@@ -32,7 +33,7 @@ export class StockSheetDigest {
   private rowNumbers = new Int32Array(1024);
   private plain = 0;
   /** Rows kept whole, each with the count of plain rows read before it. */
-  private readonly kept: { before: number; row: SheetRow }[] = [];
+  private kept: { before: number; row: SheetRow }[] = [];
   private bytes = 0;
   private sheet: string | undefined;
   private readonly skuKey: string;
@@ -88,8 +89,22 @@ export class StockSheetDigest {
     this.bytes += PLAIN_ROW_BYTES + 2 * sku.length;
   }
 
-  /** Plans every row kept, in the order they were read, with `planner` (whose index is complete). */
+  /**
+   * Plans every row kept, in the order they were read, with `planner` (whose index is complete),
+   * then lets them go: the rest of the sheet is read without them held.
+   */
   replay(planner: StockPlanner): void {
+    this.plan(planner);
+    this.text = new TextArena();
+    for (const name of ['starts', 'lengths', 'hashes', 'quantities', 'rowNumbers'] as const) {
+      this[name] = new Int32Array(0);
+    }
+    this.kept = [];
+    this.plain = 0;
+    this.bytes = 0;
+  }
+
+  private plan(planner: StockPlanner): void {
     const { text, starts, lengths, hashes, quantities, rowNumbers, kept } = this;
     let k = 0;
     for (let n = 0; n <= this.plain; n++) {
@@ -120,7 +135,7 @@ export class StockSheetDigest {
 
   private grow(): void {
     const twice = (a: Int32Array) => {
-      const out = new Int32Array(a.length * 2);
+      const out = new Int32Array(Math.max(1024, a.length * 2));
       out.set(a);
       return out;
     };

@@ -168,18 +168,26 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
   const taking = Promise.resolve()
     .then(() => steps.take(columns, info))
     .finally(() => (ready = true));
-  // Awaited below; until then its failure must not count as unhandled.
-  taking.catch(() => undefined);
+  // Settles with `taking`, never rejects: awaited below, its failure must not count as unhandled.
+  const settled = taking.then(
+    () => undefined,
+    () => undefined,
+  );
   let earlyRows = 0;
   let ended = false;
   let sheetError: { error: unknown } | undefined;
   try {
     let spent = 0;
     while (!ready && !early.full) {
-      // The live read's answers come first: after a batch, a pause four times as long as it took,
-      // so that reading early takes a fifth of the time at most (at full speed, a million rows
-      // slowed the first two seconds of pages by a third).
-      await new Promise((resolve) => setTimeout(resolve, Math.min(EARLY_PAUSE_MS, 4 * spent)));
+      // The live read's answers come first: after a batch, a pause four times as long as it took
+      // (at most EARLY_PAUSE_MS), ended early by `take` getting ready. At full speed a million
+      // rows slowed the first two seconds of the live read's requests by a third.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.min(EARLY_PAUSE_MS, 4 * spent)))),
+        settled,
+      ]);
+      clearTimeout(timer);
       if (ready) break;
       const started = performance.now();
       const next = await batches.next();
@@ -201,9 +209,14 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
     await reader.close();
     throw error;
   }
-  if (sheetError) throw sheetError.error;
-  early.replay(taken);
-  if (earlyRows > 0) options.onProgress?.({ phase: 'read', done: earlyRows });
+  try {
+    if (sheetError) throw sheetError.error;
+    early.replay(taken);
+    if (earlyRows > 0) options.onProgress?.({ phase: 'read', done: earlyRows });
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
   const rest = {
     warnings: reader.warnings,
     batches: (): AsyncIterable<SheetRow[]> => ({

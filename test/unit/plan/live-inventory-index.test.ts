@@ -93,6 +93,27 @@ describe('LiveInventoryIndex', () => {
     expect(index.get('i2')).toMatchObject({ name: 'Two again', quantity: 9 });
   });
 
+  it('adds items that all share one SKU in linear time, and names them in order', () => {
+    // A placeholder SKU on every variant of a big store: walking the chain on each add was quadratic.
+    const index = new LiveInventoryIndex();
+    const base = items(1)[0] as LiveInventoryItem;
+    for (let i = 0; i < 100_000; i++) index.add({ ...base, itemId: `i${i}`, sku: 'N/A', name: `N${i}` });
+    const first = index.findSku('N/A');
+    expect(index.sharesSku(first)).toBe(true);
+    const names = index.sameSku(first).map((i) => i.name);
+    expect(names).toHaveLength(100_000);
+    expect(names.slice(0, 2)).toEqual(['N0', 'N1']);
+    expect(names.at(-1)).toBe('N99999');
+  }, 10_000);
+
+  it('takes an unlikely expected size as a guess: not a number, or huge', () => {
+    for (const expected of [Infinity, Number.NaN, 1e300, -5, 2 ** 40]) {
+      const index = new LiveInventoryIndex(expected);
+      index.add(items(1)[0] as LiveInventoryItem);
+      expect(index.size).toBe(1);
+    }
+  });
+
   it('indexes products: their own item, their variants, and the SKUs without an item', () => {
     const plain = liveProduct('p1', { sku: 'P-1' });
     const withVariants = liveProduct('p2', {

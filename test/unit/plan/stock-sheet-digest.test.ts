@@ -39,6 +39,8 @@ function index(): LiveInventoryIndex {
     item('i7', '42', 42),
     item('i8', 'BIG', 2 ** 31 + 1),
     item('i9', 'A-1 ', 9),
+    item('i10', 'ZERO', 0),
+    item('i11', 'ELSEWHERE', 8),
   ];
   for (const i of items) live.add(i);
   for (let n = 0; n < 200; n++) live.add(item(`m${n}`, `M-${n}`, n));
@@ -73,14 +75,16 @@ function rows(): SheetRow[] {
     ['A-1', '6'],
   ];
   for (let n = 0; n < 200; n++) cells.push([`M-${n}`, String(n % 3 === 0 ? n + 1 : n)]);
-  // A plain unchanged row named twice: the second is a duplicate.
-  cells.push(['M-1', '1']);
+  // A plain unchanged row named twice: the second is a duplicate. A quantity of -0.
+  cells.push(['M-1', '1'], ['ZERO', '-0']);
   const out: SheetRow[] = cells.map(([sku, quantity], i) => ({
     sheet: 'stock.csv',
     rowNumber: i + 2,
     cells: { sku, quantity },
   }));
   out.push({ sheet: 'stock.csv', rowNumber: out.length + 2, cells: { sku: 'M-7' }, cutShort: true });
+  // A row of another sheet (a workbook's): kept whole.
+  out.push({ sheet: 'other', rowNumber: 2, cells: { sku: 'ELSEWHERE', quantity: '8' } });
   return out;
 }
 
@@ -100,12 +104,15 @@ describe('StockSheetDigest', () => {
     digest.replay(replayed);
     const plan = replayed.finish();
     expect(plan).toEqual(expected);
+    // What it kept is let go once planned.
+    expect(digest.rows).toBe(0);
     // Sanity: the plan has something of every kind, and the unchanged plain rows did not need `add`.
     expect(plan.changes.length).toBeGreaterThan(60);
     expect(plan.skipped.length).toBe(2);
     expect(new Set(plan.issues.map((i) => i.code)).size).toBeGreaterThan(8);
-    // Two unchanged rows are kept whole (a number for a SKU, a quantity past 32 bits): through `add`.
-    expect(add.mock.calls.length).toBe(rows().length - plan.unchanged + 2);
+    // Three unchanged rows are kept whole (a number for a SKU, a quantity past 32 bits, a row of
+    // another sheet): through `add`.
+    expect(add.mock.calls.length).toBe(rows().length - plan.unchanged + 3);
     expect(plan.unchanged).toBeGreaterThan(130);
   });
 

@@ -112,22 +112,6 @@ describe('readInputSheet with rows read early', () => {
     expect(sheet.taken.numbers).toEqual(every);
   });
 
-  it('without `early`, reads no row before the take is ready', async () => {
-    const taken = new Taken();
-    let rowsAtTake = -1;
-    await readInputSheet(options(), {
-      header: (info) => ({ columns: info.columns, issues: [] }),
-      early: () => undefined,
-      take: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        rowsAtTake = taken.numbers.length;
-        return taken;
-      },
-    });
-    expect(rowsAtTake).toBe(0);
-    expect(taken.numbers).toEqual(every);
-  });
-
   it("throws the take's error when it fails, the sheet's when only the sheet fails, and nothing unhandled", async () => {
     const steps = (take: () => Promise<Taken>) => ({
       header: (info: { columns: unknown }) => ({ columns: info.columns, issues: [] }),
@@ -146,7 +130,24 @@ describe('readInputSheet with rows read early', () => {
     // A sheet over its row limit fails past its 15,000th row: after its first batches, not when opened.
     const limited = options({ read: { limits: { maxRows: 15_000 } } });
     await expect(readInputSheet(limited, steps(liveFails))).rejects.toThrow('the live read failed');
-    const liveWorks = () => new Promise<Taken>((resolve) => setTimeout(() => resolve(new Taken()), 30));
-    await expect(readInputSheet(limited, steps(liveWorks))).rejects.toThrow(/more than 15,000 data rows/);
+    // The take is slow: the limit is met while reading early, and its error waits for the take.
+    let takeReady = false;
+    let readyAtError: boolean | undefined;
+    const liveWorks = () =>
+      new Promise<Taken>((resolve) =>
+        setTimeout(() => {
+          takeReady = true;
+          resolve(new Taken());
+        }, 1500),
+      );
+    const early = new Early();
+    await expect(
+      readInputSheet(limited, { ...steps(liveWorks), early: () => early }).catch((error: unknown) => {
+        readyAtError = takeReady;
+        throw error;
+      }),
+    ).rejects.toThrow(/more than 15,000 data rows/);
+    expect(early.numbers.length).toBeGreaterThan(10_000);
+    expect(readyAtError).toBe(true);
   });
 });
