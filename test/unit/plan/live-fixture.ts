@@ -1,3 +1,4 @@
+import type { LiveInventoryItem } from '../../../src/plan/live-inventory-index.js';
 import type { Product, Variant } from '../../../src/schema/product.js';
 
 const T = '2026-11-01T10:00:00.000Z';
@@ -78,5 +79,24 @@ export function liveProduct(id: string, over: Partial<Product> = {}): Product {
     created_at: T,
     updated_at: T,
     ...over,
+  };
+}
+
+/** A live inventory item as the stock plan sees it, of product `p_<itemId>`. */
+export function liveItem(
+  itemId: string,
+  sku: string | null,
+  quantity: number,
+  enabled = true,
+): LiveInventoryItem {
+  return {
+    itemId,
+    sku,
+    quantity,
+    productId: `p_${itemId}`,
+    variantId: null,
+    name: `Item ${itemId}`,
+    enabled,
+    updatedAt: '2026-11-01T00:00:00.000Z',
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveStockColumns } from '../../../src/mapping/stock-sheet.js';
 import { LiveInventoryIndex, type LiveInventoryItem } from '../../../src/plan/live-inventory-index.js';
+import { liveItem } from './live-fixture.js';
 import {
   StockPlanner,
   checkMaxChanges,
@@ -18,18 +19,7 @@ function header(...names: string[]): SheetColumn[] {
   }));
 }
 
-function item(itemId: string, sku: string | null, quantity: number, enabled = true): LiveInventoryItem {
-  return {
-    itemId,
-    sku,
-    quantity,
-    productId: `p_${itemId}`,
-    variantId: null,
-    name: `Item ${itemId}`,
-    enabled,
-    updatedAt: '2026-11-01T00:00:00.000Z',
-  };
-}
+const item = liveItem;
 
 function plan(
   names: string[],

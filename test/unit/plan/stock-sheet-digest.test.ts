@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resolveStockColumns } from '../../../src/mapping/stock-sheet.js';
-import { LiveInventoryIndex, type LiveInventoryItem } from '../../../src/plan/live-inventory-index.js';
+import { LiveInventoryIndex } from '../../../src/plan/live-inventory-index.js';
+import { liveItem } from './live-fixture.js';
 import { StockPlanner, type StockPlan } from '../../../src/plan/stock-plan.js';
 import { StockSheetDigest } from '../../../src/plan/stock-sheet-digest.js';
 import {
@@ -14,18 +15,7 @@ function header(...headers: string[]): SheetColumn[] {
   return headers.map((h, index) => ({ header: h, key: h, letter: columnLetter(index), index }));
 }
 
-function item(itemId: string, sku: string | null, quantity: number, enabled = true): LiveInventoryItem {
-  return {
-    itemId,
-    sku,
-    quantity,
-    productId: `p_${itemId}`,
-    variantId: null,
-    name: `Item ${itemId}`,
-    enabled,
-    updatedAt: '2026-11-01T00:00:00.000Z',
-  };
-}
+const item = liveItem;
 
 function index(): LiveInventoryIndex {
   const live = new LiveInventoryIndex();
