@@ -140,9 +140,9 @@ export interface EarlyRows<Rows> {
  * With `early`, the sheet is read while `take` gets ready: its rows go to what `early` returns
  * (up to its bound), a batch at a time with pauses between (four times the batch's time, so that
  * the live read's pages are answered with little delay), and are replayed into what `take`
- * returns once it is ready. The outcome
- * is the same as without: the same rows in the same order, and the same error first (the live
- * read's when both fail; a sheet error is thrown once `take` is ready).
+ * returns once it is ready. The outcome is the same as without: the same rows in the same order,
+ * and the same error first (the live read's when both fail; a sheet error is thrown once `take`
+ * is ready).
  */
 export async function readInputSheet<Columns, Rows extends { add(row: SheetRow): void }>(
   options: PlanFromSheetOptions,
