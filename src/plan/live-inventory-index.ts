@@ -177,20 +177,13 @@ export class LiveInventoryIndex {
 
   /** Whether item `n`'s SKU is `sku` (false for an item without one). */
   hasSku(n: number, sku: string): boolean {
-    const b = n * ITEM_FIELDS;
-    const items = this.items;
-    const length = items[b + SKU_LENGTH] as number;
-    return (
-      length >= 0 &&
-      this.text.equals((items[b + START] as number) + (items[b + ID_LENGTH] as number), length, sku)
-    );
+    return this.keyEquals(n, sku, true);
   }
 
   skuOf(n: number): string | null {
     const b = n * ITEM_FIELDS;
     const length = this.items[b + SKU_LENGTH] as number;
-    if (length < 0) return null;
-    return this.text.read((this.items[b + START] as number) + (this.items[b + ID_LENGTH] as number), length);
+    return length < 0 ? null : this.text.read(this.skuStart(b), length);
   }
 
   quantity(n: number): number {
@@ -254,21 +247,20 @@ export class LiveInventoryIndex {
   keyEquals(n: number, key: string, sku: boolean): boolean {
     const b = n * ITEM_FIELDS;
     const items = this.items;
-    const start = items[b + START] as number;
-    const idLength = items[b + ID_LENGTH] as number;
     return sku
-      ? this.text.equals(start + idLength, items[b + SKU_LENGTH] as number, key)
-      : this.text.equals(start, idLength, key);
+      ? this.text.equals(this.skuStart(b), items[b + SKU_LENGTH] as number, key)
+      : this.text.equals(items[b + START] as number, items[b + ID_LENGTH] as number, key);
   }
 
   /** @internal whether item `n`'s SKU is the `length` code units at `start` in `text`. */
   skuEqualsIn(n: number, text: TextArena, start: number, length: number): boolean {
     const b = n * ITEM_FIELDS;
-    const items = this.items;
-    return (
-      items[b + SKU_LENGTH] === length &&
-      this.text.equalsIn((items[b + START] as number) + (items[b + ID_LENGTH] as number), length, text, start)
-    );
+    return this.items[b + SKU_LENGTH] === length && this.text.equalsIn(this.skuStart(b), length, text, start);
+  }
+
+  /** Where the SKU of the item whose row starts at `b` starts in `text` (after its id). */
+  private skuStart(b: number): number {
+    return (this.items[b + START] as number) + (this.items[b + ID_LENGTH] as number);
   }
 
   private nextSameSku(n: number): number {
@@ -324,13 +316,10 @@ export class LiveInventoryIndex {
     items[b + FLAGS] = flags;
     items[b + PRODUCT] = product;
 
-    this.byId.set(item.itemId, n, this, false);
+    this.byId.insert(item.itemId, n, this, false, true);
     if (item.sku === null || item.sku === '') return;
-    const first = this.bySku.find(item.sku, this, true);
-    if (first < 0) {
-      this.bySku.set(item.sku, n, this, true);
-      return;
-    }
+    const first = this.bySku.insert(item.sku, n, this, true, false);
+    if (first < 0) return;
     // A placeholder SKU ("N/A") may be shared by thousands of items: append without walking them.
     const firstBase = first * ITEM_FIELDS;
     const last = (items[firstBase + LAST_SAME_SKU] as number) - 1;
@@ -376,8 +365,11 @@ class KeySlots {
     }
   }
 
-  /** Points `key` at item `n` (the key's earlier item, if any, is no longer found by it). */
-  set(key: string, n: number, index: LiveInventoryIndex, sku: boolean): void {
+  /**
+   * Puts item `n` under `key` unless the key is there already: then it points at `n` only when
+   * `replace`. Returns the item the key had, -1 when it was new (one probe for both).
+   */
+  insert(key: string, n: number, index: LiveInventoryIndex, sku: boolean, replace: boolean): number {
     const { slots, mask } = this;
     const h = textHash(key);
     let i = h & mask;
@@ -385,13 +377,14 @@ class KeySlots {
       const entry = slots[2 * i + 1] as number;
       if (entry === 0) break;
       if (slots[2 * i] === h && index.keyEquals(entry - 1, key, sku)) {
-        slots[2 * i + 1] = n + 1;
-        return;
+        if (replace) slots[2 * i + 1] = n + 1;
+        return entry - 1;
       }
     }
     slots[2 * i] = h;
     slots[2 * i + 1] = n + 1;
     if (++this.size * 2 > mask + 1) this.grow();
+    return -1;
   }
 
   private grow(): void {

@@ -174,7 +174,6 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
     () => undefined,
   );
   let earlyRows = 0;
-  let ended = false;
   let sheetError: { error: unknown } | undefined;
   try {
     let spent = 0;
@@ -191,10 +190,7 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
       if (ready) break;
       const started = performance.now();
       const next = await batches.next();
-      if (next.done === true) {
-        ended = true;
-        break;
-      }
+      if (next.done === true) break;
       for (const row of next.value) early.add(row);
       earlyRows += next.value.length;
       spent = performance.now() - started;
@@ -217,12 +213,10 @@ export async function readInputSheet<Columns, Rows extends { add(row: SheetRow):
     await reader.close();
     throw error;
   }
+  // The same iterator reads on (once the sheet has ended, it says so again).
   const rest = {
     warnings: reader.warnings,
-    batches: (): AsyncIterable<SheetRow[]> => ({
-      [Symbol.asyncIterator]: () =>
-        ended ? { next: async () => ({ done: true, value: undefined }) } : batches,
-    }),
+    batches: (): AsyncIterable<SheetRow[]> => ({ [Symbol.asyncIterator]: () => batches }),
   };
   let rows = earlyRows;
   rows += await readRowsInBatches(rest, options.file, options, (row) => taken.add(row), earlyRows);

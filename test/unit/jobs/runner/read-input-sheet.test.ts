@@ -94,6 +94,23 @@ describe('readInputSheet with rows read early', () => {
     expect(done).toEqual([...done].sort((a, b) => a - b));
   });
 
+  it('hands a sheet read to its end while the take waited over whole, once', async () => {
+    const early = new Early();
+    const sheet = await readInputSheet(options(), {
+      header: (info) => ({ columns: info.columns, issues: [] }),
+      early: () => early,
+      take: async () => {
+        for (let waited = 0; early.numbers.length < ROWS; waited += 10) {
+          if (waited > 10_000) throw new Error('the sheet was not read to its end while the take waited');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return new Taken();
+      },
+    });
+    expect(sheet.rows).toBe(ROWS);
+    expect(sheet.taken.numbers).toEqual(every);
+  });
+
   it('reads no further than its bound while the take waits', async () => {
     const early = new Early(1);
     let readBeforeTaken = 0;
