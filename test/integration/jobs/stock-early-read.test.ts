@@ -10,30 +10,10 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.j
 import type * as ReadSheetModule from '../../../src/sheets/read-sheet.js';
 
 /** Rows every sheet reader of this file has handed out. */
-const rowsRead = { count: 0 };
+const rowsRead = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../src/sheets/read-sheet.js', async (importActual) => {
-  const actual = await importActual<typeof ReadSheetModule>();
-  return {
-    ...actual,
-    readSheet: (...args: Parameters<typeof actual.readSheet>) => {
-      const reader = actual.readSheet(...args);
-      const batches = reader.batches.bind(reader);
-      reader.batches = () => {
-        const iterator = batches()[Symbol.asyncIterator]();
-        return {
-          [Symbol.asyncIterator]: () => ({
-            next: async () => {
-              const next = await iterator.next();
-              if (next.done !== true) rowsRead.count += next.value.length;
-              return next;
-            },
-            return: async () => (iterator.return ? iterator.return() : { done: true, value: undefined }),
-          }),
-        };
-      };
-      return reader;
-    },
-  };
+  const { countingReadSheet } = await import('../../helpers/counting-read-sheet.js');
+  return countingReadSheet(await importActual<typeof ReadSheetModule>(), rowsRead);
 });
 
 let sandbox: RunningSandbox | undefined;

@@ -27,23 +27,10 @@ vi.mock('../../../../src/jobs/runner/release-memory.js', () => ({
 }));
 
 /** Rows every sheet reader of this file has handed out (the input copies read for results.csv). */
-const rowsRead = { count: 0 };
+const rowsRead = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../../src/sheets/read-sheet.js', async (importActual) => {
-  const actual = await importActual<typeof ReadSheetModule>();
-  return {
-    ...actual,
-    readSheet: (...args: Parameters<typeof actual.readSheet>) => {
-      const reader = actual.readSheet(...args);
-      const batches = reader.batches.bind(reader);
-      reader.batches = async function* () {
-        for await (const batch of batches()) {
-          rowsRead.count += batch.length;
-          yield batch;
-        }
-      };
-      return reader;
-    },
-  };
+  const { countingReadSheet } = await import('../../../helpers/counting-read-sheet.js');
+  return countingReadSheet(await importActual<typeof ReadSheetModule>(), rowsRead);
 });
 
 /**
