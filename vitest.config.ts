@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` (test/unit: no network, no child processes; `npm run test:unit`, under a
-// minute) and `integration` (test/integration: real HTTP on loopback port 0, the built binary,
-// child processes). `npm test` runs both.
+// Three projects (tiers): `unit` (test/unit: no network, no child processes), `integration`
+// (test/integration: real HTTP on loopback port 0, in process) and `e2e` (test/e2e: the built
+// binary in child processes, pseudo-terminals, Chromium, the packed package). `npm test` runs unit
+// and integration; `npm run test:e2e` runs e2e; `npm run check` runs all three.
 export default defineConfig({
   test: {
     // Rebuilds dist/ when src/ is newer: tests that run the built binary or import the package by name.
@@ -21,6 +22,7 @@ export default defineConfig({
       // environment variable, fakes timers or changes directory, so nothing leaks between files.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
     ],
   },
 });
