@@ -17,7 +17,7 @@ function restrict(paths, patterns, message) {
   ];
 }
 
-/** The folders of src (DESIGN.md, Layout), each a layer. */
+/** The folders of src (docs/architecture.md, The layers), each a layer. */
 const LAYERS = [
   'api',
   'apply',
@@ -62,7 +62,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // Layers (README, Development). `npm run lint` also fails on any import cycle in src (dpdm).
+  // Layers (docs/architecture.md, The layers). `npm run lint` also fails on any import cycle in src (dpdm).
   {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**'],

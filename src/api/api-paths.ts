@@ -1,6 +1,6 @@
 /**
- * Paths of the endpoints the spec leaves open (API-GAPS.md). `{id}` is replaced by the
- * URL-encoded id. Override any of them with `new MerchantClient({ paths: { ... } })`.
+ * Paths of the endpoints the spec leaves open (docs/architecture.md, "The API: gaps and rules").
+ * `{id}` is replaced by the URL-encoded id. Override any of them with `new MerchantClient({ paths: { ... } })`.
  */
 export interface ApiPaths {
   /** Create product (POST). Default `/api/v2/products`. */

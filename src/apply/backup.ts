@@ -4,7 +4,7 @@ import { AppendLog } from '../files/append-log.js';
 import { AtomicFileSync } from '../files/atomic-file.js';
 
 /**
- * The before-state of every entity a run touches (DESIGN.md safety rule 3), so a run can be
+ * The before-state of every entity a run touches (docs/architecture.md, safety rule 3), so a run can be
  * rolled back. During the run it is an append-only `backup.ndjson`, one line per entity, recorded
  * BEFORE the entity's write is sent (`record`, then `await flush()`, then send); a kill leaves
  * at worst a torn last line, which readers skip. `finalizeBackup` turns it into `backup.json` (atomically) when the run ends.

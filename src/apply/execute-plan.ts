@@ -267,7 +267,7 @@ export async function executeOperations<Op, R>(
         unproven: true,
       };
       // A plain resume sends as usual what is harmless to replay, and a keyed write past its window
-      // that the kind does not ask to re-read (see the README: Durability).
+      // that the kind does not ask to re-read (see docs/durability.md).
       const reRead = !isIdempotent(op) || (!replaySafe(op, unproven) && options.reReadExpired?.(op) === true);
       if (options.settleUnproven || reRead) state = unproven;
     }

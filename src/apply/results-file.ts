@@ -14,7 +14,7 @@ import type { MadeLines } from './row-lines-ahead.js';
  * BOM, rows streamed to a temporary file that replaces the target on `close()`, so a crash never
  * leaves a truncated results file in place of a complete one).
  *
- * Formula neutralisation (DESIGN.md safety rule 5): text we write into results.csv, and the
+ * Formula neutralisation (docs/architecture.md, safety rule 5): text we write into results.csv, and the
  * `mbulk_error` column of failed.csv, get a leading `'` when they start with `=`, `+`, `-`, `@`,
  * tab or CR (plain numbers such as `-5` are left alone: `neutralizeResultText`). The user's own values in failed.csv are
  * written exactly as read, so that fixing and re-importing the file gives back the same cells:

@@ -2,8 +2,8 @@ import { Parser } from 'htmlparser2';
 
 /**
  * HTML product descriptions (Shopify `Body (HTML)`, WooCommerce `Description`) turned into the
- * small Markdown subset the Merchant API renders (merchant-api-v2.md, products rule 7): `**bold**`,
- * `_italic_`, `~strike~`, `[text](url)`, `![alt](url)`, bare URLs and line breaks. Headings, lists
+ * small Markdown subset the Merchant API renders (docs/architecture.md, the API's rule 7):
+ * `**bold**`, `_italic_`, `~strike~`, `[text](url)`, `![alt](url)`, bare URLs and line breaks. Headings, lists
  * and tables are not parsed by the service, so they become a bold line, `• item` lines and
  * `cell | cell` lines. Parsed with htmlparser2 (entities decoded by the parser), never regexes.
  *

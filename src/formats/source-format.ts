@@ -33,7 +33,7 @@ export interface SkippedRow {
   message: string;
 }
 
-/** A source sheet turned into canonical product rows (DESIGN.md "Sheet formats"). */
+/** A source sheet turned into canonical product rows (docs/architecture.md, "Sheet formats"). */
 export interface ConvertedProducts {
   /** Canonical columns: header and key are the field name, letter is the source column's. */
   columns: SheetColumn[];

@@ -2,7 +2,7 @@ import { runKindOf, type RunKind } from './runner/run-kind-of.js';
 
 /**
  * The job kinds by the name run.json records, each loaded lazily: a kind's modules are imported
- * only when one of its runs is applied. To add a kind, add its line here (see README, Development).
+ * only when one of its runs is applied. To add a kind, add its line here (see docs/architecture.md, the runner).
  */
 const KINDS: Record<string, () => Promise<RunKind>> = {
   stock: async () => runKindOf((await import('./stock/stock-job.js')).stockJob),

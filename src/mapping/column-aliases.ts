@@ -2,7 +2,7 @@ import { PRODUCT_FIELDS, VARIANT_FIELDS } from '../schema/product.js';
 import type { SheetColumn } from '../sheets/sheet-row.js';
 
 /**
- * Canonical columns of the products sheet: the API's own field names (DESIGN.md, "Sheet formats"),
+ * Canonical columns of the products sheet: the API's own field names (docs/architecture.md, "Sheet formats"),
  * plus `command` and the variant columns.
  */
 export const PRODUCT_SHEET_COLUMNS = [

@@ -263,7 +263,7 @@ function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
   return entry;
 }
 
-/** At most this many images per product (API-GAPS behaviour rule 2). */
+/** At most this many images per product (docs/architecture.md, the API's behaviour rule 2). */
 const MAX_IMAGES = 10;
 
 function planUpdate(

@@ -74,7 +74,8 @@ const DEFAULT_STORE: Store = {
 const STATE_BLOCK_CHARS = 1 << 20;
 
 /**
- * The sandbox's state and every rule of the Merchant API V2 spec plus the API-GAPS decisions: a
+ * The sandbox's state and every rule of the Merchant API V2 spec plus the decisions where it is
+ * silent (docs/architecture.md, "The API: gaps and rules"): a
  * thin facade over one table per resource (`./tables/`: products, inventory, customers, orders,
  * templates, messages) that share one clock and one id/sequence counter (`StoreContext`).
  * Methods validate everything before changing anything, so a rejected request leaves no trace.
@@ -263,7 +264,7 @@ export class SandboxStore {
     return this.products.getJson(id);
   }
 
-  /** POST /api/v2/products (API-GAPS decision). */
+  /** POST /api/v2/products (a decision of docs/architecture.md, "The API: gaps and rules"). */
   createProduct(body: unknown): Product {
     return this.products.create(body);
   }

@@ -1,6 +1,7 @@
 /**
  * ISO 4217 minor units (decimals) per currency. The spec only says "smallest currency unit; decimals
- * vary by currency"; API-GAPS.md decides on the ISO table, overridable per run.
+ * vary by currency"; docs/architecture.md ("The API: gaps and rules") decides on the ISO table,
+ * overridable per run.
  */
 const ZERO = [
   'BIF',

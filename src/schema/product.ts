@@ -231,7 +231,7 @@ export type ProductUpdate = z.infer<typeof ProductUpdate>;
 
 /**
  * The writable product fields that a returned Product carries under the same name, in the order of
- * the product sheet (DESIGN.md). One list for the sandbox, the plan, exports and rollback.
+ * the product sheet (docs/architecture.md, "Sheet formats"). One list for the sandbox, the plan, exports and rollback.
  */
 export const PRODUCT_FIELDS = [
   'reference_id',

@@ -3,8 +3,9 @@ import type { CellValue } from './sheet-row.js';
 
 /**
  * A link `[text](target)` or an image `![alt](target)` of the API's Markdown subset
- * (merchant-api-v2.md, products rule 7) whose `[` is not escaped (an odd run of backslashes before it). The target may be written in
- * `<…>` and followed by a title; only its first word is the address.
+ * (docs/architecture.md, the API's rule 7) whose `[` is not escaped (an odd run of backslashes
+ * before it). The target may be written in `<…>` and followed by a title; only its first word is
+ * the address.
  */
 const MARKDOWN_LINK = /(?<!(?:^|[^\\])(?:\\\\)*\\)(!?)\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^\s)>]*)/g;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;

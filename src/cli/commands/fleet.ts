@@ -138,7 +138,8 @@ export const registerFleet: RegisterCommand = (parser, ctx, setExit) =>
               .positional('file', {
                 type: 'string',
                 demandOption: true,
-                describe: 'The fleet file (YAML): job, apply, options, stores (README, "Many stores")',
+                describe:
+                  'The fleet file (YAML): job, apply, options, stores (docs/operations.md, "Many stores")',
               })
               .option('apply', {
                 type: 'boolean',

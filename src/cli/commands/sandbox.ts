@@ -6,7 +6,10 @@ import type { RegisterCommand } from './index.js';
 
 interface ServeArgs extends Pick<GlobalArgs, 'sandbox-data' | 'empty' | 'currency' | 'country'> {
   port: number;
-  /** The state file's name on this command in DESIGN.md: an alias of the global --sandbox-data. */
+  /**
+   * The state file's first name on this command (docs/architecture.md, Boundaries): an alias of the
+   * global --sandbox-data.
+   */
   data?: string | undefined;
   reset: boolean;
   seed?: string | undefined;
@@ -104,7 +107,7 @@ async function serve(args: ServeArgs, ctx: CommandContext): Promise<number> {
     );
   }
   // The same store the other commands use when no API URL is set, whatever the directory.
-  // `--sandbox-data` is its name on every command; `--data` (DESIGN.md's name here) is the same.
+  // `--sandbox-data` is its name on every command; `--data` (its first name here) is the same.
   const given = args['sandbox-data'] ?? args.data;
   if (args['sandbox-data'] !== undefined && args.data !== undefined && args['sandbox-data'] !== args.data) {
     throw new CliError(

@@ -11,7 +11,7 @@ import { writeRollbackReport } from './rollback-report.js';
 import { readRollbackSource } from './rollback-source.js';
 
 /**
- * Rolls a run back (DESIGN.md safety rule 3): from the run's backup, restores the before-state of
+ * Rolls a run back (docs/architecture.md, safety rule 3): from the run's backup, restores the before-state of
  * every entity it touched, as a NEW run directory of kind `rollback` (plan.json lists what will be
  * restored and what cannot be; applying it is journaled like any import, so a rollback is itself
  * resumable, and it saves its own backup). Stock quantities are set back absolutely; customers and

@@ -167,7 +167,7 @@ export class ProductTable {
     return productJson(this.rec(id));
   }
 
-  /** POST /api/v2/products (API-GAPS decision). */
+  /** POST /api/v2/products (a decision of docs/architecture.md, "The API: gaps and rules"). */
   create(body: unknown): Product {
     const b = parseBody(ProductCreate, body);
     const images = rehostImages(b.images ?? [], this.ctx.baseUrl);

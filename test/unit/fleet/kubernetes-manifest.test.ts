@@ -8,7 +8,7 @@ import type { CommandContext, GlobalArgs } from '../../../src/cli/command-contex
 import { registerFleet } from '../../../src/cli/commands/fleet.js';
 import { parseFleetFile } from '../../../src/fleet/fleet-file.js';
 
-// samples/kubernetes/fleet-cronjob.yaml: the README's way past one machine, a CronJob whose Job is
+// samples/kubernetes/fleet-cronjob.yaml: docs/operations.md's way past one machine, a CronJob whose Job is
 // Indexed, one pod per store of the same fleet file. Checked as Kubernetes and mbulk read it.
 const ROOT = resolve(import.meta.dirname, '../../..');
 const MANIFEST = readFileSync(join(ROOT, 'samples', 'kubernetes', 'fleet-cronjob.yaml'), 'utf8');
@@ -110,8 +110,8 @@ describe('the Kubernetes fleet manifest', () => {
     }
   });
 
-  it('is shown in the README as it is in samples/', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(MANIFEST.slice(MANIFEST.indexOf('apiVersion:')).trim());
+  it('is shown in docs/operations.md as it is in samples/', () => {
+    const guide = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+    expect(guide).toContain(MANIFEST.slice(MANIFEST.indexOf('apiVersion:')).trim());
   });
 });
