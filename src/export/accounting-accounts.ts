@@ -59,23 +59,39 @@ export const DEFAULT_ACCOUNTS: Record<AccountingProfile, Partial<Record<AccountK
 export const EMPTY_ACCOUNTS: AccountMap = { lines: {}, paymentByMethod: {} };
 
 /**
- * Parses `sales=200,shipping=210,payment=090,payment.card=091` (or the lines of a mapping file:
- * `key=value` or `key,value`, one per line, `#` comments). Throws UsageError naming `source` for an
- * unknown kind, a blank value or a key given twice.
+ * Parses `sales=200,shipping=210,payment=090,payment.card=091` (or the lines of a mapping file: one
+ * such list, or `key,value`, per line, `#` comments). Pairs are joined by commas and nothing else:
+ * `sales=200;shipping=210` would otherwise book every line to an account named `200;shipping=210`.
+ * Throws UsageError naming `source` and the bad pair for a pair that is not `kind=CODE` (a code
+ * holding `=` or `;`, a blank code), an unknown kind or a key given twice. A QuickBooks name holding
+ * a comma goes in a mapping file (`sales,Sales, retail` is not split).
  */
 export function parseAccounts(text: string, source = '--accounts'): AccountMap {
   const out: AccountMap = { lines: {}, paymentByMethod: {} };
   const seen = new Set<string>();
-  const entries = text
-    .split(/\r?\n|,(?=[^,=\r\n]*=)/)
-    .map((e) => e.replace(/#.*$/, '').trim())
-    .filter((e) => e !== '');
-  for (const entry of entries) {
-    const m = /^([^=,]+?)\s*[=,]\s*(.*)$/.exec(entry);
+  const pairs: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const entry = line.replace(/#.*$/, '').trim();
+    if (entry === '') continue;
+    // A list of kind=CODE pairs, or (a mapping file's line without `=`) `kind,CODE`.
+    if (entry.includes('='))
+      pairs.push(
+        ...entry
+          .split(',')
+          .map((e) => e.trim())
+          .filter((e) => e !== ''),
+      );
+    else pairs.push(entry.replace(/\s*,\s*/, '='));
+  }
+  for (const entry of pairs) {
+    const m = /^([^=;,\s]+)\s*=\s*([^=;]*)$/.exec(entry);
     const key = m?.[1]?.trim().toLowerCase() ?? '';
     const value = m?.[2]?.trim() ?? '';
     if (!m || value === '') {
-      throw new UsageError(`${source}: "${entry}" is not kind=account (e.g. sales=200)`, 'accounts');
+      throw new UsageError(
+        `${source}: "${entry}" is not kind=CODE: give pairs such as sales=200 joined by commas (sales=200,shipping=210)`,
+        'accounts',
+      );
     }
     if (seen.has(key)) throw new UsageError(`${source}: ${key} is given twice`, 'accounts');
     seen.add(key);
@@ -128,4 +144,42 @@ export function accountFor(kind: AccountKind, map: AccountMap, profile: Accounti
 /** The account a payment by `method` goes to, or undefined when none is given. */
 export function paymentAccountFor(method: string, map: AccountMap): string | undefined {
   return map.paymentByMethod[method.toLowerCase()] ?? map.payment;
+}
+
+/** True when `--accounts` names an account for payments (`payment=`, `payment.METHOD=`). */
+export function hasPaymentAccounts(map: AccountMap): boolean {
+  return map.payment !== undefined || Object.keys(map.paymentByMethod).length > 0;
+}
+
+/**
+ * Refuses payment accounts that would misbook (UsageError, exit 2): one equal to the account of a
+ * kind of line (`payment.card=200` with sales on 200 books the money received as sales and the sale
+ * twice), and payment accounts given where nothing uses them (an invoice profile without
+ * `--payments`: the user believes the payments are booked when they are not).
+ */
+export function checkPaymentAccounts(
+  map: AccountMap,
+  profile: AccountingProfile,
+  use: { payments: boolean; journal: boolean },
+): void {
+  const given: [string, string][] = [
+    ...(map.payment === undefined ? [] : [['payment', map.payment] as [string, string]]),
+    ...Object.entries(map.paymentByMethod).map(([m, a]): [string, string] => [`payment.${m}`, a]),
+  ];
+  if (given.length === 0) return;
+  if (!use.payments && !use.journal) {
+    throw new UsageError(
+      `--accounts: ${given.map(([k, a]) => `${k}=${a}`).join(', ')} ${given.length === 1 ? 'is' : 'are'} used only with --payments FILE (or a journal profile): add --payments FILE or leave the payment accounts out`,
+      'accounts',
+    );
+  }
+  for (const [key, account] of given) {
+    const clash = ACCOUNT_KINDS.find((k) => accountFor(k, map, profile) === account);
+    if (clash !== undefined) {
+      throw new UsageError(
+        `--accounts: ${key}=${account} is the ${clash} account: payments must go to a bank or clearing account of their own`,
+        'accounts',
+      );
+    }
+  }
 }

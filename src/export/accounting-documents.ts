@@ -3,7 +3,15 @@ import type { Store } from '../schema/store.js';
 import { accountFor, paymentAccountFor, type AccountMap } from './accounting-accounts.js';
 import type { ContactBook } from './accounting-contacts.js';
 import type { Ledger, LedgerOrder } from './accounting-ledger.js';
-import { addDays, dayInZone, type AccountingProfile, type InvoiceDateRule } from './accounting-profile.js';
+import { UsageError } from '../errors/usage-error.js';
+import {
+  addDays,
+  dayInZone,
+  PROFILE_NUMBER_LIMIT,
+  PROFILE_PROGRAM,
+  type AccountingProfile,
+  type InvoiceDateRule,
+} from './accounting-profile.js';
 import { taxInGross, taxOnNet, type TaxPolicy } from './accounting-tax.js';
 import {
   invoiceLines,
@@ -152,21 +160,29 @@ export class AccountingBook {
       statusAfter: entry.status,
       totalBefore: previous.total,
       totalAfter: entry.total,
-      action:
-        documents.length === 0
-          ? 'none: amounts unchanged, not exported again'
-          : documents
-              .map((d) => `${d.type === 'invoice' ? 'invoice' : 'credit note'} ${d.number}`)
-              .join(' + '),
+      action: changeAction(documents),
       documents,
     };
     return { documents, payments, ...(change ? { change } : {}), withDifference };
   }
 
+  /**
+   * A document's number; one longer than the program takes (QuickBooks: 21 characters) is a
+   * UsageError (exit 2, nothing published): cut, two orders' documents could share a number.
+   */
   private number(orderNumber: string, doc: number, credit = false): string {
-    const base = `${this.options.invoicePrefix}${orderNumber}`;
+    const o = this.options;
+    const base = `${o.invoicePrefix}${orderNumber}`;
     const numbered = doc === 1 ? base : `${base}-${doc}`;
-    return credit ? `${this.options.invoicePrefix}CN-${orderNumber}-${doc}` : numbered;
+    const out = credit ? `${o.invoicePrefix}CN-${orderNumber}-${doc}` : numbered;
+    const limit = PROFILE_NUMBER_LIMIT[o.profile];
+    if (out.length > limit) {
+      throw new UsageError(
+        `order ${orderNumber}: document number ${out} is ${out.length} characters; ${PROFILE_PROGRAM[o.profile]} takes at most ${limit}${o.invoicePrefix ? ': shorten --invoice-prefix' : ''}`,
+        'invoice-prefix',
+      );
+    }
+    return out;
   }
 
   /** The documents that take the ledger entry from what it stands for to `target`. */
@@ -371,4 +387,22 @@ function roundingLine(amount: number): InvoiceLine {
 
 function negate(l: DocumentLine): DocumentLine {
   return { ...l, unitAmount: -l.unitAmount, amount: -l.amount, tax: -l.tax };
+}
+
+/**
+ * What a change did, for the changes file. Lines swapped at the same total give a credit note and
+ * a new invoice of the same amount: neither program's import can allocate a credit note to an
+ * invoice, so the action says which invoice to allocate it to (one click in either program; left
+ * alone, both stay open and the customer's balance is right but two documents wait to be matched).
+ */
+function changeAction(documents: readonly AccountingDocument[]): string {
+  if (documents.length === 0) return 'none: amounts unchanged, not exported again';
+  const text = documents
+    .map((d) => `${d.type === 'invoice' ? 'invoice' : 'credit note'} ${d.number}`)
+    .join(' + ');
+  const credit = documents.find((d) => d.type === 'credit_note');
+  const invoice = documents.find((d) => d.type === 'invoice');
+  return credit && invoice
+    ? `${text} (same total: allocate credit note ${credit.number} to invoice ${invoice.number})`
+    : text;
 }

@@ -1,9 +1,16 @@
+import { dirname, relative } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import type { SheetWriter } from '../sheets/sheet-writer.js';
-import { EMPTY_ACCOUNTS, parseAccounts, type AccountMap } from './accounting-accounts.js';
+import {
+  checkPaymentAccounts,
+  EMPTY_ACCOUNTS,
+  hasPaymentAccounts,
+  parseAccounts,
+  type AccountMap,
+} from './accounting-accounts.js';
 import { ContactBook, parseContactMode } from './accounting-contacts.js';
 import { AccountingBook, type ChangeEntry } from './accounting-documents.js';
 import {
@@ -120,16 +127,13 @@ export class AccountingExport {
       taxType: policy.taxed,
       zeroTaxType: policy.zero,
     };
-    if (
-      o.payments !== undefined &&
-      this.accounts.payment === undefined &&
-      Object.keys(this.accounts.paymentByMethod).length === 0
-    ) {
+    if (o.payments !== undefined && !hasPaymentAccounts(this.accounts)) {
       throw new UsageError(
         `--payments needs the account payments go to: add payment=ACCOUNT (and payment.METHOD=ACCOUNT per payment method) to --accounts`,
         'accounts',
       );
     }
+    checkPaymentAccounts(this.accounts, profile, { payments: o.payments !== undefined, journal: false });
     const contacts = new ContactBook(parseContactMode(o.contact), run.ledger?.contacts ?? {});
     this.book = new AccountingBook({
       profile,
@@ -247,7 +251,12 @@ export class AccountingExport {
     const totalsPath = suffixedPath(this.run.path, '-totals');
     const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
     for (const t of totals) {
-      const wait = sheet.write({ ...t, currency: this.run.store.currency });
+      // Named relative to the totals file's folder: the set of files can move together.
+      const wait = sheet.write({
+        ...t,
+        file: relative(dirname(totalsPath), t.file),
+        currency: this.run.store.currency,
+      });
       if (wait) await wait;
     }
     await this.writer.close();

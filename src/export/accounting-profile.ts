@@ -27,6 +27,13 @@ export type InvoiceDateRule = 'created' | 'paid' | 'exported';
 export const INVOICE_DATE_RULES: readonly InvoiceDateRule[] = ['created', 'paid', 'exported'];
 
 export const PROFILE_INVOICES_PER_FILE: Record<AccountingProfile, number> = { xero: 500, quickbooks: 100 };
+/**
+ * The longest document number each program takes: QuickBooks Online's invoice and credit memo
+ * number (`DocNumber`) holds 21 characters (Intuit's API reference; Zed Axis's field list for the
+ * invoice import, https://support.zed-systems.com/kb/a197/import-invoices-into-quickbooks-online.aspx,
+ * "DocNumber Str 21"); Xero's invoice number 255.
+ */
+export const PROFILE_NUMBER_LIMIT: Record<AccountingProfile, number> = { xero: 255, quickbooks: 21 };
 export const PROFILE_DATE_FORMAT: Record<AccountingProfile, InvoiceDateFormat> = {
   xero: 'DD/MM/YYYY',
   quickbooks: 'MM/DD/YYYY',

@@ -240,8 +240,9 @@ describe('payments and control totals', () => {
     const totals = parseCsv(join(cwd, 'xero-totals.csv'));
     const invoiceTotal = [...invoices.values()].reduce((n, rows) => n + xeroTotal(rows), 0);
     expect(totals.map((t) => [t['file'], t['document'], Number(t['count']), minor(t['total'])])).toEqual([
-      [join(cwd, 'xero.csv'), 'invoices', accrued.length, invoiceTotal],
-      [join(cwd, 'pay.csv'), 'payments', paid.length, paid.reduce((n, o) => n + o.total_amount, 0)],
+      // Named relative to the totals file's folder (issue 39).
+      ['xero.csv', 'invoices', accrued.length, invoiceTotal],
+      ['pay.csv', 'payments', paid.length, paid.reduce((n, o) => n + o.total_amount, 0)],
     ]);
     const json = r.json<{ accounting: { totals: { count: number; total: number }[] } }>();
     expect(json.accounting.totals.map((t) => [t.count, t.total])).toEqual(
