@@ -24,6 +24,7 @@ const LAYERS = [
   'cli',
   'errors',
   'export',
+  'feeds',
   'files',
   'fleet',
   'formats',
@@ -128,6 +129,14 @@ export default tseslint.config(
     "sheets/ reads and writes any sheet: it imports only errors/ and files/, not the API's schemas.",
   ),
   layer('api', ['errors', 'schema'], {}, 'api/ is the client: it imports only schema/ and errors/.'),
+  // feeds/ downloads an import's source (size and time caps, redirect rules, header hygiene, the
+  // remembered feeds) for the CLI, the fleet and MCP alike: errors/, files/ and api/'s guards only.
+  layer(
+    'feeds',
+    ['errors', 'files', 'api'],
+    {},
+    'feeds/ downloads feeds: it imports only errors/, files/ and api/.',
+  ),
   layer(
     'mapping',
     ['errors', 'schema', 'sheets'],

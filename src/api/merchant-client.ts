@@ -14,6 +14,7 @@ import {
   TimeoutError,
 } from './errors.js';
 import { RateController, type RateProgress, type SendPriority } from './rate-controller.js';
+import { refusePlainHttp } from './refuse-plain-http.js';
 import {
   DEFAULT_RETRY_AFTER_CAP_MS,
   isIdempotentRequest,
@@ -38,6 +39,12 @@ export interface MerchantClientOptions {
   baseUrl: string;
   /** Merchant API token, sent as `Authorization: Bearer`. Never logged, never in error messages. */
   token: string;
+  /**
+   * Allow plain `http://` to a host other than this machine (the CLI's `--insecure-http`): the token
+   * would travel unencrypted. Default false: the constructor refuses such a `baseUrl` with a
+   * UsageError before any request (`http://127.0.0.1:…`, `http://localhost:…` are always allowed).
+   */
+  insecureHttp?: boolean | undefined;
   /**
    * fetch implementation. Default: undici's request API through a keep-alive Agent (redirects are
    * not followed; gzip, deflate and brotli answers are decoded).
@@ -191,6 +198,7 @@ export class MerchantClient {
         `baseUrl must be an absolute http:// or https:// URL (e.g. https://api.example.com), got ${JSON.stringify(options.baseUrl)}`,
       );
     }
+    refusePlainHttp(new URL(this.baseUrl), options.insecureHttp);
     this.#token = options.token;
     this.paths = { ...DEFAULT_API_PATHS, ...options.paths };
     const maxConcurrency = options.maxConcurrency ?? 4;

@@ -8,7 +8,7 @@ import type { ImportArgs } from './commands/import.js';
 import type { CommandContext } from './command-context.js';
 import { ExitCode } from './exit-code.js';
 import type { ResolvedTarget } from './target.js';
-import type { RemoteSource } from './remote-source.js';
+import type { RemoteSource } from '../feeds/remote-source.js';
 
 /** The options every planner takes, filled in from the command line. */
 export interface PlanBasics extends JobCallbacks {
@@ -116,15 +116,15 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   const out = ctx.out;
   if (args.header !== undefined && args.header.length > 0) {
     // A malformed --header is a usage error (naming it, never its value) whatever the source.
-    const { parseHeaders } = await import('./remote-source.js');
+    const { parseHeaders } = await import('../feeds/remote-source.js');
     parseHeaders(args.header);
   }
   const runsRoot = resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs');
   let file = resolve(ctx.cwd, args.file);
   let remote: RemoteSource | undefined;
   if (/^https?:\/\//i.test(args.file)) {
-    const { fetchRemoteSource } = await import('./remote-source.js');
-    const { parseDuration, parseSize } = await import('./download-limits.js');
+    const { fetchRemoteSource } = await import('../feeds/remote-source.js');
+    const { parseDuration, parseSize } = await import('../feeds/download-limits.js');
     const { headersFromEnv } = await import('./header-env.js');
     const maxDownload = args['max-download'];
     const timeout = args['download-timeout'];

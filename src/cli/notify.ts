@@ -1,7 +1,7 @@
 import { describeError } from './describe-error.js';
 import type { Output } from './output.js';
 import type { NotifyArgs } from './notify-options.js';
-import { isLoopbackHost } from './target.js';
+import { isLoopbackHost } from '../api/refuse-plain-http.js';
 
 /**
  * `--notify-url URL`: when a run ends (success, failure, refusal, error) its JSON summary is POSTed

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MerchantClient, MerchantClientOptions } from '../api/merchant-client.js';
 import type { RateProgress } from '../api/rate-controller.js';
+import { refusePlainHttp } from '../api/refuse-plain-http.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
@@ -30,15 +31,6 @@ export interface ResolveTargetOptions {
   announce?: boolean;
   /** Extra client options (timeouts, retries, paths...). */
   client?: Partial<Omit<MerchantClientOptions, 'baseUrl' | 'token'>>;
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
-
-/** Whether a URL host is this machine (plain http is only allowed there). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) return true;
-  return /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function readToken(args: GlobalArgs, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
@@ -97,12 +89,8 @@ export function resolveTargetConfig(args: GlobalArgs, env: NodeJS.ProcessEnv, cw
       ExitCode.Usage,
     );
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !args['insecure-http']) {
-    throw new CliError(
-      `refusing plain http:// to ${url.host}: the API token would travel unencrypted. Use https://, or --insecure-http if you really mean it.`,
-      ExitCode.Usage,
-    );
-  }
+  // The client refuses it too (MerchantClient, for a library caller); said here before the token is read.
+  refusePlainHttp(url, args['insecure-http']);
   const token = readToken(args, env, cwd);
   if (token === undefined) {
     throw new CliError(
@@ -169,7 +157,12 @@ export async function resolveTarget(
     throw new CliError('--rps must be a number above 0', ExitCode.Usage);
 
   if (config.kind === 'remote') {
-    const client = new MerchantClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
+    const client = new MerchantClient({
+      ...clientOptions,
+      baseUrl: config.baseUrl,
+      token: config.token,
+      insecureHttp: args['insecure-http'],
+    });
     const { apiSources } = await import('./connection-advice.js');
     ctx.apiSources = apiSources(args, ctx.env, config.baseUrl);
     return {

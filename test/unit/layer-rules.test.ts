@@ -70,6 +70,12 @@ describe('layer rules', () => {
       ['../../schema/product.js', '../../errors/mbulk-error.js', '../paginate.js', 'undici'],
     ],
     [
+      'src/feeds/example.ts',
+      'feeds/ downloads feeds',
+      ['../cli/cli-error.js', '../jobs/run-input.js', '../apply/journal.js', '../mcp/plan-source.js'],
+      ['../api/refuse-plain-http.js', '../errors/usage-error.js', '../files/atomic-file.js', 'undici'],
+    ],
+    [
       'src/mapping/example.ts',
       'mapping/ turns rows into entities',
       [

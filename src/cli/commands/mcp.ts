@@ -50,7 +50,7 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
       signal: ctx.signal,
       version: packageVersion(),
       download: async (url, signal) => {
-        const { fetchRemoteSource } = await import('../remote-source.js');
+        const { fetchRemoteSource } = await import('../../feeds/remote-source.js');
         const remote = await fetchRemoteSource({
           url,
           headers: [],

@@ -16,6 +16,7 @@ import {
 import { MerchantClient, type MerchantClientOptions } from '../../../src/api/merchant-client.js';
 import { ListCapExceededError } from '../../../src/api/paginate.js';
 import { globalFetchLike } from '../../../src/api/transport.js';
+import { UsageError } from '../../../src/errors/usage-error.js';
 import { BASE, TOKEN, customer, errorBody, inventoryItem, product, store } from './fixtures.js';
 
 const server = setupServer();
@@ -415,6 +416,32 @@ describe('MerchantClient against real-shaped responses (msw)', () => {
       expect(() => client({ baseUrl }), baseUrl).toThrow(/baseUrl must be an absolute http/);
     }
     expect(client({ baseUrl: 'http://127.0.0.1:4010/api/v2/' }).baseUrl).toBe('http://127.0.0.1:4010');
+  });
+
+  it('refuses plain http to a host other than this machine before any request, as the CLI does (exit 2)', () => {
+    // The fetch counts: nothing may be sent, not even a first request with the token in clear.
+    let requests = 0;
+    const counting: MerchantClientOptions['fetch'] = () => {
+      requests += 1;
+      return Promise.reject(new Error('no request expected'));
+    };
+    let refusal: unknown;
+    try {
+      new MerchantClient({ baseUrl: 'http://example.com', token: TOKEN, fetch: counting });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(UsageError);
+    expect((refusal as UsageError).exitCode).toBe(2);
+    expect((refusal as UsageError).message).toBe(
+      'refusing plain http:// to example.com: the API token would travel unencrypted. Use https://, or --insecure-http if you really mean it.',
+    );
+    expect((refusal as UsageError).message).not.toContain(TOKEN);
+    expect(requests).toBe(0);
+    // Loopback stays allowed, and a caller who means it says so.
+    for (const baseUrl of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010'])
+      expect(client({ baseUrl }).baseUrl, baseUrl).toBe(baseUrl);
+    expect(client({ baseUrl: 'http://example.com', insecureHttp: true }).baseUrl).toBe('http://example.com');
   });
 
   it('printing the client itself (console.log, util.inspect, a crash dump) never shows the token', () => {

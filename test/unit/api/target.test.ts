@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError } from '../../../src/cli/cli-error.js';
+import { MbulkError } from '../../../src/errors/mbulk-error.js';
 import type { GlobalArgs } from '../../../src/cli/command-context.js';
-import { isLoopbackHost, resolveTargetConfig, sampleStorePath } from '../../../src/cli/target.js';
+import { isLoopbackHost } from '../../../src/api/refuse-plain-http.js';
+import { resolveTargetConfig, sampleStorePath } from '../../../src/cli/target.js';
 
 const args = (over: Partial<GlobalArgs> = {}): GlobalArgs => ({
   json: false,
@@ -15,14 +16,14 @@ const args = (over: Partial<GlobalArgs> = {}): GlobalArgs => ({
 });
 const cwd = mkdtempSync(join(tmpdir(), 'mbulk-target-'));
 
-function refusal(fn: () => unknown): CliError {
+function refusal(fn: () => unknown): MbulkError {
   try {
     fn();
   } catch (error) {
-    if (error instanceof CliError) return error;
+    if (error instanceof MbulkError) return error;
     throw error;
   }
-  throw new Error('expected a CliError');
+  throw new Error('expected an MbulkError');
 }
 
 describe('resolveTargetConfig', () => {

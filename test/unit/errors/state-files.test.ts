@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readBackup } from '../../../src/apply/backup.js';
 import { RunDirectory, RunFileError, openRun } from '../../../src/apply/run-directory.js';
 import { describeError } from '../../../src/cli/describe-error.js';
-import { fetchRemoteSource } from '../../../src/cli/remote-source.js';
+import { fetchRemoteSource } from '../../../src/feeds/remote-source.js';
 import { StateFileError } from '../../../src/errors/state-file-error.js';
 import { loadExportState } from '../../../src/export/watermark.js';
 import { readStateFile } from '../../../src/sandbox/persistence.js';

@@ -15,7 +15,7 @@ import { generateStore } from '../../../src/sandbox/generator.js';
 import { SandboxStore } from '../../../src/sandbox/store.js';
 import type { Order } from '../../../src/schema/order.js';
 
-const BASE = 'http://sandbox.test';
+const BASE = 'https://sandbox.test';
 const ORDERS = 350;
 
 let dir: string;

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { StateFileError } from '../errors/state-file-error.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
-import { CliError } from './cli-error.js';
+import { refusePlainHttp } from '../api/refuse-plain-http.js';
+import { UsageError } from '../errors/usage-error.js';
 import { downloadFeed, type Downloaded } from './download-feed.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD } from './download-limits.js';
-import { ExitCode } from './exit-code.js';
-import { isLoopbackHost } from './target.js';
+import { FeedError } from './feed-error.js';
 
 /**
  * `mbulk import stock https://erp.example/stock.csv`: the feed is downloaded to a local file the
@@ -70,17 +70,17 @@ export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
   if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-    throw new CliError(
+    throw new UsageError(
       `--header must look like 'Name: value' (got a header without a valid name)`,
-      ExitCode.Usage,
+      'header',
     );
   }
   // Only HTTP's own blanks are trimmed: String.trim() would also drop a trailing CR or U+2028.
   const value = text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
   if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
-    throw new CliError(
+    throw new UsageError(
       `--header ${name}: the value holds a line break, a control character or a character outside Latin-1; a header value is one line of text (the value is not shown)`,
-      ExitCode.Usage,
+      'header',
     );
   }
   return [name, value];
@@ -141,21 +141,13 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
   try {
     url = new URL(options.url);
   } catch {
-    throw new CliError('the source is not a valid URL', ExitCode.Usage);
+    throw new FeedError('the source is not a valid URL');
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username !== '' || url.password !== '') {
-    throw new CliError(
-      `${shown}: put credentials in --header 'Authorization: …', not in the URL`,
-      ExitCode.Usage,
-    );
+    throw new FeedError(`${shown}: put credentials in --header 'Authorization: …', not in the URL`);
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.insecureHttp) {
-    throw new CliError(
-      `refusing plain http:// to ${url.host}: the feed (and any --header) would travel unencrypted. Use https://, or --insecure-http if you really mean it.`,
-      ExitCode.Usage,
-    );
-  }
+  refusePlainHttp(url, options.insecureHttp, 'the feed (and any --header)');
   const headers = parseHeaders(options.headers);
   const key = createHash('sha256').update(url.href).digest('hex');
   const memory = readMemory(options.stateFile);

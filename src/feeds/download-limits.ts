@@ -1,5 +1,4 @@
-import { CliError } from './cli-error.js';
-import { ExitCode } from './exit-code.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** The largest feed downloaded unless `--max-download` says otherwise: 2 GiB. */
 export const DEFAULT_MAX_DOWNLOAD = 2 * 1024 ** 3;
@@ -31,9 +30,9 @@ export function parseSize(text: string, option = '--max-download'): number {
   const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'none'];
   const bytes = match !== null && unit !== undefined ? Math.floor(Number(match[1]) * unit) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes <= 0) {
-    throw new CliError(
+    throw new UsageError(
       `${option} must be a size such as 50MB, 2GiB or 1500000 (bytes) (got "${text}")`,
-      ExitCode.Usage,
+      option.replace(/^--/, ''),
     );
   }
   return bytes;
@@ -52,7 +51,10 @@ export function parseDuration(text: string, option = '--download-timeout'): numb
   const ms =
     match !== null ? Math.round(Number(match[1]) * DURATION_UNITS[match[2]?.toLowerCase() ?? 's']!) : NaN;
   if (!Number.isSafeInteger(ms) || ms <= 0) {
-    throw new CliError(`${option} must be a duration such as 30s, 10m or 1h (got "${text}")`, ExitCode.Usage);
+    throw new UsageError(
+      `${option} must be a duration such as 30s, 10m or 1h (got "${text}")`,
+      option.replace(/^--/, ''),
+    );
   }
   return ms;
 }

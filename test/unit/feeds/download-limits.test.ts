@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeCommand, redactUrls } from '../../../src/apply/lock-file.js';
-import { formatDuration, formatSize, parseDuration, parseSize } from '../../../src/cli/download-limits.js';
-import { parseHeader } from '../../../src/cli/remote-source.js';
+import { formatDuration, formatSize, parseDuration, parseSize } from '../../../src/feeds/download-limits.js';
+import { parseHeader } from '../../../src/feeds/remote-source.js';
 
 describe('--max-download and --download-timeout values', () => {
   it('reads decimal and binary sizes, and durations', () => {

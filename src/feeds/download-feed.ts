@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Dispatcher } from 'undici';
 import { createAgent } from '../api/transport.js';
-import { CliError } from './cli-error.js';
+import { isLoopbackHost } from '../api/refuse-plain-http.js';
 import { formatDuration, formatSize, MAX_IDLE_MS } from './download-limits.js';
-import { isLoopbackHost } from './target.js';
+import { FeedError } from './feed-error.js';
 
 /**
  * Downloads a feed to a file, streaming: the body goes to DEST as it arrives (memory stays at a
  * chunk, whatever the body's size), hashed on the way, and the download stops with a usage error
- * (exit 2) naming the limit when the body grows past `maxBytes` (`--max-download`), when the whole
+ * (FeedError, exit 2) naming the limit when the body grows past `maxBytes` (`--max-download`), when the whole
  * download takes longer than `timeoutMs` (`--download-timeout`), or when the server stays silent
  * (no answer, no byte) for the idle limit (`timeoutMs`, at most a minute).
  *
@@ -77,12 +77,12 @@ export async function downloadFeed(options: DownloadOptions): Promise<Downloaded
       if (response.statusCode >= 300 && response.statusCode < 400 && response.statusCode !== 304) {
         discard(response);
         if (typeof location !== 'string') {
-          throw new CliError(
+          throw new FeedError(
             `cannot download ${shown}: the server answered ${response.statusCode} without a Location`,
           );
         }
         if (redirects >= MAX_REDIRECTS) {
-          throw new CliError(`cannot download ${shown}: more than ${MAX_REDIRECTS} redirects`);
+          throw new FeedError(`cannot download ${shown}: more than ${MAX_REDIRECTS} redirects`);
         }
         const next = nextUrl(url, location, shown, options);
         if (next.origin !== first.origin) ownOrigin = false;
@@ -99,13 +99,13 @@ export async function downloadFeed(options: DownloadOptions): Promise<Downloaded
           response.statusCode === 401 || response.statusCode === 403
             ? "; check the --header 'Authorization: …' value"
             : '';
-        throw new CliError(`cannot download ${shown}: the server answered ${response.statusCode}${hint}`);
+        throw new FeedError(`cannot download ${shown}: the server answered ${response.statusCode}${hint}`);
       }
       return await saveBody(response, shown, options);
     }
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (error instanceof CliError) throw error;
+    if (error instanceof FeedError) throw error;
     throw describeFailure(error, shown, deadline.aborted, idleMs, options.timeoutMs);
   } finally {
     void agent.destroy().catch(() => {});
@@ -124,24 +124,24 @@ function nextUrl(from: URL, location: string, shown: string, options: DownloadOp
   try {
     next = new URL(location, from);
   } catch {
-    throw new CliError(`cannot download ${shown}: the server redirected to an invalid URL`);
+    throw new FeedError(`cannot download ${shown}: the server redirected to an invalid URL`);
   }
   const to = originOf(next);
   if (next.protocol !== 'https:' && next.protocol !== 'http:') {
-    throw new CliError(`cannot download ${shown}: the server redirected to a ${next.protocol} URL`);
+    throw new FeedError(`cannot download ${shown}: the server redirected to a ${next.protocol} URL`);
   }
   if (from.protocol === 'https:' && next.protocol === 'http:') {
-    throw new CliError(
+    throw new FeedError(
       `refusing the redirect of ${shown} from https:// down to plain http:// (${to}): the feed would travel unencrypted; ask for the feed's https:// address`,
     );
   }
   if (next.protocol === 'http:' && !isLoopbackHost(next.hostname) && !options.insecureHttp) {
-    throw new CliError(
+    throw new FeedError(
       `refusing the redirect of ${shown} to plain http:// (${to}): the feed would travel unencrypted. Use https://, or --insecure-http if you really mean it.`,
     );
   }
   if (next.origin !== options.url.origin && !options.crossOriginRedirects) {
-    throw new CliError(
+    throw new FeedError(
       `${shown} redirects to another origin, ${to}: not followed. Import from that address directly, or add --follow-redirects to follow it (your --header values are never sent to another origin)`,
     );
   }
@@ -155,7 +155,7 @@ async function saveBody(
   options: DownloadOptions,
 ): Promise<Downloaded> {
   const tooLarge = () =>
-    new CliError(
+    new FeedError(
       `cannot download ${shown}: it is larger than the --max-download limit of ${formatSize(options.maxBytes)}; raise --max-download SIZE if the feed is really that large`,
     );
   const length = Number(response.headers['content-length']);
@@ -199,9 +199,9 @@ function describeFailure(
   pastDeadline: boolean,
   idleMs: number,
   timeoutMs: number,
-): CliError {
+): FeedError {
   if (pastDeadline) {
-    return new CliError(
+    return new FeedError(
       `cannot download ${shown}: it did not finish within the --download-timeout of ${formatDuration(timeoutMs)}; raise --download-timeout if the feed is slow but alive`,
     );
   }
@@ -211,12 +211,12 @@ function describeFailure(
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT'
   ) {
-    return new CliError(
+    return new FeedError(
       `cannot download ${shown}: the server sent nothing for ${formatDuration(idleMs)} (the idle limit: --download-timeout, at most 1 min)`,
     );
   }
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const reason =
     typeof code === 'string' ? code : (cause?.code ?? cause?.message ?? (error as Error).message);
-  return new CliError(`cannot download ${shown}: ${reason}; check the URL and this machine's network`);
+  return new FeedError(`cannot download ${shown}: ${reason}; check the URL and this machine's network`);
 }
