@@ -90,6 +90,8 @@ const INLINE_MARKS: Record<string, string> = {
   del: '~',
 };
 const BULLET = '• ';
+/** Ends a row of a table nested in a cell (the cell writes it as "; "). */
+const ROW_IN_CELL = '\u0001';
 const HTTP_URL = /^https?:\/\/\S+$/i;
 /** A bare http(s) URL inside text (trailing sentence punctuation is not part of it). */
 const TEXT_URL = /https?:\/\/[^\s<>"]+/gi;
@@ -205,9 +207,8 @@ export function htmlToMarkdown(html: string): HtmlConversion {
   const lost: string[] = [];
   let skipDepth = 0;
   let preDepth = 0;
-  /** Row cells collected per open `tr`. */
+  /** Row cells collected per open `tr` (a table nested in a cell opens rows of its own). */
   const rows: string[][] = [];
-  let cellStart = -1;
   /** Text seen since the last tag: the parser hands it over in pieces (entities apart). */
   let pending = '';
 
@@ -279,8 +280,6 @@ export function htmlToMarkdown(html: string): HtmlConversion {
         } else if (name === 'tr') {
           newline(false);
           rows.push([]);
-        } else if (name === 'td' || name === 'th') {
-          cellStart = out.length;
         }
         const frame: Frame = { tag: name, start: out.length };
         const mark = INLINE_MARKS[name] ?? (HEADINGS.has(name) ? '**' : undefined);
@@ -327,17 +326,23 @@ export function htmlToMarkdown(html: string): HtmlConversion {
           }
         }
         if (name === 'td' || name === 'th') {
+          // The cell's own frame says where it starts: a table nested in it has been flattened
+          // into its content already, and is kept as the cell's text.
+          const content = tidy(out.splice(frame.start).join(''))
+            .replaceAll(ROW_IN_CELL, '; ')
+            .replace(/\n/g, ' ')
+            .replace(/;\s*$/, '');
           const row = rows[rows.length - 1];
-          if (row !== undefined && cellStart >= 0) {
-            row.push(tidy(out.splice(cellStart).join('')).replace(/\n/g, ' '));
-          }
-          cellStart = -1;
+          if (row !== undefined) row.push(content);
+          else out.push(content);
           return;
         }
         if (name === 'tr') {
           const row = rows.pop() ?? [];
           out.splice(frame.start);
           out.push(row.filter((c) => c !== '').join(' | '));
+          // A row of a table nested in a cell: the cell joins its rows with "; ".
+          if (rows.length > 0) out.push(ROW_IN_CELL);
           return;
         }
         // An empty list item leaves no bullet behind.

@@ -527,7 +527,13 @@ export function planProducts(
     const m = matchLive(ctx, sheetProduct);
     let dp = sheetProduct;
     if (!dp.invalid && (dp.command === 'upsert' || dp.command === 'create' || dp.command === 'update')) {
-      const read = readUnknownStock(dp, m.live, options.stockUnknown, options.platformExport === true);
+      const read = readUnknownStock(
+        dp,
+        m.live,
+        options.stockUnknown,
+        options.platformExport === true,
+        ctx.columnRefs,
+      );
       dp = read.product;
       if (read.items > 0) {
         unknownStock.products++;

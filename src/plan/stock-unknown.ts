@@ -1,4 +1,4 @@
-import type { DesiredProduct, DesiredVariant } from '../mapping/product-desired.js';
+import type { ColumnRefs, DesiredProduct, DesiredVariant } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { LiveProduct, LiveVariant } from './live-catalog.js';
 
@@ -75,15 +75,29 @@ function itemsOf(dp: DesiredProduct, live: LiveProduct | undefined, platform: bo
   return unknown.length === 0 ? undefined : items;
 }
 
-function issue(dp: DesiredProduct, message: string): RowIssue {
-  const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
-  return {
+/** The product as the plan names it: `"woo:45" (Hoodie)`. */
+function productLabel(dp: DesiredProduct): string {
+  const f = dp.fields;
+  const key = f.reference_id ?? f.sku ?? dp.key.value;
+  return `"${key}"${f.name !== undefined && f.name !== key ? ` (${f.name})` : ''}`;
+}
+
+/** The error on the first item without a quantity: its row and its quantity cell. */
+function issue(dp: DesiredProduct, first: Item | undefined, message: string, refs: ColumnRefs): RowIssue {
+  const row = first?.variant?.row ?? dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
+  const out: RowIssue = {
     severity: 'error',
     code: 'stock_unknown_mixed',
     message,
     sheet: row.sheet,
     rowNumber: row.rowNumber,
   };
+  const ref = refs[first?.variant !== undefined ? 'variant_inventory_quantity' : 'inventory_quantity'];
+  if (ref !== undefined && ref.letter !== '') {
+    out.column = ref.letter;
+    out.header = ref.header;
+  }
+  return out;
 }
 
 /**
@@ -97,6 +111,7 @@ export function readUnknownStock(
   live: LiveProduct | undefined,
   mode: StockUnknownMode | undefined,
   platform: boolean,
+  refs: ColumnRefs = {},
 ): UnknownStockReading {
   const items = itemsOf(dp, live, platform);
   if (items === undefined) return { product: dp, items: 0 };
@@ -125,14 +140,22 @@ export function readUnknownStock(
   const liveTracked = live?.inventory_enabled === true;
   if (settle.length < items.length || (mode === 'keep' && liveTracked)) {
     const known = items.filter((i) => i.known).length;
+    const rowsOf = (list: readonly Item[]) => {
+      const rows = list.map((i) => i.variant?.row.rowNumber).filter((r) => r !== undefined);
+      return rows.length === 0
+        ? ''
+        : ` (row${rows.length === 1 ? '' : 's'} ${rows.slice(0, 10).join(', ')}${rows.length > 10 ? ', …' : ''})`;
+    };
     const what =
       mode === 'keep' && liveTracked
-        ? `the product tracks stock in the store, so its new variants without a quantity cannot be left untracked`
-        : `${settle.length} of its ${items.length} inventory items have no quantity while the others ${known > 0 ? 'have one' : 'keep their stock in the store'}, and tracking is per product`;
+        ? `the product tracks stock in the store, so its new variants without a quantity${rowsOf(settle)} cannot be left untracked`
+        : `${settle.length} of its ${items.length} inventory items have no quantity${rowsOf(settle)} while the others ${known > 0 ? `have one${rowsOf(items.filter((i) => i.known))}` : 'keep their stock in the store'}, and tracking is per product`;
     product.issues.push(
       issue(
         dp,
-        `stock unknown: ${what}; give every quantity, or import with --stock-unknown zero (stock 0 for those without one)`,
+        settle[0],
+        `stock unknown for ${productLabel(dp)}: ${what}; give every quantity, or import with --stock-unknown zero (stock 0 for those without one)`,
+        refs,
       ),
     );
     product.invalid = true;

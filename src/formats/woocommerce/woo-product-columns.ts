@@ -19,6 +19,7 @@ export const WOO_PRODUCT_HEADERS = {
   parent: ['Parent'],
   position: ['Position'],
   stock: ['Stock'],
+  inStock: ['In stock?'],
   weight: ['Weight (kg)', 'Weight (g)', 'Weight (lbs)', 'Weight (oz)'],
 } as const;
 export type WooProductColumn = keyof typeof WOO_PRODUCT_HEADERS;
@@ -41,7 +42,6 @@ export function wooNotImported(header: string): string | undefined {
   if (h.startsWith('meta:')) return 'custom meta: no such field in the API';
   if (h === 'categories')
     return "WooCommerce category names: categories are the store's own ids (category_ids)";
-  if (h === 'in stock?') return 'stock status: the quantity (Stock) is imported';
   if (/^(length|width|height) \(/.test(h)) return 'dimensions: no such field in the API';
   if (h === 'grouped products' || h === 'upsells' || h === 'cross-sells')
     return 'linked products: no such field in the API';

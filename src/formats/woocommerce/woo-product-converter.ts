@@ -1,6 +1,7 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { descriptionToMarkdown } from '../html-to-markdown.js';
+import { MAX_IMAGES } from '../../schema/product.js';
+import { descriptionToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
 import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
@@ -26,6 +27,8 @@ interface WooRow {
   parent: string;
   position: number;
   stock: string;
+  /** `In stock?`: 1, 0 (out of stock) or backorder. */
+  inStock: string;
   weight: string;
   attributes: string[];
   /** Everything above, joined: two rows with one ID must say the same. */
@@ -53,6 +56,41 @@ const OUTPUT: readonly [string, WooProductColumn | undefined][] = [
   ['variant_weight', 'weight'],
   ['variant_inventory_quantity', 'stock'],
 ];
+
+/** `virtual` or `downloadable` among a row's types: nothing to ship. */
+function isDigital(types: readonly string[]): boolean {
+  return types.includes('virtual') || types.includes('downloadable');
+}
+
+/** `In stock?` 0 without a Stock number: WooCommerce sells none of it (stock 0, not untracked). */
+function outOfStock(r: WooRow): boolean {
+  return r.stock === '' && r.inStock === '0';
+}
+
+/** Block tags a line break next to is layout, not a break (WordPress's wpautop skips them too). */
+const BLOCK_TAG =
+  '(?:p|div|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|h[1-6]|blockquote|pre|hr|br|section|article|figure|figcaption|header|footer)';
+const ENDS_WITH_BLOCK = new RegExp(`</?${BLOCK_TAG}\\b[^<>]*>\\s*$`, 'i');
+const STARTS_WITH_BLOCK = new RegExp(`^\\s*</?${BLOCK_TAG}\\b`, 'i');
+
+/**
+ * A description as WooCommerce's exporter writes it (`WC_Product_CSV_Exporter::
+ * filter_description_field`, WooCommerce 3.5.4+): each line break as the two characters
+ * backslash-n, and a backslash-n written in the text as two backslashes and n. Back to line breaks
+ * and a literal backslash-n. In HTML, a line break shows as one on the WooCommerce storefront
+ * (wpautop) unless it sits next to a block tag: elsewhere it becomes `<br>`.
+ */
+export function wooDescription(text: string): string {
+  if (!text.includes('\\n')) return text;
+  const decoded = text.replace(/\\\\n|\\n/g, (m) => (m.length === 3 ? '\\n' : '\n'));
+  if (!looksLikeHtml(decoded)) return decoded;
+  return decoded.replace(/\n/g, (nl, at: number) =>
+    ENDS_WITH_BLOCK.test(decoded.slice(Math.max(0, at - 200), at)) ||
+    STARTS_WITH_BLOCK.test(decoded.slice(at + 1, at + 40))
+      ? nl
+      : '<br>',
+  );
+}
 
 /** The reference_id of a WooCommerce product: its id (`woo:123`), else its SKU. */
 function referenceOf(r: WooRow): string | undefined {
@@ -121,6 +159,7 @@ export class WooProductConverter implements ProductConverter {
       parent: c.text(row, 'parent'),
       position: Number.isFinite(position) ? position : 0,
       stock: c.text(row, 'stock'),
+      inStock: c.text(row, 'inStock'),
       weight: c.text(row, 'weight'),
       attributes: this.attributeKeys.map((k) => String(row.cells[k] ?? '').trim()),
       signature: '',
@@ -138,6 +177,7 @@ export class WooProductConverter implements ProductConverter {
       r.parent,
       r.position,
       r.stock,
+      r.inStock,
       r.weight,
       r.attributes,
     ]);
@@ -252,6 +292,11 @@ export class WooProductConverter implements ProductConverter {
     c.use('parent', 'variants', 'ties a variation to its product');
     c.use('position', 'variants', 'variant order');
     c.use('stock', 'inventory_quantity / variant_inventory_quantity');
+    c.use(
+      'inStock',
+      'inventory_quantity / variant_inventory_quantity',
+      'out of stock (0) without a Stock number: tracked, stock 0',
+    );
     c.use('weight', 'weight / variant_weight', 'in grams');
     const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
     const attributeLetters = new Set(
@@ -331,7 +376,7 @@ export class WooProductConverter implements ProductConverter {
     const cells: Record<string, CellValue> = { reference_id: ref };
     if (p.name !== '') cells['name'] = p.name;
     if (p.description !== '') {
-      const { markdown, lost } = descriptionToMarkdown(p.description);
+      const { markdown, lost } = descriptionToMarkdown(wooDescription(p.description));
       cells['description'] = markdown;
       if (lost.length > 0)
         this.issue(
@@ -344,18 +389,19 @@ export class WooProductConverter implements ProductConverter {
     }
     if (p.published === '1') cells['status'] = 'VISIBLE';
     else if (p.published === '0' || p.published === '-1') cells['status'] = 'HIDDEN';
-    if (p.types.includes('virtual') || p.types.includes('downloadable')) cells['type'] = 'DIGITAL';
+    if (isDigital(p.types) || (isVariable && priced.length > 0 && priced.every((v) => isDigital(v.types))))
+      cells['type'] = 'DIGITAL';
     const tags = commaList(p.tags);
     if (tags.length > 0) cells['tags'] = tags.join('|');
-    const images = commaList(p.images);
+    const sorted = [...priced].sort((a, b) => a.position - b.position || a.rowNumber - b.rowNumber);
+    const images = this.images(p, isVariable ? sorted : []);
     if (images.length > 0) cells['images'] = images.join('|');
     if (p.sku !== '') cells['sku'] = p.sku;
     const weight = this.grams(p.weight);
     if (weight !== '') cells['weight'] = weight;
-    const sorted = [...priced].sort((a, b) => a.position - b.position || a.rowNumber - b.rowNumber);
     if (!isVariable || sorted.length === 0) {
       this.prices(cells, p, 'price', 'original_price');
-      if (p.stock !== '') {
+      if (p.stock !== '' || outOfStock(p)) {
         cells['inventory_enabled'] = 'true';
         cells['inventory_quantity'] = this.stock(p);
       }
@@ -367,7 +413,7 @@ export class WooProductConverter implements ProductConverter {
       priceOrder(b.sale || b.regular) < priceOrder(a.sale || a.regular) ? b : a,
     );
     this.prices(cells, lowest, 'price', 'original_price');
-    if (sorted.some((v) => v.stock !== '')) cells['inventory_enabled'] = 'true';
+    if (sorted.some((v) => v.stock !== '' || outOfStock(v))) cells['inventory_enabled'] = 'true';
     out.push({ sheet: this.sheet, rowNumber: p.rowNumber, cells });
     const names = new Map<string, WooRow>();
     for (const v of variations) {
@@ -399,7 +445,7 @@ export class WooProductConverter implements ProductConverter {
       this.prices(vc, v, 'variant_price', 'variant_original_price');
       const w = this.grams(v.weight);
       if (w !== '') vc['variant_weight'] = w;
-      if (v.stock !== '') vc['variant_inventory_quantity'] = this.stock(v);
+      if (v.stock !== '' || outOfStock(v)) vc['variant_inventory_quantity'] = this.stock(v);
       out.push({ sheet: this.sheet, rowNumber: v.rowNumber, cells: vc });
     }
   }
@@ -420,7 +466,34 @@ export class WooProductConverter implements ProductConverter {
     return g > 0 ? String(g) : '';
   }
 
+  /**
+   * The product's images, then its variations' (WooCommerce shows a variation's image when it is
+   * chosen; the API has images on products only): in order, each once, up to the API's 10. The
+   * variation images past the tenth are listed in a warning on the product's row.
+   */
+  private images(p: WooRow, variations: readonly WooRow[]): string[] {
+    const images = commaList(p.images);
+    if (images.length >= MAX_IMAGES) return images; // too many of its own: --images decides
+    const dropped: string[] = [];
+    for (const v of variations)
+      for (const url of commaList(v.images)) {
+        if (images.includes(url) || dropped.includes(url)) continue;
+        if (images.length < MAX_IMAGES) images.push(url);
+        else dropped.push(url);
+      }
+    if (dropped.length > 0)
+      this.issue(
+        p,
+        'warning',
+        'variation_images_dropped',
+        `"${p.name}" has ${images.length + dropped.length} images with its variations' and a product has at most ${MAX_IMAGES}; ${dropped.length} variation image${dropped.length === 1 ? '' : 's'} not imported: ${dropped.join(' ')}`,
+        'images',
+      );
+    return images;
+  }
+
   private stock(r: WooRow): string {
+    if (r.stock === '') return '0'; // out of stock without a number
     const n = Number(r.stock);
     if (Number.isInteger(n) && n < 0) {
       this.issue(r, 'warning', 'negative_stock', `stock ${n} (backordered) imported as 0`, 'stock');

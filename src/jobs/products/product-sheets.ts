@@ -366,6 +366,11 @@ function pointAtSourceHeaders(mapping: ProductMapping, sheet: string, columns: r
   };
   for (const i of mapping.issues) fix(i);
   for (const p of mapping.products) for (const i of p.issues) fix(i);
+  // And the plan's issues, which find a field's cell through columnRefs.
+  for (const ref of Object.values(mapping.columnRefs)) {
+    const header = ref.letter === '' ? undefined : byLetter.get(ref.letter);
+    if (header !== undefined) ref.header = header;
+  }
 }
 
 /** Issues of a mapping that belong to no product (header warnings, rows without a key…). */

@@ -20,6 +20,8 @@ export interface ExpectedProduct {
   variants: { name: string; sku?: string; price: number; quantity?: number }[];
   /** The export tracks stock (it may give no quantity). */
   tracked: boolean;
+  /** Nothing to ship (WooCommerce virtual or downloadable, every variation of a variable product). */
+  digital?: boolean;
   hasDescription: boolean;
 }
 
@@ -148,21 +150,33 @@ export function wooExpectations(file: string): ExpectedProduct[] {
       : [];
     if (price(r) === '' && variations.length === 0) continue;
     const published = r['Published'];
+    // Out of stock without a number is stock 0.
+    const soldOut = (x: Record<string, string>) => x['Stock'] === '' && x['In stock?'] === '0';
+    const stockOf = (x: Record<string, string>) =>
+      x['Stock'] ? Math.max(0, Number(x['Stock'])) : soldOut(x) ? 0 : undefined;
+    // The product's images, then its variations' (each once), up to 10 unless it has more of its own.
+    const images = list(r['Images'] ?? '');
+    if (images.length < 10)
+      for (const url of variations.flatMap((v) => list(v['Images'] ?? '')))
+        if (images.length < 10 && !images.includes(url)) images.push(url);
+    const virtual = (x: Record<string, string>) => /virtual|downloadable/.test(x['Type'] ?? '');
     const e: ExpectedProduct = {
       reference: `woo:${r['ID']}`,
       name: r['Name'] ?? '',
       tags: list(r['Tags'] ?? ''),
-      images: list(r['Images'] ?? ''),
+      images,
       variants: [],
-      tracked: r['Stock'] !== '' || variations.some((v) => v['Stock'] !== ''),
+      tracked: stockOf(r) !== undefined || variations.some((v) => stockOf(v) !== undefined),
       hasDescription: (r['Description'] || r['Short description'] || '') !== '',
+      digital: virtual(r) || (variations.length > 0 && variations.every(virtual)),
     };
     if (published === '1') e.status = 'VISIBLE';
     else if (published === '0' || published === '-1') e.status = 'HIDDEN';
     if (variations.length === 0) {
       e.price = minor(price(r));
       if (r['SKU']) e.sku = r['SKU'];
-      if (r['Stock']) e.quantity = Math.max(0, Number(r['Stock']));
+      const q = stockOf(r);
+      if (q !== undefined) e.quantity = q;
     }
     const names = new Set<string>();
     for (const v of variations) {
@@ -176,7 +190,8 @@ export function wooExpectations(file: string): ExpectedProduct[] {
       names.add(name);
       const variant: ExpectedProduct['variants'][number] = { name, price: minor(price(v)) };
       if (v['SKU']) variant.sku = v['SKU'];
-      if (v['Stock']) variant.quantity = Math.max(0, Number(v['Stock']));
+      const q = stockOf(v);
+      if (q !== undefined) variant.quantity = q;
       e.variants.push(variant);
     }
     out.push(e);

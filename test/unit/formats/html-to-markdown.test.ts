@@ -56,6 +56,17 @@ describe('htmlToMarkdown: one construct at a time', () => {
       'Size | Chest\nS | 90 cm',
     );
   });
+  it('a table nested in a cell is flattened like the outer one: its rows joined with "; ", no word lost', () => {
+    const html =
+      '<table><tr><th>Case</th><td><table><tr><td>Steel 316L</td><td>40 mm</td></tr><tr><td>Water resistance</td><td>100 m</td></tr></table></td></tr><tr><th>Strap</th><td>Leather</td></tr></table><p>After.</p>';
+    expect(md(html)).toBe('Case | Steel 316L | 40 mm; Water resistance | 100 m\nStrap | Leather\n\nAfter.');
+    const words = (t: string) =>
+      t
+        .replace(/<[^>]+>/g, ' ')
+        .split(/[\s|;]+/)
+        .filter(Boolean);
+    expect(words(md(html))).toEqual(words(html));
+  });
   it('entities are decoded', () => {
     expect(md('Fish &amp; chips &eacute;t&#233; &#x263A; &lt;3 &nbsp;x')).toBe('Fish & chips été ☺ <3 x');
   });

@@ -784,9 +784,12 @@ describe('stock the sheet tracks without giving it (--stock-unknown)', () => {
     expect(plan(live, header, addRows).stockUnknown).toMatchObject({ products: 1, items: 1 });
     const split = plan(live, header, addRows, { stockUnknown: 'keep' });
     expect(split.entries[0]?.action).toBe('invalid');
-    expect(split.entries[0]?.issues.map((i) => i.message)).toContain(
-      'stock unknown: the product tracks stock in the store, so its new variants without a quantity cannot be left untracked; give every quantity, or import with --stock-unknown zero (stock 0 for those without one)',
+    const mixed = split.entries[0]?.issues.find((i) => i.code === 'stock_unknown_mixed');
+    // The product, the variant's row and its quantity cell are named.
+    expect(mixed?.message).toBe(
+      'stock unknown for "REF-p1": the product tracks stock in the store, so its new variants without a quantity (row 2) cannot be left untracked; give every quantity, or import with --stock-unknown zero (stock 0 for those without one)',
     );
+    expect(mixed).toMatchObject({ rowNumber: 2, header: 'variant_inventory_quantity' });
     expect(
       bodies(plan(live, header, addRows, { stockUnknown: 'zero' }))['REF-p1']?.variants?.at(-1),
     ).toMatchObject({
