@@ -5,6 +5,7 @@ import type { ReviewBody, ReviewPage } from '../report/review-page.js';
 import { runIdTime } from '../report/run-id-time.js';
 import { readDriftRefusal, RUN_FILES, type DriftRefusalRecord } from './run-directory.js';
 import { AtomicFileSync, writeFileAtomic } from '../files/atomic-file.js';
+import { visibleText } from '../sheets/visible-text.js';
 
 /**
  * `report.md`: what a run planned or did, for people. It takes lines already rendered by the
@@ -59,7 +60,8 @@ export function renderReport(input: ReportInput): string {
 
 /**
  * report.md piece by piece, every change and every issue in it. Line content goes into fenced
- * blocks, so sheet text cannot break the Markdown.
+ * blocks, so sheet text cannot break the Markdown, and its control characters are shown as escapes
+ * (`visibleText`), so `cat report.md` cannot draw on a terminal either.
  */
 export function* reportChunks(input: ReportInput): Generator<string> {
   const head: string[] = [`# ${oneLine(input.title)}`, ''];
@@ -132,7 +134,7 @@ function* section(title: string, lines: readonly string[]): Generator<string> {
   for (let i = 0; i < lines.length; i += 1000) {
     yield `${lines
       .slice(i, i + 1000)
-      .map((line) => line.replace(/```/g, "'''").replace(/\r?\n|\r/g, ' ⏎ '))
+      .map((line) => visibleText(line.replace(/```/g, "'''").replace(/\r?\n|\r/g, ' ⏎ ')))
       .join('\n')}\n`;
   }
   yield `${FENCE}\n\n`;
@@ -141,5 +143,5 @@ function* section(title: string, lines: readonly string[]): Generator<string> {
 const FENCE = '```';
 
 function oneLine(text: string): string {
-  return text.replace(/\r?\n|\r/g, ' ');
+  return visibleText(text.replace(/\r?\n|\r/g, ' '));
 }

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { CliError } from './cli-error.js';
 import { ExitCode } from './exit-code.js';
+import { visibleText } from '../sheets/visible-text.js';
 import type { Output } from './output.js';
 
 /**
@@ -21,7 +22,7 @@ export async function confirmApply(out: Output, question: string, yes: boolean):
     rl.once('SIGINT', () => reject(new CliError('interrupted: nothing was written', ExitCode.Interrupted))),
   );
   try {
-    const answer = (await Promise.race([rl.question(`${question} [y/N] `), interrupted]))
+    const answer = (await Promise.race([rl.question(`${visibleText(question)} [y/N] `), interrupted]))
       .trim()
       .toLowerCase();
     if (answer !== 'y' && answer !== 'yes') {

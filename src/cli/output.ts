@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { visibleText } from '../sheets/visible-text.js';
 
 export interface OutputOptions {
   json: boolean;
@@ -22,6 +23,11 @@ export interface ProgressHooks {
 /**
  * The only way commands print. In `--json` mode stdout carries exactly one JSON document
  * (`result`), and human lines go to stderr so scripts can still log them.
+ *
+ * Every line goes out through `visibleText`: names, messages and errors carry text from sheets and
+ * stores, and no control character in them (ESC, CSI, OSC 8 links, BEL, backspace, carriage
+ * return) reaches the terminal; each is shown as its escape (`\x1b`). Line feeds of a message of
+ * several lines are kept; a plan line (`planLine`) and a notice are one line, so theirs are shown.
  */
 export class Output {
   readonly json: boolean;
@@ -49,21 +55,28 @@ export class Output {
    * hides and deletes red, skips dim.
    */
   planLine(text: string): void {
-    if (!this.colour) return this.line(text);
-    const verb = /\b(create|update|hide|delete|skipped|restore)\b/.exec(text)?.[1];
+    const shown = visibleText(text);
+    if (!this.colour) return this.line(shown);
+    const verb = /\b(create|update|hide|delete|skipped|restore)\b/.exec(shown)?.[1];
     const code =
       verb === 'create' ? 32 : verb === 'hide' || verb === 'delete' ? 31 : verb === 'skipped' ? 2 : 33; // updates, restores and stock changes
-    this.line(`\u001b[${code}m${text}\u001b[0m`);
+    // The only escape sequences mbulk sends: its own colours, around text made visible above.
+    this.people.write(`\u001b[${code}m${shown}\u001b[0m\n`);
   }
 
   /** A line for people (stdout normally, stderr in --json mode). */
   line(text = ''): void {
-    (this.json ? this.stderr : this.stdout).write(`${text}\n`);
+    this.people.write(`${visibleText(text, { lines: true })}\n`);
   }
 
   /** A warning or error line for people: always stderr. */
   warn(text: string): void {
-    this.stderr.write(`${text}\n`);
+    this.stderr.write(`${visibleText(text, { lines: true })}\n`);
+  }
+
+  /** Where lines for people go: stdout normally, stderr in --json mode. */
+  private get people(): Writable {
+    return this.json ? this.stderr : this.stdout;
   }
 
   /**
@@ -71,8 +84,9 @@ export class Output {
    * buffers process.stderr while it renders) and even if the process exits right after.
    */
   urgent(text: string): void {
-    if (this.stderr === process.stderr) writeSync(2, `${text}\n`);
-    else this.stderr.write(`${text}\n`);
+    const shown = `${visibleText(text, { lines: true })}\n`;
+    if (this.stderr === process.stderr) writeSync(2, shown);
+    else this.stderr.write(shown);
   }
 
   /**
@@ -80,7 +94,7 @@ export class Output {
    * display while one renders, so the frame is replaced and not torn, else an urgent line.
    */
   notice(text: string): void {
-    if (this.progress.notice !== undefined) this.progress.notice(text);
+    if (this.progress.notice !== undefined) this.progress.notice(visibleText(text));
     else this.urgent(`\nmbulk: ${text}`);
   }
 

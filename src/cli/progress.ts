@@ -1,5 +1,6 @@
 import { Listr } from 'listr2';
 import type { JobProgress } from '../jobs/job-events.js';
+import { visibleText } from '../sheets/visible-text.js';
 import type { Output } from './output.js';
 
 /** "apply 120/400 (3 failed) · 38.2/s · ETA 7s" */
@@ -22,13 +23,18 @@ export function formatProgress(p: JobProgress): string {
  * (main.ts's notice goes into it, replacing the frame), and ends with ⚠ "TITLE: interrupted",
  * never ✔ nor ✖, whether the work then returns (an apply that let its in-flight writes finish)
  * or throws (a read or a check cut short).
+ *
+ * The title and every progress line are made visible (`visibleText`): no control character in a
+ * file or store name reaches the terminal through listr2.
  */
 export async function withProgress<T>(
   out: Output,
-  title: string,
+  shownTitle: string,
   work: (report: (p: JobProgress) => void) => Promise<T>,
   intervalMs = 5000,
 ): Promise<T> {
+  // listr2 writes titles and output as they are: a file or store name in them is made visible here.
+  const title = visibleText(shownTitle);
   const track = (p: JobProgress): void => {
     out.progress.inFlight = p.inFlight;
   };
@@ -50,7 +56,7 @@ export async function withProgress<T>(
                 const now = Date.now();
                 if (now - last < 100 && p.total !== p.done) return;
                 last = now;
-                if (!out.signal?.aborted) task.output = formatProgress(p);
+                if (!out.signal?.aborted) task.output = visibleText(formatProgress(p));
               });
             } catch (error) {
               if (!out.signal?.aborted) throw error;

@@ -1,5 +1,6 @@
 import { cellText } from '../sheets/cell-result.js';
 import type { CellValue, SheetRow } from '../sheets/sheet-row.js';
+import { visibleCut } from '../sheets/visible-text.js';
 import type { ColumnSpec } from './product-cell-decoders.js';
 import type { RowIssue } from './row-issue.js';
 
@@ -23,7 +24,7 @@ const MAX_VALUE_TEXT = 200;
 
 function valueText(raw: CellValue | undefined): string {
   const t = cellText(raw);
-  return t.length > MAX_VALUE_TEXT ? `${t.slice(0, MAX_VALUE_TEXT)}…` : t;
+  return visibleCut(t, MAX_VALUE_TEXT);
 }
 
 /** An issue at one row, and at the cell of `col` when given (with the cell's value quoted). */

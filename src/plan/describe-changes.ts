@@ -1,9 +1,13 @@
 import { formatMoney } from '../sheets/money.js';
+import { visibleCut } from '../sheets/visible-text.js';
 import type { FieldChange, PlanEntry, PlanValue } from './product-plan.js';
 
 const MAX_TEXT = 60;
 
-/** A plan value for people: money in currency units, lists joined, long text cut. */
+/**
+ * A plan value for people: money in currency units, lists joined, long text cut, its control
+ * characters shown as escapes before the cut (`visibleCut`).
+ */
 export function showPlanValue(value: PlanValue, money: boolean, decimals: number): string {
   if (value === null) return '(none)';
   if (money && typeof value === 'number' && Number.isSafeInteger(value)) return formatMoney(value, decimals);
@@ -11,7 +15,7 @@ export function showPlanValue(value: PlanValue, money: boolean, decimals: number
   if (typeof value === 'string') {
     const oneLine = value.replace(/\r?\n/g, '⏎');
     if (oneLine === '') return '""';
-    return oneLine.length > MAX_TEXT ? `${oneLine.slice(0, MAX_TEXT)}…` : oneLine;
+    return visibleCut(oneLine, MAX_TEXT);
   }
   return String(value);
 }

@@ -1,5 +1,6 @@
 import { cellError, cellOk, cellText, type CellResult } from './cell-result.js';
 import type { CellValue } from './sheet-row.js';
+import { visibleCut } from './visible-text.js';
 
 /**
  * A link `[text](target)` or an image `![alt](target)` of the API's Markdown subset
@@ -22,9 +23,9 @@ export function parseDescriptionCell(value: CellValue): CellResult<string> {
     const target = m[3] ?? '';
     if (HTTP_TARGET.test(target)) continue;
     const what = m[1] === '!' ? 'image' : 'link';
-    const label = (m[2] ?? '').length > 40 ? `${(m[2] ?? '').slice(0, 40)}…` : (m[2] ?? '');
+    const label = visibleCut(m[2] ?? '', 40);
     const scheme = SCHEME.exec(target)?.[1];
-    const to = scheme !== undefined ? `${scheme}:…` : target === '' ? 'nothing' : target.slice(0, 40);
+    const to = scheme !== undefined ? `${scheme}:…` : target === '' ? 'nothing' : visibleCut(target, 40);
     return cellError(
       'unsafe_link',
       `the ${what} ${m[1]}[${label}](${to}) is not an http(s) address: descriptions may only link to http:// or https:// addresses`,

@@ -11,6 +11,7 @@ import { SheetTable } from './sheet-table.js';
 import { ZipDirectory, ZipLimitError } from './zip-directory.js';
 import type { PartLimits } from './zip-directory.js';
 import { formatBytes } from './sheet-limits.js';
+import { visibleCut } from './visible-text.js';
 
 /** A sheet of a workbook, in workbook order. */
 export interface WorkbookSheet {
@@ -552,7 +553,7 @@ function badCellAddress(
   const problem =
     ref === undefined
       ? `${cell} has no address (its r attribute is missing), so its column is unknown`
-      : `${cell} has the address "${ref.length > 40 ? `${ref.slice(0, 40)}…` : ref}", which is not a cell reference (A1 to XFD1048576)`;
+      : `${cell} has the address "${visibleCut(ref, 40)}", which is not a cell reference (A1 to XFD1048576)`;
   return new SheetError(
     'corrupt_xlsx',
     `${file}: sheet "${sheet}", ${problem}. The workbook was not written by a spreadsheet program: open it in Excel or LibreOffice and save it again.`,

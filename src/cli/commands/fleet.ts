@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_PARALLEL } from '../../fleet/default-parallel.js';
+import { visibleText } from '../../sheets/visible-text.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import type { RegisterCommand } from './index.js';
@@ -113,7 +114,9 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
 }
 
 /** Columns padded to their widest cell (the last one is not padded). */
-function printTable(out: CommandContext['out'], rows: readonly (readonly string[])[]): void {
+function printTable(out: CommandContext['out'], table: readonly (readonly string[])[]): void {
+  // Cells made visible before they are measured: a store name's escapes count in its width.
+  const rows = table.map((row) => row.map((cell) => visibleText(cell)));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   for (const row of rows) {

@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-code.js';
 import type { TemplateStatusRow } from '../../jobs/templates/template-import.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { visibleText } from '../../sheets/visible-text.js';
 
 interface CreateArgs extends GlobalArgs, NotifyArgs {
   file: string;
@@ -93,14 +94,15 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
 
 /** "order_ready  APPROVED  UTILITY (re-categorised from MARKETING)  rejected: …" */
 export function describeTemplateStatus(t: TemplateStatusRow, nameWidth = 0): string {
-  const parts = [t.name.padEnd(nameWidth), t.status.padEnd(9), t.category.padEnd(9)];
+  // Made visible before padding, so the columns line up with what the terminal shows.
+  const parts = [visibleText(t.name).padEnd(nameWidth), t.status.padEnd(9), t.category.padEnd(9)];
   if (t.recategorised) parts.push(`re-categorised (submitted as ${t.submittedCategory ?? '?'})`);
   if (t.rejectedReason) parts.push(`rejected: ${t.rejectedReason}`);
   return parts.join('  ').trimEnd();
 }
 
 function nameWidth(templates: readonly TemplateStatusRow[]): number {
-  return Math.min(40, Math.max(0, ...templates.map((t) => t.name.length)));
+  return Math.min(40, Math.max(0, ...templates.map((t) => visibleText(t.name).length)));
 }
 
 /** `mbulk templates status [--watch]`: review status, category (re-categorised flag), rejected reason. */
