@@ -48,6 +48,8 @@ export interface AccountingRun {
   now: Date;
   /** An accounting feed's ledger (updated in place as documents are written). */
   ledger?: Ledger;
+  /** Where a file written will be once published (a feed stages its files): the totals file and the result name these. */
+  publishedPath?: (path: string) => string;
 }
 
 /** What a profile export wrote, for the console, `--json` and the totals file. */
@@ -243,11 +245,12 @@ export class AccountingExport {
 
   /** Writes the totals file and finishes every file. */
   async close(): Promise<AccountingResult> {
+    const shown = this.run.publishedPath ?? ((p: string): string => p);
     const totals = [
       ...this.invoices.totals,
       ...(this.credits?.totals ?? []),
       ...(this.paymentsParts?.totals ?? []),
-    ];
+    ].map((t) => ({ ...t, file: shown(t.file) }));
     const totalsPath = suffixedPath(this.run.path, '-totals');
     const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
     for (const t of totals) {
@@ -271,11 +274,11 @@ export class AccountingExport {
       totals,
       changes: { orders: this.changes.length, ...this.changeCounts, entries: this.changes },
       paths: {
-        invoices: this.invoices.paths,
-        ...(this.credits ? { creditNotes: this.credits.paths } : {}),
-        ...(this.run.options.payments !== undefined ? { payments: this.run.options.payments } : {}),
-        ...(this.run.ledger ? { changes: suffixedPath(this.run.path, '-changes') } : {}),
-        totals: totalsPath,
+        invoices: this.invoices.paths.map(shown),
+        ...(this.credits ? { creditNotes: this.credits.paths.map(shown) } : {}),
+        ...(this.run.options.payments !== undefined ? { payments: shown(this.run.options.payments) } : {}),
+        ...(this.run.ledger ? { changes: shown(suffixedPath(this.run.path, '-changes')) } : {}),
+        totals: shown(totalsPath),
       },
     };
   }

@@ -105,6 +105,12 @@ export interface ExportOrdersOptions {
   ledger?: Ledger;
   /** Select and count only: no file is written. Default false. */
   dryRun?: boolean;
+  /**
+   * Where each file written will be once published, when it is written elsewhere first (a feed's
+   * staging folder): the paths of the result and of a profile's totals file are these. Default: the
+   * path written.
+   */
+  publishedPath?: (path: string) => string;
 }
 
 export interface ExportOrdersResult {
@@ -192,6 +198,7 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
         invoiceDate: 'created',
         now: options.now ?? new Date(),
         ...(options.ledger ? { ledger: options.ledger } : {}),
+        ...(options.publishedPath ? { publishedPath: options.publishedPath } : {}),
       })
     : undefined;
   const progress = (phase: ExportOrdersProgress['phase']): void => {
@@ -378,6 +385,7 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
       : { orders: options.path };
   }
   progress('done');
+  const shown = options.publishedPath ?? ((p: string): string => p);
   return {
     orders: stats.ordersWritten,
     lines: stats.linesWritten,
@@ -386,13 +394,25 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
     ordersRead: stats.ordersRead,
     duplicates: counts.duplicates,
     skipped: counts.skipped,
-    paths,
+    paths: mapPaths(paths, shown),
     summary: summary.rows(),
     ...(invoices ? { invoices } : {}),
     ...(accountingResult ? { accounting: accountingResult } : {}),
     ...(staleParts ? { staleParts } : {}),
     ...(sheets.length > 0 && options.format === 'xlsx' ? { sheets } : {}),
   };
+}
+
+function mapPaths(
+  paths: ExportOrdersResult['paths'],
+  shown: (path: string) => string,
+): ExportOrdersResult['paths'] {
+  const out: ExportOrdersResult['paths'] = { orders: shown(paths.orders) };
+  if (paths.lines !== undefined) out.lines = shown(paths.lines);
+  if (paths.checks !== undefined) out.checks = shown(paths.checks);
+  if (paths.summary !== undefined) out.summary = shown(paths.summary);
+  if (paths.parts !== undefined) out.parts = paths.parts.map(shown);
+  return out;
 }
 
 /** The printed summary's title: store, period, zone and export time. */

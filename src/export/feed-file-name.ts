@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import { suffixedPath } from './suffixed-path.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
@@ -69,32 +70,67 @@ export function datedFileName(name: string, runAt: Date, timezone: string): stri
 }
 
 /**
- * The file of one run of a feed: placeholders filled (`{from}` = the watermark the run starts
- * from), and for a dated name a file that no earlier run wrote (unusedFeedFileName). `earlier` is
- * the name that an earlier run took, when this run had to step aside.
+ * Refuses a feed's file name that holds no `{date}`, `{to}` or `{from}` (UsageError, exit 2): each
+ * run of a feed writes new files, and a fixed name would be replaced by the next run while the
+ * watermark counts its orders as exported (they would then be in no file).
  */
-export function feedRunFileName(
-  name: string,
-  values: FeedFileNameValues & { exists: (candidate: string) => boolean },
-): { name: string; earlier?: string } {
-  if (!/\{[^}]*\}/.test(name)) return { name };
-  const dated = fileNameOrUsageError(name, values);
-  if (!hasFeedPlaceholders(name)) return { name: dated };
-  const free = unusedFeedFileName(dated, values.exists);
-  return free === dated ? { name: free } : { name: free, earlier: dated };
+export function requireDatedFeedName(name: string, option: string): void {
+  if (hasFeedPlaceholders(name)) return;
+  const shown = basename(name);
+  throw new UsageError(
+    `${option} ${shown}: a feed writes new files each run, so its file names must hold {date} (e.g. ${suffixedPath(shown, '-{date}')}); a fixed name would be replaced by the next run`,
+    option.replace(/^--/, ''),
+  );
+}
+
+/** The suffixes of the files a run derives from its main file (parts, CSV sheets, a profile's files). */
+const MAIN_FILE_SUFFIXES = [
+  '',
+  '-part2',
+  '-lines',
+  '-checks',
+  '-summary',
+  '-credit-notes',
+  '-credit-notes-part2',
+  '-changes',
+  '-totals',
+];
+
+export interface FeedRunFiles {
+  /** The main file of this run (placeholders filled, `-runN` added when needed). */
+  path: string;
+  /** The payments file of this run, named alike. */
+  payments?: string;
+  /** 1 for the first run of a name, 2 for `-run2`… */
+  run: number;
+  /** The main file an earlier run of the same name wrote, when this run writes beside it. */
+  earlier?: string;
 }
 
 /**
- * A dated feed's file for this run that no earlier run wrote: `name` itself when it is free, else
- * `orders-2026-11-23-run2.csv`, `-run3`, … (before the extension; a
- * split profile export's parts then follow as `-run2-part3`, so a rerun never looks like a part). A second run on the same day must not
- * overwrite the first one's file: the watermark already counts those orders as exported, so they
- * would be in no file at all.
+ * The files of one run of a feed: placeholders filled (`{from}` = the watermark the run starts
+ * from), and the first run number whose files no earlier run wrote: the names themselves, else
+ * `xero-2026-11-23-run2.csv`, `-run3`, … for every file of the run alike (the main file, its parts
+ * `-run2-part2`, credit notes, changes, totals, and the payments file): a second run on the same
+ * day never writes over the first's files, whose orders the watermark already counts as exported.
  */
-export function unusedFeedFileName(name: string, exists: (candidate: string) => boolean): string {
-  if (!exists(name)) return name;
-  for (let n = 2; ; n++) {
-    const candidate = suffixedPath(name, `-run${n}`);
-    if (!exists(candidate)) return candidate;
+export function feedRunFiles(
+  names: { path: string; payments?: string | undefined },
+  values: FeedFileNameValues & { exists: (candidate: string) => boolean },
+): FeedRunFiles {
+  const path = fileNameOrUsageError(names.path, values);
+  const payments = names.payments === undefined ? undefined : fileNameOrUsageError(names.payments, values);
+  const taken = (candidate: string, suffixes: readonly string[]): boolean =>
+    suffixes.some((s) => values.exists(s === '' ? candidate : suffixedPath(candidate, s)));
+  for (let run = 1; ; run++) {
+    const name = (n: string): string => (run === 1 ? n : suffixedPath(n, `-run${run}`));
+    if (taken(name(path), MAIN_FILE_SUFFIXES)) continue;
+    if (payments !== undefined && taken(name(payments), ['', '-part2'])) continue;
+    return {
+      path: name(path),
+      ...(payments === undefined ? {} : { payments: name(payments) }),
+      run,
+      ...(run === 1 ? {} : { earlier: path }),
+    };
   }
 }

@@ -34,7 +34,8 @@ export const DEFAULT_EXPORT_STATE_FILE = '.mbulk/exports.json';
 export const DEFAULT_OVERLAP_MS = 10 * 60 * 1000;
 
 const VersionSchema = z.object({ id: z.string(), changed_at: z.string() });
-const EntrySchema = z.object({
+/** One feed's entry of the state file (also what a publish marker carries, see feed-publish.ts). */
+export const WatermarkEntrySchema = z.object({
   store_id: z.string(),
   destination: z.string(),
   watermark: z.string().nullable(),
@@ -44,10 +45,10 @@ const EntrySchema = z.object({
   /** An accounting feed's ledger (see accounting-ledger.ts): saved with the watermark, in one write. */
   ledger: LedgerSchema.optional(),
 });
-const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string(), EntrySchema) });
+const StateSchema = z.object({ version: z.literal(1), exports: z.record(z.string(), WatermarkEntrySchema) });
 
 /** What one store + destination remembers between runs. */
-export type WatermarkEntry = z.infer<typeof EntrySchema>;
+export type WatermarkEntry = z.infer<typeof WatermarkEntrySchema>;
 /** The whole state file. */
 export type ExportState = z.infer<typeof StateSchema>;
 

@@ -364,7 +364,15 @@ export async function exportOrdersCommand(args: OrderExportArgs, ctx: CommandCon
         return { ...(await exportOrders(common)), incremental: undefined };
       }
       const { exportOrdersIncremental } = await import('../../export/export-orders-incremental.js');
-      const r = await exportOrdersIncremental({ ...common, ...feed });
+      const killAt = ctx.env['MBULK_TEST_KILL_AT'];
+      const r = await exportOrdersIncremental({
+        ...common,
+        ...feed,
+        // Test-only (docs/development.md): SIGKILL at a step of the feed's publish.
+        ...(killAt
+          ? { onStep: (step: string) => step === killAt && process.kill(process.pid, 'SIGKILL') }
+          : {}),
+      });
       return { ...r, incremental: r };
     });
     const ledger = result.incremental?.watermark.ledger;
@@ -456,6 +464,11 @@ async function printOrderExport(run: {
   const incremental = result.incremental;
   const dryRun = incremental?.dryRun === true;
   const format = (await import('../../export/catalog-sheet.js')).formatOfPath(result.paths.orders);
+  if (incremental?.finishedPublish !== undefined) {
+    out.line(
+      `Finished publishing an interrupted run of this feed first: ${plural(incremental.finishedPublish.length, 'file')} (${incremental.finishedPublish.map((f) => shownPath(f, ctx)).join(', ')})`,
+    );
+  }
   if (incremental?.earlierRun !== undefined) {
     out.line(
       `${shownPath(incremental.earlierRun, ctx)} holds an earlier run of this feed: writing ${shownPath(result.paths.orders, ctx)}`,

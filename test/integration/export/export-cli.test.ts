@@ -211,9 +211,9 @@ describe('mbulk export orders --incremental', () => {
       created_at: new Date().toISOString(),
     });
     const exportRun = async (name: string, extra: string[] = []) => {
-      const r = await run(s, ['export', 'orders', 'daily.json', '--incremental', ...extra], cwd);
+      const r = await run(s, ['export', 'orders', 'daily-{date}.json', '--incremental', ...extra], cwd);
       expect(r.code, r.stderr).toBe(0);
-      renameSync(join(cwd, 'daily.json'), join(cwd, name));
+      renameSync((r.json?.['paths'] as { orders: string }).orders, join(cwd, name));
       return JSON.parse(readFileSync(join(cwd, name), 'utf8')) as Order[];
     };
 
@@ -250,7 +250,9 @@ describe('mbulk export orders --incremental', () => {
     const state = JSON.parse(readFileSync(join(cwd, '.mbulk', 'exports.json'), 'utf8')) as {
       exports: Record<string, { destination: string }>;
     };
-    expect(Object.values(state.exports).map((e) => e.destination)).toEqual([join(cwd, 'daily.json')]);
+    expect(Object.values(state.exports).map((e) => e.destination)).toEqual([
+      expect.stringMatching(/daily-\d{4}-\d\d-\d\d\.json$/),
+    ]);
 
     // Another selection to the same file keeps its own watermark (its first run takes every match).
     const cancelled = await exportRun('run6.json', ['--status', 'cancelled']);

@@ -10,7 +10,7 @@ import {
 } from '../../../src/export/export-orders-incremental.js';
 import { exportOrders } from '../../../src/export/export-orders.js';
 import { feedStateKey } from '../../../src/export/feed-state-key.js';
-import { datedFileName, feedRunFileName } from '../../../src/export/feed-file-name.js';
+import { datedFileName, feedRunFiles } from '../../../src/export/feed-file-name.js';
 import { orderPeriodBounds } from '../../../src/export/order-period.js';
 import { REVENUE_SELECTION } from '../../../src/export/order-selection.js';
 import { loadExportState } from '../../../src/export/watermark.js';
@@ -63,14 +63,14 @@ describe('feed state key', () => {
     const first = await exportOrdersIncremental({
       ...common,
       orders: list(orders),
-      path: join(dir, 'a.csv'),
+      path: join(dir, 'a-{to}.csv'),
     });
     expect(first.orders).toBe(1);
     expect(first.stateKey).toBe('store_1 feed=nightly ?since=2026-10-01');
     const second = await exportOrdersIncremental({
       ...common,
       orders: list(orders),
-      path: join(dir, 'b.csv'),
+      path: join(dir, 'b-{to}.csv'),
       now: new Date('2026-11-03T00:00:00Z'),
     });
     expect(second).toMatchObject({ orders: 0, resumed: true });
@@ -117,7 +117,7 @@ describe('feed file names', () => {
     expect(datedFileName('plain.csv', at, 'Asia/Jakarta')).toBe('plain.csv');
     expect(() => datedFileName('o-{from}.csv', at, 'UTC')).toThrow(UsageError);
     expect(() =>
-      feedRunFileName('o-{day}.csv', { runAt: at, from: null, timezone: 'UTC', exists: () => false }),
+      feedRunFiles({ path: 'o-{day}.csv' }, { runAt: at, from: null, timezone: 'UTC', exists: () => false }),
     ).toThrow(UsageError);
   });
 });

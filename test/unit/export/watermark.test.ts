@@ -53,7 +53,7 @@ describe('incremental order export across runs', () => {
   it('exports each new order and each change exactly once over three runs', async () => {
     const store = new FakeStore();
     const stateFile = join(dir, 'state', 'exports.json');
-    const path = join(dir, 'orders.json');
+    const path = join(dir, 'orders-{to}.json');
     const exported: string[] = []; // `${id}@${updated_at}` of every order written, all runs
     const run = async (now: string, during?: Record<number, () => void>): Promise<string[]> => {
       const result = await exportOrdersIncremental({
@@ -64,7 +64,7 @@ describe('incremental order export across runs', () => {
         stateFile,
         now: new Date(now),
       });
-      const versions = (JSON.parse(await readFile(path, 'utf8')) as Order[]).map(
+      const versions = (JSON.parse(await readFile(result.paths.orders, 'utf8')) as Order[]).map(
         (o) => `${o.id}@${o.updated_at}`,
       );
       expect(result.orders).toBe(versions.length);
@@ -109,7 +109,7 @@ describe('incremental order export across runs', () => {
   it('--full exports everything again and restarts the watermark; a failed run keeps the old one', async () => {
     const store = new FakeStore();
     const stateFile = join(dir, 'full-state.json');
-    const path = join(dir, 'full.json');
+    const path = join(dir, 'full-{to}.json');
     store.add('a', at('08:00'));
     store.add('b', at('08:10'));
     const base = { store: STORE, path, format: 'json' as const, stateFile };
