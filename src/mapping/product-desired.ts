@@ -136,6 +136,14 @@ export interface ProductMappingOptions {
    */
   images?: 'first-10';
   /**
+   * A variant SKU that an earlier variant (of any product) or another product already has:
+   * `refuse` (default): the product is invalid, one error naming it and every row; `first`: the
+   * SKU stays where it is first, the later variants are given none, each product's rows listed in
+   * a warning (`--duplicate-sku`). The API allows repeated SKUs; merchant-bulk finds variants and
+   * stock by SKU, so it does not write them. Two products with one product SKU stay an error.
+   */
+  duplicateSku?: 'first' | 'refuse';
+  /**
    * A column map's fields by cell key (`--map`; see applyColumnMap): those columns feed these
    * fields whatever their header says, and keep their header in every message. Default: none.
    */

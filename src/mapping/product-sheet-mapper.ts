@@ -70,6 +70,8 @@ export class ProductSheetMapper {
   private readonly keys: ProductKeyIndex;
   private readonly variantIds = new Map<string, number>();
   private readonly variantSkus = new Map<string, { group: ProductGroup; row: number; col: BoundColumn }>();
+  /** Variants whose SKU an earlier variant already has, in sheet order. */
+  private readonly repeatedSkus: { group: ProductGroup; row: number; sku: string; first: number }[] = [];
   private readonly looseIssues: RowIssue[] = [];
   /** id / reference_id / sku / variant_sku cells read trimmed: one warning per column, never silent. */
   private readonly trimmed = new TrimmedCells();
@@ -322,17 +324,9 @@ export class ProductSheetMapper {
     if (fields.sku !== undefined) {
       const col = this.variantSkuCol as BoundColumn;
       const seen = this.variantSkus.get(fields.sku);
-      if (seen !== undefined) {
-        failGroup(
-          group,
-          cellIssue(
-            row,
-            col,
-            'duplicate_variant_sku',
-            `variant_sku "${fields.sku}" is already used on row ${seen.row}; every variant needs its own sku`,
-          ),
-        );
-      } else this.variantSkus.set(fields.sku, { group, row: row.rowNumber, col });
+      if (seen !== undefined)
+        this.repeatedSkus.push({ group, row: row.rowNumber, sku: fields.sku, first: seen.row });
+      else this.variantSkus.set(fields.sku, { group, row: row.rowNumber, col });
     }
     group.variants.push({ fields, row: source });
   }
@@ -451,29 +445,91 @@ export class ProductSheetMapper {
     );
   }
 
+  /** A product as messages name it: `"handle" (Title)`. */
+  private productLabel(g: ProductGroup): string {
+    const nameSlot = this.productCols.findIndex((c) => c.spec.column === 'name');
+    const name = nameSlot < 0 ? undefined : g.values[nameSlot];
+    const key = g.ref ?? g.sku ?? g.id ?? '';
+    return `"${key}"${typeof name === 'string' && name !== key ? ` (${name})` : ''}`;
+  }
+
+  /**
+   * Variant SKUs held twice: by an earlier variant (of this product or another), or by another
+   * product as its own SKU. One issue per product, naming it and every row: an error (the product
+   * is invalid), or with `duplicateSku: 'first'` a warning, the later variants given no SKU.
+   */
+  private settleRepeatedSkus(): void {
+    const col = this.variantSkuCol;
+    if (col === undefined) return;
+    interface Clash {
+      row: number;
+      sku: string;
+      where: string;
+    }
+    const clashes = new Map<ProductGroup, Clash[]>();
+    const add = (g: ProductGroup, c: Clash) => {
+      const list = clashes.get(g);
+      if (list === undefined) clashes.set(g, [c]);
+      else list.push(c);
+    };
+    // Another product's own sku takes precedence over a variant's.
+    for (const [sku, v] of this.variantSkus) {
+      const owner = this.keys.ownerOfSku(sku);
+      if (owner !== undefined && owner !== v.group)
+        add(v.group, {
+          row: v.row,
+          sku,
+          where: `the SKU of product ${this.productLabel(owner)} (row ${owner.rows[0]?.rowNumber ?? '?'})`,
+        });
+    }
+    for (const r of this.repeatedSkus) {
+      const owner = this.keys.ownerOfSku(r.sku);
+      const where =
+        owner !== undefined && owner !== r.group
+          ? `the SKU of product ${this.productLabel(owner)} (row ${owner.rows[0]?.rowNumber ?? '?'})`
+          : `already on row ${r.first}`;
+      add(r.group, { row: r.row, sku: r.sku, where });
+    }
+    const first = this.options.duplicateSku === 'first';
+    for (const [g, list] of clashes) {
+      list.sort((a, b) => a.row - b.row);
+      const shown = list
+        .slice(0, 10)
+        .map((c) => `row ${c.row}: "${c.sku}" is ${c.where}`)
+        .join('; ');
+      const more = list.length > 10 ? `; and ${list.length - 10} more` : '';
+      const head = list[0] as Clash;
+      const sheet = g.rows[0]?.sheet ?? this.options.sheetName ?? 'products';
+      const at = { sheet, rowNumber: head.row, column: col.letter, header: col.header };
+      if (first) {
+        for (const c of list) {
+          const v = g.variants.find((x) => x.row.rowNumber === c.row);
+          if (v !== undefined) delete v.fields.sku;
+        }
+        failGroup(g, {
+          severity: 'warning',
+          code: 'duplicate_variant_sku',
+          message: `product ${this.productLabel(g)}: ${list.length} variant${list.length === 1 ? '' : 's'} given no SKU (--duplicate-sku first), the SKU staying where it is first: ${shown}${more}`,
+          ...at,
+        });
+      } else {
+        failGroup(g, {
+          severity: 'error',
+          code: 'duplicate_variant_sku',
+          message: `product ${this.productLabel(g)}: ${list.length === 1 ? 'a variant SKU is' : `${list.length} variant SKUs are`} held twice (${shown}${more}); each variant needs its own SKU: make them unique, or import with --duplicate-sku first (the first keeps it, the others are created without a SKU)`,
+          ...at,
+          value: head.sku,
+        });
+      }
+    }
+  }
+
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
   finish(): ProductMapping {
     for (const row of this.pendingOptionRows) this.resolveOptionRow(row);
     this.pendingOptionRows.length = 0;
 
-    // A variant sku may not be another product's sku.
-    for (const [sku, v] of this.variantSkus) {
-      const owner = this.keys.ownerOfSku(sku);
-      if (owner !== undefined && owner !== v.group) {
-        const row = v.group.variants.find((x) => x.row.rowNumber === v.row)?.row;
-        const issue: RowIssue = {
-          severity: 'error',
-          code: 'duplicate_variant_sku',
-          message: `variant_sku "${sku}" is the sku of another product (row ${owner.rows[0]?.rowNumber ?? '?'}); skus must be unique across products and variants`,
-          sheet: row?.sheet ?? this.options.sheetName ?? 'products',
-          rowNumber: v.row,
-          column: v.col.letter,
-          header: v.col.header,
-          value: sku,
-        };
-        failGroup(v.group, issue);
-      }
-    }
+    this.settleRepeatedSkus();
 
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];

@@ -24,6 +24,7 @@ interface ProductsArgs extends ImportArgs {
   'header-row'?: number | undefined;
   images?: string | undefined;
   'stock-unknown'?: string | undefined;
+  'duplicate-sku'?: string | undefined;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -104,6 +105,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
         images: args.images === 'first-10' ? 'first-10' : undefined,
         stockUnknown: args['stock-unknown'] as StockUnknownMode | undefined,
+        duplicateSku: args['duplicate-sku'] === 'first' ? 'first' : undefined,
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -315,6 +317,12 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             describe:
               'A product with more than 10 images (the API limit): first-10 keeps the first ten in position order and lists every other URL in the plan and results.csv (default: the product is invalid)',
           })
+          .option('duplicate-sku', {
+            type: 'string',
+            choices: ['first', 'refuse'],
+            describe:
+              'A variant SKU already held by another variant or product: first keeps it where it is first and creates the later variants without a SKU (listed in the plan and results.csv); refuse makes the product invalid, one error naming it (default: refuse)',
+          })
           .example('$0 import products samples/catalog.csv', 'plan only: what would change')
           .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
           .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')
@@ -339,6 +347,7 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             'blank',
             'replace',
             'images',
+            'duplicate-sku',
           ],
           output: ['report'],
         },

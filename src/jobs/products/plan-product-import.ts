@@ -44,6 +44,8 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
    * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
    */
   stockUnknown?: StockUnknownMode | undefined;
+  /** A variant SKU held twice (`--duplicate-sku`, see ProductMappingOptions.duplicateSku); default refuse. */
+  duplicateSku?: 'first' | 'refuse' | undefined;
 }
 
 /** The products sheet (and options) as read: the empty-sheet check counts the products sheet's rows. */
@@ -105,6 +107,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           blank,
           currency: store.currency,
           ...(options.images !== undefined ? { images: options.images } : {}),
+          ...(options.duplicateSku !== undefined ? { duplicateSku: options.duplicateSku } : {}),
         },
         from: options.from,
         columnMap: options.columnMap,
@@ -169,6 +172,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           stock: options.stock ?? 'protect',
           ...(options.images !== undefined ? { images: options.images } : {}),
           ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
+          ...(options.duplicateSku !== undefined ? { duplicateSku: options.duplicateSku } : {}),
         },
         file: (head, run): ProductPlanFile => {
           const { input } = head;

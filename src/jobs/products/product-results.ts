@@ -63,10 +63,16 @@ export function productResults(run: RunDirectory, file: ProductPlanFile): SheetR
     }
   }
   // A row whose product was written (or already as planned) still says what of it was left out on
-  // purpose: images past the tenth with `--images first-10`, each URL named.
-  const notes = file.plan.entries.flatMap((e) => e.issues.filter((i) => i.code === 'images_dropped'));
+  // purpose: images past the tenth with `--images first-10` (or a WooCommerce variation's), each URL
+  // named; SKUs not given to later variants with `--duplicate-sku first`.
+  const notes = file.plan.entries.flatMap((e) =>
+    e.issues.filter((i) => i.severity === 'warning' && NOTED.has(i.code)),
+  );
   return { sheets, rows, ...(notes.length > 0 ? { notes } : {}) };
 }
+
+/** Warnings that results.csv repeats on their row whatever the product's outcome. */
+const NOTED = new Set(['images_dropped', 'variation_images_dropped', 'duplicate_variant_sku']);
 
 /** What a row of a product that does not write becomes (undefined: the product writes). */
 function entryRowResult(

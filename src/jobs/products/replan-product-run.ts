@@ -58,6 +58,7 @@ export async function replanProductRun(
     stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
     ...(o['images'] === 'first-10' ? { images: 'first-10' as const } : {}),
     stockUnknown: o['stockUnknown'] as StockUnknownMode | undefined,
+    ...(o['duplicateSku'] === 'first' ? { duplicateSku: 'first' as const } : {}),
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,

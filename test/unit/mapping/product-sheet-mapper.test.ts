@@ -124,6 +124,64 @@ describe('duplicate keys', () => {
     expect(r.products.every((p) => p.invalid)).toBe(true);
   });
 
+  it('repeated variant SKUs: one error per product naming its key, its name and every row (issue 38)', () => {
+    const r = map(
+      ['reference_id', 'name', 'variant_name', 'variant_sku'],
+      [
+        ['necklace', 'Rosa Necklace', 'Silver', '111'],
+        ['necklace', '', 'Gold', '111'],
+        ['necklace', '', 'Rose', '111'],
+        ['ring', 'Ring', 'S', 'R1'],
+      ],
+    );
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        code: 'duplicate_variant_sku',
+        severity: 'error',
+        rowNumber: 3,
+        column: 'D',
+        message:
+          'product "necklace" (Rosa Necklace): 2 variant SKUs are held twice (row 3: "111" is already on row 2; row 4: "111" is already on row 2); each variant needs its own SKU: make them unique, or import with --duplicate-sku first (the first keeps it, the others are created without a SKU)',
+      }),
+    ]);
+    expect(r.products.map((p) => p.invalid)).toEqual([true, false]);
+  });
+
+  it('--duplicate-sku first: the SKU stays on the first variant, the later ones get none, listed in one warning per product', () => {
+    const r = map(
+      ['reference_id', 'name', 'sku', 'variant_name', 'variant_sku'],
+      [
+        ['necklace', 'Rosa Necklace', '', 'Silver', '111'],
+        ['necklace', '', '', 'Gold', '111'],
+        ['chain', 'Chain', '', 'Long', '111'],
+        ['pin', 'Pin', 'P9', '', ''],
+        ['brooch', 'Brooch', '', 'Big', 'P9'],
+      ],
+      { duplicateSku: 'first' },
+    );
+    expect(r.products.every((p) => !p.invalid)).toBe(true);
+    expect(r.products[0]?.variants.map((v) => v.fields.sku)).toEqual(['111', undefined]);
+    expect(r.products[1]?.variants.map((v) => v.fields.sku)).toEqual([undefined]);
+    expect(r.products[3]?.variants.map((v) => v.fields.sku)).toEqual([undefined]); // a product's own SKU wins
+    expect(r.issues.map((i) => [i.severity, i.rowNumber, i.message])).toEqual([
+      [
+        'warning',
+        3,
+        'product "necklace" (Rosa Necklace): 1 variant given no SKU (--duplicate-sku first), the SKU staying where it is first: row 3: "111" is already on row 2',
+      ],
+      [
+        'warning',
+        4,
+        'product "chain" (Chain): 1 variant given no SKU (--duplicate-sku first), the SKU staying where it is first: row 4: "111" is already on row 2',
+      ],
+      [
+        'warning',
+        6,
+        'product "brooch" (Brooch): 1 variant given no SKU (--duplicate-sku first), the SKU staying where it is first: row 6: "P9" is the SKU of product "pin" (Pin) (row 5)',
+      ],
+    ]);
+  });
+
   it('a variant sku equal to another product sku is an error', () => {
     const r = map(
       ['reference_id', 'sku', 'variant_name', 'variant_sku'],
