@@ -114,17 +114,8 @@ export async function checkSavedRun(
       message: `run ${run.id} is being applied by process ${meta.pid}; wait for it to finish`,
     };
   }
-  // A rollback is written as it is planned (`mbulk runs rollback RUN --apply`): one that was only
-  // planned restores a store as it was then, and is planned again rather than applied later.
-  if (meta.kind === 'rollback' && meta.status === 'planned') {
-    const from = typeof meta.options['source'] === 'string' ? meta.options['source'] : 'RUN';
-    return {
-      ...base,
-      refused: 'stale-plan',
-      category: 'usage',
-      message: `run ${run.id} is a rollback that was only planned; plan it again (the store may have changed): mbulk runs rollback ${from} --apply`,
-    };
-  }
+  // A rollback planned and not applied yet (`mbulk runs rollback RUN`, MCP `rollback_run`) is
+  // applied like any plan: its drift check refuses it if anything it restores changed since.
   if (options.resume !== true && meta.status !== 'planned') {
     return {
       ...base,

@@ -18,8 +18,8 @@ interface RefusalBase {
  * Why `applySavedRun` wrote nothing. Switch on `refused`:
  * - `busy`: another live process is applying the run (`pid`), or holds the store's lock (`owner`);
  * - `not-planned`: `apply` of a run already started or applied (continue it with a resume);
- * - `stale-plan`: a rollback that was only planned (a rollback is applied as it is planned: plan
- *   it again);
+ * - `stale-plan`: no longer returned (a rollback that was only planned is applied with a drift
+ *   check, like any plan); kept for callers that switch on it;
  * - `not-appliable`: a kind of run that cannot be applied (an export);
  * - `damaged-plan`: plan.json is not what its kind writes (edited or damaged);
  * - `damaged-journal`: a resume of a journal that cannot prove what was sent (pass `reconcile`);

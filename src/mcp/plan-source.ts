@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import Papa from 'papaparse';
 import { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
@@ -15,7 +15,13 @@ const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
  */
 export const PlanSourceSchema = z
   .object({
-    file: z.string().min(1).optional().describe("A CSV or XLSX file path on the server's machine"),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A CSV or XLSX file on the server's machine, relative to the directory its operator lets it read (--files-root; absolute paths only inside it)",
+      ),
     url: z.string().min(1).optional().describe('An https:// URL of a CSV or XLSX file'),
     csv: z.string().min(1).optional().describe('The sheet as CSV text, header row first'),
     records: z
@@ -35,8 +41,11 @@ export interface SourceFile {
 }
 
 export interface OpenSourceOptions {
-  /** Relative file paths are read from here. */
-  cwd: string;
+  /**
+   * The one directory files are read from: relative paths are resolved in it, and a path that
+   * leaves it (`..`, an absolute path elsewhere, a symlink pointing out) is refused.
+   */
+  filesRoot: string;
   /** Downloads an https:// source into a file of its own directory (removed after planning). */
   download(url: string): Promise<string>;
   /** The file name an inline sheet is given (it names the run's copy of the input). */
@@ -52,7 +61,8 @@ export async function openPlanSource(source: PlanSource, options: OpenSourceOpti
       'source',
     );
   }
-  if (source.file !== undefined) return { file: resolve(options.cwd, source.file), dispose: () => {} };
+  if (source.file !== undefined)
+    return { file: confinedFile(source.file, options.filesRoot), dispose: () => {} };
   if (source.url !== undefined) {
     if (!/^https:\/\//i.test(source.url)) throw new UsageError('a source url must be https://', 'source');
     const file = await options.download(source.url);
@@ -76,4 +86,51 @@ export function recordsToCsv(records: readonly Record<string, string | number | 
       }
   const data = records.map((r) => columns.map((c) => r[c] ?? ''));
   return `${Papa.unparse({ fields: columns, data }, { newline: '\n' })}\n`;
+}
+
+/** Whether `path` is `root` or inside it (both absolute). */
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * `file` resolved in `root`, refused unless it stays inside it as written and once every symlink
+ * is followed (the real path is what is read). A file that does not exist is the planner's error.
+ */
+export function confinedFile(file: string, root: string): string {
+  const refused = (why: string) =>
+    new UsageError(
+      `source.file ${JSON.stringify(file)} ${why}; this server reads files only inside ${root} (the operator sets it with: mbulk mcp --files-root DIR). Give a path inside it, or send the sheet as source.csv or source.records`,
+      'source',
+    );
+  const realRoot = realpathSync(root);
+  const path = resolve(root, file);
+  if (!inside(path, root) && !inside(path, realRoot)) throw refused('is outside the files root');
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      // Not there: the planner says so; its directory must not lead out either.
+      const parent = realParent(path);
+      if (parent !== undefined && !inside(parent, realRoot))
+        throw refused('leads outside the files root (a symlink)');
+      return path;
+    }
+    throw error;
+  }
+  if (!inside(real, realRoot)) throw refused('leads outside the files root (a symlink)');
+  return real;
+}
+
+/** The real path of the nearest existing directory above `path`. */
+function realParent(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    try {
+      return realpathSync(dir);
+    } catch {
+      if (dirname(dir) === dir) return undefined;
+    }
+  }
 }

@@ -1,12 +1,13 @@
 import type { RunDirectory } from '../apply/run-directory.js';
-import { StockUnknownSchema } from '../jobs/products/stock-unknown-schema.js';
-import { readPlanFile } from '../jobs/runner/plan-file.js';
-import { stockUnknownRefusal } from '../plan/stock-unknown.js';
-import { z } from 'zod';
+import { readPlanChanges } from '../jobs/read-plan-changes.js';
+import type { RowIssue } from '../mapping/row-issue.js';
+import type { PlanFieldChange } from '../plan/plan-changes.js';
+import { moneyOf, type Money, type PlanMoney } from './money-value.js';
 
 /**
  * One planned change as data: what it does to which entity, from which sheet row, and each field's
- * value before and after. Values are the sheet's or the store's, never instructions.
+ * value before and after (money as `{amount, currency}` in currency units). Values are the sheet's
+ * or the store's, never instructions.
  */
 export interface ChangeRow {
   /** Position in the plan's list of changes (0-based): `show_plan` pages by it. */
@@ -15,17 +16,31 @@ export interface ChangeRow {
   entity: string;
   id: string | null;
   label: string;
+  /** The input sheet and row it was planned from (null: no row, e.g. a rollback or `missing`). */
+  sheet: string | null;
   row: number | null;
-  fields: { field: string; before: unknown; after: unknown }[];
+  fields: { field: string; before: unknown; after: unknown; note?: string }[];
 }
 
-/** A price change the CLI refuses unless allowed (×10 or more, or over 10× the catalog median). */
+/** A price change refused unless allowed (×10 or more, or over 10× the catalog median), in currency units. */
 export interface PriceJumpView {
   label: string;
   row: number | null;
-  before: number | null;
-  after: number;
+  before: Money | null;
+  after: Money;
   reason: string;
+  /** One line for people, amounts in currency units. */
+  message: string;
+}
+
+/** An invalid row of the plan's input: where, and why (the first ones, and how many there are). */
+export interface InvalidRowView {
+  sheet: string;
+  row: number;
+  column: string | null;
+  header: string | null;
+  code: string;
+  message: string;
 }
 
 /** What a run's plan.json says, for the tools: counts, writes, guards, changes. */
@@ -33,208 +48,79 @@ export interface PlanView {
   kind: string;
   /** Entities the plan writes (what `--max-changes` counts). */
   writes: number;
+  /** Products the plan hides (0 for other kinds). */
+  hides: number;
   /** Products the plan deletes. */
   deletes: number;
+  /** Live products when planned (products plans), else null. */
+  liveCount: number | null;
   priceJumps: PriceJumpView[];
   /** Why the planner refused the plan (it is never applied). */
   refusal: string | null;
   /** Products: stock the sheet tracks without giving it, and no `stock_unknown` mode chosen. */
   stockUnknown: string | null;
+  /** Row errors: the rows nothing is planned from. */
+  invalid: RowIssue[];
   changes: ChangeRow[];
 }
 
-const Loose = z.looseObject({});
-const FieldChanges = z.array(z.looseObject({ path: z.string(), before: z.unknown(), after: z.unknown() }));
-const Row = z.looseObject({ rowNumber: z.number() });
-
-const StockPlanView = z.looseObject({
-  refusal: z.string().optional(),
-  plan: z.looseObject({
-    changes: z.array(
-      z.looseObject({
-        itemId: z.string(),
-        sku: z.string().nullable(),
-        name: z.string(),
-        rowNumber: z.number(),
-        before: z.number(),
-        after: z.number(),
-      }),
-    ),
-  }),
-});
-
-const ProductPlanView = z.looseObject({
-  refusal: z.string().optional(),
-  priceJumps: z
-    .array(
-      z.looseObject({
-        label: z.string(),
-        rowNumber: z.number().optional(),
-        before: z.number().nullable(),
-        after: z.number(),
-        reason: z.string(),
-      }),
-    )
-    .optional(),
-  plan: z.looseObject({
-    stockUnknown: StockUnknownSchema.optional(),
-    entries: z.array(
-      z.looseObject({
-        action: z.string(),
-        productId: z.string().nullable(),
-        label: z.string(),
-        changes: FieldChanges,
-        rows: z.array(Row),
-      }),
-    ),
-  }),
-});
-
-const CustomerPlanView = z.looseObject({
-  plan: z.looseObject({
-    entries: z.array(
-      z.looseObject({
-        action: z.string(),
-        rowNumber: z.number(),
-        customerId: z.string().optional(),
-        create: Loose.optional(),
-        before: z.looseObject({ name: z.string() }).optional(),
-        changes: FieldChanges,
-      }),
-    ),
-  }),
-});
-
-const RollbackPlanView = z.looseObject({
-  refusal: z.string().optional(),
-  restores: z.array(
-    z.looseObject({
-      type: z.string(),
-      productId: z.string().optional(),
-      customerId: z.string().optional(),
-      label: z.string().optional(),
-      changes: FieldChanges.optional(),
-      items: z
-        .array(
-          z.looseObject({
-            itemId: z.string(),
-            sku: z.string().nullable(),
-            restore: z.number(),
-            current: z.number(),
-          }),
-        )
-        .optional(),
-    }),
-  ),
-});
-
-const PRODUCT_WRITES = new Set(['create', 'update', 'hide', 'delete']);
-
-function fields(changes: z.infer<typeof FieldChanges>): ChangeRow['fields'] {
-  return changes.map((c) => ({ field: c.path, before: c.before, after: c.after }));
+/** A field's value as the tools return it: money in currency units with its currency. */
+function fieldValue(value: unknown, change: PlanFieldChange, money: PlanMoney | null): unknown {
+  if (change.money !== true || money === null) return value;
+  if (typeof value === 'number') return moneyOf(value, money);
+  // A variant as a rollback shows it: `{name, price, stock?}`, its price in minor units.
+  if (typeof value === 'object' && value !== null && 'price' in value && typeof value.price === 'number')
+    return { ...value, price: moneyOf(value.price, money) };
+  return value;
 }
 
-/** Reads a run's plan as the tools show it (the plan file is validated as its kind writes it). */
-export function readPlanView(run: RunDirectory): PlanView {
-  const kind = run.meta.kind;
-  const base = {
-    kind,
-    deletes: 0,
-    priceJumps: [] as PriceJumpView[],
-    refusal: null as string | null,
-    stockUnknown: null as string | null,
+/** A row issue as `plan_import` returns it. */
+export function invalidRowView(issue: RowIssue): InvalidRowView {
+  return {
+    sheet: issue.sheet,
+    row: issue.rowNumber,
+    column: issue.column ?? null,
+    header: issue.header ?? null,
+    code: issue.code,
+    message: issue.message,
   };
-  if (kind === 'stock') {
-    const file = readPlanFile(run, StockPlanView);
-    const changes = file.plan.changes.map((c, index) => ({
+}
+
+/** Reads a run's plan as the tools show it, through the kind's own plan schema (see readPlanChanges). */
+export function readPlanView(run: RunDirectory): PlanView {
+  const plan = readPlanChanges(run);
+  const { money } = plan;
+  return {
+    kind: plan.kind,
+    writes: plan.writes,
+    hides: plan.hides,
+    deletes: plan.deletes,
+    liveCount: plan.liveCount,
+    priceJumps: plan.priceJumps.map((j) => ({
+      label: j.label,
+      row: j.rowNumber ?? null,
+      before: j.before === null || money === null ? null : moneyOf(j.before, money),
+      after: money === null ? { amount: String(j.after), currency: '' } : moneyOf(j.after, money),
+      reason: j.reason,
+      message: j.message,
+    })),
+    refusal: plan.refusal,
+    stockUnknown: plan.stockUnknown,
+    invalid: plan.issues.filter((i) => i.severity === 'error'),
+    changes: plan.changes.map((c, index) => ({
       index,
-      action: 'update',
-      entity: 'inventory_item',
-      id: c.itemId,
-      label: c.sku ?? c.name,
-      row: c.rowNumber,
-      fields: [{ field: 'quantity', before: c.before, after: c.after }],
-    }));
-    return { ...base, refusal: file.refusal ?? null, writes: changes.length, changes };
-  }
-  if (kind === 'products') {
-    const file = readPlanFile(run, ProductPlanView);
-    const entries = file.plan.entries.filter((e) => PRODUCT_WRITES.has(e.action));
-    return {
-      ...base,
-      refusal: file.refusal ?? null,
-      stockUnknown: stockUnknownRefusal(file.plan) ?? null,
-      writes: entries.length,
-      deletes: entries.filter((e) => e.action === 'delete').length,
-      priceJumps: (file.priceJumps ?? []).map((j) => ({
-        label: j.label,
-        row: j.rowNumber ?? null,
-        before: j.before,
-        after: j.after,
-        reason: j.reason,
+      action: c.action,
+      entity: c.entity,
+      id: c.id,
+      label: c.label,
+      sheet: c.sheet,
+      row: c.row,
+      fields: c.fields.map((f) => ({
+        field: f.field,
+        before: fieldValue(f.before, f, money),
+        after: fieldValue(f.after, f, money),
+        ...(f.note !== undefined ? { note: f.note } : {}),
       })),
-      changes: entries.map((e, index) => ({
-        index,
-        action: e.action,
-        entity: 'product',
-        id: e.productId,
-        label: e.label,
-        row: e.rows[0]?.rowNumber ?? null,
-        fields: fields(e.changes),
-      })),
-    };
-  }
-  if (kind === 'customers') {
-    const file = readPlanFile(run, CustomerPlanView);
-    const entries = file.plan.entries.filter((e) => e.action === 'create' || e.action === 'update');
-    return {
-      ...base,
-      writes: entries.length,
-      changes: entries.map((e, index) => ({
-        index,
-        action: e.action,
-        entity: 'customer',
-        id: e.customerId ?? null,
-        label: e.before?.name ?? String(e.create?.['name'] ?? ''),
-        row: e.rowNumber,
-        fields: fields(e.changes),
-      })),
-    };
-  }
-  if (kind === 'rollback') {
-    const file = readPlanFile(run, RollbackPlanView);
-    const changes: ChangeRow[] = [];
-    for (const r of file.restores) {
-      if (r.items) {
-        for (const i of r.items)
-          changes.push({
-            index: changes.length,
-            action: 'restore',
-            entity: 'inventory_item',
-            id: i.itemId,
-            label: i.sku ?? i.itemId,
-            row: null,
-            fields: [{ field: 'quantity', before: i.current, after: i.restore }],
-          });
-      } else {
-        changes.push({
-          index: changes.length,
-          action: r.type === 'product-delete' ? 'delete' : 'restore',
-          entity: r.type === 'customer' ? 'customer' : 'product',
-          id: r.productId ?? r.customerId ?? null,
-          label: r.label ?? '',
-          row: null,
-          fields: fields(r.changes ?? []),
-        });
-      }
-    }
-    return {
-      ...base,
-      refusal: file.refusal ?? null,
-      writes: changes.length,
-      deletes: changes.filter((c) => c.action === 'delete').length,
-      changes,
-    };
-  }
-  return { ...base, writes: 0, changes: [] };
+    })),
+  };
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { categoryOf } from '../errors/exit-code.js';
+import { inToolTerms } from './tool-terms.js';
 
 /**
  * A tool's answer: the structured result, and the same as JSON text for clients that read only
@@ -10,14 +11,16 @@ export function toolResult(data: Record<string, unknown>): CallToolResult {
 }
 
 /**
- * A refusal or failure as a tool error: what happened, and (for a guard) the flag that lifts it, as
- * JSON text. No `structuredContent`: a client checks it against the tool's output schema, which
- * describes results, even on an error.
+ * A refusal or failure as a tool error: what happened, and (for a guard) the argument that lifts
+ * it, as JSON text; its message in the tools' terms (inToolTerms: no CLI command or flag an
+ * assistant cannot use). No `structuredContent`: a client checks it against the tool's output
+ * schema, which describes results, even on an error.
  */
 export function toolError(
   data: { error: string; message: string } & Record<string, unknown>,
 ): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(data) }] };
+  const said = { ...data, message: inToolTerms(data.message) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(said) }] };
 }
 
 /**

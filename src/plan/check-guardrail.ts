@@ -3,9 +3,9 @@ import type { ProductPlan } from './product-plan.js';
 export interface GuardrailOptions {
   /** Let the plan hide/delete any number of products (`--allow-deletes`). Default false. */
   allowDeletes?: boolean;
-  /** Refuse above this share of the live catalog (default 0.1 = 10%). */
+  /** Refuse above this share of the live catalog (default 0.1 = 10%; Infinity: no share limit). */
   maxFraction?: number;
-  /** Refuse above this many products (default 50). */
+  /** Refuse above this many products (default 50; Infinity: no count limit). */
   maxCount?: number;
 }
 
@@ -51,6 +51,13 @@ export function checkGuardrail(
     delete: del,
     liveCount,
     limit,
-    message: `refused: the plan would hide ${hide} and delete ${del} of ${liveCount} live products (more than ${Math.round(maxFraction * 100)}% of the catalog or more than ${maxCount}); check the sheet, or pass --allow-deletes`,
+    message: `refused: the plan would hide ${hide} and delete ${del} of ${liveCount} live products (more than ${limitText(maxFraction, maxCount)}); check the sheet, or pass --allow-deletes`,
   };
+}
+
+/** `10% of the catalog or more than 50`, leaving out a limit that is off (Infinity). */
+function limitText(maxFraction: number, maxCount: number): string {
+  const share = Number.isFinite(maxFraction) ? `${Math.round(maxFraction * 100)}% of the catalog` : undefined;
+  const count = Number.isFinite(maxCount) ? `${maxCount}` : undefined;
+  return [share, count].filter((t) => t !== undefined).join(' or more than ');
 }

@@ -1,4 +1,5 @@
 import type { CustomerPlan } from '../plan/customer-plan.js';
+import { customerFieldChanges } from '../plan/plan-changes.js';
 import { entityOutcome, type ReviewOptions } from './product-review.js';
 import { invalidRows, reviewIssueText } from './review-issues.js';
 import { MAX_REVIEW_CARDS, type ReviewBody, type ReviewCard } from './review-page.js';
@@ -15,7 +16,7 @@ export function customerReview(file: { plan: CustomerPlan }, options: ReviewOpti
     const phone = e.create?.phone ?? e.before?.phone ?? e.update?.phone ?? '';
     const card: ReviewCard = { action: ACTION_NAMES[e.action] ?? e.action, name, key: phone };
     if (e.changes.length > 0)
-      card.rows = e.changes.map((c) => ({
+      card.rows = customerFieldChanges(e.changes).map((c) => ({
         cells: [c.field, e.action === 'create' ? '—' : reviewValue(c.before), reviewValue(c.after)],
       }));
     const notes = [`${e.sheet} row ${e.rowNumber}`];

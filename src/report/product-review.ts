@@ -1,6 +1,7 @@
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { PriceJump } from '../plan/price-jumps.js';
-import type { FieldChange, PlanEntry, ProductPlan } from '../plan/product-plan.js';
+import { productFieldChanges, type PlanFieldChange } from '../plan/plan-changes.js';
+import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
 import { stockUnknownMessage } from '../plan/stock-unknown.js';
 import type { Product } from '../schema/product.js';
 import {
@@ -133,7 +134,7 @@ function productCard(
   const images = body.images ?? live?.images ?? [];
   if (images.length > 0) card.images = [...images];
   const rows: ReviewRow[] = [];
-  for (const change of entry.changes) {
+  for (const change of productFieldChanges(entry.changes)) {
     const row = changeRow(change, body.variants ?? [], money);
     if (row) rows.push(row);
   }
@@ -146,14 +147,14 @@ function productCard(
 }
 
 function changeRow(
-  change: FieldChange,
+  change: PlanFieldChange,
   variants: readonly VariantLike[],
   money: { decimals: number; currency: string },
 ): ReviewRow | undefined {
   if (change.note === 'created') return undefined;
-  if (change.note === 'removed') return { cells: [change.path, 'removed', '—'], tone: 'removed' };
+  if (change.note === 'removed') return { cells: [change.field, 'removed', '—'], tone: 'removed' };
   if (change.note === 'added') {
-    const label = /^variants\[(.*)\]$/.exec(change.path)?.[1];
+    const label = /^variants\[(.*)\]$/.exec(change.field)?.[1];
     const variant =
       label === undefined ? undefined : variants.find((v) => v.sku === label || v.name === label);
     const after = variant
@@ -165,8 +166,8 @@ function changeRow(
           .filter((part) => part !== undefined && part !== null && part !== '')
           .join(' · ')
       : 'added';
-    return { cells: [change.path, '—', after], tone: 'added' };
+    return { cells: [change.field, '—', after], tone: 'added' };
   }
   const m = change.money ? money : undefined;
-  return { cells: [change.path, reviewValue(change.before, m), reviewValue(change.after, m)] };
+  return { cells: [change.field, reviewValue(change.before, m), reviewValue(change.after, m)] };
 }

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
@@ -7,6 +8,8 @@ interface McpArgs extends GlobalArgs {
   'read-only': boolean;
   'allow-delete': boolean;
   'max-changes': number;
+  'max-hide'?: string | undefined;
+  'files-root'?: string | undefined;
   'runs-dir'?: string | undefined;
   'exports-dir'?: string | undefined;
 }
@@ -21,6 +24,16 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
   const maxChanges = args['max-changes'];
   if (!Number.isInteger(maxChanges) || maxChanges < 1)
     throw new CliError('--max-changes must be a whole number >= 1', ExitCode.Usage);
+  const { DEFAULT_REMOVAL_LIMIT, parseMaxHide } = await import('../../mcp/mcp-options.js');
+  const maxHide = args['max-hide'] === undefined ? DEFAULT_REMOVAL_LIMIT : parseMaxHide(args['max-hide']);
+  if (maxHide === undefined)
+    throw new CliError(
+      `--max-hide must be a share of the catalog (20%) or a number of products (200), not "${args['max-hide']}"`,
+      ExitCode.Usage,
+    );
+  const filesRoot = resolve(ctx.cwd, args['files-root'] ?? '.');
+  if (!existsSync(filesRoot) || !statSync(filesRoot).isDirectory())
+    throw new CliError(`--files-root ${filesRoot}: not a directory`, ExitCode.Usage);
   const { Output } = await import('../output.js');
   // Nothing but the protocol on stdout: human lines (a sandbox banner, warnings) go to stderr.
   const quiet: CommandContext = {
@@ -42,6 +55,8 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
         readOnly: args['read-only'],
         allowDelete: args['allow-delete'],
         maxChanges,
+        maxHide,
+        filesRoot,
         runsRoot,
         exportsDir: resolve(ctx.cwd, args['exports-dir'] ?? '.mbulk/exports'),
       },
@@ -100,10 +115,24 @@ export const registerMcp: RegisterCommand = (parser, ctx, setExit) =>
           default: 500,
           describe: 'The most entities one apply may write; the assistant cannot raise it',
         })
+        .option('max-hide', {
+          type: 'string',
+          describe:
+            'The most products one plan may hide and delete: a share of the catalog (20%) or a count (200); default 10% and at most 50, as the CLI',
+        })
+        .option('files-root', {
+          type: 'string',
+          describe:
+            'The one directory a source.file may be read from (default: the working directory); paths leaving it (.., absolute, symlinks) are refused',
+        })
         .option('runs-dir', { type: 'string', describe: 'Where run directories go (default: .mbulk/runs)' })
         .option('exports-dir', { type: 'string', describe: 'Where exports go (default: .mbulk/exports)' })
         .example('$0 mcp', 'for an assistant: plans and applies with the guards')
-        .example('$0 mcp --read-only', 'plans, reviews and exports only'),
+        .example('$0 mcp --read-only', 'plans, reviews and exports only')
+        .example(
+          '$0 mcp --max-hide 20% --files-root ~/sheets',
+          'hides up to a fifth of the catalog; sheets from ~/sheets only',
+        ),
     async (argv) => {
       setExit(await serveMcp(argv as unknown as McpArgs, ctx));
     },

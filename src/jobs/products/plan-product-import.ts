@@ -25,6 +25,11 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
   replace?: { variants?: boolean; options?: boolean; images?: boolean };
   missing?: 'ignore' | 'hide' | 'delete';
   allowDeletes?: boolean;
+  /**
+   * Without `allowDeletes`, the plan is refused when it hides and deletes more than this share of
+   * the live catalog or this many products (default: 10% and 50; Infinity turns one off).
+   */
+  removalLimit?: { fraction?: number | undefined; count?: number | undefined } | undefined;
   /** The products sheet's format (`--from`); default: detected from its header. */
   from?: ProductSourceFormat | undefined;
   /** `--map` / `--map-file`: source headers → canonical fields. */
@@ -151,7 +156,13 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         }
       }
       raw.clear();
-      const guard = checkGuardrail(plan, plan.liveCount, { allowDeletes: options.allowDeletes ?? false });
+      const guard = checkGuardrail(plan, plan.liveCount, {
+        allowDeletes: options.allowDeletes ?? false,
+        ...(options.removalLimit?.fraction !== undefined
+          ? { maxFraction: options.removalLimit.fraction }
+          : {}),
+        ...(options.removalLimit?.count !== undefined ? { maxCount: options.removalLimit.count } : {}),
+      });
       const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
       timings.plan = (performance.now() - planStart) / 1000;
       options.onProgress?.({ phase: 'plan', done: plan.entries.length });
@@ -167,6 +178,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           missing: plan.options.missing,
           replace: plan.options.replace,
           allowDeletes: options.allowDeletes ?? false,
+          ...(options.removalLimit !== undefined ? { removalLimit: options.removalLimit } : {}),
           allowPriceJumps,
           ...(options.allowEmpty ? { allowEmpty: true } : {}),
           stock: options.stock ?? 'protect',

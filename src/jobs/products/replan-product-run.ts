@@ -53,6 +53,7 @@ export async function replanProductRun(
     replace: replace ?? file.plan.options.replace,
     missing: file.plan.options.missing,
     allowDeletes: o['allowDeletes'] === true,
+    removalLimit: removalLimitOf(o['removalLimit']),
     allowPriceJumps: o['allowPriceJumps'] === true,
     allowEmpty: o['allowEmpty'] === true,
     stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
@@ -63,4 +64,15 @@ export async function replanProductRun(
     onWarning: options.onWarning,
     signal: options.signal,
   });
+}
+
+/** The removal limit a plan was made with (`removalLimit` of its options; JSON writes Infinity as null). */
+function removalLimitOf(value: unknown): { fraction?: number; count?: number } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const limit = (v: unknown): number | undefined =>
+    typeof v === 'number' ? v : v === null ? Number.POSITIVE_INFINITY : undefined;
+  const { fraction, count } = value as { fraction?: unknown; count?: unknown };
+  const f = limit(fraction);
+  const c = limit(count);
+  return { ...(f !== undefined ? { fraction: f } : {}), ...(c !== undefined ? { count: c } : {}) };
 }

@@ -1,7 +1,7 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
-import type { RestoreChange } from '../../plan/rollback-product.js';
+import { restoreFieldChanges, type PlanFieldChange } from '../../plan/plan-changes.js';
 import type { ReviewBody, ReviewCard, ReviewTable } from '../../report/review-page.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
@@ -51,16 +51,18 @@ export function formatRestoreValue(
 
 /** A restore as people read it (money in currency units when `decimals` is given). */
 export function describeRestore(r: RestoreEntry, decimals?: number): string[] {
-  const field = (c: RestoreChange) =>
-    `${c.field}: ${formatRestoreValue(c.field, c.now, decimals)} → ${formatRestoreValue(c.field, c.restore, decimals)}`;
+  const field = (c: PlanFieldChange) =>
+    `${c.field}: ${formatRestoreValue(c.field, c.before, decimals)} → ${formatRestoreValue(c.field, c.after, decimals)}`;
   switch (r.type) {
     case 'stock':
       return r.items.map((i) => `stock ${i.sku ?? i.itemId}: ${i.current} → ${i.restore}`);
     case 'customer':
-      return [`customer ${r.customerId} (${r.label}): ${r.changes.map(field).join('; ')}`];
+      return [
+        `customer ${r.customerId} (${r.label}): ${restoreFieldChanges(r.changes).map(field).join('; ')}`,
+      ];
     case 'product':
       return [
-        `product ${r.productId} (${r.label}): ${r.changes.map(field).join('; ')}`,
+        `product ${r.productId} (${r.label}): ${restoreFieldChanges(r.changes).map(field).join('; ')}`,
         ...r.notes.map((n) => `  note: ${n}`),
       ];
     case 'product-delete':
@@ -97,7 +99,7 @@ export function rollbackReview(
 ): ReviewBody {
   const decimals = file.store.decimals;
   const currency = file.store.currency;
-  const value = (c: RestoreChange, v: unknown) => formatRestoreValue(c.field, v, decimals, currency);
+  const value = (c: PlanFieldChange, v: unknown) => formatRestoreValue(c.field, v, decimals, currency);
   // Every entity the apply did not restore is in `failures`: `not_run` ones were not reached.
   const failures = new Map(
     (applied?.failures ?? []).map((f) => [
@@ -131,7 +133,9 @@ export function rollbackReview(
             action: 'restore',
             name: r.label,
             key: id,
-            rows: r.changes.map((c) => ({ cells: [c.field, value(c, c.now), value(c, c.restore)] })),
+            rows: restoreFieldChanges(r.changes).map((c) => ({
+              cells: [c.field, value(c, c.before), value(c, c.after)],
+            })),
             ...(r.type === 'product' && r.notes.length > 0 ? { notes: [...r.notes] } : {}),
           };
     const done = outcome(r.type === 'customer' ? 'customer' : 'product', id);

@@ -65,6 +65,7 @@ describe('mbulk mcp', () => {
         entity: 'inventory_item',
         id: 'inv_0000000d',
         label: 'KBT',
+        sheet: 'inline-stock.csv',
         row: 2,
         fields: [{ field: 'quantity', before, after: 12 }],
       },

@@ -5,14 +5,24 @@ import type { PlanView } from '../../../src/mcp/plan-view.js';
 const view = (over: Partial<PlanView>): PlanView => ({
   kind: 'products',
   writes: 1,
+  hides: 0,
   deletes: 0,
+  liveCount: null,
+  invalid: [],
   priceJumps: [],
   refusal: null,
   stockUnknown: null,
   changes: [],
   ...over,
 });
-const jump = { label: 'ERP-1 price', row: 2, before: 1190, after: 119000, reason: 'ratio' };
+const jump = {
+  label: 'ERP-1 price',
+  row: 2,
+  before: { amount: '11.90', currency: 'MYR' },
+  after: { amount: '1190.00', currency: 'MYR' },
+  reason: 'ratio',
+  message: 'ERP-1 (row 2): price 11.90 → 1190.00 (×100)',
+};
 const server = { maxChanges: 500, allowDelete: false };
 
 describe('MCP apply guards', () => {

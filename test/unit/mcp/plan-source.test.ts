@@ -1,10 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { openPlanSource, recordsToCsv } from '../../../src/mcp/plan-source.js';
+import { confinedFile, openPlanSource, recordsToCsv } from '../../../src/mcp/plan-source.js';
 
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'mbulk-files-root-')));
 const options = {
-  cwd: '/work',
+  filesRoot: root,
   inlineName: 'inline-stock.csv',
   download: () => Promise.reject(new Error('no network')),
 };
@@ -33,6 +44,31 @@ describe('plan_import sources', () => {
     expect(readFileSync(inline.file, 'utf8')).toBe('sku,quantity\nA,1\n');
     inline.dispose();
     expect(existsSync(inline.file)).toBe(false);
-    expect((await openPlanSource({ file: 'stock.csv' }, options)).file).toBe('/work/stock.csv');
+    expect((await openPlanSource({ file: 'stock.csv' }, options)).file).toBe(join(root, 'stock.csv'));
+  });
+
+  it('reads a file only inside the files root: .., absolute paths and symlinks leaving it are refused', () => {
+    const inside = join(root, 'sheets');
+    mkdirSync(inside, { recursive: true });
+    writeFileSync(join(inside, 'stock.csv'), 'sku,quantity\n');
+    const outside = mkdtempSync(join(tmpdir(), 'mbulk-outside-'));
+    writeFileSync(join(outside, 'secret.csv'), 'token\n');
+    symlinkSync(join(outside, 'secret.csv'), join(inside, 'link.csv'));
+    symlinkSync(outside, join(inside, 'out'));
+    expect(confinedFile('sheets/stock.csv', root)).toBe(join(inside, 'stock.csv'));
+    expect(confinedFile(join(inside, 'stock.csv'), root)).toBe(join(inside, 'stock.csv'));
+    expect(confinedFile('sheets/../sheets/stock.csv', root)).toBe(join(inside, 'stock.csv'));
+    for (const escape of [
+      '../secret.csv',
+      `sheets/../../${outside.split('/').pop()}/secret.csv`,
+      join(outside, 'secret.csv'),
+      '/etc/passwd',
+      'sheets/link.csv',
+      'sheets/out/secret.csv',
+      'sheets/out/missing.csv',
+    ])
+      expect(() => confinedFile(escape, root), escape).toThrow(/outside the files root/);
+    // A file that is not there, inside the root: the planner says it is missing.
+    expect(confinedFile('sheets/missing.csv', root)).toBe(join(inside, 'missing.csv'));
   });
 });

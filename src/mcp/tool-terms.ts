@@ -1,0 +1,74 @@
+/**
+ * The library's messages name the CLI's commands and flags (`run with --decimal-comma`, `mbulk runs
+ * resume RUN`). An assistant cannot run either: each is said here as the tool argument that does
+ * the same (`decimal_comma: true`, `resume_run`), or as the server flag only the operator can pass
+ * (`mbulk mcp --allow-delete`). Applied to every message a tool returns (refusals, errors, row
+ * issues, planner refusals).
+ */
+const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
+  // Commands first (they carry flags of their own).
+  [
+    /\bmbulk runs resume (\S+?)(?: --reconcile)\b/g,
+    (_m, run) => `resume_run with run_id ${run} and reconcile: true`,
+  ],
+  [/\bmbulk runs resume (\S+?)(?=[\s.,;:)]|$)/g, (_m, run) => `resume_run with run_id ${run}`],
+  [
+    /\bmbulk apply (\S+?) --replan\b/g,
+    'plan_import again with the same source (the store changed), then apply_plan with the new plan_hash',
+  ],
+  [
+    /\bmbulk apply (\S+?)(?: --allow-price-jumps)?(?=[\s.,;:)]|$)/g,
+    (_m, run) => `apply_plan with run_id ${run} and its plan_hash`,
+  ],
+  [
+    /\bmbulk runs rollback (\S+?)( --delete-created)?(?: --apply)?(?=[\s.,;:)]|$)/g,
+    (_m, run, deleteCreated) =>
+      `rollback_run with run_id ${run}${deleteCreated ? ' and delete_created: true' : ''}, then apply_plan with its plan_hash`,
+  ],
+  [/\bmbulk runs show (\S+?)(?=[\s.,;:)]|$)/g, (_m, run) => `run_status with run_id ${run}`],
+  [/\bmbulk import\s(products|stock|customers)(?: \S+)?/g, (_m, kind) => `plan_import with kind "${kind}"`],
+  [/\bplan with --skip-invalid\b/g, 'plan only the valid rows'],
+  // Flags with a tool argument.
+  [/\bpass --allow-price-jumps\b/g, 'pass allow.price_jumps with a reason that names price_jumps'],
+  [/\(--allow-price-jumps\)/g, '(allow.price_jumps)'],
+  [/--allow-price-jumps\b/g, 'allow.price_jumps'],
+  [/\brun with --decimal-comma\b/g, 'plan with decimal_comma: true'],
+  [/--decimal-comma\b/g, 'decimal_comma: true'],
+  [/--money minor\b/g, 'money: "minor"'],
+  [/--stock-unknown (untracked|zero|keep)\b/g, (_m, mode) => `stock_unknown: "${mode}"`],
+  [/--stock-unknown\b/g, 'stock_unknown'],
+  [/--missing (hide|delete|ignore)\b/g, (_m, mode) => `missing: "${mode}"`],
+  [/--missing\b/g, 'missing'],
+  [/--preserve-sales\b/g, 'preserve_sales: true'],
+  [/--delete-created\b/g, 'delete_created: true'],
+  [/--reconcile\b/g, 'reconcile: true'],
+  [/--allow-empty\b/g, 'allow_empty: true'],
+  [/--header-row\b/g, 'header_row'],
+  [/--sheet\b/g, 'sheet'],
+  [/--force\b/g, 'force: true'],
+  [/--replan\b/g, 'plan_import again'],
+  // Flags only the server's operator has.
+  [
+    /\bor pass --allow-deletes\b/g,
+    "or have the server's operator raise the limit (mbulk mcp --max-hide), then plan again",
+  ],
+  [/(?<!mbulk mcp )--allow-deletes?\b/g, 'mbulk mcp --allow-delete (the server operator’s flag)'],
+  [/(?<!mbulk mcp )--max-changes\b/g, 'mbulk mcp --max-changes (the server operator’s flag)'],
+  [
+    /\bset --base-url \(or MERCHANT_API_URL\) to (\S+)/g,
+    (_m, url) => `the server's operator starts it against ${url}`,
+  ],
+];
+
+/** A library message in the tool's own terms (see TERMS). */
+export function inToolTerms(message: string): string {
+  let text = message;
+  for (const [pattern, replacement] of TERMS)
+    text =
+      typeof replacement === 'string'
+        ? text.replace(pattern, replacement)
+        : text.replace(pattern, (...args: unknown[]) =>
+            replacement(...args.slice(0, -2).map((a) => (typeof a === 'string' ? a : ''))),
+          );
+  return text;
+}
