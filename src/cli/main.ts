@@ -1,4 +1,5 @@
 import yargs, { type Argv } from 'yargs';
+import { stopWithParent } from '../fleet/stop-with-parent.js';
 import { CliError, InterruptedError } from './cli-error.js';
 import type { CommandContext, GlobalArgs } from './command-context.js';
 import { ExitCode } from './exit-code.js';
@@ -42,6 +43,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A store of `mbulk fleet run` stops with its fleet: once the fleet is gone (even SIGKILLed, which
+  // it cannot pass on), as on its first SIGTERM: writes in flight finish and are journaled, exit 130.
+  const stopWatching = stopWithParent(options.env ?? process.env, () => {
+    if (abort.signal.aborted) return;
+    out.notice(`the process that started this one is gone: ${stoppingNotice(out.progress.inFlight, false)}`);
+    abort.abort(new InterruptedError('parent gone'));
+  });
   const ctx: CommandContext = {
     out,
     env: options.env ?? process.env,
@@ -73,19 +81,23 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     out.result({ ok: false, error: described });
     code = described.exitCode;
   } finally {
+    stopWatching();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   return code;
 }
 
-/** What the first Ctrl-C prints at once: how many writes it lets finish, and how to quit now. */
-export function stoppingNotice(inFlight: number | undefined): string {
+/**
+ * What the first Ctrl-C prints at once: how many writes it lets finish, and how to quit now (not
+ * `atTerminal`: a store whose fleet is gone, which no one can press Ctrl-C for).
+ */
+export function stoppingNotice(inFlight: number | undefined, atTerminal = true): string {
   const writes =
     inFlight === undefined || inFlight === 0
       ? ''
       : `: letting ${inFlight} in-flight write${inFlight === 1 ? '' : 's'} finish`;
-  return `stopping${writes} (Ctrl-C again to quit now)`;
+  return `stopping${writes}${atTerminal ? ' (Ctrl-C again to quit now)' : ', then exiting 130 (resumable)'}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { DEFAULT_PARALLEL } from './default-parallel.js';
 import { renderFleetReport } from './fleet-report-html.js';
 import { fleetSummary, type FleetSummary } from './fleet-summary.js';
 import { inFleetTerms, storeInvocation } from './store-invocation.js';
+import { STOP_WITH_PARENT_ENV } from './stop-with-parent.js';
 import { notRunResult, storeResultOf, type StoreExit, type StoreResult } from './store-result.js';
 
 /** A store's `--json` result larger than this is left in its file, not read into the summary. */
@@ -81,8 +82,11 @@ export function fleetSelection(
  * stores still run (a second Ctrl-C), each gets a second SIGTERM and quits at once.
  *
  * The stores run in process groups of their own, so a Ctrl-C typed in a terminal reaches them only
- * through this process, once. Writes the fleet run's directory (summary.json, report.html, each
- * store's result and log) and returns its summary; prints nothing.
+ * through this process, once. They die with it: each watches this process (STOP_WITH_PARENT_ENV)
+ * and, once it is gone (even SIGKILLed), stops as on SIGTERM, journaled and resumable. A store
+ * whose process the interrupt stopped while it was starting (before any run began) is `not
+ * started`, like one never started. Writes the fleet run's directory (summary.json, report.html,
+ * each store's result and log) and returns its summary; prints nothing.
  */
 export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> {
   const { fleet } = options;
@@ -147,6 +151,7 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> 
       log: files.log,
       running,
     });
+    if (options.signal?.aborted === true) exit.fleetInterrupted = true;
     const result = storeResultOf(store, exit, files, Date.now() - began);
     if (result.message !== undefined) result.message = inFleetTerms(result.message, store);
     return result;
@@ -190,7 +195,8 @@ function runChild(
     };
     const child = spawn(program, [...first, ...args], {
       cwd: o.cwd,
-      env: o.env,
+      // The store stops with this process, even when it is SIGKILLed (stop-with-parent.ts).
+      env: { ...o.env, [STOP_WITH_PARENT_ENV]: String(process.pid) },
       stdio: ['ignore', out, err],
       detached: true,
     });

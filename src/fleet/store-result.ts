@@ -96,6 +96,25 @@ export interface StoreExit {
   failure?: string;
   /** The counts of the run.json of the run the store's result names (how far an interrupted run got). */
   runCounts?: Readonly<Record<string, number>> | undefined;
+  /** The fleet was interrupted (Ctrl-C, SIGTERM) before the store's process ended. */
+  fleetInterrupted?: boolean | undefined;
+}
+
+/**
+ * Whether a store's process ended before its job began anything: killed by the fleet's SIGTERM while
+ * it was still starting (before it could take the signal as a request to stop: Node's default is to
+ * die at once), or stopped by it before it began a run (`interrupted`, naming no run: nothing was
+ * written).
+ */
+function endedBeforeItBegan(exit: StoreExit): boolean {
+  if (exit.code === null) return exit.signal === 'SIGTERM' || exit.signal === 'SIGINT';
+  const r = exit.result;
+  return (
+    exit.code === ExitCode.Interrupted &&
+    r?.['interrupted'] === true &&
+    r['applied'] !== true &&
+    typeof r['runId'] !== 'string'
+  );
 }
 
 /** What a store's exit means: outcome, documented exit code, and the facts of its result. */
@@ -106,6 +125,12 @@ export function storeResultOf(
   durationMs: number,
 ): StoreResult {
   const base = { index: store.index, name: store.name, output: files.output, log: files.log, durationMs };
+  if (exit.fleetInterrupted === true && endedBeforeItBegan(exit))
+    return {
+      ...notRunResult(store, { interrupted: true }),
+      ...base,
+      message: NOT_STARTED_WHILE_STARTING,
+    };
   const code = exit.code;
   if (code === null || !EXIT_CODE_ORDER.includes(code)) {
     const resume = `a run it began continues with mbulk runs resume RUN --runs-dir ${files.runsDir}`;
@@ -153,6 +178,10 @@ export function storeResultOf(
     ...(r !== undefined ? { result: r } : {}),
   };
 }
+
+/** Why a store whose process the fleet's interrupt stopped as it started counts as not started. */
+const NOT_STARTED_WHILE_STARTING =
+  'not started: the fleet was interrupted while this store was starting (nothing was written); run it again to do this store';
 
 /** A store that never ran: not started (the fleet was interrupted: 130) or not startable (2). */
 export function notRunResult(

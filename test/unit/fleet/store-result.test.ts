@@ -186,6 +186,31 @@ describe('notRunResult', () => {
       message: 'token_env: unset',
     });
   });
+
+  it("a store the fleet's interrupt stopped as it started is not started (130), never crashed", () => {
+    const notStarted = {
+      outcome: 'not started',
+      exitCode: 130,
+      message:
+        'not started: the fleet was interrupted while this store was starting (nothing was written); run it again to do this store',
+      log: files.log,
+    };
+    // Killed by the SIGTERM before it could take it as a request to stop (Node's default: die).
+    const killed = { code: null, signal: 'SIGTERM', result: undefined, fleetInterrupted: true };
+    expect(storeResultOf(store, killed, files, 1)).toMatchObject(notStarted);
+    // Stopped by it before it began a run: it names none.
+    const before = { ok: false, interrupted: true };
+    expect(
+      storeResultOf(store, { code: 130, signal: null, result: before, fleetInterrupted: true }, files, 1),
+    ).toMatchObject(notStarted);
+    // A run it began is interrupted, with its headline; a SIGTERM from elsewhere is still a crash.
+    const began = { ok: false, applied: true, interrupted: true, runId: 'R1', status: 'interrupted' };
+    expect(
+      storeResultOf(store, { code: 130, signal: null, result: began, fleetInterrupted: true }, files, 1)
+        .outcome,
+    ).toBe('interrupted');
+    expect(storeResultOf(store, { ...killed, fleetInterrupted: false }, files, 1).outcome).toBe('crashed');
+  });
 });
 
 describe('rows that failed', () => {
