@@ -8,6 +8,7 @@ interface CustomerArgs extends ImportArgs {
   blank: 'keep' | 'clear';
   from?: 'shopify' | 'mbulk' | undefined;
   match: string;
+  'phone-from': 'own' | 'address';
 }
 
 /** Plans a customer sheet and, with --apply, writes it. */
@@ -18,6 +19,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   const { parseCustomerMatch } = await import('../../plan/customer-plan.js');
+  const { ShopifyCustomerConverter } = await import('../../formats/shopify/shopify-customer-converter.js');
   if (args.blank !== 'keep' && args.blank !== 'clear') {
     throw new CliError('--blank must be keep or clear', ExitCode.Usage);
   }
@@ -34,6 +36,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
         blank: args.blank,
         match,
         from: args.from,
+        phoneFrom: args['phone-from'],
         allowEmpty: args['allow-empty'],
       }),
     show: (planned, target) => {
@@ -47,6 +50,12 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
         out.line(`Columns imported: ${imported.map((c) => `${c.header} → ${c.field}`).join(', ')}`);
         const not = source.columns.filter((c) => c.field === null).map((c) => c.header);
         out.line(`Columns not imported: ${not.join(', ') || 'none'}`);
+        for (const p of source.phones ?? [])
+          if (p.customers > 0) {
+            const line = `Phones from an address: ${ShopifyCustomerConverter.describe(p)}`;
+            if (p.from === 'own') out.warn(line);
+            else out.line(line);
+          }
       }
       out.line(
         `Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id}) · national phone numbers read as ${planned.file.store.country}`,
@@ -58,7 +67,13 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
       printIssues(out, plan.issues);
       invalid = counts['invalid'] ?? 0;
       return {
-        base: { runId: planned.run.id, runDir: planned.run.dir, target: target.describe, counts },
+        base: {
+          runId: planned.run.id,
+          runDir: planned.run.dir,
+          target: target.describe,
+          counts,
+          ...(source?.phones !== undefined ? { phonesFromAddress: source.phones } : {}),
+        },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(plan.issues) },
         writes: changes.length,
@@ -112,13 +127,19 @@ export const registerImportCustomers: RegisterCommand = (parser, ctx, setExit) =
               "A row matched by phone whose email differs from the customer's (or by email whose phone differs) is a " +
               'conflict, not an update, when both are keys; a column left out of --match is updated as data',
           })
+          .option('phone-from', {
+            choices: ['own', 'address'] as const,
+            default: 'own' as const,
+            describe:
+              "A Shopify export's customer without their own Phone: own leaves them without one (refused, saying why: the API needs a phone); address takes the Default Address Phone, often a shipping or gift recipient's (counted in the plan)",
+          })
           .example('$0 import customers customers.csv', 'plan only: what would change')
           .example('$0 import customers customers.csv --apply --yes --json', 'write, unattended')
           .example(
             '$0 import customers customers.csv --match email',
             'match on email only: phones are updated',
           ),
-        { safety: [], format: ['from', 'match', 'blank'] },
+        { safety: [], format: ['from', 'match', 'blank', 'phone-from'] },
       ),
     async (argv) => {
       setExit(await importCustomers(argv as unknown as CustomerArgs, ctx));

@@ -67,6 +67,22 @@ export const CustomerPlanFileSchema = planFileSchema('customers', {
   /** Row issues of the mapping and the plan (header issues first), in row order. */
   plan: CustomerPlanSchema,
   /** Set when the sheet was read as another platform's export: its name and each column's use. */
-  source: z.looseObject({ label: z.string(), columns: z.array(ColumnUseSchema) }).optional(),
+  source: z
+    .looseObject({
+      label: z.string(),
+      columns: z.array(ColumnUseSchema),
+      /** Per address column: customers without their own phone that it gives one (`--phone-from`). */
+      phones: z
+        .array(
+          z.object({
+            header: z.string(),
+            letter: z.string(),
+            customers: z.number(),
+            from: z.enum(['own', 'address']),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
 });
 export type CustomerPlanFile = z.infer<typeof CustomerPlanFileSchema>;

@@ -1,6 +1,9 @@
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { isShopifyCustomerExport } from '../../formats/detect-format.js';
-import { ShopifyCustomerConverter } from '../../formats/shopify/shopify-customer-converter.js';
+import {
+  ShopifyCustomerConverter,
+  type PhoneSource,
+} from '../../formats/shopify/shopify-customer-converter.js';
 import { FORMAT_LABELS } from '../../formats/source-format.js';
 import {
   mapCustomerRow,
@@ -31,6 +34,11 @@ export interface PlanCustomersOptions extends PlanFromSheetOptions {
   from?: 'shopify' | 'mbulk' | undefined;
   /** The keys rows are matched on, in order (default id, phone, email). */
   match?: readonly CustomerMatchKey[];
+  /**
+   * A Shopify export's customer without their own phone: `own` (default) leaves them without one
+   * (refused: the API needs a phone), `address` takes their default address's (`--phone-from`).
+   */
+  phoneFrom?: PhoneSource | undefined;
 }
 
 /** How rows are read: the columns, through a converter for another platform's export. */
@@ -66,7 +74,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
           const shopify =
             options.from === 'shopify' ||
             (options.from === undefined && isShopifyCustomerExport(info.columns))
-              ? new ShopifyCustomerConverter(info.columns)
+              ? new ShopifyCustomerConverter(info.columns, options.phoneFrom ?? 'own')
               : undefined;
           if (shopify) return { columns: { map: shopify.columns, shopify }, issues: [] };
           const { columns, issues } = resolveCustomerColumns(info.sheet, info.columns);
@@ -100,12 +108,24 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
       }
       options.onProgress?.({ phase: 'fetch', done: fetched, message: `${fetched} customers` });
       const plan = planCustomers(taken.desired, live, { columns: map, match });
+      // A customer refused for want of a phone whose address has one: said why it is not taken.
+      if (shopify)
+        for (const i of plan.issues) {
+          const hint = i.code === 'missing_required' ? shopify.addressPhoneHint(i.rowNumber) : undefined;
+          if (hint !== undefined) i.message = `${i.message}; ${hint}`;
+        }
+      const phones = shopify?.phonesFromAddress();
       // Mapping and plan issues in row order (stable: a row's own issues keep their order).
       const all = [...taken.issues, ...plan.issues].sort((a, b) => a.rowNumber - b.rowNumber);
       plan.issues = [...headerIssues, ...taken.trimmed.warnings(), ...all];
       plan.counts.invalid = invalidRowNumbers(plan).size;
       return {
-        options: { blank, country: store.country, match: match.join(',') },
+        options: {
+          blank,
+          country: store.country,
+          match: match.join(','),
+          ...(options.phoneFrom === 'address' ? { phoneFrom: 'address' } : {}),
+        },
         file: (head) => ({
           ...head,
           store: { id: store.id, name: store.name, country: store.country },
@@ -115,7 +135,13 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
           liveCustomers: live.size,
           plan,
           ...(shopify
-            ? { source: { label: FORMAT_LABELS['shopify-customers'], columns: shopify.uses() } }
+            ? {
+                source: {
+                  label: FORMAT_LABELS['shopify-customers'],
+                  columns: shopify.uses(),
+                  ...(phones !== undefined ? { phones: [phones] } : {}),
+                },
+              }
             : {}),
         }),
       };

@@ -12,13 +12,47 @@ afterEach(async () => {
 });
 
 describe('Shopify customer export', () => {
-  it('name from first and last name, phone from Phone else Default Address Phone, normalised; re-import writes nothing', async () => {
+  it("an address's phone is not the customer's: counted per column, refused saying why (--phone-from own), taken with --phone-from address", async () => {
+    const file = join(FIXTURES, 'shopify-customers.csv');
+    const plan = await h.cli('import', 'customers', file, '--json');
+    expect(plan.json<{ phonesFromAddress: unknown }>().phonesFromAddress).toEqual([
+      { header: 'Default Address Phone', letter: 'M', customers: 1, from: 'own' },
+    ]);
+    const text = await h.cli('import', 'customers', file);
+    expect(text.stderr).toContain(
+      "Phones from an address: 1 customer without a Phone of their own have one in Default Address Phone (column M), often a recipient's: not taken (--phone-from own, the default); --phone-from address takes them",
+    );
+    expect(text.stdout).toMatch(/Columns not imported: .*Default Address Phone/);
+    const own = await h.cli('import', 'customers', file, '--apply', '--yes', '--json');
+    const budiRow = own
+      .json<{ failedRows: { row: number; message: string }[] }>()
+      .failedRows.find((r) => r.row === 3);
+    expect(budiRow?.message).toContain(
+      "its Default Address Phone (column M) has a phone, but that is the address's, often a shipping or gift recipient's, so it is not taken as the customer's own: import with --phone-from address to take it",
+    );
+    expect(h.sandbox.store.toSnapshot().customers.some((c) => c.email === 'budi@example.com')).toBe(false);
+    const taken = await h.cli('import', 'customers', file, '--phone-from', 'address');
+    expect(taken.stdout).toContain(
+      'Phones from an address: 1 customer without a Phone of their own get the phone of Default Address Phone (column M) (--phone-from address)',
+    );
+  });
+
+  it('name from first and last name, phone from Phone else (--phone-from address) Default Address Phone, normalised; re-import writes nothing', async () => {
     const file = join(FIXTURES, 'shopify-customers.csv');
     const plan = await h.cli('import', 'customers', file);
     expect(plan.stdout).toMatch(/^Format: Shopify customer export$/m);
     expect(plan.stdout).toMatch(/Columns not imported: Customer ID, Accepts Email Marketing,/);
 
-    const applied = await h.cli('import', 'customers', file, '--apply', '--yes', '--json');
+    const applied = await h.cli(
+      'import',
+      'customers',
+      file,
+      '--apply',
+      '--yes',
+      '--json',
+      '--phone-from',
+      'address',
+    );
     expect(applied.code).toBe(1); // Chen Wei has no phone: the API needs one to create a customer
     const customers = h.sandbox.store.toSnapshot().customers;
     const ayu = customers.find((c) => c.email === 'ayu.lestari@example.com');
@@ -45,7 +79,16 @@ describe('Shopify customer export', () => {
     expect(failed).toMatch(/Chen,Wei/);
 
     h.sandbox.clearRequestLog();
-    const again = await h.cli('import', 'customers', file, '--apply', '--yes', '--json');
+    const again = await h.cli(
+      'import',
+      'customers',
+      file,
+      '--apply',
+      '--yes',
+      '--json',
+      '--phone-from',
+      'address',
+    );
     expect(again.code).toBe(1);
     expect(h.writes()).toEqual([]);
   });
