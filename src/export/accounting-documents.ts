@@ -12,11 +12,13 @@ import {
   type AccountingProfile,
   type InvoiceDateRule,
 } from './accounting-profile.js';
-import { taxInGross, taxOnNet, type TaxPolicy } from './accounting-tax.js';
+import { programTax, type TaxPolicy } from './accounting-tax.js';
 import {
   invoiceLines,
   LINE_ACCOUNT,
+  fitProgramTax,
   linesTotal,
+  roundingLine,
   type InvoiceLine,
   type InvoiceLineKind,
 } from './invoice-lines.js';
@@ -147,7 +149,9 @@ export class AccountingBook {
         };
     const target = inBasis ? current.filter((l) => l.kind !== 'rounding') : [];
     const targetTotal = inBasis ? linesTotal(current, o.policy) : 0;
-    const documents = this.documents(order, entry, current, target, targetTotal);
+    const targetTax = inBasis ? taxOf(current) : 0;
+    const documents = this.documents(order, entry, current, target, targetTotal, targetTax);
+    entry.tax = targetTax;
     entry.lines = Object.fromEntries(target.map((l) => [l.key, l.amount]));
     entry.total = targetTotal;
     entry.status = status(order);
@@ -192,8 +196,25 @@ export class AccountingBook {
     current: readonly InvoiceLine[],
     target: readonly InvoiceLine[],
     targetTotal: number,
+    targetTax: number,
   ): AccountingDocument[] {
     const o = this.options;
+    if (entry.docs === 0 && targetTotal < 0) {
+      // An order whose total is negative (a goodwill adjustment beyond the sale) is money owed to
+      // the customer: a credit note, not an invoice with a negative total.
+      entry.docs = 1;
+      return [
+        this.document(
+          'credit_note',
+          this.number(entry.number, 1, true),
+          order.id,
+          order,
+          entry,
+          this.firstDate(order),
+          current.map((l) => negate(this.line(l))),
+        ),
+      ];
+    }
     if (entry.docs === 0) {
       // The first invoice: the order's lines as they are.
       entry.docs = 1;
@@ -213,12 +234,20 @@ export class AccountingBook {
     }
     const byKey = new Map(current.map((l) => [l.key, l]));
     const want = new Map(target.map((l) => [l.key, l.amount]));
-    const deltas: DocumentLine[] = [];
+    const deltaLines: InvoiceLine[] = [];
     for (const key of new Set([...Object.keys(entry.lines), ...want.keys()])) {
       const d = (want.get(key) ?? 0) - (entry.lines[key] ?? 0);
-      if (d !== 0) deltas.push(this.deltaLine(key, d, byKey.get(key)));
+      if (d !== 0) deltaLines.push(this.deltaLine(key, d, byKey.get(key)));
     }
     const change = targetTotal - entry.total;
+    // The tax of a credit note or later invoice: exactly the change in the order's tax (a ledger
+    // written before issue 39 has no standing tax: the lines' own tax then).
+    const taxChange = entry.tax === undefined ? undefined : targetTax - entry.tax;
+    const deltas = (
+      change !== 0 && taxChange !== undefined && o.policy.mode !== 'line'
+        ? fitSigned(deltaLines, taxChange, o.policy)
+        : deltaLines
+    ).map((l) => this.line(l));
     if (deltas.length === 0 && change === 0) return [];
     const added = (lines: readonly DocumentLine[]): number =>
       lines.reduce((s, l) => s + l.amount + (o.policy.mode === 'exclusive' ? l.tax : 0), 0);
@@ -313,7 +342,7 @@ export class AccountingBook {
   }
 
   /** A line for a change of `d` in the line `key` (described from the order's current line when it has one). */
-  private deltaLine(key: string, d: number, now: InvoiceLine | undefined): DocumentLine {
+  private deltaLine(key: string, d: number, now: InvoiceLine | undefined): InvoiceLine {
     const o = this.options;
     const kind: InvoiceLineKind =
       now?.kind ??
@@ -321,12 +350,8 @@ export class AccountingBook {
     const taxed = now?.taxed ?? (o.policy.mode !== 'line' && kind !== 'tax' && kind !== 'rounding');
     const unit = now && now.quantity > 1 && d % now.unitAmount === 0 ? now.unitAmount : null;
     const quantity = unit === null ? 1 : Math.abs(d / unit);
-    const tax = !taxed
-      ? 0
-      : o.policy.mode === 'exclusive'
-        ? taxOnNet(d, o.policy.percent)
-        : taxInGross(d, o.policy.percent);
-    return this.line({
+    const tax = taxed ? programTax([d], o.policy, o.policy.mode === 'inclusive') : 0;
+    return {
       kind,
       key,
       description: now?.description ?? `Line no longer on the order (${key})`,
@@ -336,7 +361,7 @@ export class AccountingBook {
       sku: now?.sku ?? null,
       taxed,
       tax,
-    });
+    };
   }
 
   /** Payments of a paid order's open invoices, up to what its documents stand for. */
@@ -371,20 +396,6 @@ export class AccountingBook {
   }
 }
 
-function roundingLine(amount: number): InvoiceLine {
-  return {
-    kind: 'rounding',
-    key: 'rounding',
-    description: 'Tax rounding',
-    quantity: 1,
-    unitAmount: amount,
-    amount,
-    sku: null,
-    taxed: false,
-    tax: 0,
-  };
-}
-
 function negate(l: DocumentLine): DocumentLine {
   return { ...l, unitAmount: -l.unitAmount, amount: -l.amount, tax: -l.tax };
 }
@@ -405,4 +416,26 @@ function changeAction(documents: readonly AccountingDocument[]): string {
   return credit && invoice
     ? `${text} (same total: allocate credit note ${credit.number} to invoice ${invoice.number})`
     : text;
+}
+
+/** The tax the program computes for lines: each line's tax, plus the amount of a tax line (`line` mode). */
+function taxOf(lines: readonly InvoiceLine[]): number {
+  return lines.reduce((s, l) => s + l.tax + (l.kind === 'tax' ? l.amount : 0), 0);
+}
+
+/**
+ * fitProgramTax for a document's lines of either sign: a credit's lines (negative) are fitted as
+ * their opposites, so the penny moves from the largest credited line.
+ */
+function fitSigned(lines: readonly InvoiceLine[], want: number, policy: TaxPolicy): InvoiceLine[] {
+  const inclusive = policy.mode === 'inclusive';
+  const sum = lines.reduce((s, l) => s + l.amount, 0);
+  if (sum >= 0) return fitProgramTax(lines, want, policy, inclusive);
+  const flip = (l: InvoiceLine): InvoiceLine => ({
+    ...l,
+    unitAmount: -l.unitAmount,
+    amount: -l.amount,
+    tax: -l.tax,
+  });
+  return fitProgramTax(lines.map(flip), -want, policy, inclusive).map(flip);
 }

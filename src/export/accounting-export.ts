@@ -105,7 +105,7 @@ export class AccountingExport {
   private readonly book: AccountingBook;
   private readonly rowOptions: RowOptions;
   private readonly invoices: DocumentParts;
-  private readonly credits: DocumentParts | null;
+  private readonly credits: DocumentParts;
   private readonly paymentsParts: DocumentParts | null;
   private changesSheet: Awaited<ReturnType<SheetWriter['addSheet']>> | null = null;
   private readonly changes: ChangeSummaryEntry[] = [];
@@ -170,16 +170,16 @@ export class AccountingExport {
       perFile,
       'invoices',
     );
-    this.credits = run.ledger
-      ? new DocumentParts(
-          this.writer,
-          suffixedPath(run.path, '-credit-notes'),
-          'credit_notes',
-          CREDIT_NOTE_COLUMNS[profile],
-          perFile,
-          'credit notes',
-        )
-      : null;
+    // A feed always writes its credit notes file; a one-shot export only when an order's total is
+    // negative (a credit note, not an invoice).
+    this.credits = new DocumentParts(
+      this.writer,
+      suffixedPath(run.path, '-credit-notes'),
+      'credit_notes',
+      CREDIT_NOTE_COLUMNS[profile],
+      perFile,
+      'credit notes',
+    );
     this.paymentsParts =
       o.payments === undefined
         ? null
@@ -196,7 +196,7 @@ export class AccountingExport {
   /** Opens every file now, so that a run with nothing to write still writes them (headers only). */
   async start(): Promise<void> {
     await this.invoices.start();
-    await this.credits?.start();
+    if (this.run.ledger) await this.credits.start();
     await this.paymentsParts?.start();
     if (this.run.ledger) {
       this.changesSheet = await this.writer.addSheet(
@@ -211,7 +211,6 @@ export class AccountingExport {
     if (withDifference && documents.some((d) => d.type === 'invoice')) this.withDifference++;
     for (const doc of documents) {
       const parts = doc.type === 'invoice' ? this.invoices : this.credits;
-      if (!parts) continue;
       await parts.write(documentRows(doc, this.rowOptions), doc.total, doc.tax);
     }
     for (const p of payments) {
@@ -248,16 +247,17 @@ export class AccountingExport {
     const shown = this.run.publishedPath ?? ((p: string): string => p);
     const totals = [
       ...this.invoices.totals,
-      ...(this.credits?.totals ?? []),
+      ...this.credits.totals,
       ...(this.paymentsParts?.totals ?? []),
     ].map((t) => ({ ...t, file: shown(t.file) }));
     const totalsPath = suffixedPath(this.run.path, '-totals');
     const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
     for (const t of totals) {
-      // Named relative to the totals file's folder: the set of files can move together.
+      // Named relative to the totals file's folder (where it is published): the set of files can
+      // move together.
       const wait = sheet.write({
         ...t,
-        file: relative(dirname(totalsPath), t.file),
+        file: relative(dirname(shown(totalsPath)), t.file),
         currency: this.run.store.currency,
       });
       if (wait) await wait;
@@ -265,7 +265,7 @@ export class AccountingExport {
     await this.writer.close();
     return {
       invoices: this.invoices.count,
-      creditNotes: this.credits?.count ?? 0,
+      creditNotes: this.credits.count,
       payments: this.paymentsParts?.count ?? 0,
       rows: this.invoices.rows,
       files: this.invoices.paths.length,
@@ -275,7 +275,7 @@ export class AccountingExport {
       changes: { orders: this.changes.length, ...this.changeCounts, entries: this.changes },
       paths: {
         invoices: this.invoices.paths.map(shown),
-        ...(this.credits ? { creditNotes: this.credits.paths.map(shown) } : {}),
+        ...(this.credits.paths.length > 0 ? { creditNotes: this.credits.paths.map(shown) } : {}),
         ...(this.run.options.payments !== undefined ? { payments: shown(this.run.options.payments) } : {}),
         ...(this.run.ledger ? { changes: shown(suffixedPath(this.run.path, '-changes')) } : {}),
         totals: shown(totalsPath),

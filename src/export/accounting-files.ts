@@ -148,7 +148,9 @@ export function documentRows(doc: AccountingDocument, options: RowOptions): Row[
   const memo =
     doc.type === 'invoice'
       ? `Order ${order.name || order.number} (${order.id})`
-      : `Credit for invoice ${doc.reference}, order ${order.name || order.number} (${order.id})`;
+      : doc.reference === order.id
+        ? `Credit for order ${order.name || order.number} (${order.id}): its total is negative`
+        : `Credit for invoice ${doc.reference}, order ${order.name || order.number} (${order.id})`;
   return doc.lines.map((line) => ({
     number: doc.number,
     contact: doc.contact,

@@ -18,6 +18,8 @@ export const LedgerOrderSchema = z.object({
   lines: z.record(z.string(), z.number().int()),
   /** The total now standing, as the program computes it (tax included). */
   total: z.number().int(),
+  /** The tax now standing, as the program computes it (absent in ledgers written before issue 39). */
+  tax: z.number().int().optional(),
   /** Paid through the payments files so far. */
   paid: z.number().int(),
   /** Invoices not paid in full: [invoice number, amount still open]. */

@@ -2,6 +2,7 @@ import { UsageError } from '../errors/usage-error.js';
 import type { Store } from '../schema/store.js';
 import { accountFor, type AccountMap } from './accounting-accounts.js';
 import type { AccountingProfile } from './accounting-profile.js';
+import { allocateLargestRemainder } from './allocate-largest-remainder.js';
 
 /**
  * How a profile file carries the store's tax. Never as a sales line:
@@ -30,6 +31,8 @@ export interface TaxPolicy {
   taxed: string;
   /** The program's name of a rate with no tax (rounding, differences, `line` mode). */
   zero: string;
+  /** How the program computes an invoice's tax (TaxComputation). */
+  computation: TaxComputation;
 }
 
 export interface TaxOptions {
@@ -97,7 +100,7 @@ export function taxPolicy(
     const z = needZero(
       'with tax=ACCOUNT the tax is a line of its own and every line takes a rate with no tax',
     );
-    return { mode: 'line', percent, taxed: z, zero: z };
+    return { mode: 'line', percent, taxed: z, zero: z, computation: 'line' };
   }
   const taxed = options.taxType ?? guess.taxed;
   if (taxed === undefined) {
@@ -108,13 +111,19 @@ export function taxPolicy(
       'tax-type',
     );
   }
-  if (percent === 0) return { mode: 'exclusive', percent, taxed, zero: zero ?? taxed };
-  if (store.tax.inclusive) return { mode: 'inclusive', percent, taxed, zero: zero ?? taxed };
+  // QuickBooks Online US works sales tax out on the taxable subtotal; Xero and QuickBooks outside
+  // the US (tax codes per line) line by line.
+  const computation: TaxComputation =
+    profile === 'quickbooks' && store.country.toUpperCase() === 'US' ? 'subtotal' : 'line';
+  if (percent === 0) return { mode: 'exclusive', percent, taxed, zero: zero ?? taxed, computation };
   return {
-    mode: 'exclusive',
+    mode: store.tax.inclusive ? 'inclusive' : 'exclusive',
     percent,
     taxed,
-    zero: needZero(`this store's prices exclude ${percent}% tax and rounding lines need a rate with no tax`),
+    zero: needZero(
+      `this store's prices ${store.tax.inclusive ? 'include' : 'exclude'} ${percent}% tax and lines outside its tax (tips, rounding) need a rate with no tax`,
+    ),
+    computation,
   };
 }
 
@@ -131,4 +140,38 @@ export function taxOnNet(amount: number, percent: number): number {
 /** The tax contained in a tax-inclusive line at `percent`, in minor units. */
 export function taxInGross(amount: number, percent: number): number {
   return roundHalfAway((amount * percent) / (100 + percent));
+}
+
+/**
+ * How the program computes an invoice's tax from its taxed lines: `line` (Xero, and QuickBooks
+ * Online outside the US: each line's tax rounded, then summed) or `subtotal` (QuickBooks Online US
+ * sales tax: the rate on the taxable subtotal, rounded once).
+ */
+export type TaxComputation = 'line' | 'subtotal';
+
+/** The tax the program computes for taxed amounts (net when `inclusive` is false, gross when true). */
+export function programTax(
+  amounts: readonly number[],
+  policy: Pick<TaxPolicy, 'percent' | 'computation'>,
+  inclusive: boolean,
+): number {
+  const one = (a: number): number =>
+    inclusive ? taxInGross(a, policy.percent) : taxOnNet(a, policy.percent);
+  if (policy.computation === 'subtotal') return one(amounts.reduce((s, a) => s + a, 0));
+  return amounts.reduce((s, a) => s + one(a), 0);
+}
+
+/**
+ * Each taxed line's share of the program's tax: its own rounded tax (`line`), or the subtotal's tax
+ * split in proportion to the lines (`subtotal`), so that the shares add up to programTax.
+ */
+export function programLineTaxes(
+  amounts: readonly number[],
+  policy: Pick<TaxPolicy, 'percent' | 'computation'>,
+  inclusive: boolean,
+): number[] {
+  if (policy.computation === 'subtotal') {
+    return allocateLargestRemainder(programTax(amounts, policy, inclusive), amounts);
+  }
+  return amounts.map((a) => (inclusive ? taxInGross(a, policy.percent) : taxOnNet(a, policy.percent)));
 }

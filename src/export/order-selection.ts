@@ -137,12 +137,13 @@ export function selectionText(selection: OrderSelection): string {
 
 /**
  * The revenue basis of an export (`--basis`): `paid` (cash basis, the default) counts the orders
- * REVENUE_DEFINITION names; `accrual` counts confirmed and completed orders whatever their payment.
+ * REVENUE_DEFINITION names; `accrual` counts confirmed and completed orders whatever their payment,
+ * unless refunded.
  */
 export type RevenueBasis = 'paid' | 'accrual';
 export const REVENUE_BASES: readonly RevenueBasis[] = ['paid', 'accrual'];
 export const ACCRUAL_DEFINITION =
-  'order_status = confirmed or completed, whatever the payment status (draft, pending and cancelled orders are left out)';
+  'order_status = confirmed or completed and not refunded, whatever else the payment status (draft, pending and cancelled orders, and refunded ones, are left out)';
 
 /** True when the order counts as revenue on this basis. */
 export function isInBasis(
@@ -150,7 +151,11 @@ export function isInBasis(
   basis: RevenueBasis,
 ): boolean {
   if (basis === 'paid') return isRevenue(order);
-  return order.order_status === 'confirmed' || order.order_status === 'completed';
+  // A refund reverses a sale on either basis (issue 39): a refunded order is credited.
+  return (
+    (order.order_status === 'confirmed' || order.order_status === 'completed') &&
+    order.payment_status !== 'refunded'
+  );
 }
 
 /** What a basis counts, in words. */

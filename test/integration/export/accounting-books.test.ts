@@ -211,8 +211,10 @@ describe('payments and control totals', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     const invoices = byNumber(parseCsv(join(cwd, 'xero.csv')));
+    // Accrual: confirmed or completed, unless refunded (issue 39).
     const accrued = SAMPLE.orders.filter(
-      (o) => o.order_status === 'confirmed' || o.order_status === 'completed',
+      (o) =>
+        (o.order_status === 'confirmed' || o.order_status === 'completed') && o.payment_status !== 'refunded',
     );
     expect(invoices.size).toBe(accrued.length);
     const paid = accrued.filter((o) => o.payment_status === 'paid');

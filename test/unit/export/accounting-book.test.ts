@@ -9,7 +9,13 @@ import { recomputeOrderMoney } from '../../../src/sandbox/order-money.js';
 import type { Order } from '../../../src/schema/order.js';
 import { makeOrder, STORE } from './order-factory.js';
 
-const policy: TaxPolicy = { mode: 'exclusive', percent: 10, taxed: '10% Sales', zero: 'No tax' };
+const policy: TaxPolicy = {
+  mode: 'exclusive',
+  percent: 10,
+  taxed: '10% Sales',
+  zero: 'No tax',
+  computation: 'line',
+};
 
 function book(ledger: Ledger | undefined, extra: Partial<AccountingBookOptions> = {}): AccountingBook {
   return new AccountingBook({
