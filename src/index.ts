@@ -539,6 +539,27 @@ export {
   type SavedRunRefusal,
   type SavedRunRefusalKind,
 } from './jobs/saved-run-refusal.js';
+/**
+ * A run's identity across invocations: the same kind, store and input bytes. `inputRunDecision`
+ * says what a command about to apply an input does (the CLI's `import … --apply`, the fleet and
+ * MCP ask the same): continue the unfinished run of that input, refuse an input of deltas
+ * already applied to the store (`already-applied`), or plan it as a new run. The runs directory's
+ * `inputs.ndjson` remembers the inputs its runs applied (kept by `runs prune`).
+ */
+export {
+  fileSha256,
+  inputIdentity,
+  type InputIdentity,
+  type InputIdentityOptions,
+} from './jobs/input-identity.js';
+export {
+  INPUT_MEMORY_FILE,
+  inputRunDecision,
+  inputRuns,
+  type AlreadyAppliedInput,
+  type InputRun,
+  type InputRunDecision,
+} from './jobs/input-runs.js';
 
 // ---------------------------------------------------------------------------------------------
 /**

@@ -48,6 +48,12 @@ const RunMetaSchema = z.object({
   pid: z.int().optional(),
   /** Sequence number of the journal's last record when the last session ended (damage check). */
   journal_seq: z.int().optional(),
+  /** The identity of the input it was planned from (jobs/input-identity.ts): a re-run finds it by this. */
+  input_key: z.string().optional(),
+  /** sha256 (hex) of the input's bytes. */
+  input_sha256: z.string().optional(),
+  /** The input holds deltas: applied once, it is refused again (`--again` applies it once more). */
+  input_deltas: z.boolean().optional(),
 });
 
 /** Contents of `run.json`. */

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
 import type { WriteCheckOptions } from '../apply/write-check.js';
+import type { InputIdentity } from '../jobs/input-identity.js';
 import type { AbortCause, JobCallbacks } from '../jobs/job-events.js';
 import type { ImportArgs } from './commands/import.js';
 import type { CommandContext } from './command-context.js';
@@ -17,6 +18,8 @@ export interface PlanBasics extends JobCallbacks {
   runsRoot: string;
   target: string;
   read: { sheet?: string };
+  /** The input's identity (`--apply` of a kind that has one): recorded with the run. */
+  identity?: InputIdentity | undefined;
 }
 
 /** The options every apply takes. */
@@ -73,8 +76,14 @@ export interface ApplyView {
 }
 
 export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
-  /** `stock`, `products`, `customers`: names the run in notifications. */
+  /**
+   * `stock`, `products`, `customers`: names the run in notifications, and is the run's kind: with
+   * `--apply`, a run of the same input (same kind, store and bytes) left unfinished is continued,
+   * and an input of deltas already applied is refused (jobs/input-runs.ts).
+   */
   kind?: string;
+  /** Input files besides FILE that shape the plan (products' `--options`): part of the input's identity. */
+  extraInputs?: readonly string[] | undefined;
   /** The command notifications name (default `import KIND`), e.g. `messages send`. */
   command?: string;
   planLabel: string;
@@ -149,7 +158,7 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
     file = remote.file;
   }
   try {
-    const code = await planAndApply(args, ctx, flow, file, runsRoot);
+    const code = await planAndApply(args, ctx, flow, file, runsRoot, remote?.shown);
     // Only a feed whose apply succeeded counts as done: a failed one is imported again next time.
     if (remote !== undefined && args.apply && code === ExitCode.Ok) remote.remember();
     return code;
@@ -165,6 +174,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   flow: ImportFlow<P, A>,
   file: string,
   runsRoot: string,
+  shown: string | undefined,
 ): Promise<number> {
   const { resolveTarget } = await import('./target.js');
   const { withProgress } = await import('./progress.js');
@@ -174,11 +184,45 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
   try {
+    let identity: InputIdentity | undefined;
     if (args.apply) {
       // One writer per store: taken before planning, so a second import refuses before it reads.
       const { lockStore } = await import('./lock-store.js');
       const { clientStore } = await import('../apply/run-store.js');
-      lock = lockStore(ctx, target, await clientStore(target.client, ctx.signal));
+      const store = await clientStore(target.client, ctx.signal);
+      lock = lockStore(ctx, target, store);
+      if (flow.kind !== undefined) {
+        // The same input as an earlier run: continue that run, or refuse deltas applied already.
+        const { inputIdentity } = await import('../jobs/input-identity.js');
+        const { inputRunDecision } = await import('../jobs/input-runs.js');
+        identity = inputIdentity({
+          kind: flow.kind,
+          target: target.describe,
+          storeId: store.id,
+          file,
+          shown: shown ?? args.file,
+          sheet: args.sheet,
+          extraFiles: flow.extraInputs,
+        });
+        const decision = inputRunDecision(runsRoot, identity, { again: args.again === true });
+        if (decision.action === 'refuse') {
+          const { refusal } = decision;
+          out.warn(`mbulk: refused: ${refusal.message}`);
+          // `applied` is how many of its changes the earlier run applied (null: not known).
+          out.result({
+            ok: false,
+            ...refusal,
+            applied: refusal.applied ?? null,
+            total: refusal.total ?? null,
+          });
+          return ExitCode.Refused;
+        }
+        if (decision.action === 'continue') {
+          lock.setRunId(decision.run.id);
+          const { continueInputRun } = await import('./continue-input-run.js');
+          return await continueInputRun(args, ctx, target, decision);
+        }
+      }
     }
     const planned = await withProgress(out, flow.planLabel, (report) =>
       flow.plan({
@@ -187,6 +231,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
         runsRoot,
         target: target.describe,
         read: args.sheet ? { sheet: args.sheet } : {},
+        identity,
         onProgress: report,
         onWarning: (m) => out.warn(`warning: ${m}`),
         signal: ctx.signal,

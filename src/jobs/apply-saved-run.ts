@@ -10,6 +10,7 @@ import type { WriteCheckOptions } from '../apply/write-check.js';
 import { RefusedError } from '../errors/refused-error.js';
 import { describeDriftedList } from '../plan/drifted-entity.js';
 import type { Store } from '../schema/index.js';
+import { rememberApplyEnded, rememberApplyStarted } from './input-runs.js';
 import type { JobCallbacks, JobProgress } from './job-events.js';
 import { runKind, type DriftedEntity, type RunKind } from './run-kind.js';
 import type { SavedRunRefusal } from './saved-run-refusal.js';
@@ -333,6 +334,8 @@ export async function applySavedRun(
     }
     const applying = target;
     let result: Awaited<ReturnType<RunKind['apply']>>;
+    // The store's memory of its inputs: this input is being written (a re-run continues it).
+    rememberApplyStarted(applying);
     try {
       result = await step('apply', (onProgress) =>
         kind.apply(applying, {
@@ -355,6 +358,13 @@ export async function applySavedRun(
         category: 'refused',
         message: error.message,
       };
+    } finally {
+      // Best effort: run.json says the same, and an error here must not hide the apply's own.
+      try {
+        rememberApplyEnded(applying);
+      } catch {
+        // the memory lacks this line: the run directory still tells how it ended
+      }
     }
     return {
       applied: true,

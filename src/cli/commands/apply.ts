@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
-import { exitCodeFor } from '../exit-code.js';
 import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
@@ -42,9 +41,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
-  const { applyExitCode, appliedLine, failureLines, splitCounts, unfinishedLine } =
-    await import('../run-summary.js');
-  const { existsSync } = await import('node:fs');
+  const { splitCounts } = await import('../run-summary.js');
+  const { printAppliedSavedRun, savedRunRefused } = await import('../saved-run-output.js');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
   ctx.run = { id: run.id, journal: run.file('journal') };
@@ -91,49 +89,13 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
     });
     if (outcome.applied === false) return await refused(outcome);
     // The same ending as an import: what was applied, failures, where the results are.
-    const applied = outcome.run;
-    if (outcome.status !== 'completed') out.warn(unfinishedLine(applied, outcome.status));
-    out.line(appliedLine(outcome.summary, outcome.status));
-    const failures = failureLines(outcome.summary);
-    for (const line of failures.slice(0, 20)) out.line(`  ${line}`);
-    if (failures.length > 20) out.line(`  … and ${failures.length - 20} more in ${applied.file('results')}`);
-    out.line(`Results: ${applied.file('results')}`);
-    if (failures.length > 0 && existsSync(applied.file('failed')))
-      out.line(`Failed rows to fix and re-import: ${applied.file('failed')}`);
-    out.result({
-      ok: outcome.ok,
-      runId: applied.id,
-      kind: outcome.kind,
-      status: outcome.status,
-      ...outcome.summary,
-      abortedBy: outcome.abortedBy,
-    });
-    return applyExitCode(out, outcome, !outcome.ok, ctx.apiSources);
+    return printAppliedSavedRun(ctx, outcome);
   } finally {
     await target.close();
   }
 
-  /**
-   * A refusal as the CLI shows it: a drift refusal lists what drifted (already printed) and ends
-   * with a JSON result; any other is an error message (exit code from its category).
-   */
-  async function refused(refusal: SavedRunRefusal): Promise<number> {
-    const { CliError } = await import('../cli-error.js');
-    switch (refusal.refused) {
-      case 'drift':
-      case 'replan-repeats':
-      case 'replan-refused':
-        out.warn(`mbulk: refused: ${refusal.message}`);
-        out.result({
-          ok: false,
-          refused: refusal.refused === 'replan-refused' ? refusal.reason : 'drift',
-          runId: refusal.runId,
-          drifted: refusal.drifted,
-        });
-        return exitCodeFor(refusal.category);
-      default:
-        throw new CliError(refusal.message, exitCodeFor(refusal.category));
-    }
+  function refused(refusal: SavedRunRefusal): Promise<number> {
+    return savedRunRefused(ctx, refusal);
   }
 }
 

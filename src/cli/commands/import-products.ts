@@ -86,6 +86,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   let invalid = 0;
   return runImportFlow(args, ctx, {
     kind: 'products',
+    extraInputs: args.options === undefined ? undefined : [resolve(ctx.cwd, args.options)],
     planLabel: 'Plan products',
     plan: (basics) =>
       planProductImport({

@@ -93,6 +93,12 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
               'Send each change as a delta from the quantity seen when planning, keeping sales made meanwhile',
           })
           .option('batch-size', { type: 'number', default: 100, describe: 'Items per batch request' })
+          .option('again', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Apply a sheet of delta_quantity once more although a run already applied it to this store (default: refused, exit 3, naming the run). An unfinished run of the same sheet is continued first',
+          })
           .option('max-changes', {
             type: 'string',
             describe:
@@ -101,7 +107,7 @@ export const registerImportStock: RegisterCommand = (parser, ctx, setExit) =>
           .example('$0 import stock stock.csv', 'plan only: what would change')
           .example('$0 import stock stock.csv --apply --yes --json --max-changes 10%', 'nightly, unattended'),
         {
-          safety: ['max-changes', 'preserve-sales'],
+          safety: ['max-changes', 'preserve-sales', 'again'],
           format: [],
           more: [['Requests:', ['batch-size']]],
         },

@@ -40,6 +40,8 @@ export interface ImportArgs extends GlobalArgs, NotifyArgs {
   'follow-redirects'?: boolean | undefined;
   /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
   'strict-check'?: boolean | undefined;
+  /** Stock: apply a delta sheet already applied to this store once more. */
+  again?: boolean | undefined;
 }
 
 /** `mbulk import products|customers|stock FILE`. */

@@ -133,7 +133,8 @@ export function parseAge(text: string): number | undefined {
 
 /**
  * `mbulk runs prune --older-than 30d`: deletes run directories whose last activity (run.json's
- * `updated_at`) is older than that. A run being applied by a live process is never touched.
+ * `updated_at`) is older than that. A run being applied by a live process is never touched, and
+ * the store's memory of its inputs (inputs.ndjson, beside the run directories) is kept.
  */
 async function pruneCommand(args: PruneArgs, ctx: CommandContext): Promise<number> {
   const { listRuns } = await import('../../apply/run-directory.js');
@@ -387,6 +388,9 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         (s) =>
           helpGroups(
             s
+              .epilog(
+                'Kept: inputs.ndjson in the runs directory, the memory of which inputs (kind, store, sha256 of the file) its runs applied. A delta sheet applied by a pruned run is still refused (import stock --again applies it once more).',
+              )
               .option('older-than', {
                 type: 'string',
                 demandOption: true,

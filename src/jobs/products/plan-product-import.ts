@@ -220,6 +220,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     },
     counts: productCounts,
     report: writeProductReport,
+    extraInputs: options.optionsFile !== undefined ? [options.optionsFile] : [],
   });
   const { priceJumps } = planned.file;
   const applyRefusal =

@@ -7,6 +7,8 @@ import type { ReadSheetOptions, SheetInfo } from '../../sheets/read-sheet.js';
 import type { SheetRow } from '../../sheets/sheet-row.js';
 import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
+import { inputIdentity, type InputIdentity } from '../input-identity.js';
+import { rememberPlannedInput } from '../input-runs.js';
 import { keepRunInput, type RunInput } from '../run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from './read-input.js';
 
@@ -21,6 +23,13 @@ export interface PlanFromSheetOptions extends JobCallbacks {
   read?: ReadSheetOptions | undefined;
   /** Plan a sheet with a header and no data rows (default false: EmptySheetError, exit 3). */
   allowEmpty?: boolean | undefined;
+  /**
+   * The input's identity, when the caller worked it out before planning (inputRunDecision); else
+   * it is worked out here. Recorded with the run, so that a re-run of the same input finds it.
+   */
+  identity?: InputIdentity | undefined;
+  /** How the input is named in messages (a feed's URL; default: the file's base name). */
+  inputShown?: string | undefined;
 }
 
 /** What a kind's `read` step returns: at least the input sheet it read and its data rows. */
@@ -60,6 +69,10 @@ export interface SheetPlanner<Read extends SheetRead, File extends { kind: strin
   counts(file: File, read: Read): Record<string, number>;
   /** Writes report.md and report.html of the plan. */
   report(run: RunDirectory, file: File): void;
+  /** Whether the input holds deltas (applying it twice adds twice; default: no). */
+  deltas?(read: Read): boolean;
+  /** Input files besides `file` that shape the plan (part of the input's identity). */
+  extraInputs?: readonly string[] | undefined;
 }
 
 export interface PlannedFromSheet<File> {
@@ -103,6 +116,20 @@ export async function planFromSheet<Read extends SheetRead, File extends { kind:
   const file = planned.file({ kind: planner.kind, version: 1, input }, run);
   run.writePlan(file);
   run.update({ counts: planner.counts(file, read) });
+  rememberPlannedInput(
+    run,
+    options.identity ??
+      inputIdentity({
+        kind: planner.kind,
+        target: options.target,
+        storeId: store.id,
+        file: options.file,
+        shown: options.inputShown,
+        sheet: options.read?.sheet,
+        extraFiles: planner.extraInputs,
+      }),
+    planner.deltas?.(read) === true,
+  );
   planner.report(run, file);
   return planned.refusal ? { run, file, store, refusal: planned.refusal } : { run, file, store };
 }

@@ -79,6 +79,8 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
       };
     },
     counts: (file) => stockCounts(file.plan),
+    // A sheet of `delta_quantity` adds to the stock: applied twice, it adds twice.
+    deltas: (read) => read.columns.delta_quantity !== undefined,
     report: writeStockReport,
   });
 }

@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { generateStore } from '../../../src/sandbox/generator.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+
+// Issue 37: a run's identity across invocations. The built binary, run twice as a cron job or a
+// person would, with the sandbox's request log as the witness of what was written.
+const BIN = resolve('bin/mbulk.js');
+
+let sandbox: RunningSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+interface Item {
+  itemId: string;
+  sku: string;
+  quantity: number;
+}
+
+async function setUp(count: number, options: { latencyMs?: number; strict?: boolean } = {}) {
+  const snapshot = generateStore({ products: 30, customers: 0, orders: 0, seed: 37 });
+  const items: Item[] = snapshot.products
+    .filter((p) => p.inventory_enabled)
+    .flatMap((p) => [p.inventory, ...p.variants.map((v) => v.inventory)])
+    .filter((i) => i?.sku)
+    .slice(0, count)
+    .map((i) => ({ itemId: i!.item_id, sku: i!.sku as string, quantity: i!.quantity }));
+  expect(items).toHaveLength(count);
+  const s = await startSandbox({ seed: snapshot, ...options });
+  sandbox = s;
+  const dir = mkdtempSync(join(tmpdir(), 'mbulk-rerun-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: dir,
+    XDG_DATA_HOME: join(dir, 'data'),
+    MERCHANT_API_URL: s.url,
+    MERCHANT_API_TOKEN: s.token,
+    MBULK_LOCK_DIR: join(dir, 'locks'),
+  };
+  writeFileSync(
+    join(dir, 'stock-deltas.csv'),
+    `sku,delta_quantity\n${items.map((i) => `${i.sku},1`).join('\n')}\n`,
+  );
+  return { s, dir, env, items };
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `mbulk ARGS` as a child process; `killWhen` (asked after each request the sandbox logs) kills it with SIGKILL. */
+function mbulk(args: string[], cwd: string, env: NodeJS.ProcessEnv, killWhen?: () => boolean): Promise<Exit> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let timer: NodeJS.Timeout | undefined;
+  if (killWhen !== undefined) {
+    timer = setInterval(() => {
+      if (killWhen()) {
+        clearInterval(timer);
+        child.kill('SIGKILL');
+      }
+    }, 5);
+  }
+  return new Promise((done) =>
+    child.on('close', (code, signal) => {
+      clearInterval(timer);
+      done({ code, signal, stdout, stderr });
+    }),
+  );
+}
+
+function writes(s: RunningSandbox) {
+  return s
+    .requestLog()
+    .filter((e) => e.method !== 'GET' && (e.outcome === 'applied' || e.outcome === 'dropped_after'));
+}
+
+it('the same delta sheet applied twice: the second exits 3 naming the run and sends nothing; --again sends it once more', async () => {
+  const { s, dir, env, items } = await setUp(12);
+  const args = ['import', 'stock', 'stock-deltas.csv', '--apply', '--yes', '--json'];
+
+  const first = await mbulk(args, dir, env);
+  expect(first.code, first.stderr).toBe(0);
+  const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
+  for (const i of items) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 1);
+  const afterFirst = s.requestLog().length;
+  const firstWrites = writes(s).length;
+  expect(firstWrites).toBeGreaterThan(0);
+
+  const second = await mbulk(args, dir, env);
+  expect(second.code, second.stderr).toBe(3);
+  expect(second.stderr).toMatch(
+    new RegExp(
+      `stock-deltas\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${runId} at \\S+: 12 of 12 deltas; --again applies it once more`,
+    ),
+  );
+  const refusal = JSON.parse(second.stdout) as Record<string, unknown>;
+  expect(refusal).toMatchObject({
+    ok: false,
+    refused: 'already-applied',
+    run: runId,
+    applied: 12,
+    total: 12,
+  });
+  expect(typeof refusal['appliedAt']).toBe('string');
+  expect(refusal['sha256']).toMatch(/^[0-9a-f]{64}$/);
+  // Nothing sent: no write, and no read of the inventory either (only who the token belongs to).
+  expect(writes(s)).toHaveLength(firstWrites);
+  expect(
+    s
+      .requestLog()
+      .slice(afterFirst)
+      .every((e) => e.method === 'GET' && !e.path.includes('inventory')),
+  ).toBe(true);
+  for (const i of items) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 1);
+
+  const again = await mbulk([...args, '--again'], dir, env);
+  expect(again.code, again.stderr).toBe(0);
+  for (const i of items) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 2);
+  expect(writes(s)).toHaveLength(2 * firstWrites);
+});
+
+it('an import killed while writing, run again with the same command, continues the same run: every delta written once', async () => {
+  // One PATCH per item (strict: no batch route), one at a time, slow enough to kill it midway.
+  const { s, dir, env, items } = await setUp(16, { latencyMs: 60, strict: true });
+  const args = ['import', 'stock', 'stock-deltas.csv', '--apply', '--yes', '--json', '--concurrency', '1'];
+
+  const killed = await mbulk(args, dir, env, () => writes(s).length >= 5);
+  expect(killed.signal).toBe('SIGKILL');
+  const before = writes(s).length;
+  expect(before).toBeGreaterThanOrEqual(5);
+  expect(before).toBeLessThan(items.length);
+
+  const rerun = await mbulk(args, dir, env);
+  expect(rerun.code, rerun.stderr).toBe(0);
+  const result = JSON.parse(rerun.stdout) as { runId: string; continuedRun: string };
+  expect(result.continuedRun).toBe(result.runId);
+  expect(rerun.stderr + rerun.stdout).not.toContain('Plan stock');
+  // Every item got its delta once, and each was written once.
+  for (const i of items) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 1);
+  const patched = writes(s).map((e) => e.path);
+  expect(new Set(patched).size).toBe(items.length);
+  expect(patched).toHaveLength(items.length);
+
+  // And once finished, the same command is refused: the sheet was applied.
+  const third = await mbulk(args, dir, env);
+  expect(third.code).toBe(3);
+  expect(third.stderr).toContain(`by run ${result.runId}`);
+});
