@@ -47,6 +47,7 @@ const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   [/--sheet\b/g, 'sheet'],
   [/--force\b/g, 'force: true'],
   [/--replan\b/g, 'plan_import again'],
+  [/(?<![\w-])--apply\b/g, 'apply_plan'],
   // Flags only the server's operator has.
   [
     /\bor pass --allow-deletes\b/g,

@@ -79,6 +79,14 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
         return remote.file;
       },
     });
+    // A tool's failure is a tool error (guarded); should a promise of ours still reject unhandled
+    // (a bug), the server says so on stderr and keeps serving: the assistant keeps its tools.
+    const keepServing = (error: unknown): void => {
+      process.stderr.write(
+        `mbulk mcp: internal error, still serving: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    };
+    process.on('unhandledRejection', keepServing);
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((done) => {
       transport.onclose = () => done();
@@ -88,6 +96,7 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
     await server.connect(transport);
     await closed;
     await server.close();
+    process.off('unhandledRejection', keepServing);
     return ExitCode.Ok;
   } finally {
     await target.close();
