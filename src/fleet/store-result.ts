@@ -6,6 +6,7 @@ export type StoreOutcome =
   | 'applied'
   | 'planned'
   | 'unchanged feed'
+  | 'already applied'
   | 'rows failed'
   | 'config error'
   | 'refused'
@@ -151,11 +152,19 @@ export function storeResultOf(
   }
   const r = exit.result;
   const facts = resultFacts(r);
+  const already = alreadyApplied(code, r, files.runsDir);
+  if (already !== undefined)
+    return { ...base, ...facts, ...already, ...(r !== undefined ? { result: r } : {}) };
   let outcome = OUTCOME_BY_CODE[code];
   if (outcome === undefined) {
     outcome = r?.['unchanged'] === true ? 'unchanged feed' : r?.['applied'] === true ? 'applied' : 'planned';
   }
   let message = resultMessage(r) ?? (exit.result === undefined ? exit.resultProblem : undefined);
+  // A re-run that continued the store's unfinished run of the same feed (never planned again).
+  const continued = r?.['continuedRun'];
+  if (typeof continued === 'string' && code !== ExitCode.Interrupted)
+    message =
+      message === undefined ? `continued run ${continued}` : `continued run ${continued} · ${message}`;
   if (code === ExitCode.Interrupted) {
     message =
       facts.runId !== undefined
@@ -176,6 +185,34 @@ export function storeResultOf(
     exitCode: code,
     ...(message !== undefined ? { message } : {}),
     ...(r !== undefined ? { result: r } : {}),
+  };
+}
+
+/**
+ * A store whose feed of deltas a run already applied to it (the store refused it, exit 3,
+ * `refused: "already-applied"`: a fleet run again after an interrupt, with this store done): not run
+ * again, and not a failure (exit 0), unless that run left some deltas failed (exit 1, with the way
+ * to retry them). The run that applied it is the store's run.
+ */
+function alreadyApplied(
+  code: number,
+  r: Record<string, unknown> | undefined,
+  runsDir: string,
+): Pick<StoreResult, 'outcome' | 'exitCode' | 'message' | 'runId'> | undefined {
+  if (code !== ExitCode.Refused || r?.['refused'] !== 'already-applied') return undefined;
+  const run = typeof r['run'] === 'string' ? r['run'] : undefined;
+  if (run === undefined) return undefined;
+  const at = typeof r['appliedAt'] === 'string' ? ` at ${r['appliedAt']}` : '';
+  const applied = r['applied'];
+  const total = r['total'];
+  const inPart = typeof applied === 'number' && typeof total === 'number' && applied < total;
+  return {
+    outcome: 'already applied',
+    exitCode: inPart ? ExitCode.RowsFailed : ExitCode.Ok,
+    runId: run,
+    message: inPart
+      ? `already applied by run ${run}${at}: ${applied} of ${total} deltas (not run again; to retry the others: mbulk runs resume ${run} --runs-dir ${runsDir})`
+      : `already applied by run ${run}${at} (not run again)`,
   };
 }
 

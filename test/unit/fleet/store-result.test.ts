@@ -213,6 +213,49 @@ describe('notRunResult', () => {
   });
 });
 
+describe('a fleet run again', () => {
+  it('a store that continued its unfinished run says so; one whose deltas were applied is not run again, and not a failure', () => {
+    const continued = { ok: true, applied: true, runId: 'R1', status: 'completed', continuedRun: 'R1' };
+    expect(storeResultOf(store, { code: 0, signal: null, result: continued }, files, 1)).toMatchObject({
+      outcome: 'applied',
+      exitCode: 0,
+      runId: 'R1',
+      message: 'continued run R1',
+    });
+    const refusal = {
+      ok: false,
+      refused: 'already-applied',
+      run: 'R1',
+      appliedAt: '2026-11-28T02:00:00.000Z',
+      applied: 80,
+      total: 80,
+      input: 'https://erp.example/kl.csv',
+      sha256: 'ab',
+      message: '…',
+    };
+    expect(storeResultOf(store, { code: 3, signal: null, result: refusal }, files, 1)).toMatchObject({
+      outcome: 'already applied',
+      exitCode: 0,
+      runId: 'R1',
+      message: 'already applied by run R1 at 2026-11-28T02:00:00.000Z (not run again)',
+    });
+    // Some of its deltas failed: still not run again, but the failures still count (exit 1).
+    expect(
+      storeResultOf(store, { code: 3, signal: null, result: { ...refusal, applied: 78 } }, files, 1),
+    ).toMatchObject({
+      outcome: 'already applied',
+      exitCode: 1,
+      message: `already applied by run R1 at 2026-11-28T02:00:00.000Z: 78 of 80 deltas (not run again; to retry the others: mbulk runs resume R1 --runs-dir ${files.runsDir})`,
+    });
+    // Any other refusal is one.
+    const drift = { ok: false, refused: 'drift', runId: 'R2' };
+    expect(storeResultOf(store, { code: 3, signal: null, result: drift }, files, 1)).toMatchObject({
+      outcome: 'refused',
+      exitCode: 3,
+    });
+  });
+});
+
 describe('rows that failed', () => {
   it('point at failed.csv after an apply, at the review page after a dry run', () => {
     const rows = [{ row: 3 }, { row: 9 }];
