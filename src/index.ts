@@ -8,7 +8,7 @@
  * platforms · the local sandbox · errors. The sandbox's msw handlers are in the
  * `merchant-bulk/msw` subpath, so nothing here needs msw (an optional peer dependency).
  *
- * The names exported here are pinned by `test/integration/package/public-api.txt`: a change to
+ * The names exported here are pinned by `test/e2e/package/public-api.txt`: a change to
  * the surface is a change to that file, reviewed like any other API change.
  *
  * @packageDocumentation

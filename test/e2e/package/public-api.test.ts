@@ -165,7 +165,7 @@ console.log(JSON.stringify({ names: Object.keys(m), outside }));`;
     const { errors, surface, undocumented } = await compileConsumer();
     expect(errors).toEqual([]);
     expect(undocumented).toEqual([]);
-    // A deliberate API change: `UPDATE_PUBLIC_API=1 npx vitest run test/integration/package` rewrites the pin.
+    // A deliberate API change: `UPDATE_PUBLIC_API=1 npx vitest run test/e2e/package` rewrites the pin.
     if (process.env['UPDATE_PUBLIC_API'] === '1') await writeFile(pinnedFile, `${surface.join('\n')}\n`);
     expect(surface).toEqual(pinned);
   }, 90_000);
