@@ -7,7 +7,7 @@ import {
   type FileSandbox,
   type McpSession,
   type ToolAnswer,
-} from '../../integration/mcp/mcp-helpers.js';
+} from './mcp-helpers.js';
 
 // Every kind an assistant can import (products, stock, customers) through plan_import, show_plan,
 // apply_plan, then rollback_run and apply_plan of the rollback with its hash: the SDK's own client
