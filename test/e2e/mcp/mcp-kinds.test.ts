@@ -1,13 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  fileSandbox,
-  startMcp,
-  type FileSandbox,
-  type McpSession,
-  type ToolAnswer,
-} from './mcp-helpers.js';
+import { fileSandbox, startMcp, type FileSandbox, type McpSession, type ToolAnswer } from './mcp-helpers.js';
 
 // Every kind an assistant can import (products, stock, customers) through plan_import, show_plan,
 // apply_plan, then rollback_run and apply_plan of the rollback with its hash: the SDK's own client

@@ -2,13 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_STORE } from '../../helpers/sample-sandboxes.js';
-import {
-  fileSandbox,
-  startMcp,
-  type FileSandbox,
-  type McpSession,
-  type ToolAnswer,
-} from '../../integration/mcp/mcp-helpers.js';
+import { fileSandbox, startMcp, type FileSandbox, type McpSession, type ToolAnswer } from './mcp-helpers.js';
 
 // Refusals an assistant can act on: each names the tool argument that lifts it, or says that only
 // the server's operator can (with the server flag); no CLI command or flag anywhere. Invalid rows

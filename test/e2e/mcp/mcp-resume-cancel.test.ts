@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SAMPLE_STORE } from '../../helpers/sample-sandboxes.js';
-import {
-  fileSandbox,
-  startMcp,
-  type FileSandbox,
-  type McpSession,
-} from '../../integration/mcp/mcp-helpers.js';
+import { fileSandbox, startMcp, type FileSandbox, type McpSession } from './mcp-helpers.js';
 
 // An assistant applies only what it saw, and a cancel never costs it its server: resume_run of a
 // run that never started needs the plan's hash; apply_plan cancelled at any moment leaves the
