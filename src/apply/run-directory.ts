@@ -54,7 +54,19 @@ const RunMetaSchema = z.object({
   input_sha256: z.string().optional(),
   /** The input holds deltas: applied once, it is refused again (`--again` applies it once more). */
   input_deltas: z.boolean().optional(),
+  /**
+   * What an apply of the plan needs, else it is refused (set when planned; see ApplyNeed): the
+   * options that lift a refusal (`allowDeletes`, `allowPriceJumps`) or `plan-again` when none can.
+   */
+  needs: z.array(z.string()).optional(),
 });
+
+/**
+ * What an apply of a planned run needs (run.json's `needs`): an option that lifts its refusal
+ * (`allowDeletes`: the delete guard; `allowPriceJumps`: suspicious prices), or `plan-again`: no
+ * option lifts it (a --max-changes guard, stock read without --stock-unknown).
+ */
+export type ApplyNeed = 'allowDeletes' | 'allowPriceJumps' | 'plan-again';
 
 /** Contents of `run.json`. */
 export type RunMeta = z.infer<typeof RunMetaSchema>;

@@ -7,6 +7,11 @@ import { ExitCode, exitCodeFor } from './exit-code.js';
 export interface RunInProgress {
   id: string;
   journal: string;
+  /**
+   * The command that continues the run from where it is now (default: `mbulk runs resume ID`
+   * once written to, else none): `mbulk apply ID` with its flags while the run is still planned.
+   */
+  continueWith?: (() => string) | undefined;
 }
 
 export interface DescribedError {

@@ -37,7 +37,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       abort.abort(new InterruptedError(signal));
       return;
     }
-    const resume = ctx.run === undefined ? 'mbulk runs list' : `mbulk runs resume ${ctx.run.id}`;
+    const resume =
+      ctx.run === undefined
+        ? 'mbulk runs list'
+        : (ctx.run.continueWith?.() ?? `mbulk runs resume ${ctx.run.id}`);
     out.urgent(`\nmbulk: quitting at once; the journal holds what was written; continue with: ${resume}`);
     process.exit(ExitCode.Interrupted);
   };
@@ -67,7 +70,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (abort.signal.aborted) {
       // Stopped before any write of this session began (reading, planning, the drift check, the
       // prompt): a saved run stays as it was.
-      const run = ctx.run === undefined ? '' : ` · the run stays as it was: mbulk runs show ${ctx.run.id}`;
+      const next = ctx.run?.continueWith?.();
+      const run =
+        ctx.run === undefined
+          ? ''
+          : next !== undefined
+            ? ` · the run stays as it was; continue with: ${next}`
+            : ` · the run stays as it was: mbulk runs show ${ctx.run.id}`;
       out.warn(`Interrupted: nothing was written${run}`);
       out.result({ ok: false, interrupted: true });
       return ExitCode.Interrupted;

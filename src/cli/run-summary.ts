@@ -1,3 +1,4 @@
+import { SETTLED_KEY, type JournalSnapshot } from '../apply/journal.js';
 import type { RunDirectory, RunMeta } from '../apply/run-directory.js';
 import type { AbortCause } from '../jobs/job-events.js';
 import { opsProgress, unfinishedHeadline } from '../apply/unfinished-headline.js';
@@ -53,9 +54,27 @@ export function applyExitCode(
   return rowsFailed || applied.status !== 'completed' ? ExitCode.RowsFailed : ExitCode.Ok;
 }
 
-/** How far a run's operations got, from its run.json (written by the executor after every apply). */
-export function runProgress(meta: RunMeta): { done: number; total: number; failed: number } | undefined {
-  return opsProgress(meta.counts);
+/**
+ * How far a run's operations got. run.json's counts are written when an apply ends; a process
+ * that quit at once (a second Ctrl-C, a kill) never wrote them, so the journal, which records every
+ * operation before and after it is sent, says how far it got: done, and failed or of unknown
+ * outcome. The total is run.json's (undefined when no apply ever ended). A damaged journal is not
+ * counted (run.json's counts then stand).
+ */
+export function runProgress(
+  meta: RunMeta,
+  journal?: JournalSnapshot,
+): { done: number; total: number | undefined; failed: number } | undefined {
+  const counted = opsProgress(meta.counts);
+  if (journal === undefined || journal.records === 0 || journal.damage.length > 0) return counted;
+  let done = 0;
+  let failed = 0;
+  for (const [key, state] of journal.states) {
+    if (key === SETTLED_KEY) continue;
+    if (state.status === 'done') done++;
+    else if (state.status === 'failed' || state.status === 'unknown') failed++;
+  }
+  return { done, total: counted?.total, failed };
 }
 
 /** The headline of an apply that did not complete (unfinishedHeadline), from the run's run.json. */
@@ -167,19 +186,46 @@ export function isResumable(status: string, counts: Readonly<Record<string, numb
   );
 }
 
-/** The command a run calls for next, by its status and counts (undefined: none). */
+/** The flag of each option a planned run may need (run.json's `needs`, ApplyNeed). */
+const NEED_FLAGS: Readonly<Record<string, string>> = {
+  allowDeletes: '--allow-deletes',
+  allowPriceJumps: '--allow-price-jumps',
+};
+
+/** What a planned run needs to be applied: run.json's `needs`, and whether a drift check refused it. */
+export interface PlannedRunNeeds {
+  needs?: readonly string[] | undefined;
+  /** drift.json holds a refusal: the store changed since planning, so only `--replan` applies it. */
+  drifted?: boolean | undefined;
+}
+
+/**
+ * The command a run calls for next, by its status and counts (undefined: none). For a planned run
+ * it is one that will not be refused: with the flags its refusal needs (`--allow-deletes`,
+ * `--allow-price-jumps`), `--replan` once a drift check refused it, or none when no flag lifts it.
+ */
 export function nextCommand(
   id: string,
   kind: string,
   status: string,
   counts: Readonly<Record<string, number>> = {},
+  planned: PlannedRunNeeds = {},
 ): string | undefined {
   if (status === 'interrupted' || status === 'failed') return `Continue with: mbulk runs resume ${id}`;
   if (isResumable(status, counts)) {
     const n = unfinishedOps(counts);
     return `Continue with: mbulk runs resume ${id} (retries its ${n} failed write${n === 1 ? '' : 's'}; one that may have been sent is checked against the store first)`;
   }
-  if (status === 'planned') return `Apply with: mbulk apply ${id}`;
+  if (status === 'planned') {
+    const needs = planned.needs ?? [];
+    if (needs.includes('plan-again'))
+      return `Refused when planned, and no flag lifts it: plan it again (why: mbulk runs show ${id} --report)`;
+    if (kind === 'rollback') return `Apply with: mbulk runs rollback ${id} --apply`;
+    const flags = needs.flatMap((n) => (NEED_FLAGS[n] !== undefined ? [` ${NEED_FLAGS[n]}`] : [])).join('');
+    if (planned.drifted === true)
+      return `Apply with: mbulk apply ${id} --replan${flags} (the store changed since planning: it is planned again from the run's copy of the input)`;
+    return `Apply with: mbulk apply ${id}${flags}`;
+  }
   if (status === 'applied' && kind !== 'rollback') return `Undo with: mbulk runs rollback ${id}`;
   return undefined;
 }

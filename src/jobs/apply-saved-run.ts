@@ -49,6 +49,8 @@ export interface ApplySavedRunOptions extends JobCallbacks {
   concurrency?: number | undefined;
   /** Write a products plan whose prices jump (default: refused unless planned with it). */
   allowPriceJumps?: boolean | undefined;
+  /** Write a products plan the delete guard refused when planned (default: refused). */
+  allowDeletes?: boolean | undefined;
   /** Write-time re-read of products and customers. */
   writeCheck?: WriteCheckOptions | undefined;
   /**
@@ -342,6 +344,7 @@ export async function applySavedRun(
           client: options.client,
           ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
           allowPriceJumps: options.allowPriceJumps === true,
+          allowDeletes: options.allowDeletes === true,
           ...(options.writeCheck !== undefined ? { writeCheck: options.writeCheck } : {}),
           onProgress,
           onWarning: options.onWarning,

@@ -11,6 +11,7 @@ export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   yes: boolean;
   replan?: boolean;
   'allow-price-jumps'?: boolean;
+  'allow-deletes'?: boolean;
   /** `runs resume --reconcile`: settle what the journal cannot prove by re-reading the store. */
   reconcile?: boolean;
   /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
@@ -45,7 +46,26 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { printAppliedSavedRun, savedRunRefused } = await import('../saved-run-output.js');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
-  ctx.run = { id: run.id, journal: run.file('journal') };
+  // Stopped before it wrote (the drift check, the prompt), the same command continues it; once
+  // written to, a resume does.
+  const flags = (['replan', 'allow-price-jumps', 'allow-deletes', 'strict-check', 'reconcile'] as const)
+    .filter((f) => args[f] === true)
+    .map((f) => ` --${f}`)
+    .join('');
+  const same = `mbulk ${resume ? 'runs resume' : 'apply'} ${run.id}${flags}`;
+  ctx.run = {
+    id: run.id,
+    journal: run.file('journal'),
+    continueWith: () => {
+      let planned = false;
+      try {
+        planned = run.refresh().status === 'planned';
+      } catch {
+        // run.json unreadable: a resume checks the run before it writes.
+      }
+      return resume || planned ? same : `mbulk runs resume ${run.id}`;
+    },
+  };
   const options = { resume, reconcile: args.reconcile === true, replan: args.replan === true };
   // What needs no store is checked before the target is resolved (a bad run is named first).
   const checked = await checkSavedRun(run, options);
@@ -61,6 +81,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       target: target.describe,
       concurrency: args.concurrency,
       allowPriceJumps: args['allow-price-jumps'] === true,
+      allowDeletes: args['allow-deletes'] === true,
       writeCheck: { strict: args['strict-check'] === true },
       // One writer per store on this machine (also stops two resumes of one run racing).
       lock: commandStoreLock(ctx),
@@ -127,6 +148,12 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
             describe:
               'Write a products plan whose prices change ×10 or more, or exceed 10× the catalog median (default: refused, exit 3, unless planned with the flag)',
           })
+          .option('allow-deletes', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Write a products plan that hides or deletes more of the catalog than the guard allows (default: refused, exit 3, unless planned with the flag)',
+          })
           .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE })
           .option('runs-dir', {
             type: 'string',
@@ -134,7 +161,7 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
           }),
         [
           ['Essentials:', ['yes']],
-          ['Safety:', ['replan', 'allow-price-jumps', 'strict-check']],
+          ['Safety:', ['replan', 'allow-price-jumps', 'allow-deletes', 'strict-check']],
           ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
         ],
       ),

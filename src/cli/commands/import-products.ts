@@ -172,6 +172,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         out.line(`Report: ${reportFile}`);
       }
       invalid = counts['invalid rows'] ?? 0;
+      const jumpFlag = jumps.length > 0 && !args['allow-price-jumps'] ? ' --allow-price-jumps' : '';
       return {
         base: {
           runId: planned.run.id,
@@ -192,7 +193,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
         writes: writes.length,
-        dryRun: `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        // Price jumps refuse an apply without the flag: the way to write names it.
+        dryRun: `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply${jumpFlag} (or mbulk apply ${planned.run.id}${jumpFlag})`,
         nothing: 'Nothing to write.',
         confirm: `Write ${writes.length} product changes (${formatCounts({ create: plan.summary.create, update: plan.summary.update, hide: plan.summary.hide, delete: plan.summary.delete })}) to ${planned.store.name}?`,
         refused: (refusal) => refusal,

@@ -48,7 +48,12 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   // --report: the whole report.md first (it may be older than the run's last apply: the live
   // summary follows). Without it, the summary alone.
   if (args.report === true && existsSync(report)) ctx.out.line(readFileSync(report, 'utf8'));
-  const progress = runProgress(meta);
+  const { readJournal, journalDamage } = await import('../../apply/journal.js');
+  const { runJournalEvidence } = await import('../../apply/journal-evidence.js');
+  const snapshot = readJournal(run.file('journal'));
+  const damage = journalDamage(snapshot, runJournalEvidence(run));
+  // From the journal: after a second Ctrl-C, run.json's counts are those of an earlier session.
+  const progress = runProgress(meta, damage.length > 0 ? undefined : snapshot);
   const resumable = isResumable(status, meta.counts);
   ctx.out.line(`Run ${run.id} · ${meta.kind} · ${status}`);
   if (meta.input !== undefined) ctx.out.line(`Input: ${meta.input}`);
@@ -57,11 +62,9 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   if (planned !== '') ctx.out.line(`Plan: ${planned}`);
   if (outcome !== '') ctx.out.line(`Outcome: ${outcome}`);
   if (progress !== undefined)
-    ctx.out.line(`Progress: done ${progress.done} of ${progress.total} · ${progress.failed} failed`);
-  const { readJournal, journalDamage } = await import('../../apply/journal.js');
-  const { runJournalEvidence } = await import('../../apply/journal-evidence.js');
-  const snapshot = readJournal(run.file('journal'));
-  const damage = journalDamage(snapshot, runJournalEvidence(run));
+    ctx.out.line(
+      `Progress: done ${progress.done}${progress.total === undefined ? '' : ` of ${progress.total}`} · ${progress.failed} failed`,
+    );
   const journal =
     damage.length > 0
       ? { state: 'damaged' as const, damage }
@@ -77,7 +80,11 @@ async function showCommand(args: RunsArgs, ctx: CommandContext): Promise<number>
   ctx.out.line(`Directory: ${run.dir}`);
   if (args.report !== true && existsSync(report))
     ctx.out.line(`Report: ${report} (all of it here: mbulk runs show ${run.id} --report)`);
-  const next = nextCommand(run.id, meta.kind, status, meta.counts);
+  const { readDriftRefusal } = await import('../../apply/run-directory.js');
+  const next = nextCommand(run.id, meta.kind, status, meta.counts, {
+    needs: meta.needs,
+    drifted: status === 'planned' && readDriftRefusal(run.dir) !== undefined,
+  });
   if (next !== undefined) ctx.out.line(next);
   const files = (['plan', 'journal', 'results', 'failed', 'backup', 'report', 'reportHtml'] as const).filter(
     (f) => existsSync(run.file(f)),

@@ -216,6 +216,13 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           };
         },
         refusal: guard.ok ? undefined : guard.message,
+        // What `mbulk apply RUN` needs: --allow-deletes lifts the guard, --allow-price-jumps the
+        // jumps; stock read without --stock-unknown is never applied (plan it again).
+        needs: [
+          ...(guard.ok ? [] : (['allowDeletes'] as const)),
+          ...(priceJumps.length > 0 && !allowPriceJumps ? (['allowPriceJumps'] as const) : []),
+          ...(stockUnknownRefusal(plan) !== undefined ? (['plan-again'] as const) : []),
+        ],
       };
     },
     counts: productCounts,

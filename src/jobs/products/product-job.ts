@@ -50,6 +50,11 @@ type ProductOp =
  */
 export interface ApplyProductsOptions extends ApplyJobOptions {
   allowPriceJumps?: boolean | undefined;
+  /**
+   * Write a plan the delete guard refused when planned (`--allow-deletes`: it hides or deletes
+   * more than the guard's share of the catalog). Default false: such a run is refused (exit 3).
+   */
+  allowDeletes?: boolean | undefined;
   writeCheck?: WriteCheckOptions | undefined;
 }
 
@@ -249,7 +254,8 @@ export const productJob = defineJob({
   kind: 'products',
   planSchema: ProductPlanFileSchema,
   refuse: (run, file, options) => {
-    if (file.refusal) throw new RefusedError(file.refusal);
+    // A products plan's refusal is the delete guard's (checkGuardrail): --allow-deletes lifts it.
+    if (file.refusal && options.allowDeletes !== true) throw new RefusedError(file.refusal);
     const consented = options.allowPriceJumps === true || run.meta.options['allowPriceJumps'] === true;
     if (file.priceJumps && file.priceJumps.length > 0 && !consented && run.refresh().status === 'planned') {
       throw new RefusedError(priceJumpRefusal(file.priceJumps));

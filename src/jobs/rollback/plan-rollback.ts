@@ -116,6 +116,8 @@ export async function planRollback(
   };
   if (decided.drifted.length > 0 && !force) {
     file.refusal = `${decided.drifted.length} ${decided.drifted.length === 1 ? 'entity' : 'entities'} changed after run ${source.id} wrote ${decided.drifted.length === 1 ? 'it' : 'them'}; rolling back would overwrite those changes (use --force to restore them anyway)`;
+    // Only a new plan (--force) lifts it: `runs show` names no apply of this one.
+    run.update({ needs: ['plan-again'] });
   }
   run.writePlan(file);
   writeRollbackReport(run, file);

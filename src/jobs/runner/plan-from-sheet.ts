@@ -1,5 +1,5 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
-import { RunDirectory } from '../../apply/run-directory.js';
+import { RunDirectory, type ApplyNeed } from '../../apply/run-directory.js';
 import { clientStore, PLANNER_STORE_MAX_AGE_MS } from '../../apply/run-store.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { Store } from '../../schema/index.js';
@@ -54,6 +54,8 @@ export interface SheetPlan<File extends { kind: string }> {
   file(head: SheetPlanHead<File['kind']>, run: RunDirectory): File;
   /** Why the plan may not be applied (a guardrail; exit 3). */
   refusal?: string | undefined;
+  /** What an apply needs (run.json's `needs`; default: `plan-again` when there is a refusal). */
+  needs?: readonly ApplyNeed[] | undefined;
 }
 
 /** The steps of planning that are a kind's own; planFromSheet runs them in its order. */
@@ -115,7 +117,8 @@ export async function planFromSheet<Read extends SheetRead, File extends { kind:
   if (info.headerRow > 1) input.headerRow = info.headerRow;
   const file = planned.file({ kind: planner.kind, version: 1, input }, run);
   run.writePlan(file);
-  run.update({ counts: planner.counts(file, read) });
+  const needs = planned.needs ?? (planned.refusal !== undefined ? ['plan-again'] : []);
+  run.update({ counts: planner.counts(file, read), ...(needs.length > 0 ? { needs: [...needs] } : {}) });
   rememberPlannedInput(
     run,
     options.identity ??

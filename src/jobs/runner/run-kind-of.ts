@@ -22,6 +22,8 @@ import { cliSummaryOf } from './summary-fields.js';
 export interface SavedRunApplyOptions extends ApplyJobOptions {
   /** Products: write a plan whose prices jump (`--allow-price-jumps`). */
   allowPriceJumps?: boolean | undefined;
+  /** Products: write a plan the delete guard refused (`--allow-deletes`). */
+  allowDeletes?: boolean | undefined;
   /** Products and customers: the write-time re-read (`--strict-check`). */
   writeCheck?: WriteCheckOptions | undefined;
 }

@@ -29,6 +29,17 @@ describe('run summary lines', () => {
     ).toEqual({ planned: 'rows 40 · create 40', outcome: 'created 7 · requests 7' });
     expect(nextCommand('R1', 'products', 'interrupted')).toBe('Continue with: mbulk runs resume R1');
     expect(nextCommand('R1', 'products', 'planned')).toBe('Apply with: mbulk apply R1');
+    // A planned run's next command is one that will not be refused.
+    expect(nextCommand('R1', 'products', 'planned', {}, { needs: ['allowDeletes', 'allowPriceJumps'] })).toBe(
+      'Apply with: mbulk apply R1 --allow-deletes --allow-price-jumps',
+    );
+    expect(nextCommand('R1', 'products', 'planned', {}, { drifted: true })).toMatch(
+      /^Apply with: mbulk apply R1 --replan \(the store changed since planning/,
+    );
+    expect(nextCommand('R1', 'stock', 'planned', {}, { needs: ['plan-again'] })).toMatch(
+      /^Refused when planned, and no flag lifts it: plan it again/,
+    );
+    expect(nextCommand('R1', 'rollback', 'planned')).toBe('Apply with: mbulk runs rollback R1 --apply');
     expect(nextCommand('R1', 'stock', 'applied')).toBe('Undo with: mbulk runs rollback R1');
     expect(nextCommand('R1', 'rollback', 'applied')).toBeUndefined();
     // Applied with failures: resume retries them (apply-saved-run accepts such a run).
