@@ -13,8 +13,9 @@ import type { AccountingProfile } from './accounting-profile.js';
  *   "difference to the stated total" of an order whose own figures do not add up.
  * - `rounding`: the difference between the tax the program computes line by line and the tax the
  *   store charged (a few minor units per invoice at most).
- * - `tax`: a liability account, used only where tax must be a line of its own (see taxPolicy);
- *   never the sales account.
+ * - `tax`: a liability account, used only where tax must be a line of its own (see taxPolicy; the
+ *   journal profiles always); never the sales account.
+ * - `receivable`: journal profiles on the accrual basis: where sales not yet paid wait (no default).
  */
 export const ACCOUNT_KINDS = [
   'sales',
@@ -25,6 +26,7 @@ export const ACCOUNT_KINDS = [
   'adjustment',
   'rounding',
   'tax',
+  'receivable',
 ] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 

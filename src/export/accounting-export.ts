@@ -24,6 +24,7 @@ import {
   type RowOptions,
 } from './accounting-files.js';
 import type { Ledger } from './accounting-ledger.js';
+import type { JournalResult } from './journal-export.js';
 import {
   CREDIT_NOTE_COLUMNS,
   PAYMENT_COLUMNS,
@@ -39,7 +40,7 @@ import { suffixedPath } from './suffixed-path.js';
 
 export interface AccountingRun {
   path: string;
-  store: Pick<Store, 'tax' | 'currency' | 'timezone' | 'country'>;
+  store: Pick<Store, 'tax' | 'currency' | 'timezone' | 'country'> & Partial<Pick<Store, 'name'>>;
   options: AccountingOptions;
   currencyDecimals: number;
   basis: RevenueBasis;
@@ -68,6 +69,8 @@ export interface AccountingResult {
   tax: { mode: TaxMode; importAs: 'tax inclusive' | 'tax exclusive'; taxType: string; zeroTaxType: string };
   /** Control totals per file. */
   totals: FileTotals[];
+  /** Journal profiles: the journals written (the invoice counts are then 0). */
+  journals?: JournalResult;
   /** Orders invoiced by an earlier run that came again (a feed): by what happened. */
   changes: {
     orders: number;

@@ -13,8 +13,8 @@ type Row = Record<string, string | number | null>;
 /** The control totals of one file: what the program should show once it is imported. */
 export interface FileTotals {
   file: string;
-  /** `invoices`, `credit notes` or `payments`. */
-  document: 'invoices' | 'credit notes' | 'payments';
+  /** `invoices`, `credit notes`, `payments` or `journals`. */
+  document: 'invoices' | 'credit notes' | 'payments' | 'journals';
   /** Documents (payments: payment rows). */
   count: number;
   rows: number;
@@ -32,6 +32,7 @@ export interface FileTotals {
 export class DocumentParts {
   private current: SheetHandle | null = null;
   private inCurrent = 0;
+  private rowsInCurrent = 0;
   readonly totals: FileTotals[] = [];
 
   constructor(
@@ -41,6 +42,8 @@ export class DocumentParts {
     private readonly columns: readonly ColumnSpec[],
     private readonly perFile: number,
     private readonly document: FileTotals['document'],
+    /** Rows per file (journals: the program's line limit). Default: no limit. */
+    private readonly rowsPerFile = Number.POSITIVE_INFINITY,
   ) {}
 
   get paths(): string[] {
@@ -52,6 +55,7 @@ export class DocumentParts {
     const file = partPath(this.path, part);
     this.totals.push({ file, document: this.document, count: 0, rows: 0, total: 0, tax: 0 });
     this.inCurrent = 0;
+    this.rowsInCurrent = 0;
     return this.writer.addSheet({ name: `${this.name}_${part}`, columns: [...this.columns] }, file);
   }
 
@@ -61,7 +65,10 @@ export class DocumentParts {
   }
 
   async write(rows: readonly Row[], total: number, tax: number): Promise<void> {
-    if (this.current === null || this.inCurrent >= this.perFile) {
+    const full =
+      this.inCurrent >= this.perFile ||
+      (this.inCurrent > 0 && this.rowsInCurrent + rows.length > this.rowsPerFile);
+    if (this.current === null || full) {
       if (this.current) await this.current.end();
       this.current = await this.open();
     }
@@ -75,6 +82,7 @@ export class DocumentParts {
     t.total += total;
     t.tax += tax;
     this.inCurrent++;
+    this.rowsInCurrent += rows.length;
   }
 
   /** Documents written over every part. */

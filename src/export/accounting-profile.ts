@@ -1,6 +1,7 @@
 import type { ColumnSpec } from '../sheets/sheet-writer.js';
 import { zoneOffsetMs } from '../sheets/sheet-writer.js';
 import { suffixedPath } from './suffixed-path.js';
+import type { JournalPeriod } from './accounting-journal.js';
 
 /**
  * Import files for accounting programs, one row per document line.
@@ -71,6 +72,11 @@ export interface AccountingOptions {
   invoicePrefix?: string;
   /** Invoices per file. Default PROFILE_INVOICES_PER_FILE[profile] (the program's limit). */
   invoicesPerFile?: number;
+  /**
+   * Summary journals instead of invoices (`--profile xero-journal|quickbooks-journal`): one journal
+   * per period (`--journal-period`, default `day`), see accounting-journal.ts.
+   */
+  journal?: JournalPeriod;
 }
 
 const text = (key: string, header: string): ColumnSpec => ({ key, header, type: 'text' });
@@ -198,3 +204,50 @@ export function addDays(isoDay: string, days: number): string {
 export function partPath(path: string, part: number): string {
   return part === 1 ? path : suffixedPath(path, `-part${part}`);
 }
+
+/**
+ * The journal profiles' columns.
+ *
+ * - Xero's manual journal import (Accounting › Manual journals › Import; Xero Central, "Enter
+ *   multiple manual journals using an import template", https://help.xero.com/nz/ManualJournalsImport):
+ *   Narration, Date (dd/mm/yyyy), Description, AccountCode (the code, `200`, not `200 - Sales`),
+ *   TaxRate (the rate's full name as Xero shows it; mandatory), Amount (positive a debit, negative a
+ *   credit), then two tracking pairs. Rows sharing a narration and a date form one journal; at most
+ *   300 lines per file.
+ * - QuickBooks Online's journal entry import (Settings › Import data › Journal entries; Intuit,
+ *   "Import journal entries",
+ *   https://quickbooks.intuit.com/learn-support/en-au/help-article/import-export-files/import-journal-entries-quickbooks-online/L4tQBwbs7_AU_en_AU):
+ *   Journal No., Journal Date, Account Name (the name, with account numbers turned off; a
+ *   sub-account as `Parent:Sub`), Description, Debits, Credits, and Name (a customer or supplier,
+ *   needed only on A/R and A/P lines). Rows sharing a journal number form one entry, which must
+ *   balance.
+ */
+export const JOURNAL_COLUMNS: Record<AccountingProfile, readonly ColumnSpec[]> = {
+  xero: [
+    text('narration', 'Narration'),
+    text('date', 'Date'),
+    text('description', 'Description'),
+    text('account', 'AccountCode'),
+    text('tax', 'TaxRate'),
+    { key: 'amount', header: 'Amount', type: 'money' },
+    text('tracking_name1', 'TrackingName1'),
+    text('tracking_option1', 'TrackingOption1'),
+    text('tracking_name2', 'TrackingName2'),
+    text('tracking_option2', 'TrackingOption2'),
+  ],
+  quickbooks: [
+    text('number', 'Journal No.'),
+    text('date', 'Journal Date'),
+    text('account', 'Account Name'),
+    { key: 'debit', header: 'Debits', type: 'money' },
+    { key: 'credit', header: 'Credits', type: 'money' },
+    text('description', 'Description'),
+    text('name', 'Name'),
+  ],
+};
+
+/**
+ * Journal lines per file: Xero's manual journal import takes 300 (help.xero.com, above); QuickBooks
+ * Online's imports take files of at most 1,000 rows. A journal never straddles two files.
+ */
+export const JOURNAL_LINES_PER_FILE: Record<AccountingProfile, number> = { xero: 300, quickbooks: 1000 };

@@ -82,7 +82,15 @@ export function incrementalStateKey(
   return feedStateKey({
     storeId: options.store.id,
     feed: options.feed ?? DEFAULT_FEED,
-    ...(options.accounting ? { profile: options.accounting.profile } : {}),
+    // A journal feed's ledger holds postings, an invoice feed's documents: never the same feed.
+    ...(options.accounting
+      ? {
+          profile:
+            options.accounting.journal === undefined
+              ? options.accounting.profile
+              : `${options.accounting.profile}-journal`,
+        }
+      : {}),
     ...(filter.selection ? { selection: filter.selection } : {}),
     // The period as typed (the CLI's), else the filter's instants.
     period: period ?? instants,

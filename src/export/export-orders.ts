@@ -5,7 +5,8 @@ import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import { writeJsonArrayFile } from './json-array-file.js';
 import { suffixedPath } from './suffixed-path.js';
 import type { AccountingOptions } from './accounting-profile.js';
-import { AccountingExport, type AccountingResult } from './accounting-export.js';
+import { AccountingExport, type AccountingResult, type AccountingRun } from './accounting-export.js';
+import { JournalExport } from './journal-export.js';
 import type { Ledger } from './accounting-ledger.js';
 import { withHeaders, type HeaderStyle } from './order-column-labels.js';
 import {
@@ -188,18 +189,21 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
   if (options.accounting && options.format !== 'csv')
     throw new RangeError('accounting profiles write CSV files');
   // Built before any order is read: its options are checked here (UsageError, exit 2).
-  const accounting = options.accounting
-    ? new AccountingExport({
-        path: options.path,
-        store,
-        options: options.accounting,
-        currencyDecimals: options.currencyDecimals ?? currencyDecimals(store.currency),
-        basis: options.basis ?? 'paid',
-        invoiceDate: 'created',
-        now: options.now ?? new Date(),
-        ...(options.ledger ? { ledger: options.ledger } : {}),
-        ...(options.publishedPath ? { publishedPath: options.publishedPath } : {}),
-      })
+  const accountingRun: AccountingRun | undefined = options.accounting && {
+    path: options.path,
+    store,
+    options: options.accounting,
+    currencyDecimals: options.currencyDecimals ?? currencyDecimals(store.currency),
+    basis: options.basis ?? 'paid',
+    invoiceDate: 'created',
+    now: options.now ?? new Date(),
+    ...(options.ledger ? { ledger: options.ledger } : {}),
+    ...(options.publishedPath ? { publishedPath: options.publishedPath } : {}),
+  };
+  const accounting = accountingRun
+    ? accountingRun.options.journal !== undefined
+      ? new JournalExport(accountingRun)
+      : new AccountingExport(accountingRun)
     : undefined;
   const progress = (phase: ExportOrdersProgress['phase']): void => {
     onProgress?.({

@@ -51,6 +51,8 @@ export interface InvoiceLine {
    * (`inclusive`), or 0 (a line with no tax, and the tax line of `line` mode, whose amount is tax).
    */
   tax: number;
+  /** `line` mode: whether the store's tax covers the line (its net is at the store's rate). */
+  covered?: boolean;
 }
 
 const int = (n: number): number => (Number.isSafeInteger(n) ? n : Math.round(n));
@@ -190,7 +192,13 @@ export function invoiceLines(
       : [];
     const inTax = new Map(taxedIdx.map((i, k) => [i, shares[k] ?? 0]));
     stated.forEach((l, i) => {
-      out.push({ ...l, ...withAmount(l, l.amount - (inTax.get(i) ?? 0)), taxed: false, tax: 0 });
+      out.push({
+        ...l,
+        ...withAmount(l, l.amount - (inTax.get(i) ?? 0)),
+        taxed: false,
+        tax: 0,
+        covered: p !== 0 && covered(l.kind),
+      });
     });
     extra('tax', 'Tax', taxAmount);
   } else {

@@ -45,6 +45,7 @@ interface OrderExportArgs extends ExportArgs {
   'date-format'?: string | undefined;
   'due-days': number;
   'invoice-prefix'?: string | undefined;
+  'journal-period'?: string | undefined;
   accounts?: string | undefined;
   'zero-tax-type'?: string | undefined;
   'invoice-date'?: string | undefined;
@@ -204,7 +205,30 @@ function orderFileArgs(args: OrderExportArgs, format: FileFormat | undefined) {
 /** `--profile` and its options, or a usage error. */
 async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: CommandContext) {
   const profiles = await import('../../export/accounting-profile.js');
-  const profile = enumArg('profile', args.profile, ['xero', 'quickbooks'] as const);
+  const chosen = enumArg('profile', args.profile, [
+    'xero',
+    'quickbooks',
+    'xero-journal',
+    'quickbooks-journal',
+  ] as const);
+  // A journal profile is its program's profile with summary journals instead of invoices.
+  const profile =
+    chosen === undefined
+      ? undefined
+      : chosen === 'xero-journal'
+        ? 'xero'
+        : chosen === 'quickbooks-journal'
+          ? 'quickbooks'
+          : chosen;
+  const { JOURNAL_PERIODS } = await import('../../export/accounting-journal.js');
+  const period = enumArg('journal-period', args['journal-period'], JOURNAL_PERIODS);
+  if (period !== undefined && !chosen?.endsWith('-journal')) {
+    throw new CliError(
+      '--journal-period goes with --profile xero-journal or --profile quickbooks-journal',
+      ExitCode.Usage,
+    );
+  }
+  const journal = chosen?.endsWith('-journal') ? (period ?? 'day') : undefined;
   const dateFormat =
     args['date-format'] === undefined
       ? undefined
@@ -236,21 +260,18 @@ async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: Co
       .map(([k]) => `--${k}`);
     if (given.length > 0) {
       throw new CliError(
-        `${given.join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --profile xero or --profile quickbooks`,
+        `${given.join(', ')} ${given.length === 1 ? 'goes' : 'go'} with --profile xero, quickbooks, xero-journal or quickbooks-journal`,
         ExitCode.Usage,
       );
     }
     return undefined;
   }
   if (format !== 'csv') {
-    throw new CliError(
-      `--profile ${profile} writes CSV: name a .csv file (got ${args.file})`,
-      ExitCode.Usage,
-    );
+    throw new CliError(`--profile ${chosen} writes CSV: name a .csv file (got ${args.file})`, ExitCode.Usage);
   }
   if (args['csv-delimiter'] !== undefined || args['decimal-comma'] || args.headers !== undefined) {
     throw new CliError(
-      `--profile ${profile} writes the program's own columns, comma-separated with a decimal point: drop --csv-delimiter, --decimal-comma and --headers`,
+      `--profile ${chosen} writes the program's own columns, comma-separated with a decimal point: drop --csv-delimiter, --decimal-comma and --headers`,
       ExitCode.Usage,
     );
   }
@@ -261,6 +282,7 @@ async function accountingArgs(args: OrderExportArgs, format: FileFormat, ctx: Co
   const accounts = args.accounts === undefined ? undefined : await accountsText(args.accounts, ctx.cwd);
   return {
     profile,
+    ...(journal === undefined ? {} : { journal }),
     dueDays: args['due-days'],
     ...(dateFormat === undefined ? {} : { dateFormat }),
     ...(args['account-code'] === undefined ? {} : { accountCode: args['account-code'] }),
@@ -411,7 +433,22 @@ function printAccounting(
         ? plural(t.count, 'payment')
         : `${t.count} ${t.count === 1 ? t.document.replace(/s$/, '') : t.document}`;
     out.line(
-      `  ${shownPath(t.file, ctx)}: ${what} · total ${money(t.total)}${t.document === 'payments' ? '' : ` (tax ${money(t.tax)})`}`,
+      `  ${shownPath(t.file, ctx)}: ${what} · ${t.document === 'journals' ? 'debits = credits' : 'total'} ${money(t.total)}${t.document === 'payments' ? '' : ` (tax ${money(t.tax)})`}`,
+    );
+  }
+  if (acc.journals) {
+    out.line(
+      `Every line at the rate "${acc.tax.zeroTaxType}"; tax is a line of its own on the tax account; payments clear per payment method`,
+    );
+    if (ledger)
+      out.line(
+        `Ledger of this feed: ${plural(ledger.orders, 'posted order')} standing at ${money(ledger.net)}`,
+      );
+    return;
+  }
+  if (acc.paths.payments !== undefined) {
+    out.line(
+      'The payments file is for a payment-import app: neither Xero nor QuickBooks Online imports payments from a file of its own (the journal profiles post payments themselves)',
     );
   }
   out.line(
@@ -504,6 +541,11 @@ async function printOrderExport(run: {
   } else if (incremental?.resumed && result.orders === 0) {
     out.line(
       `0 new or changed orders since ${incremental.since ?? 'the last export'} · ${plural(pages, 'page')} read`,
+    );
+  } else if (acc?.journals) {
+    const j = acc.journals;
+    out.line(
+      `Exported ${plural(j.entries.length, `${profile === 'xero' ? 'Xero manual journal' : 'QuickBooks Online journal entry'}`)} (one per ${j.period}) · ${plural(j.lines, 'journal line')} · ${plural(acc.files, 'file')}${checksNote} · ${plural(pages, 'page')} read`,
     );
   } else if (result.invoices) {
     out.line(
@@ -817,7 +859,7 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
           .option('profile', {
             type: 'string',
             describe:
-              'Write an invoice import CSV for xero (<= 500 invoices per file) or quickbooks (Online, <= 100 per file)',
+              'Write an invoice import CSV for xero (<= 500 invoices per file) or quickbooks (Online, <= 100 per file), or summary journals for xero-journal (manual journals) or quickbooks-journal (journal entries)',
           })
           .option('date-format', {
             type: 'string',
@@ -863,6 +905,11 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
             type: 'string',
             describe:
               'Revenue basis of the summary and of the invoices a profile writes: paid (cash: paid, not cancelled or draft) or accrual (confirmed or completed, whatever the payment). Default: paid',
+          })
+          .option('journal-period', {
+            type: 'string',
+            describe:
+              "Journal profiles: one journal per day, week (Monday to Sunday) or month, in the store's zone. Default: day",
           })
           .option('due-days', {
             type: 'number',
@@ -940,6 +987,7 @@ const registerExportOrders: RegisterCommand = (parser, ctx, setExit) =>
               'invoice-date',
               'contact',
               'payments',
+              'journal-period',
               'due-days',
               'invoice-prefix',
             ],

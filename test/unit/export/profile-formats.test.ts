@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   CREDIT_NOTE_COLUMNS,
+  formatInvoiceDate,
+  JOURNAL_COLUMNS,
+  JOURNAL_LINES_PER_FILE,
   PAYMENT_COLUMNS,
+  PROFILE_DATE_FORMAT,
   PROFILE_COLUMNS,
   PROFILE_INVOICES_PER_FILE,
 } from '../../../src/export/accounting-profile.js';
@@ -95,5 +99,40 @@ describe('profile columns against the published import formats', () => {
 
   it("xero payments carry every field of Xero's payment record", () => {
     for (const f of XERO_PAYMENT_FIELDS) expect(headers(PAYMENT_COLUMNS.xero)).toContain(f);
+  });
+});
+
+/**
+ * Xero's manual journal import (https://help.xero.com/nz/ManualJournalsImport): Narration, Date,
+ * Description, AccountCode, TaxRate, Amount (positive a debit, negative a credit), two tracking
+ * pairs; rows sharing narration and date form one journal; up to 300 lines a file; dd/mm/yyyy.
+ * QuickBooks Online's journal entry import (Intuit, "Import journal entries",
+ * https://quickbooks.intuit.com/learn-support/en-au/help-article/import-export-files/import-journal-entries-quickbooks-online/L4tQBwbs7_AU_en_AU):
+ * Journal No., Journal Date, Account Name, Description, Debits, Credits, and Name for A/R and A/P lines.
+ */
+const XERO_MANUAL_JOURNAL = [
+  'Narration', 'Date', 'Description', 'AccountCode', 'TaxRate', 'Amount',
+  'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2',
+]; // prettier-ignore
+const QBO_JOURNAL_ENTRY = [
+  'Journal No.',
+  'Journal Date',
+  'Account Name',
+  'Description',
+  'Debits',
+  'Credits',
+  'Name',
+];
+
+describe('journal profiles against the programs’ manual journal imports', () => {
+  it('xero-journal: the manual journal template’s columns in its order, 300 lines a file, dd/mm/yyyy', () => {
+    expect(headers(JOURNAL_COLUMNS.xero)).toEqual(XERO_MANUAL_JOURNAL);
+    expect(JOURNAL_LINES_PER_FILE.xero).toBe(300);
+    expect(formatInvoiceDate('2026-11-23', PROFILE_DATE_FORMAT.xero)).toBe('23/11/2026');
+  });
+
+  it('quickbooks-journal: every column the journal entry import names, debits and credits apart', () => {
+    expect([...headers(JOURNAL_COLUMNS.quickbooks)].sort()).toEqual([...QBO_JOURNAL_ENTRY].sort());
+    expect(formatInvoiceDate('2026-11-23', PROFILE_DATE_FORMAT.quickbooks)).toBe('11/23/2026');
   });
 });

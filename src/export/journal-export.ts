@@ -1,0 +1,236 @@
+import { dirname, relative } from 'node:path';
+import { UsageError } from '../errors/usage-error.js';
+import type { Order } from '../schema/order.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
+import type { SheetWriter } from '../sheets/sheet-writer.js';
+import {
+  checkPaymentAccounts,
+  EMPTY_ACCOUNTS,
+  hasPaymentAccounts,
+  parseAccounts,
+} from './accounting-accounts.js';
+import type { AccountingResult, AccountingRun } from './accounting-export.js';
+import { DocumentParts, TOTALS_COLUMNS } from './accounting-files.js';
+import {
+  journalAccountFor,
+  journalLineText,
+  JournalBook,
+  periodText,
+  type Journal,
+  type JournalPeriod,
+} from './accounting-journal.js';
+import {
+  formatInvoiceDate,
+  JOURNAL_COLUMNS,
+  JOURNAL_LINES_PER_FILE,
+  PROFILE_DATE_FORMAT,
+  type InvoiceDateFormat,
+} from './accounting-profile.js';
+import { taxPolicy } from './accounting-tax.js';
+import { suffixedPath } from './suffixed-path.js';
+
+type Row = Record<string, string | number | null>;
+
+/** What a journal export wrote, beside AccountingResult's counts. */
+export interface JournalResult {
+  period: JournalPeriod;
+  /** Every journal written, with its lines (debit positive). */
+  entries: Journal[];
+  /** Journal lines written. */
+  lines: number;
+}
+
+/**
+ * A journal profile export (`--profile xero-journal|quickbooks-journal`): the journals of the
+ * orders written (JournalBook), in the program's manual journal import columns, split into files
+ * of at most the program's line limit (a journal never straddles two), and the totals file. Its
+ * options are checked when it is created: payments go to clearing accounts (`payment=`,
+ * `payment.METHOD=`), required; `--payments` is refused (payments are lines of the journal).
+ */
+export class JournalExport {
+  private readonly writer: SheetWriter;
+  private readonly book: JournalBook;
+  private readonly parts: DocumentParts;
+  private readonly period: JournalPeriod;
+  readonly taxMode: AccountingResult['tax'];
+
+  constructor(private readonly run: AccountingRun) {
+    const o = run.options;
+    const profile = o.profile;
+    const name = `${profile}-journal`;
+    this.period = o.journal ?? 'day';
+    const accounts = o.accounts === undefined ? EMPTY_ACCOUNTS : parseAccounts(o.accounts);
+    if (o.accountCode !== undefined && accounts.lines.sales === undefined)
+      accounts.lines.sales = o.accountCode;
+    if (o.payments !== undefined) {
+      throw new UsageError(
+        `--profile ${name}: payments are lines of the journal (cleared per payment method): drop --payments`,
+        'payments',
+      );
+    }
+    if (!hasPaymentAccounts(accounts)) {
+      throw new UsageError(
+        `--profile ${name} posts each day's payments to a clearing account per payment method: add payment=ACCOUNT (and payment.METHOD=ACCOUNT per method, e.g. payment.card=…) to --accounts`,
+        'accounts',
+      );
+    }
+    checkPaymentAccounts(accounts, profile, { payments: false, journal: true });
+    const dateFormat = o.dateFormat ?? PROFILE_DATE_FORMAT[profile];
+    if (profile === 'xero' && dateFormat !== 'DD/MM/YYYY') {
+      throw new UsageError(
+        `--profile xero-journal: Xero's manual journal import takes dates as DD/MM/YYYY only: drop --date-format`,
+        'date-format',
+      );
+    }
+    const tax = journalAccountFor('tax', accounts, profile) as string;
+    if (tax === journalAccountFor('sales', accounts, profile)) {
+      throw new UsageError(
+        `--accounts: tax=${tax} is the sales account: name the tax liability account`,
+        'accounts',
+      );
+    }
+    // Tax is a line of its own on the tax account, every line at the rate with no tax (QuickBooks'
+    // journal import has no tax column: its zero rate is never written).
+    const policy = taxPolicy(
+      run.store,
+      profile,
+      {
+        ...(o.taxType === undefined ? {} : { taxType: o.taxType }),
+        ...(o.zeroTaxType === undefined
+          ? profile === 'quickbooks'
+            ? { zeroTaxType: '' }
+            : {}
+          : { zeroTaxType: o.zeroTaxType }),
+      },
+      { ...accounts, lines: { ...accounts.lines, tax } },
+    );
+    this.taxMode = {
+      mode: 'line',
+      importAs: 'tax exclusive',
+      taxType: policy.zero,
+      zeroTaxType: policy.zero,
+    };
+    this.book = new JournalBook({
+      profile,
+      store: run.store,
+      policy,
+      accounts,
+      basis: run.basis,
+      period: this.period,
+      postingDate: o.invoiceDate ?? run.invoiceDate,
+      now: run.now,
+      ...(run.ledger ? { ledger: run.ledger } : {}),
+    });
+    this.dateFormat = dateFormat;
+    this.zeroRate = policy.zero;
+    this.storeName = run.store.name ?? 'Store';
+    this.writer = createSheetWriter(run.path, {
+      format: 'csv',
+      currencyDecimals: run.currencyDecimals,
+      timezone: run.store.timezone,
+      csvBom: false,
+      formulaGuard: false,
+    });
+    this.parts = new DocumentParts(
+      this.writer,
+      run.path,
+      'journals',
+      JOURNAL_COLUMNS[profile],
+      Number.POSITIVE_INFINITY,
+      'journals',
+      JOURNAL_LINES_PER_FILE[profile],
+    );
+  }
+
+  private readonly dateFormat: InvoiceDateFormat;
+  private readonly zeroRate: string;
+  private readonly storeName: string;
+
+  async start(): Promise<void> {
+    await this.parts.start();
+  }
+
+  async write(order: Order): Promise<void> {
+    this.book.add(order);
+    return Promise.resolve();
+  }
+
+  /** Writes the journals, the totals file, and finishes every file. */
+  async close(): Promise<AccountingResult> {
+    const journals = this.book.journals();
+    const runStamp = this.run.now.toISOString();
+    for (const j of journals) {
+      const rows = this.rows(j, runStamp);
+      const debits = j.lines.reduce((s, l) => s + Math.max(l.amount, 0), 0);
+      const tax = -j.lines.filter((l) => l.label === 'Tax').reduce((s, l) => s + l.amount, 0);
+      await this.parts.write(rows, debits, tax);
+    }
+    const shown = this.run.publishedPath ?? ((p: string): string => p);
+    const totals = this.parts.totals.map((t) => ({ ...t, file: shown(t.file) }));
+    const totalsPath = suffixedPath(this.run.path, '-totals');
+    const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
+    for (const t of totals) {
+      const wait = sheet.write({
+        ...t,
+        file: relative(dirname(shown(totalsPath)), t.file),
+        currency: this.run.store.currency,
+      });
+      if (wait) await wait;
+    }
+    await this.writer.close();
+    const lines = journals.reduce((s, j) => s + j.lines.length, 0);
+    return {
+      invoices: 0,
+      creditNotes: 0,
+      payments: 0,
+      rows: lines,
+      files: this.parts.paths.length,
+      withDifference: 0,
+      tax: this.taxMode,
+      totals,
+      changes: { orders: 0, unchanged: 0, credited: 0, reinvoiced: 0, entries: [] },
+      paths: { invoices: this.parts.paths.map(shown), totals: shown(totalsPath) },
+      journals: { period: this.period, entries: journals, lines },
+    };
+  }
+
+  private rows(j: Journal, runStamp: string): Row[] {
+    const profile = this.run.options.profile;
+    const date = formatInvoiceDate(j.date, this.dateFormat);
+    const narration = `${this.storeName}: sales ${periodText(j.period)}`;
+    if (profile === 'xero') {
+      return j.lines.map((l) => ({
+        narration,
+        date,
+        description: journalLineText(l),
+        account: l.account,
+        tax: this.zeroRate,
+        amount: l.amount,
+        tracking_name1: null,
+        tracking_option1: null,
+        tracking_name2: null,
+        tracking_option2: null,
+      }));
+    }
+    // A journal number per period and run (a later run's lines for the same period are a journal
+    // of their own): `J20261123-281905` (period's date, run's day, hour and minute, UTC).
+    const number = `J${j.date.replaceAll('-', '')}-${runStamp.slice(8, 10)}${runStamp.slice(11, 13)}${runStamp.slice(14, 16)}`;
+    return j.lines.map((l) => ({
+      number,
+      date,
+      account: l.account,
+      debit: l.amount > 0 ? l.amount : null,
+      credit: l.amount < 0 ? -l.amount : null,
+      description: `${narration}: ${journalLineText(l)}`,
+      name: null,
+    }));
+  }
+
+  staleParts(): Promise<string[]> {
+    return this.parts.staleParts();
+  }
+
+  abort(): Promise<void> {
+    return this.writer.abort();
+  }
+}
