@@ -46,6 +46,27 @@ export interface ConvertedProducts {
   columnUses: ColumnUse[];
   /** Columns that look like a known column the file lacks: warned about, named by errors. */
   nearColumns: NearColumn[];
+  /**
+   * Each product's categories as the platform names them, by the row number of its first row
+   * (DesiredProduct.sourceCategories; `--category-map` gives them store ids).
+   */
+  categories?: ReadonlyMap<number, string[]>;
+}
+
+/** The note on a column whose categories feed `--category-map`. */
+export const CATEGORY_NOTE = 'source categories: store category ids through --category-map';
+
+/**
+ * A list of category names as a platform writes it: comma-separated, a comma inside a name written
+ * `\,` (WooCommerce), each name once, blanks left out.
+ */
+export function categoryList(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(/(?<!\\),/)) {
+    const t = part.replace(/\\,/g, ',').trim();
+    if (t !== '' && !out.includes(t)) out.push(t);
+  }
+  return out;
 }
 
 /** A column of the file close to a known one that is missing (`Variant Prce`). */

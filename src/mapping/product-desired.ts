@@ -100,6 +100,12 @@ export interface DesiredProduct {
   variants: DesiredVariant[];
   /** Rows of the options sheet for this product; `undefined` when none mention it. */
   options?: DesiredOption[];
+  /**
+   * The product's categories as another platform names them (WooCommerce `Clothing > Hoodies`, a
+   * Shopify type, an Etsy section…), read by the format's converter; the plan gives them store
+   * category ids through `--category-map`. Absent: the sheet names none.
+   */
+  sourceCategories?: string[];
   /** Every source row (products sheet, then options sheet), for results files. */
   rows: SourceRow[];
   /** True when any of its rows has an error: the plan marks the product invalid and writes nothing. */

@@ -12,6 +12,7 @@ import type { PlanContext } from './plan-context.js';
 import type { FieldChange, ImageUpload, PlanEntry, PlanEntryFields, ProductPlan } from './product-plan.js';
 import { summarizePlan } from './summarize-plan.js';
 import { readUnknownStock, type StockUnknown, type StockUnknownMode } from './stock-unknown.js';
+import { CategoryPlanner, type CategoryChoice } from './category-plan.js';
 
 export interface PlanProductsOptions {
   /** Decimals of the store currency (for showing money; the plan stores it). Required. */
@@ -53,6 +54,8 @@ export interface PlanProductsOptions {
    * so existing items count as unknown too; in the project's own sheets it means "leave alone".
    */
   platformExport?: boolean;
+  /** How new products get categories (see CategoryChoice); default: as the sheet gives them. */
+  categories?: CategoryChoice | undefined;
 }
 
 const EMPTY_MEMORY: ReadonlyMap<string, string> = new Map();
@@ -523,6 +526,7 @@ export function planProducts(
   const seen = new Map<string, DesiredProduct>();
   const entries: PlanEntry[] = [];
   const unknownStock: StockUnknown = { products: 0, items: 0, examples: [] };
+  const categories = new CategoryPlanner(live, options.categories ?? {});
   for (const sheetProduct of desired) {
     const m = matchLive(ctx, sheetProduct);
     let dp = sheetProduct;
@@ -556,7 +560,13 @@ export function planProducts(
         );
       } else seen.set(m.live.id, dp);
     }
-    entries.push(planOne(ctx, dp, m, replaceImages));
+    // A product to create gets its categories (map, default), counted once it is planned so.
+    const creates =
+      m.live === undefined && !dp.invalid && (dp.command === 'upsert' || dp.command === 'create');
+    if (creates) dp = categories.give(dp);
+    const entry = planOne(ctx, dp, m, replaceImages);
+    if (entry.action === 'create') categories.count(dp, labelOf(dp));
+    entries.push(entry);
   }
   let missingSkipped: string | undefined;
   if (missing !== 'ignore' && (options.unkeyedRows ?? 0) > 0) {
@@ -584,6 +594,8 @@ export function planProducts(
     if (options.stockUnknown !== undefined) unknownStock.mode = options.stockUnknown;
     plan.stockUnknown = unknownStock;
   }
+  const categoryPlan = categories.finish();
+  if (categoryPlan !== undefined) plan.categories = categoryPlan;
   if (ctx.spared > 0) {
     plan.stockSpared = `stock of ${ctx.spared} item${ctx.spared === 1 ? '' : 's'} left unchanged: ${ctx.spared === 1 ? 'it' : 'they'} changed in the store after this sheet was exported (${options.stockSince ?? '?'}), e.g. by sales since; pass --stock overwrite to write the sheet's quantities anyway`;
   }

@@ -1,6 +1,7 @@
 import type { ProductKey, SourceRow } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { ProductCreate, ProductUpdate } from '../schema/product.js';
+import type { CategoryPlan } from './category-plan.js';
 import type { StockUnknown } from './stock-unknown.js';
 
 /**
@@ -94,6 +95,8 @@ export interface ProductPlan {
    * many, and how `--stock-unknown` had them read; without a mode `--apply` refuses.
    */
   stockUnknown?: StockUnknown;
+  /** What the plan's new products get as categories (absent: it creates none). */
+  categories?: CategoryPlan;
   /** Live products when planning (for the guardrail). */
   liveCount: number;
   entries: PlanEntry[];

@@ -25,6 +25,10 @@ interface ProductsArgs extends ImportArgs {
   images?: string | undefined;
   'stock-unknown'?: string | undefined;
   'duplicate-sku'?: string | undefined;
+  'category-map'?: string | undefined;
+  'default-category'?: string | undefined;
+  /** false with --no-category. */
+  category: boolean;
 }
 
 const REPLACEABLE = new Set(['variants', 'options', 'images']);
@@ -81,6 +85,20 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     if (error instanceof ColumnMapError) throw new CliError(error.message, ExitCode.Usage);
     throw error;
   }
+  let categoryMap: ReadonlyMap<string, readonly string[]> | undefined;
+  if (args['category-map'] !== undefined) {
+    const { readCategoryMapFile } = await import('../../formats/category-map.js');
+    try {
+      categoryMap = readCategoryMapFile(resolve(ctx.cwd, args['category-map']));
+    } catch (error) {
+      if (error instanceof ColumnMapError) throw new CliError(error.message, ExitCode.Usage);
+      throw error;
+    }
+  }
+  const defaultCategory = args['default-category']?.trim();
+  if (defaultCategory === '')
+    throw new CliError('--default-category takes a store category id', ExitCode.Usage);
+  const { categoryLines } = await import('../../plan/category-plan.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
@@ -107,6 +125,11 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         images: args.images === 'first-10' ? 'first-10' : undefined,
         stockUnknown: args['stock-unknown'] as StockUnknownMode | undefined,
         duplicateSku: args['duplicate-sku'] === 'first' ? 'first' : undefined,
+        categories: {
+          map: categoryMap,
+          defaultId: defaultCategory,
+          none: args.category === false,
+        },
       }),
     show: (planned, target) => {
       const { plan } = planned.file;
@@ -135,6 +158,12 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         const line = `Stock unknown: ${stockUnknownMessage(plan.stockUnknown)}`;
         if (plan.stockUnknown.mode === undefined) out.warn(line);
         else out.line(line);
+      }
+      // Said before the plan as well: new products without a category are not on the storefront.
+      if (plan.categories !== undefined) {
+        const { lines, warnings } = categoryLines(plan.categories);
+        for (const line of lines) out.line(line);
+        for (const line of warnings) out.warn(line);
       }
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
       out.line(`Rows: ${formatRowTally(productRowTally(planned.file))}`);
@@ -189,6 +218,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
           ...(plan.stockUnknown
             ? { stockUnknown: { ...plan.stockUnknown, message: stockUnknownMessage(plan.stockUnknown) } }
             : {}),
+          ...(plan.categories ? { categories: plan.categories } : {}),
         },
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
@@ -326,6 +356,22 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             describe:
               'A variant SKU already held by another variant or product: first keeps it where it is first and creates the later variants without a SKU (listed in the plan and results.csv); refuse makes the product invalid, one error naming it (default: refuse)',
           })
+          .option('category-map', {
+            type: 'string',
+            describe:
+              'New products\' categories: a JSON file {"categories": {"source category": "store category id"}} (or a CSV of the two) mapping the export\'s categories (WooCommerce Categories, Shopify Type and Product Category, Etsy section, Wix collection, Square and BigCommerce categories) to store category ids; the plan lists the store\'s ids and a map suggested by name (default: none)',
+          })
+          .option('default-category', {
+            type: 'string',
+            describe:
+              'The store category id a new product gets when nothing else gives it one (default: none)',
+          })
+          .option('category', {
+            type: 'boolean',
+            default: true,
+            describe:
+              "A product with no category is not listed on the storefront: for another platform's export or a mapped sheet, --apply refuses (exit 3) while a new product would have none, until --category-map, --default-category, or --no-category (create them unlisted)",
+          })
           .example('$0 import products samples/catalog.csv', 'plan only: what would change')
           .example('$0 import products catalog.xlsx --apply --yes', 'write it, unattended')
           .example('$0 import products products_export_1.csv', 'a Shopify export, as it is')
@@ -338,7 +384,7 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             'hide what the sheet omits',
           ),
         {
-          safety: ['allow-price-jumps', 'stock-unknown', 'allow-deletes', 'missing', 'stock'],
+          safety: ['allow-price-jumps', 'stock-unknown', 'category', 'allow-deletes', 'missing', 'stock'],
           format: [
             'from',
             'map',
@@ -351,6 +397,8 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             'replace',
             'images',
             'duplicate-sku',
+            'category-map',
+            'default-category',
           ],
           output: ['report'],
         },

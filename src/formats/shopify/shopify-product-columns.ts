@@ -31,6 +31,8 @@ export const SHOPIFY_PRODUCT_HEADERS = {
   imageSrc: ['Image Src', 'Product image URL'],
   imagePosition: ['Image Position'],
   giftCard: ['Gift Card'],
+  type: ['Type'],
+  productCategory: ['Product Category'],
   /** Not imported (no such field in the API); read only to recognise numbers Excel mangled. */
   barcode: ['Variant Barcode', 'Barcode'],
 } as const;
@@ -43,9 +45,7 @@ export function shopifyNotImported(header: string): string | undefined {
   if (h.startsWith('seo ')) return 'SEO: no such field in the API';
   if (/^(price|compare[- ]at price|included) \//.test(h)) return 'market pricing: the API has one price';
   if (h.includes('metafield')) return 'metafield: no such field in the API';
-  if (h === 'type') return 'free-text product type: not the API product type';
   if (h === 'vendor') return 'vendor: no such field in the API';
-  if (h === 'product category') return "Shopify taxonomy: categories are the store's own ids (category_ids)";
   if (h === 'variant image' || h === 'variant image url') return 'the API has no per-variant image';
   if (h === 'image alt text') return 'the API keeps image URLs only';
   if (h === 'variant barcode' || h === 'barcode') return 'barcode: no such field in the API';

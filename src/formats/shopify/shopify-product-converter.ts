@@ -2,7 +2,7 @@ import { descriptionToMarkdown } from '../html-to-markdown.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { isExcelScientific } from '../../sheets/excel-scientific.js';
-import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
+import { CATEGORY_NOTE, commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   SHOPIFY_PRODUCT_HEADERS,
@@ -34,6 +34,8 @@ interface ShopifyFirstRow {
   published: string;
   tags: string;
   giftCard: string;
+  /** `Product Category` then `Type`: the product's categories as Shopify names them. */
+  categories: string[];
 }
 
 interface ShopifyProduct {
@@ -114,6 +116,7 @@ export class ShopifyProductConverter implements ProductConverter {
   private readonly products = new Map<string, ShopifyProduct>();
   private readonly issues: RowIssue[] = [];
   private readonly skipped: SkippedRow[] = [];
+  private readonly categories = new Map<number, string[]>();
   private readonly sheet: string;
   private lastHandle: string | undefined;
   /** SKUs Shopify wrote with a leading `'` (so spreadsheets keep them text): how many, and the first. */
@@ -178,6 +181,9 @@ export class ShopifyProductConverter implements ProductConverter {
         published: c.text(row, 'published'),
         tags: c.text(row, 'tags'),
         giftCard: c.text(row, 'giftCard'),
+        categories: [c.text(row, 'productCategory'), c.text(row, 'type')].filter(
+          (t, i, all) => t !== '' && all.indexOf(t) === i,
+        ),
       };
       this.products.set(handle, { handle, first, rows: [r] });
     } else product.rows.push(r);
@@ -244,6 +250,8 @@ export class ShopifyProductConverter implements ProductConverter {
     c.use('option2Name', null, 'option names: variants are named by their values');
     c.use('option3Name', null, 'option names: variants are named by their values');
     c.use('giftCard', null, 'gift card products are skipped');
+    c.use('productCategory', 'category_ids', CATEGORY_NOTE);
+    c.use('type', 'category_ids', `${CATEGORY_NOTE} (not the API's product type)`);
     if (this.firstApostrophe !== undefined) {
       const { rowNumber, sku } = this.firstApostrophe;
       const n = this.apostrophes;
@@ -271,6 +279,7 @@ export class ShopifyProductConverter implements ProductConverter {
       issues: this.issues,
       skipped: this.skipped,
       ...nearColumnsOf(c, shopifyNotImported, OUTPUT, c.uses(shopifyNotImported)),
+      categories: this.categories,
     };
   }
 
@@ -287,6 +296,7 @@ export class ShopifyProductConverter implements ProductConverter {
     }
     const title = first.title;
     if (title !== '') cells['name'] = title;
+    if (first.categories.length > 0) this.categories.set(firstRow, first.categories);
     const body = first.body;
     if (body !== '') {
       const { markdown, lost } = descriptionToMarkdown(body);

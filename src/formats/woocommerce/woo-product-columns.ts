@@ -20,6 +20,7 @@ export const WOO_PRODUCT_HEADERS = {
   position: ['Position'],
   stock: ['Stock'],
   inStock: ['In stock?'],
+  categories: ['Categories'],
   weight: ['Weight (kg)', 'Weight (g)', 'Weight (lbs)', 'Weight (oz)'],
 } as const;
 export type WooProductColumn = keyof typeof WOO_PRODUCT_HEADERS;
@@ -40,8 +41,6 @@ export function wooNotImported(header: string): string | undefined {
   if (/^attribute \d+ value\(s\)$/.test(h)) return 'product-level attribute values: variants carry their own';
   if (h.startsWith('download ')) return 'downloads: no such field in the API';
   if (h.startsWith('meta:')) return 'custom meta: no such field in the API';
-  if (h === 'categories')
-    return "WooCommerce category names: categories are the store's own ids (category_ids)";
   if (/^(length|width|height) \(/.test(h)) return 'dimensions: no such field in the API';
   if (h === 'grouped products' || h === 'upsells' || h === 'cross-sells')
     return 'linked products: no such field in the API';

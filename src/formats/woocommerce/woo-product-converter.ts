@@ -2,7 +2,14 @@ import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { MAX_IMAGES } from '../../schema/product.js';
 import { descriptionToMarkdown, looksLikeHtml } from '../html-to-markdown.js';
-import { commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
+import {
+  CATEGORY_NOTE,
+  categoryList,
+  commaList,
+  nearColumnsOf,
+  priceOrder,
+  SourceColumns,
+} from '../source-format.js';
 import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 import {
   WOO_PRODUCT_HEADERS,
@@ -29,6 +36,8 @@ interface WooRow {
   stock: string;
   /** `In stock?`: 1, 0 (out of stock) or backorder. */
   inStock: string;
+  /** `Categories`: `Clothing > Hoodies, Music`. */
+  categories: string;
   weight: string;
   attributes: string[];
   /** Everything above, joined: two rows with one ID must say the same. */
@@ -115,6 +124,7 @@ export class WooProductConverter implements ProductConverter {
   private readonly rows: WooRow[] = [];
   private readonly issues: RowIssue[] = [];
   private readonly skipped: SkippedRow[] = [];
+  private readonly categories = new Map<number, string[]>();
   private readonly sheet: string;
   /** Cell keys of a translated header → their English keys (readWooHeader); empty for English. */
   private readonly rename: ReadonlyMap<string, string>;
@@ -160,6 +170,7 @@ export class WooProductConverter implements ProductConverter {
       position: Number.isFinite(position) ? position : 0,
       stock: c.text(row, 'stock'),
       inStock: c.text(row, 'inStock'),
+      categories: c.text(row, 'categories'),
       weight: c.text(row, 'weight'),
       attributes: this.attributeKeys.map((k) => String(row.cells[k] ?? '').trim()),
       signature: '',
@@ -178,6 +189,7 @@ export class WooProductConverter implements ProductConverter {
       r.position,
       r.stock,
       r.inStock,
+      r.categories,
       r.weight,
       r.attributes,
     ]);
@@ -292,6 +304,7 @@ export class WooProductConverter implements ProductConverter {
     c.use('parent', 'variants', 'ties a variation to its product');
     c.use('position', 'variants', 'variant order');
     c.use('stock', 'inventory_quantity / variant_inventory_quantity');
+    c.use('categories', 'category_ids', `${CATEGORY_NOTE} (\`Clothing > Hoodies\` or \`Hoodies\`)`);
     c.use(
       'inStock',
       'inventory_quantity / variant_inventory_quantity',
@@ -318,6 +331,7 @@ export class WooProductConverter implements ProductConverter {
       issues: this.issues,
       skipped: this.skipped,
       ...nearColumnsOf(c, wooNotImported, OUTPUT, uses),
+      categories: this.categories,
     };
   }
 
@@ -375,6 +389,8 @@ export class WooProductConverter implements ProductConverter {
     }
     const cells: Record<string, CellValue> = { reference_id: ref };
     if (p.name !== '') cells['name'] = p.name;
+    const categories = categoryList(p.categories);
+    if (categories.length > 0) this.categories.set(p.rowNumber, categories);
     if (p.description !== '') {
       const { markdown, lost } = descriptionToMarkdown(wooDescription(p.description));
       cells['description'] = markdown;

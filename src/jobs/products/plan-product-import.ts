@@ -7,6 +7,7 @@ import { addLiveProduct, emptyLiveCatalog } from '../../plan/live-catalog.js';
 import { planProducts } from '../../plan/plan-products.js';
 import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
+import { categoryRefusal, type CategoryChoice } from '../../plan/category-plan.js';
 import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
 import { keepRunInput } from '../run-input.js';
@@ -49,6 +50,12 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
    * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
    */
   stockUnknown?: StockUnknownMode | undefined;
+  /**
+   * New products' categories (see CategoryChoice): `--category-map`, `--default-category`,
+   * `--no-category`. For another platform's export or a mapped sheet, `--apply` refuses while a new
+   * product would have no category and none of them says what to do.
+   */
+  categories?: Omit<CategoryChoice, 'required'> | undefined;
   /** A variant SKU held twice (`--duplicate-sku`, see ProductMappingOptions.duplicateSku); default refuse. */
   duplicateSku?: 'first' | 'refuse' | undefined;
 }
@@ -113,6 +120,13 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           currency: store.currency,
           ...(options.images !== undefined ? { images: options.images } : {}),
           ...(options.duplicateSku !== undefined ? { duplicateSku: options.duplicateSku } : {}),
+          ...(options.categories?.map !== undefined
+            ? { categoryMap: Object.fromEntries(options.categories.map) }
+            : {}),
+          ...(options.categories?.defaultId !== undefined
+            ? { defaultCategory: options.categories.defaultId }
+            : {}),
+          ...(options.categories?.none === true ? { noCategory: true } : {}),
         },
         from: options.from,
         columnMap: options.columnMap,
@@ -145,6 +159,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           ? { stockSince: sheets.exportedAt }
           : {}),
         stockUnknown: options.stockUnknown,
+        categories: { ...options.categories, required: sheets.source.format !== 'mbulk' },
         platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
       });
       // The live products the plan writes, as read (the backup's before-states).
@@ -185,6 +200,13 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           ...(options.images !== undefined ? { images: options.images } : {}),
           ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
           ...(options.duplicateSku !== undefined ? { duplicateSku: options.duplicateSku } : {}),
+          ...(options.categories?.map !== undefined
+            ? { categoryMap: Object.fromEntries(options.categories.map) }
+            : {}),
+          ...(options.categories?.defaultId !== undefined
+            ? { defaultCategory: options.categories.defaultId }
+            : {}),
+          ...(options.categories?.none === true ? { noCategory: true } : {}),
         },
         file: (head, run): ProductPlanFile => {
           const { input } = head;
@@ -233,6 +255,6 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   const applyRefusal =
     priceJumps && priceJumps.length > 0 && !allowPriceJumps
       ? priceJumpRefusal(priceJumps)
-      : stockUnknownRefusal(planned.file.plan);
+      : (stockUnknownRefusal(planned.file.plan) ?? categoryRefusal(planned.file.plan));
   return { ...planned, ...(applyRefusal !== undefined ? { applyRefusal } : {}), timings };
 }

@@ -5,6 +5,7 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import { priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
+import { categoryRefusal } from '../../plan/category-plan.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
 import { changeOf, failureOf, notWrittenByKey } from '../runner/change-outcome.js';
@@ -263,6 +264,9 @@ export const productJob = defineJob({
     // Stock never made up: a plan read without --stock-unknown is never applied (plan it again with one).
     const unknownStock = stockUnknownRefusal(file.plan);
     if (unknownStock !== undefined) throw new RefusedError(unknownStock);
+    // Nor a migration's new products left off the storefront unasked (no category).
+    const noCategory = categoryRefusal(file.plan);
+    if (noCategory !== undefined) throw new RefusedError(noCategory);
   },
   session: productSession,
   /**

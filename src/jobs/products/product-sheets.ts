@@ -252,6 +252,13 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
     // column map keeps the user's headers on its columns.)
     pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
+    // The platform's categories of each product, for --category-map.
+    const categories = converted.categories;
+    if (categories !== undefined && categories.size > 0)
+      for (const p of mapping.products) {
+        const found = p.rows.find((r) => r.sheet === productsLabel && categories.has(r.rowNumber));
+        if (found !== undefined) p.sourceCategories = categories.get(found.rowNumber) as string[];
+      }
   }
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {

@@ -3,6 +3,7 @@ import type { MerchantClient } from '../../api/merchant-client.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
+import type { CategoryChoice } from '../../plan/category-plan.js';
 import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { JobCallbacks } from '../job-events.js';
 import { runInputPath } from '../run-input.js';
@@ -60,6 +61,7 @@ export async function replanProductRun(
     ...(o['images'] === 'first-10' ? { images: 'first-10' as const } : {}),
     stockUnknown: o['stockUnknown'] as StockUnknownMode | undefined,
     ...(o['duplicateSku'] === 'first' ? { duplicateSku: 'first' as const } : {}),
+    categories: savedCategoryChoice(o),
     onProgress: options.onProgress,
     onWarning: options.onWarning,
     signal: options.signal,
@@ -75,4 +77,19 @@ function removalLimitOf(value: unknown): { fraction?: number; count?: number } |
   const f = limit(fraction);
   const c = limit(count);
   return { ...(f !== undefined ? { fraction: f } : {}), ...(c !== undefined ? { count: c } : {}) };
+}
+
+/** The category choices a run was planned with (`--category-map`, `--default-category`, `--no-category`). */
+function savedCategoryChoice(o: Record<string, unknown>): Omit<CategoryChoice, 'required'> {
+  const map = o['categoryMap'];
+  const out: Omit<CategoryChoice, 'required'> = {};
+  if (map !== null && typeof map === 'object') {
+    const entries = Object.entries(map as Record<string, unknown>).map(
+      ([k, v]) => [k, Array.isArray(v) ? v.map(String) : [String(v)]] as const,
+    );
+    out.map = new Map(entries);
+  }
+  if (typeof o['defaultCategory'] === 'string') out.defaultId = o['defaultCategory'];
+  if (o['noCategory'] === true) out.none = true;
+  return out;
 }

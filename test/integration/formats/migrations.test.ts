@@ -126,8 +126,8 @@ const EXPORTS: { file: string; format: string; expected: () => ExpectedProduct[]
   },
 ];
 
-/** The choices a migration of unknown stock and long image lists needs. */
-const MIGRATE = ['--stock-unknown', 'untracked', '--images', 'first-10'];
+/** The choices a migration of unknown stock, long image lists and products without a category needs. */
+const MIGRATE = ['--stock-unknown', 'untracked', '--images', 'first-10', '--no-category'];
 
 function compare(live: Product | undefined, e: ExpectedProduct): void {
   const where = e.reference;
@@ -223,7 +223,15 @@ describe('issue 24 acceptance, through the CLI', () => {
       const page = readFileSync(join(runDirOf(plan.stdout), 'report.html'), 'utf8');
       expect(page).toContain('14 products (19 inventory items) track stock but the sheet gives no quantity');
 
-      const refused = await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--json');
+      const refused = await run.cli(
+        'import',
+        'products',
+        VELOFANT,
+        '--apply',
+        '--no-category',
+        '--yes',
+        '--json',
+      );
       expect(refused.code).toBe(3);
       expect(refused.json<{ refused: string; stockUnknown: { products: number } }>()).toMatchObject({
         refused: expect.stringContaining('--stock-unknown untracked'),
@@ -237,7 +245,18 @@ describe('issue 24 acceptance, through the CLI', () => {
 
       // zero: tracked, stock 0. Then keep on a store where one item has stock 7 since: left alone.
       expect(
-        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'zero')).code,
+        (
+          await run.cli(
+            'import',
+            'products',
+            VELOFANT,
+            '--apply',
+            '--no-category',
+            '--yes',
+            '--stock-unknown',
+            'zero',
+          )
+        ).code,
       ).toBe(0);
       const wheels = run.byRef().get('velofant-wheelset-1');
       expect(wheels).toMatchObject({ inventory_enabled: true, inventory: { quantity: 0 } });
@@ -245,14 +264,35 @@ describe('issue 24 acceptance, through the CLI', () => {
       run.sandbox.store.updateInventoryItem(item, { quantity: 7 });
       run.sandbox.clearRequestLog();
       expect(
-        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'keep')).code,
+        (
+          await run.cli(
+            'import',
+            'products',
+            VELOFANT,
+            '--apply',
+            '--no-category',
+            '--yes',
+            '--stock-unknown',
+            'keep',
+          )
+        ).code,
       ).toBe(0);
       expect(run.writes()).toEqual([]);
       expect(run.byRef().get('velofant-wheelset-1')?.inventory?.quantity).toBe(7);
       // untracked: the unknown stock is not tracked at all.
       expect(
-        (await run.cli('import', 'products', VELOFANT, '--apply', '--yes', '--stock-unknown', 'untracked'))
-          .code,
+        (
+          await run.cli(
+            'import',
+            'products',
+            VELOFANT,
+            '--apply',
+            '--no-category',
+            '--yes',
+            '--stock-unknown',
+            'untracked',
+          )
+        ).code,
       ).toBe(0);
       expect(run.byRef().get('velofant-wheelset-1')?.inventory_enabled).toBe(false);
     } finally {
@@ -263,7 +303,15 @@ describe('issue 24 acceptance, through the CLI', () => {
   it('rows left out by the conversion and products marked skip are counted alike in every output', async () => {
     const run = await emptyStore();
     try {
-      const applied = await run.cli('import', 'products', WOO_ORIGINAL, '--apply', '--yes', '--json');
+      const applied = await run.cli(
+        'import',
+        'products',
+        WOO_ORIGINAL,
+        '--apply',
+        '--no-category',
+        '--yes',
+        '--json',
+      );
       const json = applied.json<PlanJson>();
       expect(json.rows).toEqual({ read: 124, inPlan: 82, leftOut: 42, markedSkip: 0, invalid: 0 });
       expect(json.counts['rows left out']).toBe(42);
@@ -304,6 +352,7 @@ describe('issue 24 acceptance, through the CLI', () => {
         'products',
         file,
         '--apply',
+        '--no-category',
         '--yes',
         '--json',
         '--images',
@@ -350,6 +399,7 @@ describe('issue 24 acceptance, through the CLI', () => {
         'products',
         supplier,
         '--apply',
+        '--no-category',
         '--yes',
         '--map',
         'Ref=reference_id,Title=name,Colour+Size=variant_name,Retail=variant_price',
@@ -390,7 +440,11 @@ describe('issue 24 acceptance, through the CLI', () => {
     const state = join(cwd, 'rehearsal.json');
     const file = join(CORPUS, 'shopify/packt_products_export_1.csv');
     const flags = ['--sandbox-data', state, '--empty', '--currency', 'USD', '--country', 'US'];
-    const applied = await runCli(['import', 'products', file, '--apply', '--yes', ...flags], {}, cwd);
+    const applied = await runCli(
+      ['import', 'products', file, '--apply', '--no-category', '--yes', ...flags],
+      {},
+      cwd,
+    );
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(/^Target: local sandbox \(/m);
     expect(applied.stdout).toContain("Amounts: read as USD, the store's currency");
@@ -452,6 +506,7 @@ describe('issue 38, through the CLI', () => {
         'products',
         RONNE,
         '--apply',
+        '--no-category',
         '--yes',
         '--json',
         '--duplicate-sku',
@@ -470,6 +525,7 @@ describe('issue 38, through the CLI', () => {
         'products',
         RONNE,
         '--apply',
+        '--no-category',
         '--yes',
         '--duplicate-sku',
         'first',

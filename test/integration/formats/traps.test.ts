@@ -16,7 +16,7 @@ const runDir = (runId: string) => join(h.dir, '.mbulk/runs', runId);
 describe('Shopify traps', () => {
   it('three options, image-only rows, Default Title, draft/archived/unpublished, unicode handle, gift card, >10 images, HTML', async () => {
     const file = join(FIXTURES, 'shopify-traps.csv');
-    const applied = await h.cli('import', 'products', file, '--apply', '--yes', '--json');
+    const applied = await h.cli('import', 'products', file, '--apply', '--no-category', '--yes', '--json');
     expect(applied.code).toBe(1); // the product with 11 images is invalid
     const live = h.byRef();
 
@@ -81,7 +81,7 @@ describe('Shopify traps', () => {
     expect(failed).toMatch(/^many-images,Many Images,/m);
 
     h.sandbox.clearRequestLog();
-    const again = await h.cli('import', 'products', file, '--apply', '--yes', '--json');
+    const again = await h.cli('import', 'products', file, '--apply', '--no-category', '--yes', '--json');
     expect(again.code).toBe(1);
     expect(h.writes()).toEqual([]);
   });
@@ -89,7 +89,8 @@ describe('Shopify traps', () => {
   it('the plan names the format, notes lost HTML once, and lists every source column once', async () => {
     const plan = await h.cli('import', 'products', join(FIXTURES, 'shopify-traps.csv'));
     expect(plan.stdout).toMatch(/^Format: Shopify product export$/m);
-    expect(plan.stdout).toMatch(/Columns not imported: Vendor, Type, Option1 Name/);
+    expect(plan.stdout).toMatch(/Columns not imported: Vendor, Option1 Name/);
+    expect(plan.stdout).toMatch(/Type → category_ids/);
     expect(plan.stdout.match(/lost what the API cannot show: iframe/g)).toHaveLength(1);
   });
 });
@@ -97,7 +98,7 @@ describe('Shopify traps', () => {
 describe('WooCommerce traps', () => {
   it('variations before and after their parent, sale prices, grouped/external left out, orphan variation refused', async () => {
     const file = join(FIXTURES, 'woocommerce-traps.csv');
-    const applied = await h.cli('import', 'products', file, '--apply', '--yes', '--json');
+    const applied = await h.cli('import', 'products', file, '--apply', '--no-category', '--yes', '--json');
     expect(applied.code).toBe(1); // the orphan variation
     const live = h.byRef();
     const hoodie = live.get('woo:200');
@@ -143,7 +144,16 @@ describe('Shopify prices with --decimal-comma', () => {
         'dc-mug,,,Small,DC-S,"9,90"',
       ].join('\n') + '\n',
     );
-    const applied = await h.cli('import', 'products', file, '--decimal-comma', '--apply', '--yes', '--json');
+    const applied = await h.cli(
+      'import',
+      'products',
+      file,
+      '--decimal-comma',
+      '--apply',
+      '--no-category',
+      '--yes',
+      '--json',
+    );
     expect(applied.code, applied.stderr).toBe(0);
     const mug = h.byRef().get('dc-mug');
     expect(mug?.price).toBe(990);
@@ -196,6 +206,7 @@ describe('any other sheet: --map, --map-file, header row', () => {
       '--header-row',
       '4',
       '--apply',
+      '--no-category',
       '--yes',
       '--json',
     );
