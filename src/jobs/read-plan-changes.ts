@@ -41,9 +41,19 @@ export interface RunPlanChanges {
   stockUnknown: string | null;
   /** Row issues of the plan (errors are invalid rows; warnings), in row order as planned. */
   issues: readonly RowIssue[];
+  /** A rollback: what the run did that it cannot (or will not) undo, and why. */
+  notReversible: readonly { type: string; id: string; label: string; reason: string }[];
 }
 
-const NONE = { hides: 0, deletes: 0, liveCount: null, priceJumps: [], refusal: null, stockUnknown: null };
+const NONE = {
+  hides: 0,
+  deletes: 0,
+  liveCount: null,
+  priceJumps: [],
+  refusal: null,
+  stockUnknown: null,
+  notReversible: [],
+};
 
 /**
  * Reads a run's plan.json with its kind's schema (a damaged or foreign plan throws
@@ -97,6 +107,7 @@ export function readPlanChanges(run: RunDirectory): RunPlanChanges {
         deletes: changes.filter((c) => c.action === 'delete').length,
         refusal: file.refusal ?? null,
         issues: [],
+        notReversible: file.notReversible,
       });
     }
     case 'templates': {

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { listRuns, openRun, type RunDirectory } from '../apply/run-directory.js';
+import { UsageError } from '../errors/usage-error.js';
 import { currencyDecimals, type Store } from '../schema/index.js';
 import { registerExportTool } from './export-tool.js';
 import { trippedGuards } from './apply-guards.js';
@@ -64,6 +65,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       guards: trippedGuards(view, options),
       priceJumps: view.priceJumps,
       invalidRows: invalidRows(view),
+      notReversible: { count: view.notReversible.length, first: view.notReversible.slice(0, FIRST_INVALID) },
       firstChanges: view.changes.slice(0, FIRST_CHANGES),
       reviewPage: planned.file('reportHtml'),
       report: planned.file('report'),
@@ -118,10 +120,29 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     {
       title: 'Plan an import, writing nothing',
       description:
-        'Plans a products, stock or customers sheet against the live store without writing anything: returns the run id, counts, the guards the plan trips, the invalid rows (the first 20 with sheet, row, column and why), the first changes (amounts in currency units), the review page path and the plan hash that apply_plan needs.',
+        'Plans a products, stock or customers sheet, a templates sheet (message templates to create) or a recipients sheet (messages to send with an approved template) against the live store without writing anything: returns the run id, counts, the guards the plan trips, the invalid rows (the first 20 with sheet, row, column and why), the first changes (amounts in currency units), the review page path and the plan hash that apply_plan needs.',
       inputSchema: {
-        kind: z.enum(['products', 'stock', 'customers']),
+        kind: z.enum(['products', 'stock', 'customers', 'templates', 'messages']),
         source: PlanSourceSchema,
+        template: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('messages: the name of the approved template to send (required for messages)'),
+        skip_invalid: z
+          .boolean()
+          .optional()
+          .describe(
+            'templates, messages: write the valid rows even when others are invalid (default: nothing)',
+          ),
+        allow_duplicates: z
+          .boolean()
+          .optional()
+          .describe('messages: send a recipient listed twice with the same parameters twice (default: once)'),
+        resend: z
+          .boolean()
+          .optional()
+          .describe('messages: send again what earlier runs already sent (default: those rows are skipped)'),
         missing: z
           .enum(['ignore', 'hide', 'delete'])
           .optional()
@@ -207,6 +228,26 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
               ...(args.money !== undefined ? { money: args.money } : {}),
               ...(args.blank !== undefined ? { blank: args.blank } : {}),
               ...(args.stock_unknown !== undefined ? { stockUnknown: args.stock_unknown } : {}),
+            });
+          } else if (args.kind === 'templates') {
+            const { planTemplateImport } = await import('../jobs/templates/template-import.js');
+            planned = await planTemplateImport({
+              ...basics,
+              ...(args.skip_invalid !== undefined ? { skipInvalid: args.skip_invalid } : {}),
+            });
+          } else if (args.kind === 'messages') {
+            if (args.template === undefined)
+              throw new UsageError(
+                'plan_import of messages needs template: the approved template to send',
+                'template',
+              );
+            const { planMessageSend } = await import('../jobs/messages/message-send.js');
+            planned = await planMessageSend({
+              ...basics,
+              template: args.template,
+              ...(args.skip_invalid !== undefined ? { skipInvalid: args.skip_invalid } : {}),
+              ...(args.allow_duplicates !== undefined ? { allowDuplicates: args.allow_duplicates } : {}),
+              ...(args.resend !== undefined ? { resend: args.resend } : {}),
             });
           } else {
             const { planCustomerImport } = await import('../jobs/customers/customer-import.js');

@@ -3,6 +3,7 @@ import { readPlanChanges } from '../jobs/read-plan-changes.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import type { PlanFieldChange } from '../plan/plan-changes.js';
 import { moneyOf, type Money, type PlanMoney } from './money-value.js';
+import { inToolTerms } from './tool-terms.js';
 
 /**
  * One planned change as data: what it does to which entity, from which sheet row, and each field's
@@ -61,6 +62,8 @@ export interface PlanView {
   stockUnknown: string | null;
   /** Row errors: the rows nothing is planned from. */
   invalid: RowIssue[];
+  /** A rollback: what it cannot (or will not) undo, and why (in tool terms). */
+  notReversible: { type: string; id: string; label: string; reason: string }[];
   changes: ChangeRow[];
 }
 
@@ -107,6 +110,12 @@ export function readPlanView(run: RunDirectory): PlanView {
     refusal: plan.refusal,
     stockUnknown: plan.stockUnknown,
     invalid: plan.issues.filter((i) => i.severity === 'error'),
+    notReversible: plan.notReversible.map((n) => ({
+      type: n.type,
+      id: n.id,
+      label: n.label,
+      reason: inToolTerms(n.reason),
+    })),
     changes: plan.changes.map((c, index) => ({
       index,
       action: c.action,

@@ -82,6 +82,12 @@ export const PlanOutput = {
   guards: z.array(GuardShape),
   priceJumps: z.array(PriceJumpShape),
   invalidRows: InvalidRowsShape,
+  notReversible: z
+    .object({
+      count: z.number(),
+      first: z.array(z.object({ type: z.string(), id: z.string(), label: z.string(), reason: z.string() })),
+    })
+    .describe('A rollback: what the run did that it cannot (or will not) undo, and why'),
   firstChanges: z.array(ChangeShape),
   reviewPage: z.string(),
   report: z.string(),

@@ -27,7 +27,15 @@ const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   ],
   [/\bmbulk runs show (\S+?)(?=[\s.,;:)]|$)/g, (_m, run) => `run_status with run_id ${run}`],
   [/\bmbulk import\s(products|stock|customers)(?: \S+)?/g, (_m, kind) => `plan_import with kind "${kind}"`],
-  [/\bplan with --skip-invalid\b/g, 'plan only the valid rows'],
+  [/\bplan with --skip-invalid\b/g, 'plan again with skip_invalid: true'],
+  [/--skip-invalid\b/g, 'skip_invalid: true'],
+  [/--allow-duplicates\b/g, 'allow_duplicates: true'],
+  [/--resend\b/g, 'resend: true'],
+  [
+    / \(follow its review with mbulk templates status --watch[^)]*\)/g,
+    ' (its review happens outside the store)',
+  ],
+  [/\(see mbulk templates status\)/g, '(only an APPROVED template can be sent)'],
   // Flags with a tool argument.
   [/\bpass --allow-price-jumps\b/g, 'pass allow.price_jumps with a reason that names price_jumps'],
   [/\(--allow-price-jumps\)/g, '(allow.price_jumps)'],

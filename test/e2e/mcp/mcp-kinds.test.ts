@@ -1,5 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSandbox, startMcp, type FileSandbox, type McpSession, type ToolAnswer } from './mcp-helpers.js';
 
@@ -7,6 +7,7 @@ import { fileSandbox, startMcp, type FileSandbox, type McpSession, type ToolAnsw
 // apply_plan, then rollback_run and apply_plan of the rollback with its hash: the SDK's own client
 // against the built `mbulk mcp`, one server and one sandbox for the file. Amounts come back in
 // currency units with their currency, as the sheets and files write them.
+const SAMPLES = resolve(import.meta.dirname, '../../../samples');
 let sb: FileSandbox;
 let mcp: McpSession;
 
@@ -148,6 +149,39 @@ describe('every kind through every tool', () => {
       },
     ]);
     expect(sb.s.store.getCustomer('cus_00000001').email).toBe('ganesh.al.pillai1@example.org');
+  });
+
+  it('templates and messages: plan, show and apply; a send cannot be rolled back, and says so', async () => {
+    const templates = readFileSync(join(SAMPLES, 'message-templates.csv'), 'utf8');
+    const { planned, runId } = await planShowApply({ kind: 'templates', source: { csv: templates } });
+    expect((planned['firstChanges'] as unknown[]).slice(0, 2)).toMatchObject([
+      { action: 'create', entity: 'template', label: 'order_shipped', row: 2 },
+      { action: 'create', entity: 'template', label: 'new_arrivals', row: 3 },
+    ]);
+    expect(sb.s.store.getTemplate('order_shipped')).toBeDefined();
+    expect(runId).toContain('templates');
+
+    const sends = await planShowApply({
+      kind: 'messages',
+      template: 'order_update',
+      source: { records: [{ to: '012-784 1025', name: 'Siti', order_number: '1001' }] },
+    });
+    expect(sends.planned['firstChanges']).toMatchObject([
+      {
+        action: 'send',
+        entity: 'message',
+        row: 2,
+        fields: [
+          { field: 'template', after: 'order_update' },
+          { field: 'name', after: 'Siti' },
+          { field: 'order_number', after: '1001' },
+        ],
+      },
+    ]);
+    const rollback = await mcp.call('rollback_run', { run_id: sends.runId });
+    expect(rollback.isError, rollback.text).toBe(false);
+    expect(rollback.data).toMatchObject({ writes: 0, notReversible: { count: 1 } });
+    expect(rollback.text).not.toMatch(/\bmbulk (?!mcp\b)[a-z]/);
   });
 
   it('whoami gives the currency with its decimals', async () => {

@@ -9,6 +9,7 @@ const view = (over: Partial<PlanView>): PlanView => ({
   deletes: 0,
   liveCount: null,
   invalid: [],
+  notReversible: [],
   priceJumps: [],
   refusal: null,
   stockUnknown: null,
