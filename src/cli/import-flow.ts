@@ -149,10 +149,20 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
       signal: ctx.signal,
     });
     if (remote.file === undefined) {
-      out.line(
-        `Unchanged since the last applied run: ${remote.shown}; nothing to do (--force to import it anyway)`,
-      );
-      out.result({ ok: true, unchanged: true, applied: false, source: remote.shown });
+      const previous = remote.previous;
+      const since =
+        previous?.run !== undefined
+          ? `since run ${previous.run} applied it at ${previous.appliedAt}`
+          : 'since the last applied run';
+      out.line(`Unchanged ${since}: ${remote.shown}; nothing to do (--force to import it anyway)`);
+      out.result({
+        ok: true,
+        unchanged: true,
+        applied: false,
+        source: remote.shown,
+        ...(previous?.run !== undefined ? { run: previous.run } : {}),
+        ...(previous !== undefined ? { appliedAt: previous.appliedAt } : {}),
+      });
       return ExitCode.Ok;
     }
     file = remote.file;
@@ -160,7 +170,7 @@ async function importFromSource<P extends PlannedImport, A extends AppliedImport
   try {
     const code = await planAndApply(args, ctx, flow, file, runsRoot, remote?.shown);
     // Only a feed whose apply succeeded counts as done: a failed one is imported again next time.
-    if (remote !== undefined && args.apply && code === ExitCode.Ok) remote.remember();
+    if (remote !== undefined && args.apply && code === ExitCode.Ok) remote.remember(ctx.run?.id);
     return code;
   } finally {
     // The run directory keeps its own copy; the download itself goes.

@@ -30,6 +30,8 @@ interface SourceMemory {
   lastModified?: string | undefined;
   sha256: string;
   appliedAt: string;
+  /** The run that applied it (absent in files written before runs were remembered). */
+  run?: string | undefined;
 }
 
 export interface RemoteSource {
@@ -38,8 +40,10 @@ export interface RemoteSource {
   unchanged: boolean;
   /** The URL without query string or credentials, for output and the run's input name. */
   shown: string;
-  /** Remembers this version as applied (call after a successful apply). */
-  remember(): void;
+  /** When unchanged: when this version was applied, and by which run (when known). */
+  previous?: { appliedAt: string; run?: string | undefined } | undefined;
+  /** Remembers this version as applied by `run` (call after a successful apply). */
+  remember(run?: string): void;
 }
 
 export interface FetchSourceOptions {
@@ -132,7 +136,8 @@ function isSourceMemory(value: unknown): value is SourceMemory {
     typeof value['sha256'] === 'string' &&
     typeof value['appliedAt'] === 'string' &&
     optionalText(value['etag']) &&
-    optionalText(value['lastModified'])
+    optionalText(value['lastModified']) &&
+    optionalText(value['run'])
   );
 }
 
@@ -156,7 +161,12 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
   if (known?.etag !== undefined) conditional['if-none-match'] = known.etag;
   if (known?.lastModified !== undefined) conditional['if-modified-since'] = known.lastModified;
 
-  const none: RemoteSource = { unchanged: true, shown, remember: () => {} };
+  const none: RemoteSource = {
+    unchanged: true,
+    shown,
+    ...(known !== undefined ? { previous: { appliedAt: known.appliedAt, run: known.run } } : {}),
+    remember: () => {},
+  };
   const name = basename(url.pathname) || 'feed';
   const folder = mkdtempSync(join(tmpdir(), 'mbulk-feed-'));
   const file = join(folder, extname(name) === '' ? `${name}.csv` : name);
@@ -187,9 +197,9 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
     file,
     unchanged: false,
     shown,
-    remember: () => {
+    remember: (run) => {
       const latest = readMemory(options.stateFile);
-      latest[key] = { etag, lastModified, sha256, appliedAt: new Date().toISOString() };
+      latest[key] = { etag, lastModified, sha256, appliedAt: new Date().toISOString(), run };
       mkdirSync(dirname(options.stateFile), { recursive: true });
       writeFileAtomic(options.stateFile, `${JSON.stringify(latest, null, 2)}\n`);
     },

@@ -277,7 +277,9 @@ function resultMessage(r: Record<string, unknown> | undefined): string | undefin
     if (typeof m === 'string') return `stopped: ${m}`;
   }
   if (r['unchanged'] === true && typeof r['source'] === 'string')
-    return `unchanged since the last applied run: ${r['source']}`;
+    return typeof r['run'] === 'string'
+      ? `already applied by run ${r['run']}${typeof r['appliedAt'] === 'string' ? ` at ${r['appliedAt']}` : ''} (feed unchanged since: not run again)`
+      : `unchanged since the last applied run: ${r['source']}`;
   const rows = r['failedRows'];
   if (Array.isArray(rows) && rows.length > 0) {
     const where = typeof r['runDir'] === 'string' ? r['runDir'] : 'the run directory';

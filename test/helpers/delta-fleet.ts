@@ -47,7 +47,13 @@ export const deltaOf = (k: number): number => k + 1;
  * a feed server on 127.0.0.1, applied one item per write request (batch-size 1, concurrency 1), so a
  * store's run is a few seconds of writes a test can interrupt anywhere. `stores.yaml` in `dir`.
  */
-export async function deltaFleet(prefix: string, stores = 3, latencyMs = 150): Promise<DeltaFleet> {
+export async function deltaFleet(
+  prefix: string,
+  stores = 3,
+  latencyMs = 150,
+  /** Each store's feed a file (`feed-i.csv` in `dir`) instead of a URL. */
+  localFeeds = false,
+): Promise<DeltaFleet> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const sandboxes: RunningSandbox[] = [];
   for (let i = 0; i < stores; i++)
@@ -58,9 +64,10 @@ export async function deltaFleet(prefix: string, stores = 3, latencyMs = 150): P
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const feeds = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (localFeeds) sandboxes.forEach((_, i) => writeFileSync(join(dir, `feed-${i}.csv`), feed));
+  const feedOf = (i: number): string => (localFeeds ? `feed-${i}.csv` : `${feeds}/feeds/shop-${i}.csv`);
   const lines = sandboxes.map(
-    (s, i) =>
-      `  - { name: shop-${i}, base_url: "${s.url}", token_env: SHOP_TOKEN, feed: "${feeds}/feeds/shop-${i}.csv" }`,
+    (s, i) => `  - { name: shop-${i}, base_url: "${s.url}", token_env: SHOP_TOKEN, feed: "${feedOf(i)}" }`,
   );
   writeFileSync(
     join(dir, 'stores.yaml'),

@@ -99,6 +99,10 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
     out.line(`Review page: ${summary.reportHtml}`);
     out.line(`Summary: ${join(summary.fleetRunDir, 'summary.json')}`);
     out.line(`Fleet: ${outcomesText(summary.totals)}; exit ${summary.exitCode}`);
+    if (apply && summary.stores.some((s) => s.exitCode === ExitCode.Interrupted))
+      out.line(
+        'To finish: run the same command again. Each interrupted store continues its run (nothing it wrote is written again), the stores not started start, and a store whose run finished is not run again.',
+      );
     out.result(summary);
     if (notify !== undefined)
       await sendNotification(out, notify, summary.exitCode, fleetNotification(summary));
@@ -177,7 +181,7 @@ export const registerFleet: RegisterCommand = (parser, ctx, setExit) =>
               )
               .example('$0 fleet run stores.yaml --only-index 3', 'only stores[3] (the fourth)')
               .epilog(
-                "Exit code: 0 when every store ended 0, else the worst of theirs in the order 5 > 4 > 3 > 2 > 1 > 130 (a store not started counts as 130, a crashed one as 5). Each store's runs: FLEET-DIR/stores/NAME/runs.",
+                "Run again after an interrupt or a kill, the same command continues each store's unfinished run (nothing written twice), starts the stores not started, and does not run again a store whose run finished on the same feed (a delta feed applied: 'already applied by run R'). The stores stop with the fleet, even when it is killed. Exit code: 0 when every store ended 0, else the worst of theirs in the order 5 > 4 > 3 > 2 > 1 > 130 (a store not started counts as 130, a crashed one as 5). Each store's runs: FLEET-DIR/stores/NAME/runs.",
               ),
           ),
         async (argv) => {

@@ -78,3 +78,25 @@ it('SIGKILL at a random write, then the same fleet run: every delta exactly once
   expect(again.code, again.out).toBe(0);
   expectEveryDeltaOnce(f);
 }, 90_000);
+
+it('a finished store on a delta file is not run again: "already applied by run R at T (not run again)", exit 0', async () => {
+  fleet = await deltaFleet('mbulk-fleet-file-', 1, 0, true);
+  const f = fleet;
+  const first = await runFleetProcess(f).done;
+  expect(first.code, first.out).toBe(0);
+  expectEveryDeltaOnce(f);
+  const applied = latestSummary(f).stores[0];
+  expect(applied).toMatchObject({ outcome: 'applied', exitCode: 0 });
+
+  const again = await runFleetProcess(f).done;
+  expect(again.code, again.out).toBe(0);
+  expectEveryDeltaOnce(f);
+  const store = latestSummary(f).stores[0];
+  expect(store).toMatchObject({ outcome: 'already applied', exitCode: 0, runId: applied?.runId });
+  expect(again.out).toMatch(
+    new RegExp(
+      `shop-0: already applied \\(exit 0\\) · run ${applied?.runId} · already applied by run ${applied?.runId} at \\S+ \\(not run again\\)`,
+    ),
+  );
+  expect(again.out).toContain('Fleet: 1 already applied; exit 0');
+}, 60_000);

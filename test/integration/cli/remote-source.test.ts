@@ -80,7 +80,13 @@ it('a feed with an ETag: applied, then "unchanged" with no writes, then applied 
 
   const second = await runCli(args, env, dir);
   expect(second.code, second.stderr).toBe(0);
-  expect(second.stdout).toContain(`Unchanged since the last applied run: ${url}`);
+  // It names the run that applied it (the first one's), and when.
+  const runId = /\d{8}-\d{6}-stock-[0-9a-f]+/.exec(first.stdout)?.[0];
+  expect(runId).toBeDefined();
+  expect(second.stdout).toMatch(
+    new RegExp(`Unchanged since run ${runId} applied it at \\d{4}-\\d\\d-\\d\\dT[^ ]+Z: `),
+  );
+  expect(second.stdout).toContain(`: ${url}; nothing to do`);
   expect(seen.at(-1)?.['if-none-match']).toBe('"v1"');
   expect(stockWrites()).toBe(1);
 

@@ -68,6 +68,19 @@ describe('storeResultOf', () => {
       'unchanged feed',
       'unchanged since the last applied run: https://erp.example/e.csv',
     ]);
+    // The feed's memory names the run that applied it.
+    const known = {
+      ok: true,
+      unchanged: true,
+      source: 'https://erp.example/e.csv',
+      run: 'R1',
+      appliedAt: 'T',
+    };
+    expect(storeResultOf(store, { code: 0, signal: null, result: known }, files, 1)).toMatchObject({
+      outcome: 'unchanged feed',
+      exitCode: 0,
+      message: 'already applied by run R1 at T (feed unchanged since: not run again)',
+    });
   });
 
   it('a refusal, an error and an apply stopped by the API carry their message', () => {
