@@ -12,6 +12,8 @@ export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   replan?: boolean;
   'allow-price-jumps'?: boolean;
   'allow-deletes'?: boolean;
+  /** `mbulk apply RUN --dry-run`: every check of an apply (drift included), then stop before writing. */
+  'dry-run'?: boolean;
   /** `runs resume --reconcile`: settle what the journal cannot prove by re-reading the store. */
   reconcile?: boolean;
   /** Re-read every product/customer before writing it (default: only when the plan is > 5 s old). */
@@ -86,6 +88,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       // One writer per store on this machine (also stops two resumes of one run racing).
       lock: commandStoreLock(ctx),
       confirm: async (toApply, store) => {
+        // A dry run stops here, after every check passed and before the first write.
+        if (args['dry-run'] === true) return false;
         await confirmApply(
           out,
           `${resume ? 'Resume' : 'Apply'} run ${toApply.id} (${splitCounts(toApply.meta.counts).planned}) on ${store.name} at ${target.describe}?`,
@@ -108,6 +112,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       onWarning: (m) => out.warn(`warning: ${m}`),
       signal: ctx.signal,
     });
+    if (outcome.applied === false && outcome.refused === 'declined' && args['dry-run'] === true)
+      return dryRunEnd(outcome.runId ?? run.id);
     if (outcome.applied === false) return await refused(outcome);
     // The same ending as an import: what was applied, failures, where the results are.
     return printAppliedSavedRun(ctx, outcome);
@@ -117,6 +123,39 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
 
   function refused(refusal: SavedRunRefusal): Promise<number> {
     return savedRunRefused(ctx, refusal);
+  }
+
+  /**
+   * The end of `mbulk apply RUN --dry-run`: the checks passed (run, store, target, lock, drift),
+   * nothing was written. A plan whose refusal needs a flag not given (run.json's needs) would
+   * still be refused when written: exit 3 naming the flag; else exit 0 with the command that writes.
+   */
+  async function dryRunEnd(runId: string): Promise<number> {
+    const { ExitCode } = await import('../exit-code.js');
+    const { openRun: open } = await import('../../apply/run-directory.js');
+    const checkedRun =
+      runId === run.id ? run : open(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), runId, ctx.cwd);
+    const missing = (checkedRun.refresh().needs ?? []).flatMap((need) =>
+      need === 'allowDeletes' && args['allow-deletes'] !== true
+        ? ['--allow-deletes']
+        : need === 'allowPriceJumps' && args['allow-price-jumps'] !== true
+          ? ['--allow-price-jumps']
+          : need === 'plan-again'
+            ? ['a new plan']
+            : [],
+    );
+    if (missing.length > 0) {
+      out.warn(
+        `Dry run: nothing was written; run ${runId} passed the drift check, but writing it would be refused without ${missing.join(' and ')} (why: mbulk runs show ${runId} --report)`,
+      );
+      out.result({ ok: false, dryRun: true, applied: false, runId, refused: 'needs', needs: missing });
+      return ExitCode.Refused;
+    }
+    out.line(
+      `Dry run: nothing was written; run ${runId} passed every check (the store is as planned). To write: mbulk apply ${runId}${flags.replace(' --replan', '')}`,
+    );
+    out.result({ ok: true, dryRun: true, applied: false, runId });
+    return ExitCode.Ok;
   }
 }
 
@@ -155,12 +194,18 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
               'Write a products plan that hides or deletes more of the catalog than the guard allows (default: refused, exit 3, unless planned with the flag)',
           })
           .option('strict-check', { type: 'boolean', default: false, describe: STRICT_CHECK_DESCRIBE })
+          .option('dry-run', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'Run every check of an apply (the run, its store and target, the drift check) and stop before the first write: nothing is written (exit 0, or 3 when the apply would be refused)',
+          })
           .option('runs-dir', {
             type: 'string',
             describe: 'Where run directories are (default: .mbulk/runs)',
           }),
         [
-          ['Essentials:', ['yes']],
+          ['Essentials:', ['yes', 'dry-run']],
           ['Safety:', ['replan', 'allow-price-jumps', 'allow-deletes', 'strict-check']],
           ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
         ],

@@ -1,9 +1,8 @@
 import type { Argv } from 'yargs';
-import { CliError } from '../cli-error.js';
 import type { GlobalArgs } from '../command-context.js';
-import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { dryRunOption } from '../dry-run-option.js';
 import { STRICT_CHECK_DESCRIBE } from './apply.js';
 import { registerImportProducts } from './import-products.js';
 import { registerImportStock } from './import-stock.js';
@@ -111,20 +110,8 @@ export const registerImport: RegisterCommand = (parser, ctx, setExit) =>
         type: 'boolean',
         default: false,
         describe: STRICT_CHECK_DESCRIBE,
-      })
-      .option('dry-run', {
-        type: 'boolean',
-        describe: 'Plan only, write nothing (what happens without --apply; says so in a script)',
-      })
-      .check((argv) => {
-        if (argv['dry-run'] === true && argv['apply'] === true)
-          throw new CliError(
-            '--apply and --dry-run contradict each other: drop --dry-run to write, --apply to plan only',
-            ExitCode.Usage,
-          );
-        return true;
-      }, true) as unknown as Argv<GlobalArgs>;
-    sub = notifyOptions(sub);
+      }) as unknown as Argv<GlobalArgs>;
+    sub = notifyOptions(dryRunOption(sub));
     for (const register of importCommands) sub = register(sub, ctx, setExit);
     return sub.demandCommand(1, 'Name what to import: products, customers or stock.');
   });

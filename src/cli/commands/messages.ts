@@ -3,6 +3,7 @@ import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { applyOrDryRun } from '../dry-run-option.js';
 
 interface SendArgs extends GlobalArgs, NotifyArgs {
   file: string;
@@ -134,6 +135,11 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
               describe: 'Name of an APPROVED template',
             })
             .option('apply', { type: 'boolean', default: false, describe: 'Send (default: dry run)' })
+            .option('dry-run', {
+              type: 'boolean',
+              describe: 'Preview only, send nothing (what happens without --apply; says so in a script)',
+            })
+            .check(applyOrDryRun('send'), true)
             .option('yes', {
               type: 'boolean',
               default: false,

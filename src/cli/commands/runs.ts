@@ -8,6 +8,7 @@ import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { helpGroups } from '../help-groups.js';
+import { dryRunOption } from '../dry-run-option.js';
 import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 interface RunsArgs extends GlobalArgs {
@@ -480,17 +481,19 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
         'Undo an applied or interrupted run from its backup (dry run unless --apply), as a new, resumable run',
         (s) =>
           helpGroups(
-            notifyOptions(s)
-              .positional('run', {
-                type: 'string',
-                demandOption: true,
-                describe: 'Run id, unique prefix, or path',
-              })
-              .option('apply', {
-                type: 'boolean',
-                default: false,
-                describe: 'Write the rollback (default: dry run)',
-              })
+            dryRunOption(
+              notifyOptions(s)
+                .positional('run', {
+                  type: 'string',
+                  demandOption: true,
+                  describe: 'Run id, unique prefix, or path',
+                })
+                .option('apply', {
+                  type: 'boolean',
+                  default: false,
+                  describe: 'Write the rollback (default: dry run)',
+                }),
+            )
               .option('yes', { type: 'boolean', default: false, describe: 'Do not ask for confirmation' })
               .option('force', {
                 type: 'boolean',
@@ -503,7 +506,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
                 describe: 'Delete the products (and variants, options) the run created (default: keep them)',
               }),
             [
-              ['Essentials:', ['apply', 'yes']],
+              ['Essentials:', ['apply', 'yes', 'dry-run']],
               ['Safety:', ['force', 'delete-created']],
               ['Output:', ['runs-dir', 'notify-url', 'notify-on']],
             ],

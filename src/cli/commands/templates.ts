@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-code.js';
 import type { TemplateStatusRow } from '../../jobs/templates/template-import.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
+import { applyOrDryRun } from '../dry-run-option.js';
 import { visibleText } from '../../sheets/visible-text.js';
 
 interface CreateArgs extends GlobalArgs, NotifyArgs {
@@ -190,6 +191,11 @@ export const registerTemplates: RegisterCommand = (parser, ctx, setExit) =>
               default: false,
               describe: 'Submit the templates (default: dry run)',
             })
+            .option('dry-run', {
+              type: 'boolean',
+              describe: 'Preview only, submit nothing (what happens without --apply; says so in a script)',
+            })
+            .check(applyOrDryRun('submit'), true)
             .option('yes', {
               type: 'boolean',
               default: false,
