@@ -31,6 +31,7 @@ import {
   PROFILE_COLUMNS,
   PROFILE_DATE_FORMAT,
   PROFILE_INVOICES_PER_FILE,
+  PROFILE_ROWS_PER_FILE,
   type AccountingOptions,
   type InvoiceDateRule,
 } from './accounting-profile.js';
@@ -65,6 +66,8 @@ export interface AccountingResult {
   files: number;
   /** Invoices with a "Difference to the order's stated total" line. */
   withDifference: number;
+  /** Invoice lines with a negative amount (discounts, negative adjustments, rounding). */
+  negativeLines?: number;
   /** How the files carry tax, and what to choose on import. */
   tax: { mode: TaxMode; importAs: 'tax inclusive' | 'tax exclusive'; taxType: string; zeroTaxType: string };
   /** Control totals per file. */
@@ -114,6 +117,7 @@ export class AccountingExport {
   private readonly changes: ChangeSummaryEntry[] = [];
   private readonly changeCounts = { unchanged: 0, credited: 0, reinvoiced: 0 };
   private withDifference = 0;
+  private negativeLines = 0;
   private readonly accounts: AccountMap;
   readonly taxMode: AccountingResult['tax'];
 
@@ -172,6 +176,7 @@ export class AccountingExport {
       PROFILE_COLUMNS[profile],
       perFile,
       'invoices',
+      PROFILE_ROWS_PER_FILE[profile],
     );
     // A feed always writes its credit notes file; a one-shot export only when an order's total is
     // negative (a credit note, not an invoice).
@@ -182,6 +187,7 @@ export class AccountingExport {
       CREDIT_NOTE_COLUMNS[profile],
       perFile,
       'credit notes',
+      PROFILE_ROWS_PER_FILE[profile],
     );
     this.paymentsParts =
       o.payments === undefined
@@ -214,6 +220,7 @@ export class AccountingExport {
     if (withDifference && documents.some((d) => d.type === 'invoice')) this.withDifference++;
     for (const doc of documents) {
       const parts = doc.type === 'invoice' ? this.invoices : this.credits;
+      if (doc.type === 'invoice') this.negativeLines += doc.lines.filter((l) => l.amount < 0).length;
       await parts.write(documentRows(doc, this.rowOptions), doc.total, doc.tax);
     }
     for (const p of payments) {
@@ -273,6 +280,7 @@ export class AccountingExport {
       rows: this.invoices.rows,
       files: this.invoices.paths.length,
       withDifference: this.withDifference,
+      negativeLines: this.negativeLines,
       tax: this.taxMode,
       totals,
       changes: { orders: this.changes.length, ...this.changeCounts, entries: this.changes },

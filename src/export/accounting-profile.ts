@@ -29,6 +29,15 @@ export const INVOICE_DATE_RULES: readonly InvoiceDateRule[] = ['created', 'paid'
 
 export const PROFILE_INVOICES_PER_FILE: Record<AccountingProfile, number> = { xero: 500, quickbooks: 100 };
 /**
+ * Rows per file: QuickBooks Online's imports take spreadsheets of at most 1,000 rows (as import
+ * guides state it, e.g. https://parsli.co/import-invoices-into-quickbooks-online; Intuit's own page
+ * was not found); Xero states no row limit for invoices. A document never straddles two files.
+ */
+export const PROFILE_ROWS_PER_FILE: Record<AccountingProfile, number> = {
+  xero: Number.POSITIVE_INFINITY,
+  quickbooks: 999, // and the header: 1,000 rows
+};
+/**
  * The longest document number each program takes: QuickBooks Online's invoice and credit memo
  * number (`DocNumber`) holds 21 characters (Intuit's API reference; Zed Axis's field list for the
  * invoice import, https://support.zed-systems.com/kb/a197/import-invoices-into-quickbooks-online.aspx,

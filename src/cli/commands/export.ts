@@ -563,6 +563,12 @@ async function printOrderExport(run: {
     );
   }
   if (acc && !dryRun) printAccounting(acc, run.ledger, money, ctx);
+  if (acc && !dryRun && !acc.journals && profile === 'quickbooks' && me.country.toUpperCase() === 'US') {
+    // What QuickBooks Online US's invoice import takes (docs/accounting.md cites the sources).
+    out.warn(
+      `QuickBooks Online US: import guides report that its invoice import is not offered once sales tax is set up, and takes no negative amounts (${plural(acc.negativeLines ?? 0, 'negative line')} here: discounts, negative adjustments, rounding) and no credit memos. If it refuses these files, post the sales as daily journal entries instead: --profile quickbooks-journal`,
+    );
+  }
   if (result.skipped > 0 || result.duplicates > 0) {
     out.line(
       `Left out: ${result.skipped} ${incremental ? 'already exported or filtered' : 'filtered'} · ${result.duplicates} repeated`,

@@ -227,3 +227,29 @@ describe('summary journal feeds over several days', () => {
     });
   }
 });
+
+describe('QuickBooks Online US invoice files', () => {
+  it('files of at most 1,000 rows, and the console names what the US import may refuse and offers the journal profile', async () => {
+    const seed = generateStore({ country: 'US', currency: 'USD', orders: 400, seed: 40 });
+    const s = await startSandbox({ seed });
+    sandboxes.push(s);
+    const cwd = mkdtempSync(join(dir, 'qbo-us-'));
+    const r = await runCli(
+      ['export', 'orders', 'qbo.csv', '--profile', 'quickbooks', '--basis', 'accrual', '--json'],
+      { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token },
+      cwd,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const files = readdirSync(cwd).filter((f) => /^qbo(-part\d+)?\.csv$/.test(f));
+    let negative = 0;
+    for (const f of files) {
+      const rows = parseCsv(join(cwd, f));
+      expect(rows.length, f).toBeLessThanOrEqual(999);
+      expect(new Set(rows.map((x) => x['Invoice number'])).size, f).toBeLessThanOrEqual(100);
+      negative += rows.filter((x) => minor(x['Item Amount']) < 0).length;
+    }
+    expect(negative).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`${negative} negative lines here`);
+    expect(r.stderr).toContain('--profile quickbooks-journal');
+  });
+});
