@@ -5,8 +5,19 @@ import { cellText } from '../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 
-/** A column map: source header (as written, matched case-insensitively) → canonical field. */
-export type ColumnMap = Readonly<Record<string, string>>;
+/**
+ * A column map: source header (as written, matched case-insensitively) → canonical field, or
+ * fields (one column may feed two: `TITLE=reference_id,TITLE=name`).
+ */
+export type ColumnMap = Readonly<Record<string, string | readonly string[]>>;
+
+/** The fields a column map entry feeds. */
+function fieldsOf(value: string | readonly string[]): readonly string[] {
+  return typeof value === 'string' ? [value] : value;
+}
+
+/** List fields: a `+` join writes `a|b`, and a cell with commas and no `|` is split on its commas. */
+const LIST_FIELDS = new Set(['tags', 'links', 'category_ids', 'images']);
 
 /** A bad `--map` / `--map-file` (a usage error: exit 2). */
 export class ColumnMapError extends MbulkError {
@@ -18,13 +29,14 @@ export class ColumnMapError extends MbulkError {
 
 const FIELDS = new Set<string>(PRODUCT_SHEET_COLUMNS);
 
-function checkFields(map: Record<string, string>, where: string): ColumnMap {
-  for (const [header, field] of Object.entries(map)) {
-    if (!FIELDS.has(field)) {
-      throw new ColumnMapError(
-        `${where}: "${header}" is mapped to "${field}", which is not a product column. Use one of: ${PRODUCT_SHEET_COLUMNS.join(', ')}`,
-      );
-    }
+function checkFields(map: Record<string, string | string[]>, where: string): ColumnMap {
+  for (const [header, value] of Object.entries(map)) {
+    for (const field of fieldsOf(value))
+      if (!FIELDS.has(field)) {
+        throw new ColumnMapError(
+          `${where}: "${header}" is mapped to "${field}", which is not a product column. Use one of: ${PRODUCT_SHEET_COLUMNS.join(', ')}`,
+        );
+      }
   }
   return map;
 }
@@ -34,7 +46,7 @@ function checkFields(map: Record<string, string>, where: string): ColumnMap {
  * `"Colour+Size=variant_name"` joins columns (see applyColumnMap).
  */
 export function parseColumnMap(text: string): ColumnMap {
-  const map: Record<string, string> = {};
+  const map: Record<string, string | string[]> = {};
   for (const part of text.split(',')) {
     if (part.trim() === '') continue;
     const eq = part.lastIndexOf('=');
@@ -45,7 +57,13 @@ export function parseColumnMap(text: string): ColumnMap {
         `--map: "${part.trim()}" is not Header=field (for example "Title=name,Barcode=variant_sku")`,
       );
     }
-    map[header] = field;
+    // One header may feed two fields; said twice for one field, it is once.
+    const seen = map[header];
+    if (seen === undefined) map[header] = field;
+    else {
+      const list = fieldsOf(seen);
+      if (!list.includes(field)) map[header] = [...list, field];
+    }
   }
   return checkFields(map, '--map');
 }
@@ -68,12 +86,16 @@ export function readColumnMapFile(file: string): ColumnMap {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     throw new ColumnMapError(`--map-file ${file}: expected {"columns": {"Header": "field", …}}`);
   }
-  const map: Record<string, string> = {};
+  const map: Record<string, string | string[]> = {};
   for (const [header, field] of Object.entries(obj)) {
     if (header.startsWith('$') || header === '_comment') continue;
-    if (typeof field !== 'string')
-      throw new ColumnMapError(`--map-file ${file}: "${header}" must map to a field name`);
-    map[header] = field;
+    if (typeof field === 'string') map[header] = field;
+    else if (Array.isArray(field) && field.length > 0 && field.every((f) => typeof f === 'string'))
+      map[header] = field as string[];
+    else
+      throw new ColumnMapError(
+        `--map-file ${file}: "${header}" must map to a field name (or a list of them)`,
+      );
   }
   return checkFields(map, `--map-file ${file}`);
 }
@@ -98,6 +120,14 @@ export interface MappedColumns {
   joinedInto: Map<string, string>;
   /** Adds each join's cell to a row (the row unchanged when the map has no join). */
   row: (row: SheetRow) => SheetRow;
+  /** List cells split on their commas so far (`tags` of `a, b`), and the first of them. */
+  commaSplit: CommaSplit;
+}
+
+/** List cells of a mapped sheet read as comma-separated (said once in the plan). */
+export interface CommaSplit {
+  cells: number;
+  first?: { rowNumber: number; header: string; letter: string; field: string };
 }
 
 /**
@@ -110,17 +140,31 @@ export interface MappedColumns {
 export function applyColumnMap(columns: readonly SheetColumn[], map: ColumnMap, file: string): MappedColumns {
   const byKey = new Map(columns.map((c) => [c.key, c]));
   const fields = new Map<string, string>();
-  const joins: { key: string; parts: SheetColumn[] }[] = [];
+  const joins: { key: string; parts: SheetColumn[]; separator: string }[] = [];
   const joinedInto = new Map<string, string>();
   const out = [...columns];
   const missing: string[] = [];
-  for (const [header, field] of Object.entries(map)) {
+  for (const [header, value] of Object.entries(map)) {
     const whole = byKey.get(headerKey(header));
+    const [field, ...more] = fieldsOf(value) as [string, ...string[]];
     if (whole !== undefined || !header.includes(JOIN)) {
       if (whole === undefined) missing.push(header);
-      else fields.set(whole.key, field);
+      else {
+        fields.set(whole.key, field);
+        // The same column feeding another field: a copy of its cell under a key of its own.
+        for (const other of more) {
+          const key = `${JOIN_KEY_PREFIX}${whole.key}=${other}`;
+          out.push({ header: whole.header, key, letter: whole.letter, index: whole.index });
+          fields.set(key, other);
+          joins.push({ key, parts: [whole], separator: JOIN_SEPARATOR });
+        }
+      }
       continue;
     }
+    if (more.length > 0)
+      throw new ColumnMapError(
+        `${file}: the join "${header}" can feed one field, not ${fieldsOf(value).join(' and ')}`,
+      );
     const names = header.split(JOIN).map((h) => h.trim());
     const parts: SheetColumn[] = [];
     for (const name of names) {
@@ -138,23 +182,48 @@ export function applyColumnMap(columns: readonly SheetColumn[], map: ColumnMap, 
     const key = `${JOIN_KEY_PREFIX}${names.join(JOIN)}`;
     out.push({ header: joinHeader, key, letter: first.letter, index: first.index });
     fields.set(key, field);
-    joins.push({ key, parts });
+    joins.push({ key, parts, separator: LIST_FIELDS.has(field) ? '|' : JOIN_SEPARATOR });
   }
   if (missing.length > 0) {
     throw new ColumnMapError(
       `${file}: the column map names ${missing.map((h) => `"${h}"`).join(', ')}, not in the header (${columns.map((c) => c.header).join(', ')})`,
     );
   }
+  // List columns whose cells may be comma-separated (`a, b` and no `|`): split on the commas.
+  const lists = [...fields].filter(([, f]) => LIST_FIELDS.has(f)).map(([key]) => key);
+  const commaSplit: CommaSplit = { cells: 0 };
+  const splitCommas = (cells: Record<string, CellValue>, rowNumber: number) => {
+    for (const key of lists) {
+      const v = cells[key];
+      if (typeof v !== 'string' || !v.includes(',') || v.includes('|')) continue;
+      cells[key] = v
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '')
+        .join('|');
+      commaSplit.cells++;
+      if (commaSplit.first === undefined) {
+        const c = out.find((col) => col.key === key);
+        commaSplit.first = {
+          rowNumber,
+          header: c?.header ?? key,
+          letter: c?.letter ?? '',
+          field: fields.get(key) ?? '',
+        };
+      }
+    }
+  };
   const row =
-    joins.length === 0
+    joins.length === 0 && lists.length === 0
       ? (r: SheetRow) => r
       : (r: SheetRow): SheetRow => {
           const cells: Record<string, CellValue> = { ...r.cells };
           for (const j of joins) {
             const values = j.parts.map((p) => cellText(r.cells[p.key]).trim()).filter((v) => v !== '');
-            cells[j.key] = values.join(JOIN_SEPARATOR);
+            cells[j.key] = values.join(j.separator);
           }
+          splitCommas(cells, r.rowNumber);
           return { ...r, cells };
         };
-  return { columns: out, fields, joinedInto, row };
+  return { columns: out, fields, joinedInto, row, commaSplit };
 }

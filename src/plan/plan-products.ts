@@ -210,7 +210,13 @@ function checkBody(
 }
 
 function planCreate(ctx: PlanContext, dp: DesiredProduct): PlanEntry {
-  const f = dp.fields;
+  let f = dp.fields;
+  // A new product without a price of its own takes its lowest variant price (the API needs one),
+  // as a platform export's product does.
+  if (f.price === undefined) {
+    const prices = dp.variants.map((v) => v.fields.price).filter((p) => p !== undefined);
+    if (prices.length > 0) f = { ...f, price: Math.min(...prices) };
+  }
   const row = dp.rows[0] ?? { sheet: 'products', rowNumber: 0 };
   const issues = checkIdentifiers(ctx, dp, undefined);
   if (f.name === undefined || f.name === '') {

@@ -246,6 +246,19 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     for (const w of optionsReader.warnings) options.onWarning?.(fileWarning(optionsInfo.file, w.message));
   }
   const mapping = productMapper.finish();
+  const split = mapped?.commaSplit;
+  if (split?.first !== undefined) {
+    // Said once: a list cell of a mapped sheet with commas and no `|` was read as comma-separated.
+    const { rowNumber, header, letter, field } = split.first;
+    mapping.issues.push({
+      severity: 'warning',
+      code: 'list_split_on_commas',
+      message: `${split.cells} list cell${split.cells === 1 ? '' : 's'} with commas and no | read as comma-separated (the first: "${header}" → ${field}, here); separate entries with | to keep a comma inside one`,
+      sheet: productsLabel,
+      rowNumber,
+      ...(letter !== '' ? { column: letter, header } : {}),
+    });
+  }
   if (converted !== undefined) {
     appendAll(mapping.issues, converted.issues); // one per source row at most
     reportNearColumns(mapping, converted.nearColumns, productsLabel, info.headerRow || 1, source.label);

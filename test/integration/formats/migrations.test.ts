@@ -538,3 +538,74 @@ describe('issue 38, through the CLI', () => {
     }
   });
 });
+
+describe('--map that does what it says (issue 38)', () => {
+  it('one header feeds two fields; A+B into a list field joins with |; comma-separated tags are split, said once; the docs example creates its products on a new store', async () => {
+    const run = await emptyStore();
+    try {
+      const etsyLike = join(dir, 'listings.csv');
+      writeFileSync(
+        etsyLike,
+        'TITLE,PRICE,TAGS,IMAGE1,IMAGE2\nMoon mug,12.00,"mug, moon, gift",https://x.example/1.jpg,https://x.example/2.jpg\nSun cup,9.50,"cup,sun",https://x.example/3.jpg,\n',
+      );
+      const mapped = await run.cli(
+        'import',
+        'products',
+        etsyLike,
+        '--apply',
+        '--yes',
+        '--no-category',
+        '--map',
+        'TITLE=reference_id,TITLE=name,PRICE=price,TAGS=tags,IMAGE1+IMAGE2=images',
+      );
+      expect(mapped.code, mapped.stderr).toBe(0);
+      expect(mapped.stdout).toContain(
+        '2 list cells with commas and no | read as comma-separated (the first: "TAGS" → tags, here); separate entries with | to keep a comma inside one',
+      );
+      const mug = run.byRef().get('Moon mug');
+      expect(mug).toMatchObject({ name: 'Moon mug', price: 1200, tags: ['mug', 'moon', 'gift'] });
+      expect(mug?.images).toHaveLength(2);
+      expect(run.byRef().get('Sun cup')?.tags).toEqual(['cup', 'sun']);
+
+      // docs/migrating.md: --map "Ref=reference_id,Colour+Size=variant_name,Price=variant_price"
+      const supplier = join(dir, 'supplier-example.csv');
+      writeFileSync(
+        supplier,
+        'Ref,name,Colour,Size,Price\nT9,Tee,Red,S,10.00\nT9,,Red,M,11.00\nT9,,Blue,L,9.00\n',
+      );
+      const example = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--apply',
+        '--yes',
+        '--no-category',
+        '--map',
+        'Ref=reference_id,Colour+Size=variant_name,Price=variant_price',
+      );
+      expect(example.code, example.stderr).toBe(0);
+      const tee = run.byRef().get('T9');
+      expect(tee?.price).toBe(900); // its lowest variant price
+      expect(tee?.variants.map((v) => [v.name, v.price])).toEqual([
+        ['Red / S', 1000],
+        ['Red / M', 1100],
+        ['Blue / L', 900],
+      ]);
+      run.sandbox.clearRequestLog();
+      const again = await run.cli(
+        'import',
+        'products',
+        supplier,
+        '--apply',
+        '--yes',
+        '--no-category',
+        '--map',
+        'Ref=reference_id,Colour+Size=variant_name,Price=variant_price',
+      );
+      expect(again.code).toBe(0);
+      expect(run.writes()).toEqual([]);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+});
