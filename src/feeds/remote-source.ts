@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join } from 'node:path';
-import { StateFileError } from '../errors/state-file-error.js';
-import { writeFileAtomic } from '../files/atomic-file.js';
+import { basename, extname, join } from 'node:path';
 import { refusePlainHttp } from '../api/refuse-plain-http.js';
 import { UsageError } from '../errors/usage-error.js';
 import { downloadFeed, type Downloaded } from './download-feed.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD } from './download-limits.js';
 import { FeedError } from './feed-error.js';
+import { readFeedMemory, rememberFeed } from './feed-memory.js';
 
 /**
  * `mbulk import stock https://erp.example/stock.csv`: the feed is downloaded to a local file the
@@ -22,16 +21,6 @@ import { FeedError } from './feed-error.js';
 /** Whether an import's FILE argument is a URL. */
 export function isRemoteSource(file: string): boolean {
   return /^https?:\/\//i.test(file);
-}
-
-/** What is remembered of one source (keyed by a hash of its URL: the URL may carry secrets). */
-interface SourceMemory {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  sha256: string;
-  appliedAt: string;
-  /** The run that applied it (absent in files written before runs were remembered). */
-  run?: string | undefined;
 }
 
 export interface RemoteSource {
@@ -100,47 +89,6 @@ export function parseHeaders(texts: readonly string[]): Record<string, string> {
   return headers;
 }
 
-/** The remembered sources ({} when the file does not exist yet); a damaged file is a StateFileError. */
-function readMemory(stateFile: string): Record<string, SourceMemory> {
-  let text: string;
-  try {
-    text = readFileSync(stateFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  const damaged = (why: string, cause?: unknown): StateFileError =>
-    new StateFileError(
-      stateFile,
-      `${stateFile} is damaged (${why}); delete it: every feed is then downloaded and imported as new`,
-      { cause },
-    );
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw damaged(`not valid JSON: ${(error as Error).message}`, error);
-  }
-  if (!isRecord(value) || !Object.values(value).every(isSourceMemory)) throw damaged('not a sources file');
-  return value as Record<string, SourceMemory>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isSourceMemory(value: unknown): value is SourceMemory {
-  const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
-  return (
-    isRecord(value) &&
-    typeof value['sha256'] === 'string' &&
-    typeof value['appliedAt'] === 'string' &&
-    optionalText(value['etag']) &&
-    optionalText(value['lastModified']) &&
-    optionalText(value['run'])
-  );
-}
-
 export async function fetchRemoteSource(options: FetchSourceOptions): Promise<RemoteSource> {
   let url: URL;
   try {
@@ -155,7 +103,7 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
   refusePlainHttp(url, options.insecureHttp, 'the feed (and any --header)');
   const headers = parseHeaders(options.headers);
   const key = createHash('sha256').update(url.href).digest('hex');
-  const memory = readMemory(options.stateFile);
+  const memory = readFeedMemory(options.stateFile);
   const known = options.force ? undefined : memory[key];
   const conditional: Record<string, string> = {};
   if (known?.etag !== undefined) conditional['if-none-match'] = known.etag;
@@ -198,10 +146,13 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
     unchanged: false,
     shown,
     remember: (run) => {
-      const latest = readMemory(options.stateFile);
-      latest[key] = { etag, lastModified, sha256, appliedAt: new Date().toISOString(), run };
-      mkdirSync(dirname(options.stateFile), { recursive: true });
-      writeFileAtomic(options.stateFile, `${JSON.stringify(latest, null, 2)}\n`);
+      rememberFeed(options.stateFile, key, {
+        etag,
+        lastModified,
+        sha256,
+        appliedAt: new Date().toISOString(),
+        run,
+      });
     },
   };
 }

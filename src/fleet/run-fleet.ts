@@ -10,8 +10,15 @@ import { DEFAULT_PARALLEL } from './default-parallel.js';
 import { renderFleetReport } from './fleet-report-html.js';
 import { fleetSummary, type FleetSummary } from './fleet-summary.js';
 import { inFleetTerms, storeInvocation } from './store-invocation.js';
+import { localFeed, rememberLocalFeed, storeFeedMemory } from './local-feed.js';
 import { STOP_WITH_PARENT_ENV } from './stop-with-parent.js';
-import { notRunResult, storeResultOf, type StoreExit, type StoreResult } from './store-result.js';
+import {
+  notRunResult,
+  storeResultOf,
+  unchangedFeedResult,
+  type StoreExit,
+  type StoreResult,
+} from './store-result.js';
 
 /** A store's `--json` result larger than this is left in its file, not read into the summary. */
 const MAX_RESULT_BYTES = 64 * 2 ** 20;
@@ -141,6 +148,8 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> 
     const runsDir = storeRunsDir(options.fleetDir, store);
     const invocation = storeInvocation(fleet, store, { env: options.env, apply: options.apply, runsDir });
     if ('problem' in invocation) return notRunResult(store, invocation);
+    const feed = localFeed(store, storeFeedMemory(options.fleetDir, store), options.apply);
+    if (feed?.applied !== undefined) return unchangedFeedResult(store, feed.applied);
     const stem = join(dir, 'stores', `${String(store.index).padStart(width, '0')}-${store.name}`);
     const files = { output: `${stem}.json`, log: `${stem}.log`, runsDir };
     const began = Date.now();
@@ -153,6 +162,9 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> 
     });
     if (options.signal?.aborted === true) exit.fleetInterrupted = true;
     const result = storeResultOf(store, exit, files, Date.now() - began);
+    // Applied in full (or found applied already): these bytes are done for this store.
+    if (feed !== undefined && result.exitCode === 0 && exit.code !== null)
+      rememberLocalFeed(feed, result.runId);
     if (result.message !== undefined) result.message = inFleetTerms(result.message, store);
     return result;
   }

@@ -220,6 +220,26 @@ function alreadyApplied(
 const NOT_STARTED_WHILE_STARTING =
   'not started: the fleet was interrupted while this store was starting (nothing was written); run it again to do this store';
 
+/**
+ * A store not run again: its feed file is the one a run of it applied in full (local-feed.ts), said
+ * as the store's process says it of an unchanged URL feed.
+ */
+export function unchangedFeedResult(
+  store: { index: number; name: string },
+  applied: { appliedAt: string; run?: string | undefined },
+): StoreResult {
+  const by = applied.run !== undefined ? `by run ${applied.run} ` : '';
+  return {
+    index: store.index,
+    name: store.name,
+    outcome: 'unchanged feed',
+    exitCode: ExitCode.Ok,
+    ...(applied.run !== undefined ? { runId: applied.run } : {}),
+    message: `already applied ${by}at ${applied.appliedAt} (feed unchanged since: not run again)`,
+    durationMs: 0,
+  };
+}
+
 /** A store that never ran: not started (the fleet was interrupted: 130) or not startable (2). */
 export function notRunResult(
   store: { index: number; name: string },

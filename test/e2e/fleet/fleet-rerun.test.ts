@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import {
@@ -42,6 +44,7 @@ it('SIGTERM at a random write, then the same fleet run: every delta exactly once
   first.child.kill('SIGTERM');
   const stopped = await first.done;
   expect(stopped.code, stopped.out).toBe(130);
+  expect(stopped.out).toContain('To finish: run the same command again.');
 
   const interrupted = latestSummary(f);
 
@@ -79,7 +82,7 @@ it('SIGKILL at a random write, then the same fleet run: every delta exactly once
   expectEveryDeltaOnce(f);
 }, 90_000);
 
-it('a finished store on a delta file is not run again: "already applied by run R at T (not run again)", exit 0', async () => {
+it('a finished store on a feed file is not run again, with the run that applied it named, exit 0', async () => {
   fleet = await deltaFleet('mbulk-fleet-file-', 1, 0, true);
   const f = fleet;
   const first = await runFleetProcess(f).done;
@@ -87,16 +90,25 @@ it('a finished store on a delta file is not run again: "already applied by run R
   expectEveryDeltaOnce(f);
   const applied = latestSummary(f).stores[0];
   expect(applied).toMatchObject({ outcome: 'applied', exitCode: 0 });
+  const run = applied?.runId as string;
+  const line = (outcome: string, message: string): RegExp =>
+    new RegExp(
+      `shop-0: ${outcome} \\(exit 0\\) · run ${run} · already applied by run ${run} at \\S+ ${message}`,
+    );
 
+  // The fleet remembers the file's bytes applied to the store: the same bytes are not run again.
   const again = await runFleetProcess(f).done;
   expect(again.code, again.out).toBe(0);
   expectEveryDeltaOnce(f);
-  const store = latestSummary(f).stores[0];
-  expect(store).toMatchObject({ outcome: 'already applied', exitCode: 0, runId: applied?.runId });
-  expect(again.out).toMatch(
-    new RegExp(
-      `shop-0: already applied \\(exit 0\\) · run ${applied?.runId} · already applied by run ${applied?.runId} at \\S+ \\(not run again\\)`,
-    ),
-  );
-  expect(again.out).toContain('Fleet: 1 already applied; exit 0');
+  expect(latestSummary(f).stores[0]).toMatchObject({ outcome: 'unchanged feed', exitCode: 0, runId: run });
+  expect(again.out).toMatch(line('unchanged feed', '\\(feed unchanged since: not run again\\)'));
+
+  // Without that memory, the store's own check refuses the deltas it applied: not run again either.
+  rmSync(join(f.dir, '.mbulk', 'fleet', 'stores', 'shop-0', 'sources.json'));
+  const third = await runFleetProcess(f).done;
+  expect(third.code, third.out).toBe(0);
+  expectEveryDeltaOnce(f);
+  expect(latestSummary(f).stores[0]).toMatchObject({ outcome: 'already applied', exitCode: 0, runId: run });
+  expect(third.out).toMatch(line('already applied', '\\(not run again\\)'));
+  expect(third.out).toContain('Fleet: 1 already applied; exit 0');
 }, 60_000);
