@@ -63,7 +63,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       writes: view.writes,
       planHash: planHash(planned),
       guards: trippedGuards(view, options),
-      priceJumps: view.priceJumps,
+      priceJumps: { count: view.priceJumps.length, first: view.priceJumps.slice(0, FIRST_INVALID) },
       invalidRows: invalidRows(view),
       notReversible: { count: view.notReversible.length, first: view.notReversible.slice(0, FIRST_INVALID) },
       firstChanges: view.changes.slice(0, FIRST_CHANGES),

@@ -94,7 +94,7 @@ export function registerRunResources(
         hides: view.hides,
         deletes: view.deletes,
         invalidRows: view.invalid.length,
-        priceJumps: view.priceJumps,
+        priceJumps: view.priceJumps.length,
         planHash: planHash(r),
       };
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(summary) }] };

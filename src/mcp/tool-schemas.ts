@@ -80,7 +80,9 @@ export const PlanOutput = {
   writes: z.number(),
   planHash: z.string(),
   guards: z.array(GuardShape),
-  priceJumps: z.array(PriceJumpShape),
+  priceJumps: z
+    .object({ count: z.number(), first: z.array(PriceJumpShape) })
+    .describe('Prices ×10 or more of the live price (or over 10× the median): how many, and the first 20'),
   invalidRows: InvalidRowsShape,
   notReversible: z
     .object({

@@ -105,7 +105,7 @@ describe('refusals in the tools’ own terms', () => {
       kind: 'products',
       source: { records: [{ reference_id: 'ERP-0000005', price: 1590 }] },
     });
-    expect(jump.data['priceJumps']).toMatchObject([
+    expect((jump.data['priceJumps'] as { first: unknown[] }).first).toMatchObject([
       {
         before: { amount: '15.90', currency: 'MYR' },
         after: { amount: '1590.00', currency: 'MYR' },
