@@ -1,9 +1,27 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// Three projects (tiers): `unit` (test/unit: no network, no child processes), `integration`
-// (test/integration: real HTTP on loopback port 0, in process) and `e2e` (test/e2e: the built
-// binary in child processes, pseudo-terminals, Chromium, the packed package). `npm test` runs unit
-// and integration; `npm run test:e2e` runs e2e; `npm run check` runs all three.
+// Three tiers: `unit` (test/unit: no network, no child processes), `integration` (test/integration:
+// real HTTP on loopback port 0, in process; its files that touch globals run as the project
+// `integration-isolated`) and `e2e` (test/e2e: the built binary in child processes,
+// pseudo-terminals, Chromium, the packed package). `npm test` runs unit and integration;
+// `npm run test:e2e` runs e2e; `npm run check` runs all of them.
+/**
+ * Integration files that change what other files would see in a shared worker: a mocked module
+ * (vi.mock), a stubbed environment variable or global, a spy on a global, fake timers, a changed
+ * environment or working directory. Found by reading the files, so a new one is isolated too.
+ */
+const TOUCHES_GLOBALS =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir/;
+const ISOLATED_INTEGRATION = readdirSync(join(import.meta.dirname, 'test/integration'), {
+  recursive: true,
+  encoding: 'utf8',
+})
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => join('test/integration', file).split(sep).join('/'))
+  .filter((file) => TOUCHES_GLOBALS.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
+
 export default defineConfig({
   test: {
     // Rebuilds dist/ when src/ is newer: tests that run the built binary or import the package by name.
@@ -21,7 +39,19 @@ export default defineConfig({
       // imports and transforms (20 s shared). No unit test mocks a module, stubs a global or an
       // environment variable, fakes timers or changes directory, so nothing leaks between files.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      // Integration test files share their workers' module cache too (a fresh fork per file spent
+      // much of the tier importing src again), except those that touch globals (above): they run
+      // isolated, in their own project.
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: ISOLATED_INTEGRATION,
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'integration-isolated', include: ISOLATED_INTEGRATION } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
     ],
   },
