@@ -253,3 +253,62 @@ describe('QuickBooks Online US invoice files', () => {
     expect(r.stderr).toContain('--profile quickbooks-journal');
   });
 });
+
+describe('the console on payments and journal flags', () => {
+  it('says a payments file is for a payment-import app; refuses --payments with a journal, --journal-period without one', async () => {
+    const seed = generateStore({ country: 'GB', currency: 'GBP', orders: 30, seed: 41 });
+    const s = await startSandbox({ seed });
+    sandboxes.push(s);
+    const cwd = mkdtempSync(join(dir, 'console-'));
+    const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+    const pay = await runCli(
+      ['export', 'orders', 'x.csv', '--profile', 'xero', '--payments', 'p.csv', '--accounts', 'payment=090'],
+      env,
+      cwd,
+    );
+    expect(pay.code, pay.stderr).toBe(0);
+    expect(pay.stdout).toContain('The payments file is for a payment-import app');
+    const both = await runCli(
+      [
+        'export',
+        'orders',
+        'j.csv',
+        '--profile',
+        'xero-journal',
+        '--payments',
+        'p2.csv',
+        '--accounts',
+        'payment=090',
+      ],
+      env,
+      cwd,
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('drop --payments');
+    const period = await runCli(
+      ['export', 'orders', 'k.csv', '--profile', 'xero', '--journal-period', 'week'],
+      env,
+      cwd,
+    );
+    expect(period.code).toBe(2);
+    expect(period.stderr).toContain('--journal-period goes with --profile xero-journal');
+    const journal = await runCli(
+      [
+        'export',
+        'orders',
+        'w.csv',
+        '--profile',
+        'xero-journal',
+        '--journal-period',
+        'week',
+        '--accounts',
+        'payment=090',
+      ],
+      env,
+      cwd,
+    );
+    expect(journal.code, journal.stderr).toBe(0);
+    expect(journal.stdout).toMatch(/Exported \d+ Xero manual journals? \(one per week\)/);
+    expect(journal.stdout).toContain('debits = credits');
+  });
+});
