@@ -143,6 +143,7 @@ const OUTCOME_COUNTS = new Set([
   'sent',
   'applied',
   'failed',
+  'not reached',
   'requests',
 ]);
 

@@ -64,6 +64,19 @@ export type RestoreEntry =
 /** The reason of a product the run created, kept because the rollback was planned without --delete-created. */
 export const CREATED_KEPT = 'created by the run: kept (use --delete-created to delete it)';
 
+/**
+ * A plan's `notReversible` in two: the products the run created that the rollback keeps (it can
+ * delete them with --delete-created: `kept`, never "cannot be undone"), and what it cannot undo.
+ */
+export function keptApart<T extends { reason: string }>(
+  list: readonly T[],
+): { kept: T[]; notReversible: T[] } {
+  const kept: T[] = [];
+  const notReversible: T[] = [];
+  for (const n of list) (n.reason === CREATED_KEPT ? kept : notReversible).push(n);
+  return { kept, notReversible };
+}
+
 /** Something the run did that the rollback cannot undo (or will not, without a flag). */
 export interface NotReversible {
   type: string;

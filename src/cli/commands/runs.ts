@@ -235,16 +235,20 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       );
     const finish = (
       run: RunDirectory,
-      applied: Pick<RollbackApplySummary, 'restored' | 'failed' | 'requests' | 'failures' | 'abortedBy'> & {
+      applied: Pick<
+        RollbackApplySummary,
+        'restored' | 'failed' | 'notReached' | 'requests' | 'failures' | 'abortedBy'
+      > & {
         status: string;
       },
       extra: Record<string, unknown>,
     ): number => {
       if (applied.status !== 'completed') out.warn(unfinishedLine(run, applied.status));
+      // Entities an interrupted rollback never reached are "not reached", never "failed".
       out.line(
-        `${doneLabel('Rolled back', applied.status)}: ${applied.restored} restored · ${applied.failed} failed · ${applied.requests} write requests`,
+        `${doneLabel('Rolled back', applied.status)}: ${applied.restored} restored · ${applied.failed} failed${applied.notReached > 0 ? ` · ${applied.notReached} not reached` : ''} · ${applied.requests} write requests`,
       );
-      for (const f of applied.failures.slice(0, 20))
+      for (const f of applied.failures.filter((f) => f.code !== 'not_run').slice(0, 20))
         out.line(`  failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`);
       out.line(`Results: ${run.file('results')}`);
       const ok = applied.status === 'completed' && applied.failed === 0;
@@ -256,6 +260,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         status: applied.status,
         restored: applied.restored,
         failed: applied.failed,
+        notReached: applied.notReached,
         writeRequests: applied.requests,
         failures: applied.failures,
         abortedBy: applied.abortedBy,
@@ -292,7 +297,10 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         signal: ctx.signal,
       });
       if (outcome.applied === false) throw refusalError(outcome);
-      const summary = outcome.summary as Pick<RollbackApplySummary, 'restored' | 'failed' | 'failures'> & {
+      const summary = outcome.summary as Pick<
+        RollbackApplySummary,
+        'restored' | 'failed' | 'notReached' | 'failures'
+      > & {
         writeRequests: number;
       };
       const applied = {
@@ -320,16 +328,25 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       `Run ${run.id} · rollback of ${source.id} (${meta.kind}, ${meta.status}) · store ${planned.store.name} (${planned.store.id})`,
     );
     const lines = rollback.restoreLines(file);
+    const { keptApart } = await import('../../plan/rollback-plan.js');
+    // Products the run created are kept unless --delete-created: kept, not "cannot be undone".
+    const { kept, notReversible } = keptApart(file.notReversible);
     out.line(
-      `Plan: restore ${file.counts['stock_items'] ?? 0} stock items, ${file.counts['customers'] ?? 0} customers, ${file.counts['products'] ?? 0} products; delete ${file.counts['products_deleted'] ?? 0} created products · ${file.notReversible.length} not reversible · ${file.leftAlone.length} left alone`,
+      `Plan: restore ${file.counts['stock_items'] ?? 0} stock items, ${file.counts['customers'] ?? 0} customers, ${file.counts['products'] ?? 0} products; delete ${file.counts['products_deleted'] ?? 0} created products${kept.length > 0 ? ` · keep ${kept.length} created products` : ''} · ${notReversible.length} not reversible · ${file.leftAlone.length} left alone`,
     );
     for (const l of lines.slice(0, 20)) out.line(`  ${l}`);
     if (lines.length > 20) out.line(`  … and ${lines.length - 20} more in ${run.file('report')}`);
-    if (file.notReversible.length > 0) {
-      out.line(`Cannot be undone (${file.notReversible.length}):`);
-      for (const n of file.notReversible.slice(0, 20))
-        out.line(`  ${n.type} ${n.id} (${n.label}): ${n.reason}`);
-      if (file.notReversible.length > 20) out.line(`  … and ${file.notReversible.length - 20} more`);
+    if (kept.length > 0) {
+      out.line(
+        `Kept (${kept.length}): created by the run; to delete them too: mbulk runs rollback ${source.id} --delete-created --apply`,
+      );
+      for (const n of kept.slice(0, 20)) out.line(`  ${n.type} ${n.id} (${n.label})`);
+      if (kept.length > 20) out.line(`  … and ${kept.length - 20} more`);
+    }
+    if (notReversible.length > 0) {
+      out.line(`Cannot be undone (${notReversible.length}):`);
+      for (const n of notReversible.slice(0, 20)) out.line(`  ${n.type} ${n.id} (${n.label}): ${n.reason}`);
+      if (notReversible.length > 20) out.line(`  … and ${notReversible.length - 20} more`);
     }
     if (file.drifted.length > 0) {
       out.line(`Changed after the run wrote them (${file.drifted.length}):`);
@@ -345,8 +362,9 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       /** Every restore is listed in report.md; the first 1000 here. */
       changes: lines.slice(0, 1000),
       totalChanges: lines.length,
-      /** False when something the run did cannot be undone (listed in notReversible). */
-      complete: file.notReversible.length === 0,
+      /** False when something the run did cannot be undone (listed in notReversible; kept products apart). */
+      complete: notReversible.length === 0,
+      kept,
       notReversible: file.notReversible,
       drifted: file.drifted,
     };

@@ -3,7 +3,7 @@ import { isIdempotentRequest } from '../../api/retry.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { InventoryBatchEntry } from '../../schema/index.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
-import type { RestoreEntry } from '../../plan/rollback-plan.js';
+import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
 import { failureOf } from '../runner/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type {
@@ -58,9 +58,17 @@ function stockEntries(entry: Extract<RestoreEntry, { type: 'stock' }>): Inventor
  * a resumed rollback never does anything twice. The live state of each entity as planned is saved
  * first (the rollback's own backup.json).
  */
+/** A rollback's own summary values: its failures split from the entities it never reached. */
+interface RollbackValues {
+  /** Failed or of unknown outcome. */
+  failed: number;
+  /** Not tried: the rollback stopped first. */
+  notReached: number;
+}
+
 function rollbackSession(
   ctx: JobContext<RollbackPlanFile>,
-): JobSession<RollbackOp, RollbackOpResult, object> {
+): JobSession<RollbackOp, RollbackOpResult, RollbackValues> {
   const { run, file, client } = ctx;
   return {
     operations: file.restores.map((e) => toOp(run.id, e)),
@@ -149,10 +157,19 @@ function rollbackSession(
       return { done: { id: decision.applied.id, updatedAt: decision.applied.updated_at } };
     },
     changes: entityOutcomes,
+    // Entities an interrupted rollback never reached are not failures: counted apart (`failures`
+    // still lists them, with the code not_run, so the page marks them pending).
+    values: (t) => {
+      const notReached = t.changes.filter((c) => c.status === 'not_run').length;
+      return { failed: t.failed - notReached, notReached };
+    },
     // Entities the rollback does not restore, and why.
     results: {
       entities: [
-        ...file.notReversible.map((n) => ({ ...n, outcome: 'not_reversible' })),
+        ...file.notReversible.map((n) => ({
+          ...n,
+          outcome: n.reason === CREATED_KEPT ? 'kept' : 'not_reversible',
+        })),
         ...file.leftAlone.map((l) => ({ ...l, outcome: 'left_alone' })),
       ],
     },
@@ -200,12 +217,14 @@ export const rollbackJob = defineJob({
   session: rollbackSession,
   /**
    * The summary of a rollback: entities `restored` (stock items count one each; deleted products
-   * included), `failed` (failed, unknown or not reached), `requests` (write requests this session
-   * sent), and `failures`: each entity not restored, and why.
+   * included), `failed` (failed or of unknown outcome), `notReached` (not tried: the rollback stopped
+   * first; continuing it restores them), `requests` (write requests this session sent), and
+   * `failures`: each entity not restored, and why (not reached: the code not_run).
    */
   summary: {
     restored: { of: 'done' },
-    failed: { of: 'failed' },
+    failed: { of: 'own' },
+    notReached: { of: 'own', run: 'not reached' },
     requests: { of: 'requests', cli: 'writeRequests' },
   },
   report: writeRollbackReport,

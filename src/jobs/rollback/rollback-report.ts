@@ -1,6 +1,6 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
+import { CREATED_KEPT, keptApart, type RestoreEntry } from '../../plan/rollback-plan.js';
 import { restoreFieldChanges, type PlanFieldChange } from '../../plan/plan-changes.js';
 import type { ReviewBody, ReviewCard, ReviewTable } from '../../report/review-page.js';
 import { formatMoney } from '../../sheets/money.js';
@@ -10,7 +10,10 @@ import type { RollbackPlanFile } from './rollback-plan-file.js';
 export interface AppliedRollback {
   status: 'completed' | 'interrupted' | 'aborted';
   restored: number;
+  /** Failed or of unknown outcome (not the entities it never reached). */
   failed: number;
+  /** Not tried: the rollback stopped first (also in `failures`, with the code not_run). */
+  notReached: number;
   requests: number;
   failures: { type: string; id: string; code: string; message: string }[];
 }
@@ -164,7 +167,6 @@ export function rollbackReview(
       notes: [`warning: ${d.type} changed since the run: ${d.reason}`],
     });
   const kept = file.notReversible.filter((n) => n.reason === CREATED_KEPT).length;
-  const pending = (applied?.failures ?? []).filter((f) => f.code === 'not_run').length;
   const table: ReviewTable | undefined =
     rows.length > 0
       ? {
@@ -206,8 +208,8 @@ export function rollbackReview(
     counts: applied
       ? [
           ['restored', applied.restored],
-          ['failed', applied.failed - pending],
-          ['not reached (pending)', pending],
+          ['failed', applied.failed],
+          ['not reached (pending)', applied.notReached],
         ]
       : (
           [
@@ -249,13 +251,15 @@ export function writeRollbackReport(
       ['customers to restore', file.counts['customers'] ?? 0],
       ['products to restore', file.counts['products'] ?? 0],
       ['products to delete', file.counts['products_deleted'] ?? 0],
-      ['not reversible', file.notReversible.length],
+      ['created products kept', keptApart(file.notReversible).kept.length],
+      ['not reversible', keptApart(file.notReversible).notReversible.length],
       ['changed since the run (drift)', file.drifted.length],
       ['left alone', file.leftAlone.length],
       ...(applied
         ? ([
             ['restored', applied.restored],
             ['failed', applied.failed],
+            ['not reached', applied.notReached],
             ['write requests', applied.requests],
           ] as const)
         : []),
@@ -263,8 +267,18 @@ export function writeRollbackReport(
     changes: lines,
     issues: [
       ...file.drifted.map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
-      ...file.notReversible.map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
-      ...(applied?.failures ?? []).map((f) => `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`),
+      ...keptApart(file.notReversible).kept.map(
+        (n) =>
+          `kept: ${n.type} ${n.id} (${n.label}): created by the run; to delete it too: mbulk runs rollback ${file.source.id} --delete-created --apply`,
+      ),
+      ...keptApart(file.notReversible).notReversible.map(
+        (n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`,
+      ),
+      ...(applied?.failures ?? []).map((f) =>
+        f.code === 'not_run'
+          ? `not reached: ${f.type} ${f.id}: the rollback stopped first; continue it: mbulk runs rollback ${run.id} --apply`
+          : `failed: ${f.type} ${f.id}: ${f.code}: ${f.message}`,
+      ),
     ],
     review: rollbackReview(file, run, applied),
   });

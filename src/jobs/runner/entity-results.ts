@@ -27,7 +27,7 @@ function entityRow(
 
 /**
  * results.csv of a run without an input sheet (a rollback): one line per entity a change wrote
- * (its outcome) or did not (failed, with why), then the kind's lines for entities no change
+ * (its outcome) or did not (failed, with why, or not_reached: the run stopped first), then the kind's lines for entities no change
  * carried; and the entities whose change counts as failed.
  */
 export async function writeEntityResults(
@@ -42,9 +42,9 @@ export async function writeEntityResults(
     const type = c.entity?.type ?? '';
     const id = c.entityId ?? '';
     const f = c.failure;
-    all.push(
-      entityRow(type, id, c.entity?.label ?? id, f ? 'failed' : c.outcome, f?.code ?? '', f?.message ?? ''),
-    );
+    // A change the run stopped before is `not_reached` (continue the run), never `failed`.
+    const outcome = c.status === 'not_run' ? 'not_reached' : f ? 'failed' : c.outcome;
+    all.push(entityRow(type, id, c.entity?.label ?? id, outcome, f?.code ?? '', f?.message ?? ''));
     if (counted(c)) failures.push({ type, id, code: f?.code ?? '', message: f?.message ?? '' });
   }
   for (const l of lines) all.push(entityRow(l.type, l.id, l.label, l.outcome, '', l.reason));

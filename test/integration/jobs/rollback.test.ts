@@ -199,6 +199,17 @@ describe('rollback of a stock run', () => {
     const stopped = await applyRollbackRun(planned.run, { client, signal: AbortSignal.abort() });
     expect(stopped.status).toBe('interrupted');
     expect(writes(s)).toEqual([]);
+    // What it never reached is "not reached", never "failed": in the summary, runs show, results.csv.
+    expect([stopped.restored, stopped.failed, stopped.notReached]).toEqual([0, 0, 5]);
+    const shown = await run(['runs', 'show', planned.run.id]);
+    expect(shown.stdout).toContain('Outcome: not reached 5');
+    expect(shown.stdout).not.toMatch(/failed [1-9]/);
+    const outcomes = Papa.parse<Record<string, string>>(
+      readFileSync(planned.run.file('results'), 'utf8').replace(/^\uFEFF/, ''),
+      { header: true, skipEmptyLines: true },
+    ).data.map((r) => r['outcome']);
+    expect(outcomes).toEqual(['not_reached', 'not_reached', 'not_reached', 'not_reached', 'not_reached']);
+    expect(readFileSync(planned.run.file('report'), 'utf8')).toContain('| not reached | 5 |');
     // Continuing it is a resume through applySavedRun, with every refusal of one: planned against
     // another target (the source's 'test'), the store's lock held by another writer.
     const elsewhere = await run(['runs', 'rollback', planned.run.id, '--apply', '--yes']);
@@ -301,9 +312,20 @@ describe('rollback of a products run', () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('name: Nasi Lemak Special → Nasi Lemak Bungkus');
     expect(dry.stdout).toContain('price: 6.50 → 4.50');
+    // A product the run created is kept (the flag that deletes it named), never "cannot be undone".
     expect(dry.stdout).toMatch(
-      /Cannot be undone \(1\):\n {2}product prod_\w+ \(Roti Canai Test\): created by the run: kept/,
+      new RegExp(
+        `Kept \\(1\\): created by the run; to delete them too: mbulk runs rollback ${planned.run.id} --delete-created --apply\n {2}product prod_\\w+ \\(Roti Canai Test\\)\n`,
+      ),
     );
+    expect(dry.stdout).not.toContain('Cannot be undone');
+    expect(dry.stdout).toContain('keep 1 created products · 0 not reversible');
+    const rollbackRun = /^Run (\S+) · rollback of/m.exec(dry.stdout)?.[1] as string;
+    const md = readFileSync(join(dir, '.mbulk', 'runs', rollbackRun, 'report.md'), 'utf8');
+    expect(md).toContain('| created products kept | 1 |');
+    expect(md).toContain('| not reversible | 0 |');
+    expect(md).toMatch(/kept: product prod_\w+ \(Roti Canai Test\): created by the run; to delete it too/);
+    expect(md).not.toMatch(/not reversible: .*Roti Canai Test/);
     expect(writes(s)).toEqual([]);
 
     const done = await run(['runs', 'rollback', planned.run.id, '--apply', '--yes', '--json']);

@@ -250,7 +250,8 @@ describe('rollback pages', () => {
       {
         status: 'interrupted',
         restored: 1,
-        failed: 1,
+        failed: 0,
+        notReached: 1,
         requests: 1,
         failures: [{ type: 'inventory_item', id: 'inv_1', code: 'not_run', message: 'Not applied' }],
       },
