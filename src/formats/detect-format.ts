@@ -1,4 +1,5 @@
 import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
+import { isEtsyListingsHeader } from './etsy/etsy-product-converter.js';
 import type { ProductSourceFormat } from './source-format.js';
 import { readWooHeader, type WooHeaderReading } from './woocommerce/woo-header-reading.js';
 
@@ -68,6 +69,7 @@ export function detectProductFormat(
   const shopify = count(keys, SHOPIFY_SIGNS);
   const hasHandle = keys.has('handle') || keys.has('url handle');
   if (hasHandle && keys.has('title') && shopify >= 2) return { format: 'shopify' };
+  if (isEtsyListingsHeader(columns)) return { format: 'etsy' };
   const reading = readWooHeader(columns, sample);
   if (isWooHeader(reading)) return { format: 'woocommerce', woo: reading };
   const wooKeys = keysOf(reading.columns);

@@ -4,6 +4,7 @@ import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { StockUnknownMode } from '../../plan/stock-unknown.js';
+import type { ProductSourceFormat } from '../../formats/source-format.js';
 import type { RegisterCommand } from './index.js';
 import { importHelpGroups } from './import-help-groups.js';
 
@@ -110,7 +111,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       planProductImport({
         ...basics,
         read: { ...basics.read, ...(headerRow !== undefined ? { headerRow } : {}) },
-        from: args.from as 'shopify' | 'woocommerce' | 'mbulk' | undefined,
+        from: args.from as ProductSourceFormat | undefined,
         columnMap,
         optionsFile: args.options === undefined ? undefined : resolve(ctx.cwd, args.options),
         money: args.money as 'units' | 'minor',
@@ -319,9 +320,9 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
           .option('from', {
             type: 'string',
-            choices: ['shopify', 'woocommerce', 'mbulk'],
+            choices: ['shopify', 'woocommerce', 'etsy', 'mbulk'],
             describe:
-              'The sheet format: a Shopify or WooCommerce product export, or the merchant-bulk sheet (default: recognised from the header)',
+              'The sheet format: a Shopify or WooCommerce product export, an Etsy listings download, or the merchant-bulk sheet (default: recognised from the header)',
           })
           .option('map', {
             type: 'string',

@@ -160,7 +160,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           : {}),
         stockUnknown: options.stockUnknown,
         categories: { ...options.categories, required: sheets.source.format !== 'mbulk' },
-        platformExport: sheets.source.format === 'shopify' || sheets.source.format === 'woocommerce',
+        platformExport: sheets.source.format !== 'mbulk' && sheets.source.format !== 'map',
       });
       // The live products the plan writes, as read (the backup's before-states).
       const before: Record<string, Product> = {};

@@ -10,6 +10,7 @@ import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
 import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../formats/detect-format.js';
 import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
+import { EtsyProductConverter } from '../../formats/etsy/etsy-product-converter.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
@@ -142,6 +143,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   let converter: ProductConverter | undefined;
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
+  else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
   else if (detected.woo !== undefined)
     converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =

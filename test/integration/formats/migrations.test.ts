@@ -7,7 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { Product } from '../../../src/schema/index.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { shopifyExpectations, wooExpectations, type ExpectedProduct } from './source-expectations.js';
+import { EtsyProductConverter } from '../../../src/formats/etsy/etsy-product-converter.js';
+import {
+  etsyExpectations,
+  shopifyExpectations,
+  wooExpectations,
+  type ExpectedProduct,
+} from './source-expectations.js';
 
 // Issue 24: every real export of the fixtures migrated into an empty sandbox store, compared field
 // by field with its source (read with papaparse, not through merchant-bulk), then imported again
@@ -26,9 +32,9 @@ interface Run {
   byRef: () => Map<string, Product>;
 }
 
-/** An empty sandbox store (USD, US), closed by the caller. */
-async function emptyStore(): Promise<Run> {
-  const sandbox = await startSandbox({});
+/** An empty sandbox store (USD, US, unless told), closed by the caller. */
+async function emptyStore(currency?: string): Promise<Run> {
+  const sandbox = await startSandbox(currency === undefined ? {} : { empty: { currency } });
   const env = { MERCHANT_API_URL: sandbox.url, MERCHANT_API_TOKEN: sandbox.token };
   const cwd = mkdtempSync(join(dir, 'run-'));
   return {
@@ -63,7 +69,13 @@ const WOO_ORIGINAL = join(CORPUS, 'woocommerce/wc-product-export-28-7-2024-17222
  * Every real export in the fixtures, with the products the tool rightly refuses (named) and the
  * layout it shows. The Russian and German files are the WooCommerce export with translated headers.
  */
-const EXPORTS: { file: string; format: string; expected: () => ExpectedProduct[]; invalid?: string[] }[] = [
+const EXPORTS: {
+  file: string;
+  format: string;
+  expected: () => ExpectedProduct[];
+  invalid?: string[];
+  currency?: string;
+}[] = [
   {
     file: 'shopify/faridrony55_apparel.csv',
     format: 'shopify',
@@ -124,6 +136,17 @@ const EXPORTS: { file: string; format: string; expected: () => ExpectedProduct[]
     format: 'woocommerce',
     expected: () => wooExpectations(join(CORPUS, 'woocommerce/gopoma_sample_products_x16_bom_crlf.csv')),
   },
+  {
+    file: 'etsy/marvilusart_EtsyListingsDownload.csv',
+    format: 'etsy',
+    expected: () => etsyExpectations(join(CORPUS, 'etsy/marvilusart_EtsyListingsDownload.csv')),
+  },
+  {
+    file: 'etsy/sabaceramics_EtsyListingsDownload_it.csv',
+    format: 'etsy',
+    expected: () => etsyExpectations(join(CORPUS, 'etsy/sabaceramics_EtsyListingsDownload_it.csv')),
+    currency: 'EUR',
+  },
 ];
 
 /** The choices a migration of unknown stock, long image lists and products without a category needs. */
@@ -176,8 +199,8 @@ function compare(live: Product | undefined, e: ExpectedProduct): void {
 describe('a migration of every real export into an empty store', () => {
   it.each(EXPORTS)(
     '$file: as the source says, field by field; imported again, nothing is written',
-    async ({ file, format, expected, invalid = [] }) => {
-      const run = await emptyStore();
+    async ({ file, format, expected, invalid = [], currency }) => {
+      const run = await emptyStore(currency);
       try {
         const path = join(CORPUS, file);
         const applied = await run.cli('import', 'products', path, '--apply', '--yes', '--json', ...MIGRATE);
@@ -604,6 +627,59 @@ describe('--map that does what it says (issue 38)', () => {
       );
       expect(again.code).toBe(0);
       expect(run.writes()).toEqual([]);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+});
+
+describe('Etsy listings download (issue 38)', () => {
+  it("recognised in English and Italian; the key built from the title when no single SKU, said once; variations noted; a currency other than the store's refused on the cell", async () => {
+    const run = await emptyStore();
+    try {
+      const en = await run.cli(
+        'import',
+        'products',
+        join(CORPUS, 'etsy/marvilusart_EtsyListingsDownload.csv'),
+      );
+      expect(en.stdout).toMatch(/^Format: Etsy listings download$/m);
+      // Said once, for the whole file (the converter's first note).
+      const file = join(CORPUS, 'etsy/marvilusart_EtsyListingsDownload.csv');
+      const [header, ...data] = Papa.parse<string[]>(readFileSync(file, 'utf8'), {
+        skipEmptyLines: 'greedy',
+      }).data;
+      const columns = (header ?? []).map((h, index) => ({
+        header: h,
+        key: h.toLowerCase(),
+        letter: String(index),
+        index,
+      }));
+      const converter = new EtsyProductConverter(columns, 'etsy');
+      data.forEach((r, i) =>
+        converter.addRow({
+          sheet: 'etsy',
+          rowNumber: i + 2,
+          cells: Object.fromEntries(columns.map((c) => [c.key, r[c.index] ?? ''])),
+        }),
+      );
+      const notes = converter.finish().issues.filter((i) => i.code === 'etsy_key_from_title');
+      expect(notes.map((n) => n.message)).toEqual([
+        '83 listings have no single SKU: keyed by title (reference_id etsy:title:TITLE), so renaming one on Etsy makes it a new product on the next import',
+      ]);
+      expect(en.stdout).toMatch(
+        /its variations \(.+\) are not imported: Etsy's listings download gives no price, SKU or stock per variation/,
+      );
+      const it = await run.cli(
+        'import',
+        'products',
+        join(CORPUS, 'etsy/sabaceramics_EtsyListingsDownload_it.csv'),
+        '--json',
+      );
+      expect(it.code).toBe(1);
+      const json = it.json<PlanJson & { failedRows: { row: number; message: string }[] }>();
+      expect(json.format).toBe('etsy');
+      expect(json.counts['invalid']).toBe(27);
+      expect(json.failedRows[0]?.message).toMatch(/EUR/);
     } finally {
       await run.sandbox.close();
     }

@@ -198,3 +198,34 @@ export function wooExpectations(file: string): ExpectedProduct[] {
   }
   return out;
 }
+
+/**
+ * An Etsy listings download, in any language: read by column position (title, description,
+ * price, currency, quantity, tags, materials, IMAGE1…10, variations, SKU last). One product per
+ * listing, keyed by its SKU when it has one, else by its title.
+ */
+export function etsyExpectations(file: string): ExpectedProduct[] {
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const [header, ...data] = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' }).data;
+  const skuAt = (header ?? []).findIndex((h) => h.trim().toUpperCase() === 'SKU');
+  return data.map((r) => {
+    const cell = (i: number) => (r[i] ?? '').trim();
+    const skus = list(cell(skuAt));
+    const sku = skus.length === 1 ? skus[0] : undefined;
+    const images: string[] = [];
+    for (let i = 7; i < 17; i++) if (cell(i) !== '' && !images.includes(cell(i))) images.push(cell(i));
+    const e: ExpectedProduct = {
+      reference: sku !== undefined ? `etsy:${sku}` : `etsy:title:${cell(0)}`,
+      name: cell(0),
+      tags: list(cell(5)),
+      images,
+      price: minor(cell(2)),
+      quantity: Number(cell(4)),
+      variants: [],
+      tracked: true,
+      hasDescription: cell(1) !== '',
+    };
+    if (sku !== undefined) e.sku = sku;
+    return e;
+  });
+}
