@@ -53,6 +53,9 @@ export class JournalExport {
   private readonly parts: DocumentParts;
   private readonly period: JournalPeriod;
   readonly taxMode: AccountingResult['tax'];
+  private readonly dateFormat: InvoiceDateFormat;
+  private readonly zeroRate: string;
+  private readonly storeName: string;
 
   constructor(private readonly run: AccountingRun) {
     const o = run.options;
@@ -142,15 +145,12 @@ export class JournalExport {
     );
   }
 
-  private readonly dateFormat: InvoiceDateFormat;
-  private readonly zeroRate: string;
-  private readonly storeName: string;
-
   async start(): Promise<void> {
     await this.parts.start();
   }
 
-  async write(order: Order): Promise<void> {
+  /** Posts an order (the journals are written on close: a period's lines are sums over its orders). */
+  write(order: Order): Promise<void> {
     this.book.add(order);
     return Promise.resolve();
   }
