@@ -20,7 +20,7 @@ import {
   RunOutput,
   runFields,
 } from './tool-schemas.js';
-import { guarded, toolResult } from './tool-result.js';
+import { guarded, toolError, toolResult } from './tool-result.js';
 import { inToolTerms } from './tool-terms.js';
 import { registerWriteTools } from './write-tools.js';
 import type { McpServerDeps } from './mcp-deps.js';
@@ -178,6 +178,12 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .min(1)
           .optional()
           .describe('The header row number when it is not the first non-blank row'),
+        again: z
+          .boolean()
+          .optional()
+          .describe(
+            'Plan an input of deltas (delta_quantity) that a run already applied to this store, to apply it once more (default: refused, naming that run)',
+          ),
         allow_empty: z
           .boolean()
           .optional()
@@ -195,9 +201,38 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           download: (url) => deps.download(url, signal),
         });
         try {
+          // The same input as an earlier run (kind, store, bytes, sheet): an unfinished run of it
+          // is resumed, not planned again; deltas applied already are refused unless `again`.
+          const { inputIdentity } = await import('../jobs/input-identity.js');
+          const { inputRunDecision } = await import('../jobs/input-runs.js');
+          const me = await deps.client.me({ signal });
+          const identity = inputIdentity({
+            kind: args.kind,
+            target: deps.target,
+            storeId: me.id,
+            file: source.file,
+            shown: args.source.file ?? args.source.url ?? `inline-${args.kind}.csv`,
+            sheet: args.sheet,
+          });
+          const decision = inputRunDecision(options.runsRoot, identity, { again: args.again === true });
+          if (decision.action === 'refuse') {
+            const { refusal } = decision;
+            return toolError({ error: 'refused', ...refusal, message: `refused: ${refusal.message}` });
+          }
+          if (decision.action === 'continue') {
+            const unfinished = decision.run;
+            return toolError({
+              error: 'refused',
+              refused: 'unfinished-run',
+              run: unfinished.id,
+              status: unfinished.refresh().status,
+              message: `refused: run ${unfinished.id} of the same input (sha256 ${identity.sha256.slice(0, 8)}…) is unfinished (${unfinished.meta.status}); continue it with resume_run (run_id ${unfinished.id}): what it wrote is not written again, where planning the input again could write it twice. Nothing was planned`,
+            });
+          }
           const basics = {
             client: deps.client,
             file: source.file,
+            identity,
             runsRoot: options.runsRoot,
             target: deps.target,
             read: {

@@ -50,6 +50,8 @@ const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   [/--preserve-sales\b/g, 'preserve_sales: true'],
   [/--delete-created\b/g, 'delete_created: true'],
   [/--reconcile\b/g, 'reconcile: true'],
+  [/--again applies it once more\b/g, 'plan_import with again: true plans it to apply once more'],
+  [/--again\b/g, 'again: true'],
   [/--allow-empty\b/g, 'allow_empty: true'],
   [/--header-row\b/g, 'header_row'],
   [/--sheet\b/g, 'sheet'],

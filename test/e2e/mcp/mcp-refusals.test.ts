@@ -136,6 +136,35 @@ describe('refusals in the tools’ own terms', () => {
     expect(String(resumed['message'])).toContain('reconcile: true');
   });
 
+  it('a delta sheet applied once is refused the second time, naming its run; again: true applies it once more', async () => {
+    const source = { csv: 'sku,delta_quantity\nHAT-BKT,2\n' };
+    const start = sb.s.store.getInventoryItem('inv_0000000x').quantity;
+    const first = await mcp.call('plan_import', { kind: 'stock', source });
+    expect(first.isError, first.text).toBe(false);
+    const applied = await mcp.call('apply_plan', {
+      run_id: first.data['runId'],
+      plan_hash: first.data['planHash'],
+    });
+    expect(applied.isError, applied.text).toBe(false);
+    const writes = sb.writes().length;
+    const twice = refused(await mcp.call('plan_import', { kind: 'stock', source }));
+    expect(twice).toMatchObject({
+      refused: 'already-applied',
+      run: first.data['runId'],
+      applied: 1,
+      total: 1,
+    });
+    expect(String(twice['message'])).toContain('again: true');
+    expect(sb.writes().length).toBe(writes);
+    const again = await mcp.call('plan_import', { kind: 'stock', source, again: true });
+    expect(again.isError, again.text).toBe(false);
+    expect(
+      (await mcp.call('apply_plan', { run_id: again.data['runId'], plan_hash: again.data['planHash'] }))
+        .isError,
+    ).toBe(false);
+    expect(sb.s.store.getInventoryItem('inv_0000000x').quantity).toBe(start + 4);
+  });
+
   it('an empty sheet and unknown stock name their plan_import arguments', async () => {
     const empty = refused(
       await mcp.call('plan_import', { kind: 'stock', source: { csv: 'sku,quantity\n' } }),

@@ -87,6 +87,15 @@ it.each([0, 50, 100, 150])(
       if (status === 'applying') await new Promise((r) => setTimeout(r, 50));
     }
     expect(['planned', 'interrupted', 'applied']).toContain(status);
+    if (status === 'interrupted') {
+      // The same sheet again is not planned a second time: its unfinished run is named.
+      const replanned = await mcp.call('plan_import', {
+        kind: 'stock',
+        source: { records: items.map((i) => ({ sku: i.sku, quantity: i.quantity + add })) },
+      });
+      expect(replanned).toMatchObject({ isError: true, data: { refused: 'unfinished-run', run: runId } });
+      expect(String(replanned.data['message'])).toContain('resume_run');
+    }
     const resumed = await mcp.call('resume_run', { run_id: runId, plan_hash: hash });
     if (status === 'applied') {
       // Every write landed before the cancel took effect: nothing is left to resume.
