@@ -1,4 +1,5 @@
 import type { RowIssue } from '../mapping/row-issue.js';
+import { deletesFirst } from '../plan/deletes-first.js';
 import type { PriceJump } from '../plan/price-jumps.js';
 import { productFieldChanges, type PlanFieldChange } from '../plan/plan-changes.js';
 import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
@@ -73,13 +74,17 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   const jumps = apply !== undefined && !options.priceJumpsAllowed ? (file.priceJumps ?? []) : [];
   const jumpsByKey = new Map<string, string[]>();
   for (const j of jumps) jumpsByKey.set(j.key, [...(jumpsByKey.get(j.key) ?? []), j.message]);
-  const cards = file.plan.entries.slice(0, MAX_REVIEW_CARDS).map((entry) => {
-    const card = productCard(entry, file.before, money);
-    const refused = jumpsByKey.get(entry.key);
-    if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
-    if (options.applied && WRITES.has(entry.action)) card.outcome = entityOutcome(options.applied, entry.key);
-    return card;
-  });
+  // Deletes first: a reviewer never scrolls past unchanged products to find them.
+  const cards = deletesFirst(file.plan.entries)
+    .slice(0, MAX_REVIEW_CARDS)
+    .map((entry) => {
+      const card = productCard(entry, file.before, money);
+      const refused = jumpsByKey.get(entry.key);
+      if (refused) card.refused = `suspicious price: ${refused.join('; ')} (--allow-price-jumps)`;
+      if (options.applied && WRITES.has(entry.action))
+        card.outcome = entityOutcome(options.applied, entry.key);
+      return card;
+    });
   const refusals: ReviewRefusal[] = [];
   if (file.refusal) refusals.push(plannedRefusal(file.refusal));
   if (apply !== undefined && jumps.length > 0) refusals.push(priceJumpsRefusal(jumps.length, apply));

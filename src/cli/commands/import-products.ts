@@ -61,10 +61,12 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     planProductImport,
     applyProductRun,
     describeProductEntry,
+    liveName,
     productCounts,
     summarizeCreate,
     writeFullProductReport,
   } = await import('../../jobs/products/product-import.js');
+  const { deletesFirst } = await import('../../plan/deletes-first.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
@@ -169,14 +171,17 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       out.line(`Run ${planned.run.id} · store ${planned.store.name} (${planned.store.id})`);
       out.line(`Rows: ${formatRowTally(productRowTally(planned.file))}`);
       out.line(`Plan: ${formatCounts(counts)}`);
-      const writes = plan.entries.filter((e) => ['create', 'update', 'hide', 'delete'].includes(e.action));
+      // Deletes and hides first, each naming the product (not only its reference code).
+      const writes = deletesFirst(plan.entries).filter((e) =>
+        ['create', 'update', 'hide', 'delete'].includes(e.action),
+      );
       let shown = 0;
       for (const e of writes) {
         if (shown >= 30) break;
         const lines =
           e.action === 'create'
             ? [summarizeCreate(e, plan.decimals)]
-            : describeProductEntry(e, plan.decimals);
+            : describeProductEntry(e, plan.decimals, liveName(planned.file, e));
         for (const line of lines.slice(0, 8)) {
           out.planLine(`  ${line}`);
           shown++;

@@ -13,6 +13,7 @@ export {
   amountsNote,
   describeProductEntry,
   formatRowTally,
+  liveName,
   productRowTally,
   type ProductRowTally,
   productCounts,

@@ -3,6 +3,7 @@ import { renderReport, writeReport, type ReportInput } from '../../apply/report.
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { summarizeColumns } from '../../formats/source-description.js';
 import { formatRowIssue } from '../../mapping/row-issue.js';
+import { deletesFirst } from '../../plan/deletes-first.js';
 import { describeChanges } from '../../plan/describe-changes.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { productReview } from '../../report/product-review.js';
@@ -100,17 +101,31 @@ export function writeEntries(plan: ProductPlan): PlanEntry[] {
   return plan.entries.filter((e) => WRITES.has(e.action));
 }
 
-/** `update ERP-0000001 (row 2): price: 11.90 → 12.50` lines of an entry. */
-export function describeProductEntry(entry: PlanEntry, decimals: number): string[] {
+/**
+ * `update ERP-0000001 (row 2): price: 11.90 → 12.50` lines of an entry. `name`: the product's
+ * name (a delete or a hide names the live product: `delete Gula Melaka Latte (ERP-0000001)`).
+ */
+export function describeProductEntry(entry: PlanEntry, decimals: number, name?: string): string[] {
   const where = entry.rows[0]
     ? ` (row ${entry.rows[0].rowNumber})`
     : entry.reason
       ? ` (${entry.reason})`
       : '';
-  const head = `${entry.action} ${entry.label}${where}`;
+  const named =
+    name !== undefined && name !== '' && name !== entry.label ? `${name} (${entry.label})` : entry.label;
+  const head = `${entry.action} ${named}${where}`;
   const lines = describeChanges(entry, decimals);
   if (lines.length === 0) return [head];
   return lines.map((l) => `${head}: ${l}`);
+}
+
+/** The live name of the product a delete or a hide removes (undefined for other actions). */
+export function liveName(
+  file: Pick<ProductPlanFile, 'before'>,
+  entry: Pick<PlanEntry, 'action' | 'productId'>,
+): string | undefined {
+  if ((entry.action !== 'delete' && entry.action !== 'hide') || entry.productId === null) return undefined;
+  return file.before?.[entry.productId]?.name;
 }
 
 /** One line for a create (the terminal shows creates compactly): name, price, variants, options, images. */
@@ -162,8 +177,8 @@ function sourceFacts(file: ProductPlanFile): [string, string][] {
 function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: AppliedProducts): ReportInput {
   const counts = productCounts(file);
   const changes: string[] = [];
-  for (const e of file.plan.entries) {
-    if (WRITES.has(e.action)) changes.push(...describeProductEntry(e, file.plan.decimals));
+  for (const e of deletesFirst(file.plan.entries)) {
+    if (WRITES.has(e.action)) changes.push(...describeProductEntry(e, file.plan.decimals, liveName(file, e)));
   }
   const issues: string[] = [];
   for (const j of file.priceJumps ?? []) issues.push(`warning: suspicious price: ${j.message}`);
