@@ -146,6 +146,28 @@ export default tseslint.config(
     },
     "mapping/ turns rows into entities: schema/, sheets/' codecs and errors/ only; no I/O, no sheet reader or writer.",
   ),
+  // One apply path (issue 37): src/cli parses, asks and prints; every write goes through the
+  // library's one apply entry, applySavedRun (lock, confirmation, drift, write checks, journal,
+  // guards). A kind's apply*Run (applyStockRun, applyRollbackRun…) and the executor's applyRun are
+  // not called from the CLI, nor imported (statically, or destructured from a dynamic import).
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportSpecifier[imported.name=/^(apply(?!Saved)[A-Z][a-z]+Run|applyRun)$/]',
+          'ObjectPattern > Property[key.name=/^(apply(?!Saved)[A-Z][a-z]+Run|applyRun)$/]',
+          'CallExpression[callee.name=/^(apply(?!Saved)[A-Z][a-z]+Run|applyRun)$/]',
+          'MemberExpression[property.name=/^(apply(?!Saved)[A-Z][a-z]+Run|applyRun)$/]',
+        ].map((selector) => ({
+          selector,
+          message:
+            "src/cli writes only through applySavedRun (jobs/apply-saved-run.ts), the one apply entry: not a kind's apply*Run.",
+        })),
+      ],
+    },
+  },
   {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -2,7 +2,6 @@ import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { MerchantClient } from '../api/merchant-client.js';
 import type { RunDirectory } from '../apply/run-directory.js';
-import type { WriteCheckOptions } from '../apply/write-check.js';
 import type { InputIdentity } from '../jobs/input-identity.js';
 import type { AbortCause, JobCallbacks } from '../jobs/job-events.js';
 import type { ImportArgs } from './commands/import.js';
@@ -22,14 +21,6 @@ export interface PlanBasics extends JobCallbacks {
   identity?: InputIdentity | undefined;
 }
 
-/** The options every apply takes. */
-export interface ApplyBasics extends JobCallbacks {
-  client: MerchantClient;
-  concurrency: number;
-  /** Write-time re-read of products and customers (`--strict-check`: always). */
-  writeCheck: WriteCheckOptions;
-}
-
 /** What a planner returns: its run, the store it was planned for, and why it refuses (if it does). */
 export interface PlannedImport {
   run: RunDirectory;
@@ -39,7 +30,7 @@ export interface PlannedImport {
   applyRefusal?: string | undefined;
 }
 
-/** What an apply returns, as far as the flow is concerned. */
+/** What a kind's apply returns (AppliedSavedRun's `detail`), as far as the flow is concerned. */
 export interface AppliedImport {
   status: string;
   failedRows: readonly unknown[];
@@ -91,7 +82,6 @@ export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
   /** Prints the plan (run, store, counts, changes, issues) and describes it. */
   show(planned: P, target: ResolvedTarget): PlanView;
   applyLabel: string;
-  apply(run: RunDirectory, basics: ApplyBasics): Promise<A>;
   /** Prints the lines before `Results: …` (the counts, the failures). */
   summarize(applied: A): ApplyView;
   /** Print "Failed rows to fix and re-import: FILE" when rows failed. */
@@ -285,19 +275,30 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
       return ExitCode.RowsFailed;
     }
-    // The question names the target: a store's name alone does not say which server it is on.
-    if (view.writes > 0)
-      await confirmApply(out, `${view.confirm.replace(/\?$/, '')} at ${target.describe}?`, args.yes);
-    const applied = await withProgress(out, flow.applyLabel, (report) =>
-      flow.apply(planned.run, {
-        client: target.client,
-        concurrency: args.concurrency,
-        writeCheck: { strict: args['strict-check'] === true },
-        onProgress: report,
-        onWarning: (m) => out.warn(`warning: ${m}`),
-        signal: ctx.signal,
-      }),
-    );
+    // Written through the library's one apply entry, as `mbulk apply RUN` would: the store's lock
+    // (held since before planning), the run's checks, the confirmation, the journal.
+    const { applySavedRun } = await import('../jobs/apply-saved-run.js');
+    const { savedRunRefused } = await import('./saved-run-output.js');
+    const outcome = await applySavedRun(planned.run, {
+      client: target.client,
+      target: target.describe,
+      justPlanned: true,
+      lock: false,
+      concurrency: args.concurrency,
+      writeCheck: { strict: args['strict-check'] === true },
+      // The question names the target: a store's name alone does not say which server it is on.
+      confirm: async () => {
+        if (view.writes > 0)
+          await confirmApply(out, `${view.confirm.replace(/\?$/, '')} at ${target.describe}?`, args.yes);
+        return true;
+      },
+      step: (_step, work) => withProgress(out, flow.applyLabel, work),
+      onWarning: (m) => out.warn(`warning: ${m}`),
+      signal: ctx.signal,
+    });
+    if (outcome.applied === false) return await savedRunRefused(ctx, outcome);
+    // The kind's own summary: what its runner returned for this run.
+    const applied = outcome.detail as A;
     // An apply that stopped leads with that (never a success line).
     if (applied.status !== 'completed') out.warn(unfinishedLine(planned.run, applied.status));
     const summary = flow.summarize(applied);

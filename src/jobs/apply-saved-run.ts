@@ -39,6 +39,12 @@ export interface ApplySavedRunOptions extends JobCallbacks {
   target: string;
   /** Continue a started or interrupted run (`mbulk runs resume`); default: apply a planned run. */
   resume?: boolean | undefined;
+  /**
+   * The run was planned moments ago by this caller, which holds the store's lock since before it
+   * planned (`import … --apply`, `runs rollback --apply`): its plan.json is not validated again and
+   * the store is not read again for drift (the write-time checks still run). Default false.
+   */
+  justPlanned?: boolean | undefined;
   /** When the store drifted, plan the run's input again and apply the new plan (kinds that can). */
   replan?: boolean | undefined;
   /**
@@ -85,6 +91,8 @@ export interface AppliedSavedRun {
   status: string;
   summary: Record<string, unknown>;
   abortedBy?: Awaited<ReturnType<RunKind['apply']>>['abortedBy'];
+  /** The kind's own summary of the apply (a StockApplySummary for stock…), for a caller that knows the kind. */
+  detail: unknown;
   /** The run this one was planned again from. */
   replannedFrom?: string | undefined;
 }
@@ -104,7 +112,11 @@ export interface SavedRunChecked {
  */
 export async function checkSavedRun(
   run: RunDirectory,
-  options: { resume?: boolean | undefined; reconcile?: boolean | undefined } = {},
+  options: {
+    resume?: boolean | undefined;
+    reconcile?: boolean | undefined;
+    justPlanned?: boolean | undefined;
+  } = {},
 ): Promise<SavedRunChecked | SavedRunRefusal> {
   const meta = run.refresh();
   const base = { applied: false as const, runId: run.id };
@@ -138,7 +150,8 @@ export async function checkSavedRun(
       message: `run ${run.id} is a ${meta.kind} run, which cannot be applied`,
     };
   }
-  const problem = kind.planProblem(run);
+  // A plan written moments ago by the caller is as its kind wrote it.
+  const problem = options.justPlanned === true ? undefined : kind.planProblem(run);
   if (problem !== undefined) {
     return {
       ...base,
@@ -255,7 +268,7 @@ export async function applySavedRun(
     let target = run;
     // The journal knows what this run wrote: the drift check covers what it has not started. With
     // `reconcile` the journal cannot be trusted to tell, and every operation re-reads the store.
-    if (options.reconcile !== true && kind.drift) {
+    if (options.reconcile !== true && options.justPlanned !== true && kind.drift) {
       const drift = kind.drift;
       const drifted = await step('drift', () => drift(run, options.client, { signal: options.signal }));
       const how = kind.replan
@@ -378,6 +391,7 @@ export async function applySavedRun(
       status: result.status,
       summary: result.summary,
       abortedBy: result.abortedBy,
+      detail: result.detail,
       replannedFrom: target === run ? undefined : run.id,
     };
   } finally {

@@ -102,6 +102,42 @@ describe('layer rules', () => {
     });
   }
 
+  it("src/cli writes only through applySavedRun: no kind's apply*Run, imported or called", async () => {
+    const refused = async (source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(source, { filePath: resolve(root, 'src/cli/example.ts') });
+      return (result?.messages ?? [])
+        .filter((m) => m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message);
+    };
+    for (const source of [
+      "import { applyStockRun } from '../jobs/stock/stock-import.js';\nexport const f = applyStockRun;\n",
+      "export async function f() {\n  const { applyProductRun } = await import('../jobs/products/product-import.js');\n  return applyProductRun;\n}\n",
+      "export async function f() {\n  const rollback = await import('../jobs/rollback/rollback-run.js');\n  return rollback.applyRollbackRun;\n}\n",
+      "import { applyRun } from '../apply/apply-run.js';\nexport const f = applyRun;\n",
+    ]) {
+      const messages = await refused(source);
+      expect(messages.length, source).toBeGreaterThan(0);
+      for (const m of messages) expect(m, source).toContain('only through applySavedRun');
+    }
+    expect(
+      await refused(
+        "export async function f() {\n  const { applySavedRun } = await import('../jobs/apply-saved-run.js');\n  return applySavedRun;\n}\n",
+      ),
+    ).toEqual([]);
+    // Other names that end in Run are not a kind's apply.
+    expect(
+      await refused(
+        "import { applyOrDryRun } from './dry-run-option.js';\nexport const f = applyOrDryRun;\n",
+      ),
+    ).toEqual([]);
+    // The library may: a kind's own module defines and calls its apply*Run.
+    const [jobs] = await eslint.lintText(
+      "import { applyStockRun } from './stock/stock-import.js';\nexport const f = applyStockRun;\n",
+      { filePath: resolve(root, 'src/jobs/example.ts') },
+    );
+    expect((jobs?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
+  });
+
   it('the sandbox never imports the client; nothing outside cli imports cli', async () => {
     expect(
       await restrictedImports('src/sandbox/example.ts', "import '../api/merchant-client.js';\n"),

@@ -31,7 +31,7 @@ export interface ApplyArgs extends GlobalArgs, NotifyArgs {
  * unless `--reconcile`: then every operation the journal cannot prove done is settled by
  * re-reading the store.
  */
-export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
+export async function applyCommand(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { withNotification } = await import('../notify.js');
   return withNotification(args, ctx.out, resume ? 'runs resume' : 'apply', () =>
     applyOrResume(args, ctx, resume),
@@ -40,7 +40,7 @@ export async function applySavedRun(args: ApplyArgs, ctx: CommandContext, resume
 
 async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boolean): Promise<number> {
   const { openRun } = await import('../../apply/run-directory.js');
-  const { applySavedRun: applyRun, checkSavedRun } = await import('../../jobs/apply-saved-run.js');
+  const { applySavedRun, checkSavedRun } = await import('../../jobs/apply-saved-run.js');
   const { resolveTarget } = await import('../target.js');
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
@@ -77,7 +77,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   try {
     const { commandStoreLock } = await import('../lock-store.js');
     const titles = { drift: 'Check for drift', replan: 'Plan again', apply: resume ? 'Resume' : 'Apply' };
-    const outcome = await applyRun(run, {
+    const outcome = await applySavedRun(run, {
       ...options,
       client: target.client,
       target: target.describe,
@@ -211,6 +211,6 @@ export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
         ],
       ),
     async (argv) => {
-      setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, false));
+      setExit(await applyCommand(argv as unknown as ApplyArgs, ctx, false));
     },
   );

@@ -1,4 +1,5 @@
 import type { CommandContext } from '../command-context.js';
+import type { CustomerApplySummary } from '../../jobs/customers/customer-import.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { RegisterCommand } from './index.js';
@@ -13,7 +14,7 @@ interface CustomerArgs extends ImportArgs {
 
 /** Plans a customer sheet and, with --apply, writes it. */
 export async function importCustomers(args: CustomerArgs, ctx: CommandContext): Promise<number> {
-  const { planCustomerImport, applyCustomerRun, describeCustomerChange, customerCounts, customerChanges } =
+  const { planCustomerImport, describeCustomerChange, customerCounts, customerChanges } =
     await import('../../jobs/customers/customer-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
@@ -83,8 +84,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
       };
     },
     applyLabel: 'Apply customers',
-    apply: (run, basics) => applyCustomerRun(run, basics),
-    summarize: (applied) => {
+    summarize: (applied: CustomerApplySummary) => {
       out.line(
         `${doneLabel('Applied', applied.status)}: ${applied.created} created · ${applied.updated} updated · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );

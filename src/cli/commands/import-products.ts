@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { ProductApplySummary } from '../../jobs/products/product-import.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
@@ -59,7 +60,6 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
     formatRowTally,
     productRowTally,
     planProductImport,
-    applyProductRun,
     describeProductEntry,
     liveName,
     productCounts,
@@ -237,8 +237,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       };
     },
     applyLabel: 'Apply products',
-    apply: (run, basics) => applyProductRun(run, basics),
-    summarize: (applied) => {
+    summarize: (applied: ProductApplySummary) => {
       out.line(
         `${doneLabel('Applied', applied.status)}: ${applied.created} created · ${applied.updated} updated · ${applied.hidden} hidden · ${applied.deleted} deleted · ${applied.failed} failed · ${invalid} invalid rows · ${applied.requests} write requests`,
       );

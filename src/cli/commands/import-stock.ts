@@ -1,4 +1,5 @@
 import type { CommandContext } from '../command-context.js';
+import type { StockApplySummary } from '../../jobs/stock/stock-import.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { RegisterCommand } from './index.js';
@@ -12,7 +13,7 @@ interface StockArgs extends ImportArgs {
 
 /** Plans a stock sheet and, with --apply, writes it: the nightly ERP upload. */
 export async function importStock(args: StockArgs, ctx: CommandContext): Promise<number> {
-  const { planStockImport, applyStockRun, describeStockChange, stockCounts } =
+  const { planStockImport, describeStockChange, stockCounts } =
     await import('../../jobs/stock/stock-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
@@ -57,8 +58,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
       };
     },
     applyLabel: 'Apply stock',
-    apply: (run, basics) => applyStockRun(run, basics),
-    summarize: (applied) => {
+    summarize: (applied: StockApplySummary) => {
       const notRun = applied.notRun > 0 ? ` · ${applied.notRun} not yet applied (resume the run)` : '';
       const requests = `${applied.requests} write request${applied.requests === 1 ? '' : 's'}`;
       out.line(

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import type { MessageApplySummary } from '../../jobs/messages/message-send.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
@@ -24,8 +25,7 @@ interface SendArgs extends GlobalArgs, NotifyArgs {
  * row, previews the first messages, and with --apply sends each one exactly once.
  */
 export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise<number> {
-  const { planMessageSend, applyMessageRun, messageCounts } =
-    await import('../../jobs/messages/message-send.js');
+  const { planMessageSend, messageCounts } = await import('../../jobs/messages/message-send.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
@@ -107,8 +107,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
       };
     },
     applyLabel: 'Send messages',
-    apply: (run, basics) => applyMessageRun(run, basics),
-    summarize: (applied) => {
+    summarize: (applied: MessageApplySummary) => {
       out.line(
         `${doneLabel('Sent', applied.status)}: ${applied.sent} · failed ${applied.failed} · duplicates ${duplicates} · already sent ${applied.alreadySent} · invalid rows ${invalid}`,
       );

@@ -4,7 +4,7 @@ import type { RollbackApplySummary } from '../../jobs/rollback/rollback-run.js';
 import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
-import { applySavedRun, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
+import { applyCommand, STRICT_CHECK_DESCRIBE, type ApplyArgs } from './apply.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { helpGroups } from '../help-groups.js';
@@ -209,7 +209,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   const resuming = meta.kind === 'rollback' && meta.status !== 'applied';
   // Continuing a rollback run is a resume like any other: applySavedRun's checks and refusals
   // (only planned, applied by a live process, another store or target, the store's lock, drift).
-  const { applySavedRun: applyRun, checkSavedRun } = await import('../../jobs/apply-saved-run.js');
+  const { applySavedRun, checkSavedRun } = await import('../../jobs/apply-saved-run.js');
   const { exitCodeFor } = await import('../exit-code.js');
   const refusalError = (refusal: SavedRunRefusal) =>
     new CliError(refusal.message, exitCodeFor(refusal.category));
@@ -219,20 +219,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
   }
   const target = await resolveTarget(args, ctx);
   let lock: { release(): void; setRunId(id: string): void } | undefined;
-  const lockFor = async (store: { id: string; name: string }, runId: string): Promise<void> => {
-    const { lockStore } = await import('../lock-store.js');
-    lock = lockStore(ctx, target, store, runId);
-  };
   try {
-    const apply = (run: RunDirectory) =>
-      withProgress(out, 'Roll back', (report) =>
-        rollback.applyRollbackRun(run, {
-          client: target.client,
-          concurrency: args.concurrency,
-          onProgress: report,
-          signal: ctx.signal,
-        }),
-      );
     const finish = (
       run: RunDirectory,
       applied: Pick<
@@ -278,7 +265,7 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
         return ExitCode.Ok;
       }
       const { commandStoreLock } = await import('../lock-store.js');
-      const outcome = await applyRun(source, {
+      const outcome = await applySavedRun(source, {
         resume: true,
         client: target.client,
         target: target.describe,
@@ -312,6 +299,13 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       return finish(source, applied, { source: file.source.id, resumed: true });
     }
 
+    if (args.apply) {
+      // One writer per store: taken before planning, so nothing changes the store between the
+      // rollback's reads and its writes (the apply below reads it no second time).
+      const { lockStore } = await import('../lock-store.js');
+      const { clientStore } = await import('../../apply/run-store.js');
+      lock = lockStore(ctx, target, await clientStore(target.client, ctx.signal));
+    }
     const planned = await withProgress(out, 'Plan rollback', (report) =>
       rollback.planRollback(source, {
         client: target.client,
@@ -382,13 +376,27 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       out.result({ ok: true, applied: false, ...base });
       return ExitCode.Ok;
     }
-    await lockFor(planned.store, run.id);
-    await confirmApply(
-      out,
-      `Roll back run ${source.id} on ${planned.store.name} (${lines.length} restores)?`,
-      args.yes,
-    );
-    return finish(run, await apply(run), base);
+    lock?.setRunId(run.id);
+    // Written through the library's one apply entry, as `mbulk apply RUN` would.
+    const outcome = await applySavedRun(run, {
+      client: target.client,
+      target: target.describe,
+      justPlanned: true,
+      lock: false,
+      concurrency: args.concurrency,
+      confirm: async () => {
+        await confirmApply(
+          out,
+          `Roll back run ${source.id} on ${planned.store.name} (${lines.length} restores)?`,
+          args.yes,
+        );
+        return true;
+      },
+      step: (_step, work) => withProgress(out, 'Roll back', work),
+      signal: ctx.signal,
+    });
+    if (outcome.applied === false) throw refusalError(outcome);
+    return finish(run, outcome.detail as RollbackApplySummary & { status: string }, base);
   } finally {
     lock?.release();
     await target.close();
@@ -491,7 +499,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
             ],
           ),
         async (argv) => {
-          setExit(await applySavedRun(argv as unknown as ApplyArgs, ctx, true));
+          setExit(await applyCommand(argv as unknown as ApplyArgs, ctx, true));
         },
       )
       .command(

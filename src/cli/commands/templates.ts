@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { TemplateApplySummary } from '../../jobs/templates/template-import.js';
 import type { Argv } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
@@ -31,7 +32,7 @@ function stateDirOf(args: { 'state-dir'?: string | undefined }, ctx: CommandCont
 
 /** `mbulk templates create FILE`: checks every row, then (with --apply) submits them for review. */
 export async function createTemplates(args: CreateArgs, ctx: CommandContext): Promise<number> {
-  const { planTemplateImport, applyTemplateRun, describeTemplateEntry, templateCounts } =
+  const { planTemplateImport, describeTemplateEntry, templateCounts } =
     await import('../../jobs/templates/template-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
@@ -73,8 +74,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
       };
     },
     applyLabel: 'Create templates',
-    apply: (run, basics) => applyTemplateRun(run, basics),
-    summarize: (applied) => {
+    summarize: (applied: TemplateApplySummary) => {
       for (const t of applied.templates) {
         const what =
           t.outcome === 'created' || t.outcome === 'unchanged'

@@ -41,6 +41,8 @@ export interface RunKind {
     summary: Record<string, unknown>;
     /** Set when a fatal error stopped the apply (exit code 4: the API could not be reached). */
     abortedBy?: AbortCause | undefined;
+    /** The kind's own summary of the apply, as its runner returned it (a StockApplySummary for stock…). */
+    detail: unknown;
   }>;
   /**
    * What is wrong with the run's plan.json against the kind's schema (edited or damaged by hand, a
@@ -82,7 +84,13 @@ export function runKindOf<
       const listed: Partial<SheetSummary & EntitySummary> = s;
       const failures = listed.failedRows ?? listed.failures ?? [];
       const ok = s.status === 'completed' && failures.length === 0 && s.failed === 0;
-      return { ok, status: s.status, abortedBy: s.abortedBy, summary: cliSummaryOf(definition.summary, s) };
+      return {
+        ok,
+        status: s.status,
+        abortedBy: s.abortedBy,
+        summary: cliSummaryOf(definition.summary, s),
+        detail: s,
+      };
     },
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
     reportPlan: (run) => definition.report(run, readPlanFile(run, definition.planSchema)),
