@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 
 /** What the reader hands over: each element of a streamed array, and every other member whole. */
 export interface JsonObjectSink {
-  /** One element of the array under `key` (one of the streamed keys), in order. */
-  element(key: string, value: unknown, index: number): void;
-  /** A member of the top-level object that is not streamed, parsed whole. */
-  member(key: string, value: unknown): void;
+  /** One element of the array under `key` (one of the streamed keys), in order; `at`: its first byte. */
+  element(key: string, value: unknown, index: number, at: number): void;
+  /** A member of the top-level object that is not streamed, parsed whole; `at`: its first byte. */
+  member(key: string, value: unknown, at: number): void;
   /** A streamed key's array begins (so an empty array is seen too). */
   arrayStart?(key: string): void;
 }
@@ -15,10 +15,35 @@ export class JsonStreamError extends Error {
   constructor(
     message: string,
     readonly at: number,
+    /** The top-level member at fault, when there is one. */
+    readonly member?: string,
   ) {
     super(`${message} at byte ${at}`);
   }
 }
+
+/** The document is JSON but breaks one of the reader's limits (a cap, the nesting, a key). */
+export class JsonLimitError extends JsonStreamError {}
+
+/**
+ * Bounds on what the reader holds, so a hostile or damaged file fails fast in little memory
+ * instead of being buffered and parsed whole: a member's (or a streamed element's) bytes, the
+ * nesting of any value, a key's length, and which top-level keys may appear at all.
+ */
+export interface JsonObjectLimits {
+  /** Deepest nesting allowed (the top-level object is depth 1, a member's own array or object 2). */
+  maxDepth: number;
+  /** Most bytes of the value under top-level `key` (of each element, for a streamed key). */
+  maxBytes(key: string): number;
+  /** The top-level keys allowed (any other is an error at its first byte); all when absent. */
+  keys?: ReadonlySet<string>;
+}
+
+/** Most bytes of a top-level key (the format's keys are a few characters). */
+const MAX_KEY_BYTES = 256;
+
+/** No bounds (for callers that trust the file). */
+const UNBOUNDED: JsonObjectLimits = { maxDepth: Infinity, maxBytes: () => Infinity };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -36,8 +61,9 @@ export async function readJsonObject(
   path: string,
   streamed: ReadonlySet<string>,
   sink: JsonObjectSink,
+  limits: JsonObjectLimits = UNBOUNDED,
 ): Promise<void> {
-  const scanner = new JsonObjectScanner(streamed, sink);
+  const scanner = new JsonObjectScanner(streamed, sink, limits);
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     scanner.push(chunk as Buffer);
   }
@@ -65,11 +91,15 @@ export class JsonObjectScanner {
   private members = 0;
   /** The value being cut out: pieces from earlier chunks, and where it starts in this one. */
   private pieces: Buffer[] = [];
+  /** Bytes in `pieces`, and the offset in the document of the value's first byte. */
+  private pieceBytes = 0;
+  private startAt = 0;
   private start = -1;
 
   constructor(
     private readonly streamed: ReadonlySet<string>,
     private readonly sink: JsonObjectSink,
+    private readonly limits: JsonObjectLimits = UNBOUNDED,
   ) {}
 
   push(buf: Buffer): void {
@@ -85,12 +115,15 @@ export class JsonObjectScanner {
         i++;
         continue;
       }
-      if (this.structural(buf, i, c)) this.nested(c);
+      if (this.structural(buf, i, c)) this.nested(c, i);
       i++;
     }
     if (this.start >= 0) {
-      this.pieces.push(buf.subarray(this.start));
+      const piece = buf.subarray(this.start);
+      this.pieces.push(piece);
+      this.pieceBytes += piece.length;
       this.start = 0;
+      this.checkSize(this.pieceBytes);
     }
     this.offset += n;
   }
@@ -121,9 +154,13 @@ export class JsonObjectScanner {
       }
       this.inString = false;
       if (this.capturingKey) {
+        this.checkSize(this.pieceBytes + q + 1 - this.start);
         this.capturingKey = false;
+        const at = this.startAt;
         this.key = JSON.parse(this.take(buf, q + 1)) as string;
         this.expect = 'colon';
+        if (this.limits.keys !== undefined && !this.limits.keys.has(this.key))
+          throw new JsonLimitError(`unknown member ${JSON.stringify(this.key)}`, at, this.key);
       }
       return q + 1;
     }
@@ -164,13 +201,17 @@ export class JsonObjectScanner {
             this.index = 0;
             this.depth = 2;
             this.sink.arrayStart?.(this.key);
+            this.checkDepth(i);
             return false;
           }
           this.begin(i);
           return true;
         case 'after':
           if (c === 0x2c || c === 0x7d) {
-            if (this.start >= 0) this.sink.member(this.key, this.parse(buf, i));
+            if (this.start >= 0) {
+              const at = this.startAt;
+              this.sink.member(this.key, this.parse(buf, i), at);
+            }
             this.members++;
             if (c === 0x2c) {
               this.expect = 'key';
@@ -185,8 +226,10 @@ export class JsonObjectScanner {
     }
     if (this.depth === 2 && this.streaming) {
       if (c === 0x2c || c === 0x5d) {
-        if (this.start >= 0) this.sink.element(this.key, this.parse(buf, i), this.index++);
-        else if (c === 0x2c || this.index > 0) throw this.error('expected an array element', i);
+        if (this.start >= 0) {
+          const at = this.startAt;
+          this.sink.element(this.key, this.parse(buf, i), this.index++, at);
+        } else if (c === 0x2c || this.index > 0) throw this.error('expected an array element', i);
         if (c === 0x5d) {
           this.streaming = false;
           this.depth = 1;
@@ -201,10 +244,30 @@ export class JsonObjectScanner {
     return true;
   }
 
-  private nested(c: number): void {
+  private nested(c: number, i: number): void {
     if (c === QUOTE) this.inString = true;
-    else if (c === 0x7b || c === 0x5b) this.depth++;
-    else if (c === 0x7d || c === 0x5d) this.depth--;
+    else if (c === 0x7b || c === 0x5b) {
+      this.depth++;
+      this.checkDepth(i);
+    } else if (c === 0x7d || c === 0x5d) this.depth--;
+  }
+
+  private checkDepth(i: number): void {
+    if (this.depth > this.limits.maxDepth)
+      throw new JsonLimitError(
+        `member "${this.key}" nests deeper than ${this.limits.maxDepth} levels`,
+        this.offset + i,
+        this.key,
+      );
+  }
+
+  /** Fails once the value (or key) being cut out has more bytes than its cap. */
+  private checkSize(bytes: number): void {
+    const cap = this.capturingKey ? MAX_KEY_BYTES : this.limits.maxBytes(this.key);
+    if (bytes <= cap) return;
+    if (this.capturingKey) throw new JsonLimitError(`a key longer than ${cap} bytes`, this.startAt);
+    const what = this.streaming ? `an element of "${this.key}"` : `member "${this.key}"`;
+    throw new JsonLimitError(`${what} is over its cap of ${cap} bytes`, this.startAt, this.key);
   }
 
   private close(): false {
@@ -215,7 +278,9 @@ export class JsonObjectScanner {
 
   private begin(i: number): void {
     this.pieces = [];
+    this.pieceBytes = 0;
     this.start = i;
+    this.startAt = this.offset + i;
   }
 
   /** The captured bytes up to `end` (exclusive) as text; ends the capture. */
@@ -226,17 +291,19 @@ export class JsonObjectScanner {
         ? last.toString('utf8')
         : Buffer.concat([...this.pieces, last]).toString('utf8');
     this.pieces = [];
+    this.pieceBytes = 0;
     this.start = -1;
     return text;
   }
 
   private parse(buf: Buffer, end: number): unknown {
-    const at = this.offset + this.start;
+    const at = this.startAt;
+    this.checkSize(this.pieceBytes + end - this.start);
     const text = this.take(buf, end);
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new JsonStreamError(`${(error as Error).message} (in ${this.key})`, at);
+      throw new JsonStreamError(`${(error as Error).message} (in ${this.key})`, at, this.key);
     }
   }
 

@@ -4,7 +4,13 @@ import * as z from 'zod';
 import { AtomicFileSync } from '../files/atomic-file.js';
 import { StateFileError } from '../errors/state-file-error.js';
 import { StoreSnapshot } from '../schema/index.js';
-import { JsonStreamError, readJsonObject } from './json-object-reader.js';
+import {
+  JsonLimitError,
+  JsonStreamError,
+  readJsonObject,
+  type JsonObjectLimits,
+} from './json-object-reader.js';
+import { SandboxExtrasSchema } from './sandbox-extras-schema.js';
 import type { SandboxState, SandboxStore } from './store.js';
 
 /**
@@ -49,6 +55,23 @@ const ENTITY: { [K in ListKey]: z.ZodType<StoreSnapshot[K][number]> } = {
   orders: StoreSnapshot.shape.orders.element,
   templates: StoreSnapshot.shape.templates.element,
 };
+/** Every top-level member a snapshot or state file may have. */
+const MEMBERS = new Set([...Object.keys(StoreSnapshot.shape), 'sandbox']);
+const MiB = 1 << 20;
+/**
+ * What the reader holds at most, so a damaged or hostile file fails within a second and a few
+ * hundred megabytes instead of being buffered and parsed whole: one product, customer, order or
+ * template up to 8 MiB (a generated one is under 5 KiB), the `sandbox` member up to 64 MiB (it
+ * grows with the store: ~22 bytes per inventory item, ~35 MiB for a million items), any other
+ * member 1 MiB; nesting to 12 levels (the state file the sandbox writes needs 8).
+ */
+export const SNAPSHOT_LIMITS: JsonObjectLimits = {
+  maxDepth: 12,
+  maxBytes: (key) =>
+    (LISTS as readonly string[]).includes(key) ? 8 * MiB : key === 'sandbox' ? 64 * MiB : MiB,
+  keys: MEMBERS,
+};
+
 /** The snapshot with its lists unchecked (their entities were checked as they came). */
 const SnapshotHead = StoreSnapshot.extend({
   products: z.array(z.unknown()),
@@ -65,34 +88,63 @@ const SnapshotHead = StoreSnapshot.extend({
  */
 export async function readSnapshotFile(path: string, remedy = SEED_REMEDY): Promise<SandboxState> {
   const head: Record<string, unknown> = {};
+  const offsets: Record<string, number> = {};
   const lists: { [K in ListKey]?: StoreSnapshot[K][number][] } = {};
   const isList = (key: string): key is ListKey => (LISTS as readonly string[]).includes(key);
   try {
-    await readJsonObject(path, new Set(LISTS), {
-      arrayStart: (key) => {
-        if (isList(key)) lists[key] = [];
+    await readJsonObject(
+      path,
+      new Set(LISTS),
+      {
+        arrayStart: (key) => {
+          if (isList(key)) lists[key] = [];
+        },
+        element: (key, value, index, at) => {
+          if (!isList(key)) return;
+          const r = ENTITY[key].safeParse(value);
+          if (!r.success)
+            throw notASnapshot(path, [key, index, ...(r.error.issues[0]?.path ?? [])], r.error, remedy, at);
+          (lists[key] as unknown[]).push(r.data);
+        },
+        member: (key, value, at) => {
+          head[key] = value;
+          offsets[key] = at;
+        },
       },
-      element: (key, value, index) => {
-        if (!isList(key)) return;
-        const r = ENTITY[key].safeParse(value);
-        if (!r.success)
-          throw notASnapshot(path, [key, index, ...(r.error.issues[0]?.path ?? [])], r.error, remedy);
-        (lists[key] as unknown[]).push(r.data);
-      },
-      member: (key, value) => {
-        head[key] = value;
-      },
-    });
+      SNAPSHOT_LIMITS,
+    );
   } catch (error) {
     if (!(error instanceof JsonStreamError)) throw error;
-    throw new StateFileError(path, `${path}: not valid JSON (${error.message}); ${remedy}`, { cause: error });
+    const what = error instanceof JsonLimitError ? 'not a store snapshot' : 'not valid JSON';
+    throw new StateFileError(path, `${path}: ${what} (${error.message}); ${remedy}`, { cause: error });
   }
   for (const key of LISTS) if (lists[key] !== undefined) head[key] = lists[key];
   const r = SnapshotHead.safeParse(head);
-  if (!r.success) throw notASnapshot(path, r.error.issues[0]?.path ?? [], r.error, remedy);
-  const extras = head['sandbox'] as SandboxState['sandbox'];
+  if (!r.success) {
+    const where = r.error.issues[0]?.path ?? [];
+    throw notASnapshot(path, where, r.error, remedy, offsets[String(where[0])]);
+  }
   const state = { ...r.data, ...lists } as SandboxState;
-  return extras === undefined ? state : { ...state, sandbox: extras };
+  if (head['sandbox'] === undefined) return state;
+  const extras = SandboxExtrasSchema.safeParse(head['sandbox']);
+  if (!extras.success)
+    throw notASnapshot(
+      path,
+      ['sandbox', ...issuePath(extras.error)],
+      extras.error,
+      remedy,
+      offsets['sandbox'],
+    );
+  return { ...state, sandbox: extras.data };
+}
+
+/** The first issue's path, down to the unknown key for an unrecognized one. */
+function issuePath(error: z.ZodError): PropertyKey[] {
+  const issue = error.issues[0];
+  if (issue === undefined) return [];
+  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined)
+    return [...issue.path, issue.keys[0]];
+  return [...issue.path];
 }
 
 function notASnapshot(
@@ -100,11 +152,13 @@ function notASnapshot(
   path: readonly PropertyKey[],
   error: z.ZodError,
   remedy: string,
+  at?: number,
 ): StateFileError {
   const where = path.map(String).join('.');
+  const byte = at === undefined ? '' : ` at byte ${at}`;
   return new StateFileError(
     source,
-    `${source}: not a store snapshot (${where}: ${error.issues[0]?.message ?? 'invalid'}); ${remedy}`,
+    `${source}: not a store snapshot (${where}: ${error.issues[0]?.message ?? 'invalid'}${byte}); ${remedy}`,
   );
 }
 
@@ -112,8 +166,11 @@ function notASnapshot(
 export function validateSnapshot(raw: unknown, source: string, remedy = SEED_REMEDY): SandboxState {
   const r = StoreSnapshot.safeParse(raw);
   if (!r.success) throw notASnapshot(source, r.error.issues[0]?.path ?? [], r.error, remedy);
-  const extras = (raw as { sandbox?: SandboxState['sandbox'] }).sandbox;
-  return extras === undefined ? r.data : { ...r.data, sandbox: extras };
+  const extras = (raw as { sandbox?: unknown }).sandbox;
+  if (extras === undefined) return r.data;
+  const e = SandboxExtrasSchema.safeParse(extras);
+  if (!e.success) throw notASnapshot(source, ['sandbox', ...issuePath(e.error)], e.error, remedy);
+  return { ...r.data, sandbox: e.data };
 }
 
 /**
