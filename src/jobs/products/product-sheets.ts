@@ -11,6 +11,7 @@ import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
 import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../formats/detect-format.js';
 import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
 import { EtsyProductConverter } from '../../formats/etsy/etsy-product-converter.js';
+import { WixProductConverter } from '../../formats/wix/wix-product-converter.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
@@ -144,6 +145,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   let converter: ProductConverter | undefined;
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
   else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
+  else if (format === 'wix') converter = new WixProductConverter(sourceColumns, productsLabel);
   else if (detected.woo !== undefined)
     converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =

@@ -10,6 +10,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { EtsyProductConverter } from '../../../src/formats/etsy/etsy-product-converter.js';
 import {
   etsyExpectations,
+  wixExpectations,
   shopifyExpectations,
   wooExpectations,
   type ExpectedProduct,
@@ -146,6 +147,11 @@ const EXPORTS: {
     format: 'etsy',
     expected: () => etsyExpectations(join(CORPUS, 'etsy/sabaceramics_EtsyListingsDownload_it.csv')),
     currency: 'EUR',
+  },
+  {
+    file: 'wix/devinreid_catalog_products.csv',
+    format: 'wix',
+    expected: () => wixExpectations(join(CORPUS, 'wix/devinreid_catalog_products.csv')),
   },
 ];
 

@@ -229,3 +229,58 @@ export function etsyExpectations(file: string): ExpectedProduct[] {
     return e;
   });
 }
+
+/**
+ * A Wix Stores product export: a Product row and the Variant rows of its handleId are one product;
+ * variants named by their option values (productOptionDescriptionN of the options the product
+ * names), priced price + surcharge; stock a number (tracked) or InStock (no count).
+ */
+export function wixExpectations(file: string): ExpectedProduct[] {
+  const all = rows(file);
+  const out: ExpectedProduct[] = [];
+  for (const p of all.filter((r) => r['fieldType'] === 'Product')) {
+    const handle = p['handleId'] ?? '';
+    const variantRows = all.filter((r) => r['fieldType'] === 'Variant' && r['handleId'] === handle);
+    const qty = (r: Record<string, string>) =>
+      /^\d+$/.test(r['inventory'] ?? '')
+        ? Number(r['inventory'])
+        : r['inventory'] === 'OutOfStock'
+          ? 0
+          : undefined;
+    const e: ExpectedProduct = {
+      reference: `wix:${handle}`,
+      name: p['name'] ?? '',
+      status: p['visible'] === 'true' ? 'VISIBLE' : 'HIDDEN',
+      tags: [],
+      images: [...new Set((p['productImageUrl'] ?? '').split(';').filter((m) => m !== ''))],
+      variants: [],
+      tracked: [p, ...variantRows].some((r) => qty(r) !== undefined),
+      hasDescription: (p['description'] ?? '') !== '',
+    };
+    const options = [1, 2, 3, 4, 5, 6].filter((n) => (p[`productOptionName${n}`] ?? '') !== '');
+    if (variantRows.length === 0) {
+      e.price = minor(p['price'] ?? '');
+      if (p['sku']) e.sku = p['sku'];
+      const q = qty(p);
+      if (q !== undefined) e.quantity = q;
+    }
+    for (const v of variantRows) {
+      const name = options
+        .map((n) =>
+          (v[`productOptionDescription${n}`] ?? '').replace(/^(#[0-9a-fA-F]{3,8}|rgba?\([^)]*\)):/, ''),
+        )
+        .filter((t) => t !== '')
+        .join(' / ');
+      const variant: ExpectedProduct['variants'][number] = {
+        name,
+        price: minor(p['price'] ?? '') + minor(v['surcharge'] || '0'),
+      };
+      if (v['sku']) variant.sku = v['sku'];
+      const q = qty(v);
+      if (q !== undefined) variant.quantity = q;
+      e.variants.push(variant);
+    }
+    out.push(e);
+  }
+  return out;
+}
