@@ -115,8 +115,10 @@ export function renderCard(card: ReviewCard, columns: readonly ReviewColumn[]): 
     for (const row of rows) {
       out.push(row.tone ? `<tr class="t-${row.tone}">` : '<tr>');
       row.cells.forEach((cell, k) => {
-        const role = columns[k]?.role;
-        out.push(role ? `<td class="c-${role}">${escapeHtml(cell)}</td>` : `<td>${escapeHtml(cell)}</td>`);
+        const classes = cellClasses(columns[k]?.role, cell);
+        out.push(
+          classes ? `<td class="${classes}">${escapeHtml(cell)}</td>` : `<td>${escapeHtml(cell)}</td>`,
+        );
       });
       out.push('</tr>');
     }
@@ -203,11 +205,27 @@ function cellText(cell: string | number, role: string | undefined): string {
   return role === 'delta' && typeof cell === 'number' && cell > 0 ? `+${cell}` : String(cell);
 }
 
+/**
+ * An amount or a number (`11.90 MYR`, `-1,234.50`, `+6`): its cell never breaks inside it (class
+ * `amount`), so on a phone a price is never split across lines (`11.9` / `0` / `MYR`). The page
+ * script's `AMOUNT` is the same.
+ */
+export const AMOUNT = /^[+-]?[\d,]*\d(\.\d+)?( [A-Z]{3})?$/;
+
+/** The classes of a cell: its column's role, and `amount` for an amount (AMOUNT). */
+function cellClasses(role: string | undefined, text: string): string {
+  const classes = role ? [`c-${role}`] : [];
+  if (AMOUNT.test(text)) classes.push('amount');
+  return classes.join(' ');
+}
+
 /** A table cell, escaped. */
 function cellHtml(cell: string | number, role: string | undefined): string {
-  const value = escapeHtml(cellText(cell, role));
+  const text = cellText(cell, role);
+  const value = escapeHtml(text);
   if (role === 'outcome') return `<td class="c-outcome ${outcomeClass(String(cell))}">${value}</td>`;
-  return role ? `<td class="c-${role}">${value}</td>` : `<td>${value}</td>`;
+  const classes = cellClasses(role, text);
+  return classes ? `<td class="${classes}">${value}</td>` : `<td>${value}</td>`;
 }
 
 /**

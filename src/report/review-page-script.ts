@@ -8,6 +8,8 @@
  */
 export const REVIEW_PAGE_SCRIPT = `(function () {
   'use strict';
+  // An amount or a number: its cell never breaks inside it (render-review-html's AMOUNT).
+  var AMOUNT = /^[+-]?[\\d,]*\\d(\\.\\d+)?( [A-Z]{3})?$/;
   var STEP = 200;
   var PAGE = 100;
 
@@ -97,8 +99,10 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
         for (var k = 0; k < r.length; k++) {
           var role = cols[k] && cols[k].role;
           var cls = role ? 'c-' + role : '';
+          var shown = role === 'delta' && typeof r[k] === 'number' && r[k] > 0 ? '+' + r[k] : r[k];
           if (role === 'outcome') cls += ' ' + outcomeClass(String(r[k]));
-          tr.appendChild(el('td', cls, role === 'delta' && typeof r[k] === 'number' && r[k] > 0 ? '+' + r[k] : r[k]));
+          else if (AMOUNT.test(String(shown))) cls += (cls ? ' ' : '') + 'amount';
+          tr.appendChild(el('td', cls, shown));
         }
         fragment.appendChild(tr);
       }
@@ -225,7 +229,9 @@ export const REVIEW_PAGE_SCRIPT = `(function () {
         var cells = rows[r].cells;
         for (var k = 0; k < cells.length; k++) {
           var col = columns[k];
-          row.appendChild(el('td', col && col.role ? 'c-' + col.role : '', cells[k]));
+          var cellCls = col && col.role ? 'c-' + col.role : '';
+          if (AMOUNT.test(String(cells[k]))) cellCls += (cellCls ? ' ' : '') + 'amount';
+          row.appendChild(el('td', cellCls, cells[k]));
         }
         body.appendChild(row);
       }

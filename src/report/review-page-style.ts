@@ -46,6 +46,7 @@ table{border-collapse:collapse;width:100%;margin-top:8px;font-size:13px;table-la
 .card th:first-child{width:32%}
 th,td{text-align:left;border-bottom:1px solid var(--line);padding:4px 8px;vertical-align:top;overflow-wrap:anywhere;white-space:pre-wrap}
 th{color:var(--muted);font-weight:500}
+td.amount{white-space:nowrap;overflow-wrap:normal}
 td.c-before{color:var(--del-fg)}td.c-after{color:var(--add-fg)}td.c-after::before{content:"\\2192  ";color:var(--muted)}
 tr.t-added td{background:var(--add);color:var(--add-fg)}tr.t-removed td{background:var(--del);color:var(--del-fg);text-decoration:line-through}
 .preview{background:#f1f5ee;border-radius:6px;padding:8px 10px;white-space:pre-wrap;font:13px/1.4 system-ui,sans-serif;margin:8px 0 0}
