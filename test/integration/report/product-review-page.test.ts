@@ -85,7 +85,11 @@ describe('report.html of the sample catalog plan (samples/catalog.csv against sa
     expect(priceRow).toEqual(['price', `${formatMoney(live.price, 2)} MYR`, `${toastRow['price']} MYR`]);
     expect(priceRow?.[1]).not.toBe(priceRow?.[2]);
     const priceTr = select(card, 'tr').find((tr) => text(select(tr, 'td')[0] ?? tr) === 'price')!;
-    expect(select(priceTr, 'td').map((td) => attr(td, 'class'))).toEqual([undefined, 'c-before', 'c-after']);
+    expect(select(priceTr, 'td').map((td) => attr(td, 'class'))).toEqual([
+      undefined,
+      'c-before amount',
+      'c-after amount',
+    ]);
 
     // Thumbnails: lazy, with alt text, from the product's image URLs.
     const images = select(card, 'img');
