@@ -1,37 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, expect, it } from 'vitest';
+import { cliSandbox } from '../../helpers/cli-sandbox.js';
+import { localServers } from '../../helpers/local-servers.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 // --notify-url on every command that ends a run: apply, runs resume, runs rollback --apply (the
 // imports, messages send and templates create share the import flow's).
-let sandbox: RunningSandbox;
-let dir: string;
-let env: NodeJS.ProcessEnv;
+const t = cliSandbox('mbulk-notify-');
+const listen = localServers();
 let received: Record<string, unknown>[];
-const servers: Server[] = [];
 let hook: string;
-
-function listen(server: Server): Promise<string> {
-  servers.push(server);
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-}
-
 beforeEach(async () => {
-  sandbox = await startSandbox({ seed: resolve('samples/store.json') });
-  dir = mkdtempSync(join(tmpdir(), 'mbulk-notify-'));
-  env = {
-    HOME: dir,
-    XDG_DATA_HOME: join(dir, 'data'),
-    MERCHANT_API_URL: sandbox.url,
-    MERCHANT_API_TOKEN: sandbox.token,
-  };
   received = [];
   hook = await listen(
     createServer((req, res) => {
@@ -44,14 +25,10 @@ beforeEach(async () => {
     }),
   );
 });
-afterEach(async () => {
-  await sandbox.close();
-  await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
-});
 
 /** Stock batch writes the store applied. */
 function stockWrites(): number {
-  return sandbox
+  return t.sandbox
     .requestLog()
     .filter(
       (e) =>
@@ -62,8 +39,8 @@ function stockWrites(): number {
 }
 
 async function plan(file: string, rows: string): Promise<string> {
-  writeFileSync(join(dir, file), `sku,quantity\n${rows}\n`);
-  const r = await runCli(['import', 'stock', file, '--json'], env, dir);
+  writeFileSync(join(t.dir, file), `sku,quantity\n${rows}\n`);
+  const r = await runCli(['import', 'stock', file, '--json'], t.env, t.dir);
   expect(r.code, r.stderr).toBe(0);
   return r.json<{ runId: string }>().runId;
 }
@@ -71,13 +48,13 @@ async function plan(file: string, rows: string): Promise<string> {
 it('a refused resume and a successful one each post their summary; --notify-on failure skips the success', async () => {
   const drifted = await plan('a.csv', 'TEE-LIN-SND-M,46');
   // The store changes under the planned run: resuming it is refused (exit 3), and says so.
-  writeFileSync(join(dir, 'c.csv'), 'sku,quantity\nTEE-LIN-SND-M,47\n');
-  expect((await runCli(['import', 'stock', 'c.csv', '--apply', '--yes'], env, dir)).code).toBe(0);
+  writeFileSync(join(t.dir, 'c.csv'), 'sku,quantity\nTEE-LIN-SND-M,47\n');
+  expect((await runCli(['import', 'stock', 'c.csv', '--apply', '--yes'], t.env, t.dir)).code).toBe(0);
   const writesBefore = stockWrites();
   const refused = await runCli(
     ['runs', 'resume', drifted, '--yes', '--notify-url', hook, '--notify-on', 'failure'],
-    env,
-    dir,
+    t.env,
+    t.dir,
   );
   expect(refused.code).toBe(3);
   expect(stockWrites()).toBe(writesBefore);
@@ -95,14 +72,14 @@ it('a refused resume and a successful one each post their summary; --notify-on f
   const good = await plan('d.csv', 'TEE-LIN-SND-M,45');
   const quiet = await runCli(
     ['runs', 'resume', good, '--yes', '--notify-url', hook, '--notify-on', 'failure'],
-    env,
-    dir,
+    t.env,
+    t.dir,
   );
   expect(quiet.code, quiet.stderr).toBe(0);
   expect(received).toHaveLength(1);
   expect(stockWrites()).toBe(writesBefore + 1);
   const again = await plan('e.csv', 'TEE-LIN-SND-M,44');
-  const resumed = await runCli(['runs', 'resume', again, '--yes', '--notify-url', hook], env, dir);
+  const resumed = await runCli(['runs', 'resume', again, '--yes', '--notify-url', hook], t.env, t.dir);
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(stockWrites()).toBe(writesBefore + 2);
   expect(received).toHaveLength(2);
@@ -117,7 +94,7 @@ it('a refused resume and a successful one each post their summary; --notify-on f
   expect(received[1]?.['text']).toMatch(new RegExp(`^mbulk runs resume: ok \\(exit 0\\) · run ${again}`));
 
   // A resume that errors before writing (the run was already applied: exit 2) posts the error.
-  const twice = await runCli(['runs', 'resume', again, '--yes', '--notify-url', hook], env, dir);
+  const twice = await runCli(['runs', 'resume', again, '--yes', '--notify-url', hook], t.env, t.dir);
   expect(twice.code).toBe(2);
   expect(received).toHaveLength(3);
   expect(received[2]).toMatchObject({ command: 'mbulk runs resume', exitCode: 2, ok: false });
@@ -128,21 +105,21 @@ it('a refused resume and a successful one each post their summary; --notify-on f
 
 it('apply and runs rollback --apply post their summary; a dry-run rollback does not; a dead webhook changes nothing', async () => {
   const runId = await plan('a.csv', 'TEE-LIN-SND-M,46');
-  const applied = await runCli(['apply', runId, '--yes', '--notify-url', hook], env, dir);
+  const applied = await runCli(['apply', runId, '--yes', '--notify-url', hook], t.env, t.dir);
   expect(applied.code, applied.stderr).toBe(0);
   expect(received).toHaveLength(1);
   expect(received[0]).toMatchObject({ command: 'mbulk apply', exitCode: 0, ok: true, runId });
   expect(received[0]?.['text']).toMatch(new RegExp(`^mbulk apply: ok \\(exit 0\\) · run ${runId}`));
 
-  const dry = await runCli(['runs', 'rollback', runId, '--notify-url', hook], env, dir);
+  const dry = await runCli(['runs', 'rollback', runId, '--notify-url', hook], t.env, t.dir);
   expect(dry.code, dry.stderr).toBe(0);
   expect(received).toHaveLength(1);
 
   const writes = stockWrites();
   const rolled = await runCli(
     ['runs', 'rollback', runId, '--apply', '--yes', '--notify-url', hook],
-    env,
-    dir,
+    t.env,
+    t.dir,
   );
   expect(rolled.code, rolled.stderr).toBe(0);
   expect(stockWrites()).toBe(writes + 1);
@@ -163,25 +140,24 @@ it('apply and runs rollback --apply post their summary; a dry-run rollback does 
   const closed = createServer();
   const gone = await listen(closed);
   await new Promise((done) => closed.close(done));
-  servers.splice(servers.indexOf(closed), 1);
   const stale = await plan('b.csv', 'TEE-LIN-SND-M,40');
-  writeFileSync(join(dir, 'c.csv'), 'sku,quantity\nTEE-LIN-SND-M,41\n');
-  expect((await runCli(['import', 'stock', 'c.csv', '--apply', '--yes'], env, dir)).code).toBe(0);
-  const unheard = await runCli(['apply', stale, '--yes', '--notify-url', gone], env, dir);
+  writeFileSync(join(t.dir, 'c.csv'), 'sku,quantity\nTEE-LIN-SND-M,41\n');
+  expect((await runCli(['import', 'stock', 'c.csv', '--apply', '--yes'], t.env, t.dir)).code).toBe(0);
+  const unheard = await runCli(['apply', stale, '--yes', '--notify-url', gone], t.env, t.dir);
   expect(unheard.code).toBe(3);
   expect(unheard.stderr).toContain(`mbulk: warning: notification to ${gone} failed`);
 });
 
 it('messages send (through the import flow) posts a refusal', async () => {
-  writeFileSync(join(dir, 'to.csv'), 'to,name,code\n012-345 6789,Aina,BEANS15\n');
+  writeFileSync(join(t.dir, 'to.csv'), 'to,name,code\n012-345 6789,Aina,BEANS15\n');
   const r = await runCli(
     ['messages', 'send', 'to.csv', '--template', 'weekend_promo', '--apply', '--yes', '--notify-url', hook],
-    env,
-    dir,
+    t.env,
+    t.dir,
   );
   expect(r.code).toBe(3);
   expect(
-    sandbox.requestLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/v2/messages')),
+    t.sandbox.requestLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/v2/messages')),
   ).toEqual([]);
   expect(received).toHaveLength(1);
   expect(received[0]).toMatchObject({ command: 'mbulk messages send', exitCode: 3, ok: false });

@@ -1,12 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, expect, it } from 'vitest';
 import { describeCommand, LockFile } from '../../../src/apply/lock-file.js';
 import { storeLockDir, storeLockFile } from '../../../src/apply/store-lock.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { cliSandbox } from '../../helpers/cli-sandbox.js';
+import { localServers } from '../../helpers/local-servers.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 // A webhook URL's path is its secret (Slack, Teams, Mattermost), and a feed's query string may
@@ -14,43 +13,23 @@ import { runCli } from '../../helpers/run-cli.js';
 const HOOK_SECRET = 'XyZhookSecret42';
 const FEED_KEY = 'feedKey9931';
 
-let sandbox: RunningSandbox;
-let dir: string;
-let env: NodeJS.ProcessEnv;
-const servers: Server[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: resolve('samples/store.json') });
+const t = cliSandbox('mbulk-webhook-', {
+  sandbox: 'per-file',
+  extraEnv: (dir) => ({ MBULK_LOCK_DIR: join(dir, 'locks') }),
 });
-afterAll(async () => {
-  await sandbox.close();
-});
+const listen = localServers();
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mbulk-webhook-'));
-  env = {
-    HOME: dir,
-    XDG_DATA_HOME: join(dir, 'data'),
-    MERCHANT_API_URL: sandbox.url,
-    MERCHANT_API_TOKEN: sandbox.token,
-    MBULK_LOCK_DIR: join(dir, 'locks'),
-  };
-  writeFileSync(join(dir, 'good.csv'), 'sku,quantity\nTEE-LIN-SND-M,46\n');
+  writeFileSync(join(t.dir, 'good.csv'), 'sku,quantity\nTEE-LIN-SND-M,46\n');
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function listen(server: Server): Promise<string> {
-  servers.push(server);
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-}
 
 it('a failed notification names the webhook by scheme and host only', async () => {
   const hook = await listen(createServer((_req, res) => res.writeHead(500).end()));
   const url = `${hook}/services/T000/B000/${HOOK_SECRET}?token=${HOOK_SECRET}`;
-  const r = await runCli(['import', 'stock', 'good.csv', '--apply', '--yes', '--notify-url', url], env, dir);
+  const r = await runCli(
+    ['import', 'stock', 'good.csv', '--apply', '--yes', '--notify-url', url],
+    t.env,
+    t.dir,
+  );
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toContain(`mbulk: warning: notification to ${hook} failed: the server answered 500`);
   expect(r.stdout + r.stderr).not.toContain(HOOK_SECRET);
@@ -70,8 +49,8 @@ it('a notification is not redirected: the other host hears nothing', async () =>
   );
   const r = await runCli(
     ['import', 'stock', 'good.csv', '--apply', '--yes', '--notify-url', `${hook}/${HOOK_SECRET}`],
-    env,
-    dir,
+    t.env,
+    t.dir,
   );
   expect(r.code).toBe(0);
   expect(r.stderr).toContain(
@@ -82,9 +61,9 @@ it('a notification is not redirected: the other host hears nothing', async () =>
 });
 
 it('the store lock file is private (0600) and holds no URL path or query; the refusal prints neither', async () => {
-  const me = await runCli(['whoami', '--json'], env, dir);
+  const me = await runCli(['whoami', '--json'], t.env, t.dir);
   const storeId = me.json<{ store: { id: string } }>().store.id;
-  const file = storeLockFile(storeLockDir(env), sandbox.url.replace(/\/+$/, ''), storeId);
+  const file = storeLockFile(storeLockDir(t.env), t.sandbox.url.replace(/\/+$/, ''), storeId);
   const argv = [
     'import',
     'stock',
@@ -104,7 +83,7 @@ it('the store lock file is private (0600) and holds no URL path or query; the re
     lock.setRunId('run-1');
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    const refused = await runCli(['import', 'stock', 'good.csv', '--apply', '--yes'], env, dir);
+    const refused = await runCli(['import', 'stock', 'good.csv', '--apply', '--yes'], t.env, t.dir);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('another mbulk is writing to store');
     expect(refused.stderr).toContain('https://erp.example/…');
@@ -124,7 +103,7 @@ it('the store lock file is private (0600) and holds no URL path or query; the re
       token: 'old',
     }),
   );
-  const old = await runCli(['import', 'stock', 'good.csv', '--apply', '--yes'], env, dir);
+  const old = await runCli(['import', 'stock', 'good.csv', '--apply', '--yes'], t.env, t.dir);
   expect(old.code).toBe(3);
   for (const secret of [FEED_KEY, HOOK_SECRET]) expect(old.stderr).not.toContain(secret);
   rmSync(file);
