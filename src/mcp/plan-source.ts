@@ -1,9 +1,10 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import Papa from 'papaparse';
 import { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
+import { csvLine } from '../sheets/csv-file-writer.js';
 
 /** A sheet cell given inline: text, a number, a boolean, or empty. */
 const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -70,7 +71,7 @@ export async function openPlanSource(source: PlanSource, options: OpenSourceOpti
   }
   const dir = mkdtempSync(join(tmpdir(), 'mbulk-mcp-'));
   const file = join(dir, options.inlineName);
-  writeFileSync(file, source.csv ?? recordsToCsv(source.records ?? []));
+  writeFileAtomic(file, source.csv ?? recordsToCsv(source.records ?? []));
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -84,8 +85,9 @@ export function recordsToCsv(records: readonly Record<string, string | number | 
         seen.add(k);
         columns.push(k);
       }
-  const data = records.map((r) => columns.map((c) => r[c] ?? ''));
-  return `${Papa.unparse({ fields: columns, data }, { newline: '\n' })}\n`;
+  let text = csvLine(columns);
+  for (const r of records) text += csvLine(columns.map((c) => String(r[c] ?? '')));
+  return text;
 }
 
 /** Whether `path` is `root` or inside it (both absolute). */

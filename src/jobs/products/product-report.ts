@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../files/atomic-file.js';
 import { renderReport, writeReport, type ReportInput } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { summarizeColumns } from '../../formats/source-description.js';
@@ -296,11 +296,11 @@ export function writeProductReport(
  */
 export function writeFullProductReport(run: RunDirectory, file: ProductPlanFile, target: string): void {
   if (target.toLowerCase().endsWith('.json')) {
-    writeFileSync(
+    writeFileAtomic(
       target,
       `${JSON.stringify({ runId: run.id, counts: productCounts(file), ...file }, null, 2)}\n`,
     );
     return;
   }
-  writeFileSync(target, renderReport(reportInput(run, file)));
+  writeFileAtomic(target, renderReport(reportInput(run, file)));
 }
