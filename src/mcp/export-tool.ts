@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
 import type { McpServerDeps } from './mcp-deps.js';
+import { MoneySchema } from './money-value.js';
 import { guarded, thrownError, toolResult } from './tool-result.js';
 
 const Day = z
@@ -14,8 +15,7 @@ const Day = z
   .optional();
 const Statuses = z.array(z.string()).optional();
 
-/** An amount as the files write it: a decimal string in the store's currency. */
-const Amount = z.object({ amount: z.string(), currency: z.string() });
+const Amount = MoneySchema;
 
 /** The summary and files of an export, as `export` returns them. */
 const ExportOutput = {
@@ -85,7 +85,7 @@ const ARGUMENT_OF_OPTION: Record<string, string> = {
 };
 
 /** A library message in the tool's terms: `--tax-type` becomes `accounting.tax_type`. */
-function inToolTerms(message: string): string {
+function inExportTerms(message: string): string {
   return message
     .replace(/--([a-z][a-z-]*)/g, (all, flag: string) => ARGUMENT_OF_OPTION[flag] ?? all)
     .replace(/mbulk export (\w+)/g, 'export $1');
@@ -275,7 +275,7 @@ function inToolTermsResult(answer: CallToolResult): CallToolResult {
   const first = answer.content[0];
   if (first?.type !== 'text') return answer;
   const data = JSON.parse(first.text) as Record<string, unknown>;
-  if (typeof data['message'] === 'string') data['message'] = inToolTerms(data['message']);
+  if (typeof data['message'] === 'string') data['message'] = inExportTerms(data['message']);
   return { ...answer, content: [{ type: 'text', text: JSON.stringify(data) }] };
 }
 
