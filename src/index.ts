@@ -363,6 +363,20 @@ export {
   /** What `exportOrdersIncremental` wrote. */
   type ExportOrdersIncrementalResult,
 } from './export/export-orders-incremental.js';
+export {
+  /**
+   * The whole of `mbulk export KIND FILE` as one call: checks the request as the CLI does
+   * (UsageError naming the option), reads the store through the client, writes the files (a feed's
+   * published with its watermark) and returns the figures.
+   */
+  exportFromStore,
+  /** What `exportFromStore` takes for orders or for the catalog kinds. */
+  type StoreExportRequest,
+  /** What `exportFromStore` did: the store, pages read and the kind's result. */
+  type StoreExport,
+} from './export/export-from-store.js';
+/** An order export as the CLI's flags give it (text as typed, checked by `exportFromStore`). */
+export { type OrderExportRequest } from './export/order-export-request.js';
 /** Which orders count, by status (revenue is `REVENUE_SELECTION`, described by `REVENUE_DEFINITION`). */
 export {
   REVENUE_DEFINITION,
