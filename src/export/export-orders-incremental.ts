@@ -8,6 +8,7 @@ import { prepareExportDestination } from './export-destination.js';
 import {
   discardStaging,
   finishPendingPublish,
+  lockFeed,
   prepareStaging,
   publishFeedRun,
   readPublishMarker,
@@ -121,81 +122,88 @@ export async function exportOrdersIncremental(
     onStep,
     ...exportOptions
   } = options;
+  const dryRun = exportOptions.dryRun === true;
   const runStartedAt = now ?? new Date();
   const key = options.stateKey ?? incrementalStateKey(options);
   const accounting = exportOptions.accounting;
   requireDatedFeedName(options.path, 'FILE');
   if (accounting?.payments !== undefined) requireDatedFeedName(accounting.payments, '--payments');
-  // A run killed after its commit point is finished first (a dry run only looks at it).
-  const pending = exportOptions.dryRun ? await readPublishMarker(stateFile, key) : null;
-  const finished = exportOptions.dryRun ? null : await finishPendingPublish(stateFile, key);
-  const state = await loadExportState(stateFile);
-  const saved = pending?.entry ?? state.exports[key] ?? null;
-  const previous = full ? null : saved;
-  const since = previous?.watermark ?? null;
-  const naming = { runAt: runStartedAt, from: since, timezone: options.store.timezone };
-  // A dry run writes nothing: it names the files the next run would write first.
-  const exists = (candidate: string): boolean => !exportOptions.dryRun && existsSync(resolve(candidate));
-  const files = feedRunFiles({ path: options.path, payments: accounting?.payments }, { ...naming, exists });
-  const selector = createIncrementalSelector(previous, {
-    storeId: options.store.id,
-    destination: files.path,
-    runStartedAt,
-    ...(overlapMs === undefined ? {} : { overlapMs }),
-  });
-  // An accounting feed keeps a ledger of the invoices it exported, with the watermark. `--full`
-  // re-reads every order but keeps the ledger: an invoice is never exported twice.
-  const ledger = accounting ? structuredClone(saved?.ledger ?? emptyLedger()) : undefined;
-  const targets = [resolve(files.path), ...(files.payments === undefined ? [] : [resolve(files.payments)])];
-  for (const target of targets) await prepareExportDestination(target);
-  const staging = exportOptions.dryRun ? [] : await prepareStaging(targets, key);
-  const staged = (target: string): string =>
-    exportOptions.dryRun ? target : join(stagingFolder(resolve(target), key), basename(target));
-  const published = new Map(targets.map((t) => [dirname(staged(t)), dirname(t)]));
-  const publishedPath = (file: string): string => {
-    const folder = published.get(dirname(file));
-    return folder === undefined ? file : join(folder, basename(file));
-  };
-  onStep?.('staging');
-  let result: ExportOrdersResult;
+  // One run of a feed at a time (a dry run writes nothing and takes no lock).
+  const lock = dryRun ? undefined : await lockFeed(stateFile, key);
   try {
-    result = await exportOrders({
-      ...exportOptions,
-      ...(accounting
-        ? {
-            accounting: {
-              ...accounting,
-              // A feed of newly paid orders dates each invoice when it was paid.
-              invoiceDate:
-                accounting.invoiceDate ?? ((exportOptions.basis ?? 'paid') === 'paid' ? 'paid' : 'created'),
-              ...(files.payments === undefined ? {} : { payments: staged(files.payments) }),
-            },
-          }
-        : {}),
-      ...(ledger ? { ledger } : {}),
-      path: staged(files.path),
-      publishedPath,
-      now: runStartedAt,
-      incremental: selector,
+    // A run killed after its commit point is finished first (a dry run only looks at it).
+    const pending = exportOptions.dryRun ? await readPublishMarker(stateFile, key) : null;
+    const finished = exportOptions.dryRun ? null : await finishPendingPublish(stateFile, key);
+    const state = await loadExportState(stateFile);
+    const saved = pending?.entry ?? state.exports[key] ?? null;
+    const previous = full ? null : saved;
+    const since = previous?.watermark ?? null;
+    const naming = { runAt: runStartedAt, from: since, timezone: options.store.timezone };
+    // A dry run writes nothing: it names the files the next run would write first.
+    const exists = (candidate: string): boolean => !exportOptions.dryRun && existsSync(resolve(candidate));
+    const files = feedRunFiles({ path: options.path, payments: accounting?.payments }, { ...naming, exists });
+    const selector = createIncrementalSelector(previous, {
+      storeId: options.store.id,
+      destination: files.path,
+      runStartedAt,
+      ...(overlapMs === undefined ? {} : { overlapMs }),
     });
-  } catch (error) {
-    await discardStaging(staging);
-    throw error;
+    // An accounting feed keeps a ledger of the invoices it exported, with the watermark. `--full`
+    // re-reads every order but keeps the ledger: an invoice is never exported twice.
+    const ledger = accounting ? structuredClone(saved?.ledger ?? emptyLedger()) : undefined;
+    const targets = [resolve(files.path), ...(files.payments === undefined ? [] : [resolve(files.payments)])];
+    for (const target of targets) await prepareExportDestination(target);
+    const staging = exportOptions.dryRun ? [] : await prepareStaging(targets, key);
+    const staged = (target: string): string =>
+      exportOptions.dryRun ? target : join(stagingFolder(resolve(target), key), basename(target));
+    const published = new Map(targets.map((t) => [dirname(staged(t)), dirname(t)]));
+    const publishedPath = (file: string): string => {
+      const folder = published.get(dirname(file));
+      return folder === undefined ? file : join(folder, basename(file));
+    };
+    onStep?.('staging');
+    let result: ExportOrdersResult;
+    try {
+      result = await exportOrders({
+        ...exportOptions,
+        ...(accounting
+          ? {
+              accounting: {
+                ...accounting,
+                // A feed of newly paid orders dates each invoice when it was paid.
+                invoiceDate:
+                  accounting.invoiceDate ?? ((exportOptions.basis ?? 'paid') === 'paid' ? 'paid' : 'created'),
+                ...(files.payments === undefined ? {} : { payments: staged(files.payments) }),
+              },
+            }
+          : {}),
+        ...(ledger ? { ledger } : {}),
+        path: staged(files.path),
+        publishedPath,
+        now: runStartedAt,
+        incremental: selector,
+      });
+    } catch (error) {
+      await discardStaging(staging);
+      throw error;
+    }
+    const entry = { ...selector.next(), ...(ledger ? { ledger } : {}) };
+    const done = {
+      ...result,
+      watermark: entry,
+      resumed: previous !== null,
+      since,
+      stateKey: key,
+      ...(files.earlier === undefined ? {} : { earlierRun: files.earlier }),
+      ...(finished === null ? {} : { finishedPublish: finished }),
+    };
+    // A dry run shows what the next run would take: the watermark does not move.
+    if (exportOptions.dryRun) return { ...done, dryRun: true };
+    onStep?.('staged');
+    const moves = await stagedMoves(staging);
+    await publishFeedRun({ key, entry, moves, staging }, { stateFile, onStep });
+    return { ...done, dryRun: false };
+  } finally {
+    lock?.release();
   }
-  const entry = { ...selector.next(), ...(ledger ? { ledger } : {}) };
-  const done = {
-    ...result,
-    watermark: entry,
-    resumed: previous !== null,
-    since,
-    stateKey: key,
-    ...(files.earlier === undefined ? {} : { earlierRun: files.earlier }),
-    ...(finished === null ? {} : { finishedPublish: finished }),
-  };
-  // A dry run shows what the next run would take: the watermark does not move.
-  if (exportOptions.dryRun) return { ...done, dryRun: true };
-  onStep?.('staged');
-  const moves = await stagedMoves(staging);
-  await publishFeedRun({ key, entry, moves, staging }, { stateFile, onStep });
-  return { ...done, dryRun: false };
 }

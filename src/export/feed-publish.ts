@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { LockFile } from '../apply/lock-file.js';
 import { StateFileError } from '../errors/state-file-error.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { loadExportState, saveExportState, WatermarkEntrySchema, withWatermarkEntry } from './watermark.js';
@@ -66,6 +67,16 @@ export function stagingFolder(target: string, key: string): string {
 /** The marker of a feed's publish, beside its state file. */
 export function publishMarkerPath(stateFile: string, key: string): string {
   return join(dirname(stateFile), `.${basename(stateFile)}.publish-${keyHash(key)}.json`);
+}
+
+/**
+ * Takes the feed's lock beside its state file (`.exports.json.feed-<key hash>.lock`): two runs of one
+ * feed at once would export the same orders, and one would remove the other's staging folder. A live
+ * holder is a LockHeldError (refused, exit 3) naming its process; a dead one's lock is taken over.
+ */
+export async function lockFeed(stateFile: string, key: string): Promise<LockFile> {
+  await mkdir(dirname(stateFile), { recursive: true });
+  return LockFile.acquire(join(dirname(stateFile), `.${basename(stateFile)}.feed-${keyHash(key)}.lock`));
 }
 
 /** The marker of an interrupted publish of this feed, or null. A damaged marker is a StateFileError. */

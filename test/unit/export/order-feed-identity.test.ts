@@ -240,3 +240,32 @@ describe('an accounting feed', () => {
     expect(credit).toContain('CN-1-2,1,');
   });
 });
+
+describe('one run of a feed at a time', () => {
+  it('refuses a second run of the same feed while the first is running (refused, naming the process), then runs once it is done', async () => {
+    const sub = join(dir, 'locked');
+    const stateFile = join(sub, 'exports.json');
+    let release = (): void => {};
+    const held = new Promise<void>((done) => (release = done));
+    async function* slow(): AsyncGenerator<Order> {
+      await held;
+      yield makeOrder({ id: 'a', createdAt: '2026-11-01T01:00:00Z' });
+    }
+    const run = (orders: AsyncIterable<Order>) =>
+      exportOrdersIncremental({
+        orders,
+        store: STORE,
+        path: join(sub, 'o-{to}.csv'),
+        format: 'csv',
+        stateFile,
+        now: new Date('2026-11-02T00:00:00Z'),
+      });
+    const first = run(slow());
+    await new Promise((done) => setTimeout(done, 50));
+    const second = run(list([]));
+    await expect(second).rejects.toThrow(/is held by process \d+/);
+    release();
+    expect((await first).orders).toBe(1);
+    expect((await run(list([]))).orders).toBe(0);
+  });
+});
