@@ -22,7 +22,8 @@ export async function continueInputRun(
   const { printAppliedSavedRun, savedRunRefused } = await import('./saved-run-output.js');
   const out = ctx.out;
   const { run, previous, identity } = decision;
-  ctx.run = { id: run.id, journal: run.file('journal') };
+  const { resumeRunCommand } = await import('./run-hints.js');
+  ctx.run = { id: run.id, journal: run.file('journal'), continueWith: () => resumeRunCommand(run.id, args) };
   const written =
     previous.done !== undefined && previous.total !== undefined
       ? `${previous.done} of ${previous.total} changes written`
@@ -63,5 +64,7 @@ export async function continueInputRun(
     signal: ctx.signal,
   });
   if (outcome.applied === false) return savedRunRefused(ctx, outcome);
-  return printAppliedSavedRun(ctx, outcome, { applied: true, continuedRun: run.id, runDir: run.dir });
+  return printAppliedSavedRun(ctx, outcome, { applied: true, continuedRun: run.id, runDir: run.dir }, (id) =>
+    resumeRunCommand(id, args),
+  );
 }

@@ -238,7 +238,13 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       }),
     );
     lock?.setRunId(planned.run.id);
-    ctx.run = { id: planned.run.id, journal: planned.run.file('journal') };
+    const { resumeRunCommand } = await import('./run-hints.js');
+    const runId = planned.run.id;
+    ctx.run = {
+      id: runId,
+      journal: planned.run.file('journal'),
+      continueWith: () => resumeRunCommand(runId, args),
+    };
     const view = flow.show(planned, target);
     const hint = allInvalidHint(planned.run.meta.counts['rows'] ?? 0, view.invalid, {
       command: flow.command ?? `import ${flow.kind ?? ''}`.trim(),
@@ -300,7 +306,8 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
     // The kind's own summary: what its runner returned for this run.
     const applied = outcome.detail as A;
     // An apply that stopped leads with that (never a success line).
-    if (applied.status !== 'completed') out.warn(unfinishedLine(planned.run, applied.status));
+    if (applied.status !== 'completed')
+      out.warn(unfinishedLine(planned.run, applied.status, resumeRunCommand(planned.run.id, args)));
     const summary = flow.summarize(applied);
     out.line(`Results: ${planned.run.file('results')}`);
     if (flow.failedFile && applied.failedRows.length > 0)

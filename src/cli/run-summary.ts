@@ -77,9 +77,12 @@ export function runProgress(
   return { done, total: counted?.total, failed };
 }
 
-/** The headline of an apply that did not complete (unfinishedHeadline), from the run's run.json. */
-export function unfinishedLine(run: RunDirectory, status: string): string {
-  return unfinishedHeadline(run.id, status, run.refresh().counts);
+/**
+ * The headline of an apply that did not complete (unfinishedHeadline), from the run's run.json;
+ * `resume` is the command that continues it (default `mbulk runs resume RUN`; see run-hints.ts).
+ */
+export function unfinishedLine(run: RunDirectory, status: string, resume?: string): string {
+  return unfinishedHeadline(run.id, status, run.refresh().counts, resume);
 }
 
 /**

@@ -14,10 +14,12 @@ export function printAppliedSavedRun(
   ctx: CommandContext,
   outcome: AppliedSavedRun,
   extra: Record<string, unknown> = {},
+  /** The command that continues the run, should it stop (default `mbulk runs resume RUN`). */
+  resume?: (runId: string) => string,
 ): ExitCode {
   const out = ctx.out;
   const applied = outcome.run;
-  if (outcome.status !== 'completed') out.warn(unfinishedLine(applied, outcome.status));
+  if (outcome.status !== 'completed') out.warn(unfinishedLine(applied, outcome.status, resume?.(applied.id)));
   out.line(appliedLine(outcome.summary, outcome.status));
   const failures = failureLines(outcome.summary);
   for (const line of failures.slice(0, 20)) out.line(`  ${line}`);

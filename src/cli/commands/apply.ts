@@ -54,7 +54,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
     .filter((f) => args[f] === true)
     .map((f) => ` --${f}`)
     .join('');
-  const same = `mbulk ${resume ? 'runs resume' : 'apply'} ${run.id}${flags}`;
+  const { resumeRunCommand, targetFlags } = await import('../run-hints.js');
+  const same = `mbulk ${resume ? 'runs resume' : 'apply'} ${run.id}${flags}${targetFlags(args)}`;
   ctx.run = {
     id: run.id,
     journal: run.file('journal'),
@@ -65,7 +66,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       } catch {
         // run.json unreadable: a resume checks the run before it writes.
       }
-      return resume || planned ? same : `mbulk runs resume ${run.id}`;
+      return resume || planned ? same : resumeRunCommand(run.id, args);
     },
   };
   const options = { resume, reconcile: args.reconcile === true, replan: args.replan === true };
@@ -116,7 +117,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       return dryRunEnd(outcome.runId ?? run.id);
     if (outcome.applied === false) return await refused(outcome);
     // The same ending as an import: what was applied, failures, where the results are.
-    return printAppliedSavedRun(ctx, outcome);
+    return printAppliedSavedRun(ctx, outcome, {}, (id) => resumeRunCommand(id, args));
   } finally {
     await target.close();
   }
@@ -152,7 +153,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
       return ExitCode.Refused;
     }
     out.line(
-      `Dry run: nothing was written; run ${runId} passed every check (the store is as planned). To write: mbulk apply ${runId}${flags.replace(' --replan', '')}`,
+      `Dry run: nothing was written; run ${runId} passed every check (the store is as planned). To write: mbulk apply ${runId}${flags.replace(' --replan', '')}${targetFlags(args)}`,
     );
     out.result({ ok: true, dryRun: true, applied: false, runId });
     return ExitCode.Ok;

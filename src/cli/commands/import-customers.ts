@@ -17,6 +17,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   const { planCustomerImport, describeCustomerChange, customerCounts, customerChanges } =
     await import('../../jobs/customers/customer-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { writeThisPlanHint } = await import('../run-hints.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   const { parseCustomerMatch } = await import('../../plan/customer-plan.js');
@@ -78,7 +79,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(plan.issues) },
         writes: changes.length,
-        dryRun: `Dry run: nothing was written. To write: mbulk import customers ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        dryRun: `Dry run: nothing was written. ${writeThisPlanHint('write', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to write.',
         confirm: `Write ${counts['create'] ?? 0} new and ${counts['update'] ?? 0} changed customers to ${planned.store.name}?`,
       };

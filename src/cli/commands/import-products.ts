@@ -68,6 +68,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   } = await import('../../jobs/products/product-import.js');
   const { deletesFirst } = await import('../../plan/deletes-first.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { writeThisPlanHint } = await import('../run-hints.js');
   const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');
@@ -230,7 +231,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         invalidRows: { key: 'failedRows', rows: invalidRows(allIssues, true) },
         writes: writes.length,
         // Price jumps refuse an apply without the flag: the way to write names it.
-        dryRun: `Dry run: nothing was written. To write: mbulk import products ${args.file} --apply${jumpFlag} (or mbulk apply ${planned.run.id}${jumpFlag})`,
+        dryRun: `Dry run: nothing was written. ${writeThisPlanHint('write', planned.run.id, args, ctx, jumpFlag)}`,
         nothing: 'Nothing to write.',
         confirm: `Write ${writes.length} product changes (${formatCounts({ create: plan.summary.create, update: plan.summary.update, hide: plan.summary.hide, delete: plan.summary.delete })}) to ${planned.store.name}?`,
         refused: (refusal) => refusal,

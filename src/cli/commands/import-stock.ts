@@ -16,6 +16,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
   const { planStockImport, describeStockChange, stockCounts } =
     await import('../../jobs/stock/stock-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { writeThisPlanHint } = await import('../run-hints.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (!Number.isInteger(args['batch-size']) || args['batch-size'] < 1) {
@@ -52,7 +53,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
         invalid,
         invalidRows: { key: 'failedRows', rows: invalidRows(plan.issues) },
         writes: plan.changes.length,
-        dryRun: `Dry run: nothing was written. To write: mbulk import stock ${args.file} --apply (or mbulk apply ${planned.run.id})`,
+        dryRun: `Dry run: nothing was written. ${writeThisPlanHint('write', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to write.',
         confirm: `Write ${plan.changes.length} stock changes to ${planned.store.name}?`,
       };

@@ -27,6 +27,7 @@ interface SendArgs extends GlobalArgs, NotifyArgs {
 export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise<number> {
   const { planMessageSend, messageCounts } = await import('../../jobs/messages/message-send.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { writeThisPlanHint } = await import('../run-hints.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const { CliError } = await import('../cli-error.js');
   if (args.max !== undefined && !(Number.isInteger(args.max) && args.max >= 0)) {
@@ -97,7 +98,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
           rows: invalidRows(plan.issues, true),
         },
         writes: plan.sends.length,
-        dryRun: `Dry run: nothing was sent. To send: mbulk messages send ${args.file} --template ${template.name} --apply`,
+        dryRun: `Dry run: nothing was sent. ${writeThisPlanHint('send', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to send.',
         confirm: `Send ${plan.sends.length} message${plan.sends.length === 1 ? '' : 's'} with template ${template.name} from ${planned.store.name}?`,
         blockInvalid:

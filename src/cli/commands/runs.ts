@@ -260,7 +260,10 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       const file = rollback.readRollbackPlan(source);
       out.line(`Run ${source.id} · rollback of ${file.source.id} · ${meta.status}`);
       if (!args.apply) {
-        out.line(`Dry run: nothing was written. To continue it: mbulk runs rollback ${source.id} --apply`);
+        const { applyRunCommand, resumeRunCommand } = await import('../run-hints.js');
+        const how =
+          meta.status === 'planned' ? applyRunCommand(source.id, args) : resumeRunCommand(source.id, args);
+        out.line(`Dry run: nothing was written. To continue it: ${how}`);
         out.result({ ok: true, applied: false, runId: source.id, runDir: source.dir, status: meta.status });
         return ExitCode.Ok;
       }
@@ -367,10 +370,11 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       out.result({ ok: false, refused: 'drift', applied: false, ...base });
       return ExitCode.Refused;
     }
+    const { writeThisPlanHint } = await import('../run-hints.js');
     if (!args.apply || file.restores.length === 0) {
       out.line(
         file.restores.length > 0
-          ? `Dry run: nothing was written. To write: mbulk runs rollback ${args.run} --apply`
+          ? `Dry run: nothing was written. ${writeThisPlanHint('write', run.id, args, ctx)}`
           : 'Nothing to restore.',
       );
       out.result({ ok: true, applied: false, ...base });

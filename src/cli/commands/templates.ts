@@ -35,6 +35,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
   const { planTemplateImport, describeTemplateEntry, templateCounts } =
     await import('../../jobs/templates/template-import.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
+  const { writeThisPlanHint } = await import('../run-hints.js');
   const { printIssues, formatCounts, doneLabel } = await import('../run-summary.js');
   const out = ctx.out;
   let invalid = 0;
@@ -64,7 +65,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
           rows: invalidRows(plan.issues, true),
         },
         writes: plan.counts.create,
-        dryRun: `Dry run: nothing was submitted. To submit: mbulk templates create ${args.file} --apply`,
+        dryRun: `Dry run: nothing was submitted. ${writeThisPlanHint('submit', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to submit.',
         confirm: `Submit ${plan.counts.create} template${plan.counts.create === 1 ? '' : 's'} for review in ${planned.store.name}?`,
         blockInvalid:

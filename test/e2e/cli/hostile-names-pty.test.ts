@@ -115,7 +115,7 @@ it('a dry run shows hostile names, a cut name, a bad cell and the store name as 
   expect(run.bytes).toContain(`${ESC}[32m  create H-1 (row 2): `);
 
   // `runs show` and `runs show --report` (report.md in full) do the same.
-  const runId = /mbulk apply (\S+)\)/.exec(text)?.[1] as string;
+  const runId = /To write this plan: mbulk apply (\S+)/.exec(text)?.[1] as string;
   expect(runId, text).toBeDefined();
   const show = await inTerminal(`runs show ${runId} --report`);
   const shown = Buffer.from(show.bytes, 'latin1').toString('utf8');

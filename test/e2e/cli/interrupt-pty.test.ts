@@ -159,7 +159,7 @@ it('Ctrl-C during the drift check of `mbulk apply RUN` stops its reads at once: 
   try {
     const planned = await mbulk(['import', 'products', 'new.csv', '--base-url', proxy.url]);
     expect(planned.code, planned.text).toBe(0);
-    const runId = /mbulk apply (\S+)\)/.exec(planned.text)?.[1] as string;
+    const runId = /To write this plan: mbulk apply (\S+)/.exec(planned.text)?.[1] as string;
     expect(runId).toBeDefined();
     // From now on the store's catalog reads never answer: only an abortable drift check can stop.
     proxy.hold();

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterEach, expect, it } from 'vitest';
 import { generateStore } from '../../../src/sandbox/generator.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
@@ -157,4 +158,51 @@ it('an import killed while writing, run again with the same command, continues t
   const third = await mbulk(args, dir, env);
   expect(third.code).toBe(3);
   expect(third.stderr).toContain(`by run ${result.runId}`);
+});
+
+it('the hint after a dry run applies the plan it follows: mbulk apply RUN with the target and runs directory, and the import form with --sheet and every other option', async () => {
+  const { s, dir, env, items } = await setUp(4);
+  const [a, b, c, d] = items as [Item, Item, Item, Item];
+  // Two sheets: the first (what a hint without --sheet would plan) and today's.
+  const wb = new ExcelJS.Workbook();
+  const first = wb.addWorksheet('yesterday');
+  first.addRow(['sku', 'quantity']);
+  first.addRow([a.sku, a.quantity + 50]);
+  first.addRow([b.sku, b.quantity + 50]);
+  const today = wb.addWorksheet('today');
+  today.addRow(['sku', 'quantity']);
+  today.addRow([c.sku, c.quantity + 7]);
+  today.addRow([d.sku, d.quantity]);
+  await wb.xlsx.writeFile(join(dir, 'stock.xlsx'));
+  // The target is given on the command line (not in the environment), and the runs go elsewhere.
+  const childEnv = { ...env, MERCHANT_API_URL: undefined };
+  const options = ['--sheet', 'today', '--preserve-sales', '--runs-dir', 'nightly-runs', '--base-url', s.url];
+  const dry = await mbulk(['import', 'stock', 'stock.xlsx', ...options], dir, childEnv);
+  expect(dry.code, dry.stderr).toBe(0);
+  const hint =
+    /To write this plan: (mbulk apply \S+[^(]*?) \(or plan again and write: (mbulk import [^)]*)\)/.exec(
+      dry.stdout,
+    );
+  expect(hint, dry.stdout).not.toBeNull();
+  const [, applyForm, importForm] = hint as unknown as [string, string, string];
+  expect(applyForm).toContain(`--base-url ${s.url}`);
+  expect(applyForm).toContain('--runs-dir nightly-runs');
+  expect(importForm).toBe(`mbulk import stock stock.xlsx ${options.join(' ')} --apply`);
+  const words = (command: string) => [...command.replace(/^mbulk /, '').split(' '), '--yes'];
+
+  // The plan shown: one change, on today's sheet.
+  const applied = await mbulk(words(applyForm), dir, childEnv);
+  expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+  expect(s.store.getInventoryItem(c.itemId)?.quantity).toBe(c.quantity + 7);
+  for (const other of [a, b, d])
+    expect(s.store.getInventoryItem(other.itemId)?.quantity).toBe(other.quantity);
+  const afterApply = writes(s).length;
+  expect(afterApply).toBe(1);
+
+  // The import form plans today's sheet again with the same options: nothing left to write, and
+  // never the first sheet's quantities.
+  const again = await mbulk(words(importForm), dir, childEnv);
+  expect(again.code, again.stderr + again.stdout).toBe(0);
+  expect(writes(s)).toHaveLength(afterApply);
+  for (const other of [a, b]) expect(s.store.getInventoryItem(other.itemId)?.quantity).toBe(other.quantity);
 });

@@ -58,7 +58,7 @@ describe('the next command of a planned run', () => {
     expect(planned.code).toBe(0);
     const runId = runIdOf(planned.stdout);
     expect(planned.stdout).toContain(
-      `Dry run: nothing was written. To write: mbulk import products ${file} --apply --allow-price-jumps (or mbulk apply ${runId} --allow-price-jumps)`,
+      `Dry run: nothing was written. To write this plan: mbulk apply ${runId} --allow-price-jumps (or plan again and write: mbulk import products ${file} --apply --allow-price-jumps)`,
     );
     const next = await shownNext(runId, env);
     expect(next).toBe(`Apply with: mbulk apply ${runId} --allow-price-jumps`);
