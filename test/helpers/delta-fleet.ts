@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -159,7 +159,13 @@ export async function waitFor(condition: () => boolean, ms: number, everyMs = 10
 /** The summary.json of the fleet's latest run. */
 export function latestSummary(fleet: DeltaFleet): FleetSummary {
   const runs = join(fleet.dir, '.mbulk', 'fleet', 'runs');
-  const latest = readdirSync(runs).sort().at(-1) as string;
+  // The newest by when its summary was written: two fleet runs started in the same second have ids
+  // that sort by their random suffix, not by time.
+  const latest = readdirSync(runs)
+    .filter((name) => existsSync(join(runs, name, 'summary.json')))
+    .map((name) => ({ name, at: statSync(join(runs, name, 'summary.json')).mtimeMs }))
+    .sort((a, b) => a.at - b.at)
+    .at(-1)?.name as string;
   return JSON.parse(readFileSync(join(runs, latest, 'summary.json'), 'utf8')) as FleetSummary;
 }
 
