@@ -147,6 +147,21 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .enum(['ignore', 'hide', 'delete'])
           .optional()
           .describe('products: what to do with live products the sheet omits (default ignore)'),
+        category_map: z
+          .record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]))
+          .optional()
+          .describe(
+            "products: another platform's categories (a WooCommerce path, a Shopify type, an Etsy section, a Wix collection) → store category id(s) for new products",
+          ),
+        default_category: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('products: the store category id a new product gets when nothing else gives it one'),
+        no_category: z
+          .boolean()
+          .optional()
+          .describe('products: create new products without a category (not listed on the storefront)'),
         stock_unknown: z
           .enum(['untracked', 'zero', 'keep'])
           .optional()
@@ -263,6 +278,19 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
               ...(args.money !== undefined ? { money: args.money } : {}),
               ...(args.blank !== undefined ? { blank: args.blank } : {}),
               ...(args.stock_unknown !== undefined ? { stockUnknown: args.stock_unknown } : {}),
+              categories: {
+                map:
+                  args.category_map === undefined
+                    ? undefined
+                    : new Map(
+                        Object.entries(args.category_map).map(([from, to]) => [
+                          from,
+                          typeof to === 'string' ? [to] : to,
+                        ]),
+                      ),
+                defaultId: args.default_category,
+                none: args.no_category === true,
+              },
             });
           } else if (args.kind === 'templates') {
             const { planTemplateImport } = await import('../jobs/templates/template-import.js');

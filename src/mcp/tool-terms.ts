@@ -43,6 +43,13 @@ const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   [/\brun with --decimal-comma\b/g, 'plan with decimal_comma: true'],
   [/--decimal-comma\b/g, 'decimal_comma: true'],
   [/--money minor\b/g, 'money: "minor"'],
+  [
+    /--category-map FILE \(source category \u2192 store category id\)/g,
+    'category_map (source category → store category ids)',
+  ],
+  [/--category-map( FILE)?/g, 'category_map'],
+  [/--default-category( ID)?/g, 'default_category'],
+  [/--no-category\b/g, 'no_category: true'],
   [/--stock-unknown (untracked|zero|keep)\b/g, (_m, mode) => `stock_unknown: "${mode}"`],
   [/--stock-unknown\b/g, 'stock_unknown'],
   [/--missing (hide|delete|ignore)\b/g, (_m, mode) => `missing: "${mode}"`],

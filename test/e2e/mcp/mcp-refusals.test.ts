@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_STORE } from '../../helpers/sample-sandboxes.js';
@@ -163,6 +163,36 @@ describe('refusals in the tools’ own terms', () => {
         .isError,
     ).toBe(false);
     expect(sb.s.store.getInventoryItem('inv_0000000x').quantity).toBe(start + 4);
+  });
+
+  it("another platform's export whose new products have no category names category_map, default_category and no_category", async () => {
+    copyFileSync(
+      join(import.meta.dirname, '../../fixtures/corpus/woocommerce/sample_products.csv'),
+      join(cwd, 'woo.csv'),
+    );
+    const writes = sb.writes().length;
+    const first = await mcp.call('plan_import', { kind: 'products', source: { file: 'woo.csv' } });
+    expect(first.isError, first.text).toBe(false);
+    const refusal = refused(
+      await mcp.call('apply_plan', { run_id: first.data['runId'], plan_hash: first.data['planHash'] }),
+    );
+    const message = JSON.stringify(refusal);
+    for (const arg of ['category_map', 'default_category', 'no_category: true'])
+      expect(message).toContain(arg);
+    expect(sb.writes().length).toBe(writes);
+    // Chosen through the tool's arguments, the plan is applied.
+    const chosen = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { file: 'woo.csv' },
+      default_category: 'cat_0001',
+    });
+    expect(chosen.isError, chosen.text).toBe(false);
+    const applied = await mcp.call('apply_plan', {
+      run_id: chosen.data['runId'],
+      plan_hash: chosen.data['planHash'],
+    });
+    expect(applied.isError, applied.text).toBe(false);
+    expect(sb.writes().length).toBeGreaterThan(writes);
   });
 
   it('an empty sheet and unknown stock name their plan_import arguments', async () => {
