@@ -1,4 +1,3 @@
-import { describeDriftedList } from '../plan/drifted-entity.js';
 import type { InputRunDecision } from '../jobs/input-runs.js';
 import type { ImportArgs } from './commands/import.js';
 import type { CommandContext } from './command-context.js';
@@ -19,7 +18,7 @@ export async function continueInputRun(
   const { withProgress } = await import('./progress.js');
   const { confirmApply } = await import('./confirm.js');
   const { splitCounts } = await import('./run-summary.js');
-  const { printAppliedSavedRun, savedRunRefused } = await import('./saved-run-output.js');
+  const { printAppliedSavedRun, printSavedRunEvent, savedRunRefused } = await import('./saved-run-output.js');
   const out = ctx.out;
   const { run, previous, identity } = decision;
   const { resumeRunCommand } = await import('./run-hints.js');
@@ -49,17 +48,7 @@ export async function continueInputRun(
       return true;
     },
     step: (step, work) => withProgress(out, titles[step], work),
-    onEvent: (event) => {
-      if (event.type === 'checked')
-        out.line(`Run ${event.run.id} · ${event.kind} · store ${event.store.name} (${event.store.id})`);
-      else if (event.type === 'drifted') {
-        const { drifted } = event;
-        out.line(
-          `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
-        );
-        for (const line of describeDriftedList(drifted)) out.line(`  ${line}`);
-      }
-    },
+    onEvent: (event) => printSavedRunEvent(out, event),
     onWarning: (m) => out.warn(`warning: ${m}`),
     signal: ctx.signal,
   });

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import type { AppliedSavedRun } from '../jobs/apply-saved-run.js';
+import type { AppliedSavedRun, SavedRunEvent } from '../jobs/apply-saved-run.js';
+import { describeDriftedList } from '../plan/drifted-entity.js';
+import type { Output } from './output.js';
 import type { CommandContext } from './command-context.js';
 import type { SavedRunRefusal } from '../jobs/saved-run-refusal.js';
 import { exitCodeFor, type ExitCode } from './exit-code.js';
@@ -61,4 +63,17 @@ export async function savedRunRefused(ctx: CommandContext, refusal: SavedRunRefu
     default:
       throw new CliError(refusal.message, exitCodeFor(refusal.category));
   }
+}
+
+/** What `mbulk apply`, `runs resume` and an import continuing its run print for each step of the saved run's apply. */
+export function printSavedRunEvent(out: Output, event: SavedRunEvent): void {
+  if (event.type === 'checked')
+    out.line(`Run ${event.run.id} · ${event.kind} · store ${event.store.name} (${event.store.id})`);
+  else if (event.type === 'drifted') {
+    const { drifted } = event;
+    out.line(
+      `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
+    );
+    for (const line of describeDriftedList(drifted)) out.line(`  ${line}`);
+  } else out.line(`Planned again from the run's own copy of the input as run ${event.run.id}`);
 }

@@ -4,7 +4,6 @@ import type { SavedRunRefusal } from '../../jobs/saved-run-refusal.js';
 import type { RegisterCommand } from './index.js';
 import { notifyOptions, type NotifyArgs } from '../notify-options.js';
 import { helpGroups } from '../help-groups.js';
-import { describeDriftedList } from '../../plan/drifted-entity.js';
 
 export interface ApplyArgs extends GlobalArgs, NotifyArgs {
   run: string;
@@ -45,7 +44,8 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
   const { withProgress } = await import('../progress.js');
   const { confirmApply } = await import('../confirm.js');
   const { splitCounts } = await import('../run-summary.js');
-  const { printAppliedSavedRun, savedRunRefused } = await import('../saved-run-output.js');
+  const { printAppliedSavedRun, printSavedRunEvent, savedRunRefused } =
+    await import('../saved-run-output.js');
   const out = ctx.out;
   const run = openRun(resolve(ctx.cwd, args['runs-dir'] ?? '.mbulk/runs'), args.run, ctx.cwd);
   // Stopped before it wrote (the drift check, the prompt), the same command continues it; once
@@ -99,17 +99,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
         return true;
       },
       step: (step, work) => withProgress(out, titles[step], work),
-      onEvent: (event) => {
-        if (event.type === 'checked')
-          out.line(`Run ${event.run.id} · ${event.kind} · store ${event.store.name} (${event.store.id})`);
-        else if (event.type === 'drifted') {
-          const { drifted } = event;
-          out.line(
-            `${drifted.length} planned ${drifted.length === 1 ? 'entity has' : 'entities have'} changed since planning:`,
-          );
-          for (const line of describeDriftedList(drifted)) out.line(`  ${line}`);
-        } else out.line(`Planned again from the run's own copy of the input as run ${event.run.id}`);
-      },
+      onEvent: (event) => printSavedRunEvent(out, event),
       onWarning: (m) => out.warn(`warning: ${m}`),
       signal: ctx.signal,
     });
