@@ -52,6 +52,28 @@ function layer(name, allowed, { paths = [], patterns = [] }, message) {
   };
 }
 
+/**
+ * One export path (issue 42): src/cli and src/mcp export through the library's entry,
+ * exportFromStore (export/export-from-store.js), which reads the orders (pages read ahead), checks
+ * the request and a feed's identity and writes the files. They wire no order reads of their own:
+ * no value imported from another module of export/ (types are fine; accounting-profile.js holds
+ * only the profiles' names and limits), nor from the orders resource or the read-ahead, and no
+ * call of the client's orders.list / listPartitioned or new Orders.
+ */
+function exportEntryOnly(folder) {
+  // esquery's regular expressions hold no '/': \x2F stands for it.
+  const internals = String.raw`/\x2Fexport\x2F(?!(export-from-store|accounting-profile)\.js$)|\x2Fapi\x2F(resources\x2Forders|read-ahead)\.js$/`;
+  const message = `${folder} exports only through exportFromStore (export/export-from-store.ts), the library's one export entry: no order reads, export internals or feed checks wired here.`;
+  return [
+    `ImportDeclaration[importKind='value'][source.value=${internals}] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier, ImportSpecifier[importKind='value'])`,
+    `ImportDeclaration[importKind='value'][source.value=${internals}][specifiers.length=0]`,
+    `ImportExpression[source.value=${internals}]`,
+    `:matches(ExportNamedDeclaration, ExportAllDeclaration)[exportKind='value'][source.value=${internals}]`,
+    "MemberExpression[property.name=/^list(Partitioned)?$/]:matches([object.name='orders'], [object.property.name='orders'])",
+    "NewExpression[callee.name='Orders']",
+  ].map((selector) => ({ selector, message }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.mbulk/'] },
   js.configs.recommended,
@@ -150,6 +172,7 @@ export default tseslint.config(
   // library's one apply entry, applySavedRun (lock, confirmation, drift, write checks, journal,
   // guards). A kind's apply*Run (applyStockRun, applyRollbackRun…) and the executor's applyRun are
   // not called from the CLI, nor imported (statically, or destructured from a dynamic import).
+  // One export path (issue 42): src/cli and src/mcp export only through exportFromStore.
   {
     files: ['src/cli/**/*.ts'],
     rules: {
@@ -165,8 +188,13 @@ export default tseslint.config(
           message:
             "src/cli writes only through applySavedRun (jobs/apply-saved-run.ts), the one apply entry: not a kind's apply*Run.",
         })),
+        ...exportEntryOnly('src/cli'),
       ],
     },
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...exportEntryOnly('src/mcp')] },
   },
   {
     files: ['bin/**/*.js'],

@@ -138,6 +138,73 @@ describe('layer rules', () => {
     expect((jobs?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
   });
 
+  it('src/cli and src/mcp export only through exportFromStore: no order reads wired there', async () => {
+    const refused = async (filePath: string, source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(source, { filePath: resolve(root, filePath) });
+      return (result?.messages ?? [])
+        .filter((m) => m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message);
+    };
+    const wiring: [string, string][] = [
+      [
+        'src/cli/commands/example.ts',
+        "import { exportOrders } from '../../export/export-orders.js';\nexport const f = exportOrders;\n",
+      ],
+      [
+        'src/cli/example.ts',
+        "export async function f() {\n  const { exportOrdersIncremental } = await import('../export/export-orders-incremental.js');\n  return exportOrdersIncremental;\n}\n",
+      ],
+      [
+        'src/mcp/example.ts',
+        "import { orderExportReads, selectionReads } from '../export/order-selection.js';\nexport const f = [orderExportReads, selectionReads];\n",
+      ],
+      [
+        'src/mcp/example.ts',
+        "import * as feed from '../export/feed-publish.js';\nexport const f = feed.finishPendingPublish;\n",
+      ],
+      ['src/mcp/example.ts', "import '../export/order-checks.js';\n"],
+      ['src/cli/example.ts', "export { AccountingExport } from '../export/accounting-export.js';\n"],
+      [
+        'src/mcp/example.ts',
+        "import { readAhead } from '../api/read-ahead.js';\nexport const f = readAhead;\n",
+      ],
+      [
+        'src/cli/example.ts',
+        "import type { MerchantClient } from '../api/merchant-client.js';\nexport async function f(client: MerchantClient) {\n  for await (const o of client.orders.list({})) void o;\n}\n",
+      ],
+      [
+        'src/mcp/example.ts',
+        "import type { MerchantClient } from '../api/merchant-client.js';\nexport function f({ orders }: MerchantClient) {\n  return orders.listPartitioned();\n}\n",
+      ],
+      [
+        'src/cli/example.ts',
+        "import { Orders } from '../api/resources/orders.js';\nimport type { MerchantClient } from '../api/merchant-client.js';\nexport const f = (c: MerchantClient) => new Orders(c);\n",
+      ],
+    ];
+    for (const [file, source] of wiring) {
+      const messages = await refused(file, source);
+      expect(messages.length, source).toBeGreaterThan(0);
+      for (const m of messages) expect(m, source).toContain('exports only through exportFromStore');
+    }
+    // The entry itself, the profiles' limits and types are fine, in both folders.
+    for (const file of ['src/cli/example.ts', 'src/mcp/example.ts']) {
+      for (const source of [
+        "export async function f() {\n  const { exportFromStore } = await import('../export/export-from-store.js');\n  return exportFromStore;\n}\n",
+        "import { PROFILE_INVOICES_PER_FILE } from '../export/accounting-profile.js';\nexport const f = PROFILE_INVOICES_PER_FILE;\n",
+        "import type { FeedStep } from '../export/feed-publish.js';\nimport { type OrderExportRequest } from '../export/order-export-request.js';\nexport type F = [FeedStep, OrderExportRequest];\n",
+        "import type { MerchantClient } from '../api/merchant-client.js';\nexport const f = (c: MerchantClient) => c.products.list();\n",
+      ])
+        expect(await refused(file, source), `${file}: ${source}`).toEqual([]);
+    }
+    // The library wires its own reads.
+    expect(
+      await refused(
+        'src/export/example.ts',
+        "import { exportOrders } from './export-orders.js';\nimport { readAhead } from '../api/read-ahead.js';\nexport const f = [exportOrders, readAhead];\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('the sandbox never imports the client; nothing outside cli imports cli', async () => {
     expect(
       await restrictedImports('src/sandbox/example.ts', "import '../api/merchant-client.js';\n"),
