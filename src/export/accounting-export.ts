@@ -1,4 +1,3 @@
-import { dirname, relative } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
@@ -19,7 +18,7 @@ import {
   DocumentParts,
   documentRows,
   paymentRow,
-  TOTALS_COLUMNS,
+  writeTotalsSheet,
   type FileTotals,
   type RowOptions,
 } from './accounting-files.js';
@@ -255,23 +254,13 @@ export class AccountingExport {
   /** Writes the totals file and finishes every file. */
   async close(): Promise<AccountingResult> {
     const shown = this.run.publishedPath ?? ((p: string): string => p);
-    const totals = [
-      ...this.invoices.totals,
-      ...this.credits.totals,
-      ...(this.paymentsParts?.totals ?? []),
-    ].map((t) => ({ ...t, file: shown(t.file) }));
-    const totalsPath = suffixedPath(this.run.path, '-totals');
-    const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
-    for (const t of totals) {
-      // Named relative to the totals file's folder (where it is published): the set of files can
-      // move together.
-      const wait = sheet.write({
-        ...t,
-        file: relative(dirname(shown(totalsPath)), t.file),
-        currency: this.run.store.currency,
-      });
-      if (wait) await wait;
-    }
+    const { totals, path: totalsPath } = await writeTotalsSheet(
+      this.writer,
+      this.run.path,
+      [...this.invoices.totals, ...this.credits.totals, ...(this.paymentsParts?.totals ?? [])],
+      this.run.store.currency,
+      shown,
+    );
     await this.writer.close();
     return {
       invoices: this.invoices.count,
@@ -289,7 +278,7 @@ export class AccountingExport {
         ...(this.credits.paths.length > 0 ? { creditNotes: this.credits.paths.map(shown) } : {}),
         ...(this.run.options.payments !== undefined ? { payments: shown(this.run.options.payments) } : {}),
         ...(this.run.ledger ? { changes: shown(suffixedPath(this.run.path, '-changes')) } : {}),
-        totals: shown(totalsPath),
+        totals: totalsPath,
       },
     };
   }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
 import type { ColumnSpec, SheetHandle, SheetWriter } from '../sheets/sheet-writer.js';
 import type { AccountingDocument, ChangeEntry, PaymentEntry } from './accounting-documents.js';
 import {
@@ -7,6 +8,7 @@ import {
   type AccountingProfile,
   type InvoiceDateFormat,
 } from './accounting-profile.js';
+import { suffixedPath } from './suffixed-path.js';
 
 type Row = Record<string, string | number | null>;
 
@@ -228,3 +230,27 @@ export const TOTALS_COLUMNS: ColumnSpec[] = [
   { key: 'tax', header: 'tax', type: 'money' },
   { key: 'currency', header: 'currency', type: 'text' },
 ];
+
+/**
+ * Writes `FILE-totals.csv` beside `path`: one row per file written, each named relative to the
+ * totals file's folder as published (`shown`: where a feed's staged file will be), so the set of
+ * files can move together. Returns the totals with each file's published path, and the totals
+ * file's own.
+ */
+export async function writeTotalsSheet(
+  writer: SheetWriter,
+  path: string,
+  totals: readonly FileTotals[],
+  currency: string,
+  shown: (path: string) => string,
+): Promise<{ totals: FileTotals[]; path: string }> {
+  const published = totals.map((t) => ({ ...t, file: shown(t.file) }));
+  const totalsPath = suffixedPath(path, '-totals');
+  const folder = dirname(shown(totalsPath));
+  const sheet = await writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
+  for (const t of published) {
+    const wait = sheet.write({ ...t, file: relative(folder, t.file), currency });
+    if (wait) await wait;
+  }
+  return { totals: published, path: shown(totalsPath) };
+}

@@ -1,4 +1,3 @@
-import { dirname, relative } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import type { Order } from '../schema/order.js';
 import { createSheetWriter } from '../sheets/create-sheet-writer.js';
@@ -10,7 +9,7 @@ import {
   parseAccounts,
 } from './accounting-accounts.js';
 import type { AccountingResult, AccountingRun } from './accounting-export.js';
-import { DocumentParts, TOTALS_COLUMNS } from './accounting-files.js';
+import { DocumentParts, writeTotalsSheet } from './accounting-files.js';
 import {
   journalAccountFor,
   journalLineText,
@@ -27,7 +26,6 @@ import {
   type InvoiceDateFormat,
 } from './accounting-profile.js';
 import { taxPolicy } from './accounting-tax.js';
-import { suffixedPath } from './suffixed-path.js';
 
 type Row = Record<string, string | number | null>;
 
@@ -166,17 +164,13 @@ export class JournalExport {
       await this.parts.write(rows, debits, tax);
     }
     const shown = this.run.publishedPath ?? ((p: string): string => p);
-    const totals = this.parts.totals.map((t) => ({ ...t, file: shown(t.file) }));
-    const totalsPath = suffixedPath(this.run.path, '-totals');
-    const sheet = await this.writer.addSheet({ name: 'totals', columns: TOTALS_COLUMNS }, totalsPath);
-    for (const t of totals) {
-      const wait = sheet.write({
-        ...t,
-        file: relative(dirname(shown(totalsPath)), t.file),
-        currency: this.run.store.currency,
-      });
-      if (wait) await wait;
-    }
+    const { totals, path: totalsPath } = await writeTotalsSheet(
+      this.writer,
+      this.run.path,
+      this.parts.totals,
+      this.run.store.currency,
+      shown,
+    );
     await this.writer.close();
     const lines = journals.reduce((s, j) => s + j.lines.length, 0);
     return {
@@ -189,7 +183,7 @@ export class JournalExport {
       tax: this.taxMode,
       totals,
       changes: { orders: 0, unchanged: 0, credited: 0, reinvoiced: 0, entries: [] },
-      paths: { invoices: this.parts.paths.map(shown), totals: shown(totalsPath) },
+      paths: { invoices: this.parts.paths.map(shown), totals: totalsPath },
       journals: { period: this.period, entries: journals, lines },
     };
   }
