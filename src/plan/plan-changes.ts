@@ -1,17 +1,19 @@
-import type { FieldChange as CustomerFieldChange, CustomerPlan } from './customer-plan.js';
+import type { FieldChange as CustomerFieldChange, CustomerPlan, CustomerPlanEntry } from './customer-plan.js';
 import type { MessagePlan } from './message-plan.js';
-import type { FieldChange as ProductFieldChange, ProductPlan } from './product-plan.js';
+import type { PlanEntry, FieldChange as ProductFieldChange, ProductPlan } from './product-plan.js';
 import type { RestoreEntry } from './rollback-plan.js';
 import type { RestoreChange } from './rollback-product.js';
-import type { StockPlan } from './stock-plan.js';
+import type { StockChange, StockPlan } from './stock-plan.js';
 import type { TemplatePlan } from './template-plan.js';
 
 /**
  * One field of a planned change, the same for every kind: its name, its value before and after.
  * Every plan file writes its own shape (products `{path, before, after}`, customers
  * `{field, before, after}`, rollbacks `{field, now, restore}`); the functions below are the one place
- * each becomes this, typed against the shape its planner writes, for the review pages, the CLI and
- * the MCP tools alike.
+ * each becomes this, typed against the shape its planner writes, for the review pages, the
+ * terminal's change lines (describe-changes.ts and each kind's describe…Change) and the MCP tools
+ * alike: one reader per kind, per entry (`productEntryChange`, `customerEntryChange`, `stockChange`,
+ * `restoreEntryChanges`) and per plan.
  */
 export interface PlanFieldChange {
   /** `price`, `variants[S-1].price`, `email`, `quantity`. */
@@ -82,39 +84,45 @@ export function restoreFieldChanges(changes: readonly RestoreChange[]): PlanFiel
   }));
 }
 
+/** One write of a products plan (create, update, hide, delete) as every reader shows it. */
+export function productEntryChange(e: PlanEntry): PlanChange {
+  return {
+    action: e.action,
+    entity: 'product',
+    id: e.productId,
+    label: e.label,
+    sheet: e.rows[0]?.sheet ?? null,
+    row: e.rows[0]?.rowNumber ?? null,
+    fields: productFieldChanges(e.changes),
+  };
+}
+
 /** The writes of a products plan, in plan order. */
 export function productPlanChanges(plan: Pick<ProductPlan, 'entries'>): PlanChange[] {
-  return plan.entries
-    .filter((e) => PRODUCT_WRITES.has(e.action))
-    .map((e) => ({
-      action: e.action,
-      entity: 'product',
-      id: e.productId,
-      label: e.label,
-      sheet: e.rows[0]?.sheet ?? null,
-      row: e.rows[0]?.rowNumber ?? null,
-      fields: productFieldChanges(e.changes),
-    }));
+  return plan.entries.filter((e) => PRODUCT_WRITES.has(e.action)).map(productEntryChange);
+}
+
+/** One write of a customers plan (create or update) as every reader shows it. */
+export function customerEntryChange(e: CustomerPlanEntry): PlanChange {
+  return {
+    action: e.action,
+    entity: 'customer',
+    id: e.customerId ?? null,
+    label: e.create?.name ?? e.update?.name ?? e.before?.name ?? e.key,
+    sheet: e.sheet,
+    row: e.rowNumber,
+    fields: customerFieldChanges(e.changes),
+  };
 }
 
 /** The writes of a customers plan, in plan order. */
 export function customerPlanChanges(plan: Pick<CustomerPlan, 'entries'>): PlanChange[] {
-  return plan.entries
-    .filter((e) => e.action === 'create' || e.action === 'update')
-    .map((e) => ({
-      action: e.action,
-      entity: 'customer',
-      id: e.customerId ?? null,
-      label: e.create?.name ?? e.update?.name ?? e.before?.name ?? e.key,
-      sheet: e.sheet,
-      row: e.rowNumber,
-      fields: customerFieldChanges(e.changes),
-    }));
+  return plan.entries.filter((e) => e.action === 'create' || e.action === 'update').map(customerEntryChange);
 }
 
-/** The writes of a stock plan: one quantity per item. */
-export function stockPlanChanges(plan: Pick<StockPlan, 'changes'>): PlanChange[] {
-  return plan.changes.map((c) => ({
+/** One item's new quantity in a stock plan, as every reader shows it. */
+export function stockChange(c: StockChange): PlanChange {
+  return {
     action: 'update',
     entity: 'inventory_item',
     id: c.itemId,
@@ -122,50 +130,50 @@ export function stockPlanChanges(plan: Pick<StockPlan, 'changes'>): PlanChange[]
     sheet: c.sheet,
     row: c.rowNumber,
     fields: [{ field: 'quantity', before: c.before, after: c.after }],
-  }));
+  };
 }
 
-/** The writes of a rollback: an item, customer or product restored, or a created product deleted. */
-export function rollbackPlanChanges(restores: readonly RestoreEntry[]): PlanChange[] {
-  const changes: PlanChange[] = [];
+/** The writes of a stock plan: one quantity per item. */
+export function stockPlanChanges(plan: Pick<StockPlan, 'changes'>): PlanChange[] {
+  return plan.changes.map(stockChange);
+}
+
+/**
+ * The writes of one restore of a rollback: each item of a stock batch, a customer or product
+ * restored, or a created product deleted.
+ */
+export function restoreEntryChanges(r: RestoreEntry): PlanChange[] {
   const base = { sheet: null, row: null };
-  for (const r of restores) {
-    switch (r.type) {
-      case 'stock':
-        for (const i of r.items)
-          changes.push({
-            ...base,
-            action: 'restore',
-            entity: 'inventory_item',
-            id: i.itemId,
-            label: i.sku ?? i.itemId,
-            fields: [{ field: 'quantity', before: i.current, after: i.restore }],
-          });
-        break;
-      case 'customer':
-      case 'product':
-        changes.push({
+  switch (r.type) {
+    case 'stock':
+      return r.items.map((i) => ({
+        ...base,
+        action: 'restore',
+        entity: 'inventory_item',
+        id: i.itemId,
+        label: i.sku ?? i.itemId,
+        fields: [{ field: 'quantity', before: i.current, after: i.restore }],
+      }));
+    case 'customer':
+    case 'product':
+      return [
+        {
           ...base,
           action: 'restore',
           entity: r.type,
           id: r.type === 'customer' ? r.customerId : r.productId,
           label: r.label,
           fields: restoreFieldChanges(r.changes),
-        });
-        break;
-      case 'product-delete':
-        changes.push({
-          ...base,
-          action: 'delete',
-          entity: 'product',
-          id: r.productId,
-          label: r.label,
-          fields: [],
-        });
-        break;
-    }
+        },
+      ];
+    case 'product-delete':
+      return [{ ...base, action: 'delete', entity: 'product', id: r.productId, label: r.label, fields: [] }];
   }
-  return changes;
+}
+
+/** The writes of a rollback: an item, customer or product restored, or a created product deleted. */
+export function rollbackPlanChanges(restores: readonly RestoreEntry[]): PlanChange[] {
+  return restores.flatMap(restoreEntryChanges);
 }
 
 /** The templates a templates plan creates. */

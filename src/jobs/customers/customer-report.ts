@@ -6,6 +6,7 @@ import {
   type CustomerPlan,
   type CustomerPlanEntry,
 } from '../../plan/customer-plan.js';
+import { customerEntryChange } from '../../plan/plan-changes.js';
 import { customerReview } from '../../report/customer-review.js';
 import type { CustomerPlanFile } from './customer-plan-file.js';
 
@@ -41,13 +42,15 @@ function show(value: unknown): string {
  * `row 5: create Chen: name: Chen; phone: 60172223333; email: chen@example.com`
  */
 export function describeCustomerChange(e: CustomerPlanEntry): string {
+  // Read as the MCP tools read it (plan-changes.ts): the same fields, the same values.
+  const changes = customerEntryChange(e).fields;
   if (e.action === 'create') {
-    const fields = e.changes.map((c) => `${c.field}: ${show(c.after)}`).join('; ');
+    const fields = changes.map((c) => `${c.field}: ${show(c.after)}`).join('; ');
     return `row ${e.rowNumber}: create ${e.create?.name ?? ''}: ${fields}`;
   }
   const who = `${e.customerId ?? ''} ${e.before?.name ?? ''}`.trim();
   const how = e.matchedBy ? ` (matched by ${e.matchedBy})` : '';
-  const fields = e.changes
+  const fields = changes
     .map((c) => {
       const text = `${c.field}: ${show(c.before)} → ${show(c.after)}`;
       // A new name on a matched customer is the one change people must not miss: it is either a

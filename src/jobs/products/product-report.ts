@@ -4,7 +4,8 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import { summarizeColumns } from '../../formats/source-description.js';
 import { formatRowIssue } from '../../mapping/row-issue.js';
 import { deletesFirst } from '../../plan/deletes-first.js';
-import { describeChanges } from '../../plan/describe-changes.js';
+import { describeChange } from '../../plan/describe-changes.js';
+import { productEntryChange } from '../../plan/plan-changes.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import { productReview } from '../../report/product-review.js';
 import type { ReviewBody } from '../../report/review-page.js';
@@ -114,7 +115,8 @@ export function describeProductEntry(entry: PlanEntry, decimals: number, name?: 
   const named =
     name !== undefined && name !== '' && name !== entry.label ? `${name} (${entry.label})` : entry.label;
   const head = `${entry.action} ${named}${where}`;
-  const lines = describeChanges(entry, decimals);
+  // Read as the MCP tools read it (plan-changes.ts): the same fields, the same values.
+  const lines = productEntryChange(entry).fields.map((c) => describeChange(c, decimals));
   if (lines.length === 0) return [head];
   return lines.map((l) => `${head}: ${l}`);
 }

@@ -1,7 +1,7 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { CREATED_KEPT, keptApart, type RestoreEntry } from '../../plan/rollback-plan.js';
-import { restoreFieldChanges, type PlanFieldChange } from '../../plan/plan-changes.js';
+import { restoreEntryChanges, restoreFieldChanges, type PlanFieldChange } from '../../plan/plan-changes.js';
 import type { ReviewBody, ReviewCard, ReviewTable } from '../../report/review-page.js';
 import { formatMoney } from '../../sheets/money.js';
 import type { RollbackPlanFile } from './rollback-plan-file.js';
@@ -52,25 +52,24 @@ export function formatRestoreValue(
   return show(value);
 }
 
-/** A restore as people read it (money in currency units when `decimals` is given). */
+/**
+ * A restore as people read it (money in currency units when `decimals` is given), read as the MCP
+ * tools read it (plan-changes.ts `restoreEntryChanges`): the same entities, fields and values.
+ */
 export function describeRestore(r: RestoreEntry, decimals?: number): string[] {
   const field = (c: PlanFieldChange) =>
     `${c.field}: ${formatRestoreValue(c.field, c.before, decimals)} → ${formatRestoreValue(c.field, c.after, decimals)}`;
-  switch (r.type) {
-    case 'stock':
-      return r.items.map((i) => `stock ${i.sku ?? i.itemId}: ${i.current} → ${i.restore}`);
-    case 'customer':
-      return [
-        `customer ${r.customerId} (${r.label}): ${restoreFieldChanges(r.changes).map(field).join('; ')}`,
-      ];
-    case 'product':
-      return [
-        `product ${r.productId} (${r.label}): ${restoreFieldChanges(r.changes).map(field).join('; ')}`,
-        ...r.notes.map((n) => `  note: ${n}`),
-      ];
-    case 'product-delete':
-      return [`product ${r.productId} (${r.label}): delete (created by the run)`];
-  }
+  const changes = restoreEntryChanges(r);
+  if (r.type === 'stock')
+    return changes.map(
+      (c) => `stock ${c.label}: ${c.fields.map((f) => `${show(f.before)} → ${show(f.after)}`).join('; ')}`,
+    );
+  const lines = changes.map((c) =>
+    c.action === 'delete'
+      ? `${c.entity} ${c.id ?? ''} (${c.label}): delete (created by the run)`
+      : `${c.entity} ${c.id ?? ''} (${c.label}): ${c.fields.map(field).join('; ')}`,
+  );
+  return r.type === 'product' ? [...lines, ...r.notes.map((n) => `  note: ${n}`)] : lines;
 }
 
 function show(value: unknown): string {

@@ -2,6 +2,7 @@ import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { formatRowIssue } from '../../mapping/row-issue.js';
 import type { StockChange, StockPlan } from '../../plan/stock-plan.js';
+import { stockChange } from '../../plan/plan-changes.js';
 import { stockReview } from '../../report/stock-review.js';
 import type { StockPlanFile } from './stock-plan-file.js';
 
@@ -19,7 +20,9 @@ export function stockCounts(plan: StockPlan): Record<string, number> {
 /** A change as people read it: `TEE-BLK-M (Tee / Black M): 5 → 8`. */
 export function describeStockChange(c: StockChange): string {
   const how = c.mode === 'delta' ? ` (delta ${c.value > 0 ? '+' : ''}${c.value})` : '';
-  return `row ${c.rowNumber}: ${c.sku ?? c.itemId} (${c.name}): ${c.before} → ${c.after}${how}`;
+  // Read as the MCP tools read it (plan-changes.ts): the same quantity before and after.
+  const [quantity] = stockChange(c).fields;
+  return `row ${c.rowNumber}: ${c.sku ?? c.itemId} (${c.name}): ${String(quantity?.before)} → ${String(quantity?.after)}${how}`;
 }
 
 /** report.html / report.md of a stock run: the plan, and after an apply what was written. */

@@ -7,16 +7,16 @@ import { liveProduct, variant } from './live-fixture.js';
 
 describe('describeChanges', () => {
   it('shows money in currency units with the currency decimals, and whole-entry notes', () => {
-    expect(describeChange({ path: 'price', before: 1990, after: 2100, money: true }, 2)).toBe(
+    expect(describeChange({ field: 'price', before: 1990, after: 2100, money: true }, 2)).toBe(
       'price: 19.90 → 21.00',
     );
-    expect(describeChange({ path: 'price', before: 1200, after: 1500, money: true }, 0)).toBe(
+    expect(describeChange({ field: 'price', before: 1200, after: 1500, money: true }, 0)).toBe(
       'price: 1200 → 1500',
     );
-    expect(describeChange({ path: 'cost', before: null, after: 5, money: true }, 3)).toBe(
+    expect(describeChange({ field: 'cost', before: null, after: 5, money: true }, 3)).toBe(
       'cost: (none) → 0.005',
     );
-    expect(describeChange({ path: 'variants[S-2]', before: null, after: null, note: 'added' }, 2)).toBe(
+    expect(describeChange({ field: 'variants[S-2]', before: null, after: null, note: 'added' }, 2)).toBe(
       'variants[S-2]: added',
     );
     expect(
