@@ -26,6 +26,7 @@ interface ProductsArgs extends ImportArgs {
   'header-row'?: number | undefined;
   images?: string | undefined;
   'stock-unknown'?: string | undefined;
+  location?: string | undefined;
   'duplicate-sku'?: string | undefined;
   'category-map'?: string | undefined;
   'default-category'?: string | undefined;
@@ -116,6 +117,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         read: { ...basics.read, ...(headerRow !== undefined ? { headerRow } : {}) },
         from: args.from as ProductSourceFormat | undefined,
         columnMap,
+        ...(args.location !== undefined ? { location: args.location } : {}),
         optionsFile: args.options === undefined ? undefined : resolve(ctx.cwd, args.options),
         money: args.money as 'units' | 'minor',
         decimalComma: args['decimal-comma'],
@@ -325,9 +327,9 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
           .option('from', {
             type: 'string',
-            choices: ['shopify', 'woocommerce', 'etsy', 'wix', 'mbulk'],
+            choices: ['shopify', 'woocommerce', 'etsy', 'wix', 'square', 'mbulk'],
             describe:
-              'The sheet format: a Shopify or WooCommerce product export, an Etsy listings download, a Wix Stores product export, or the merchant-bulk sheet (default: recognised from the header)',
+              'The sheet format: a Shopify or WooCommerce product export, an Etsy listings download, a Wix Stores product export, a Square item library export, or the merchant-bulk sheet (default: recognised from the header)',
           })
           .option('map', {
             type: 'string',
@@ -349,6 +351,11 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             choices: ['untracked', 'zero', 'keep'],
             describe:
               'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
+          })
+          .option('location', {
+            type: 'string',
+            describe:
+              "A Square export's stock from one location (the NAME of its Current Quantity NAME column) instead of the sum over its locations",
           })
           .option('images', {
             type: 'string',
@@ -396,6 +403,7 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
             'map',
             'map-file',
             'header-row',
+            'location',
             'options',
             'money',
             'decimal-comma',

@@ -35,6 +35,8 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
   from?: ProductSourceFormat | undefined;
   /** `--map` / `--map-file`: source headers → canonical fields. */
   columnMap?: ColumnMap | undefined;
+  /** `--location NAME`: a Square export's stock from that location alone (default: summed). */
+  location?: string | undefined;
   /**
    * `protect` (default): when the sheet is an `mbulk export products` (its `mbulk_exported_at`), an
    * item whose stock changed in the store after the export keeps its live stock. `overwrite`: the
@@ -130,6 +132,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         },
         from: options.from,
         columnMap: options.columnMap,
+        ...(options.location !== undefined ? { location: options.location } : {}),
         onProgress: options.onProgress,
         onWarning: options.onWarning,
         signal: options.signal,
@@ -187,6 +190,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           ...(options.optionsFile ? { optionsFile: options.optionsFile } : {}),
           ...(options.from ? { from: options.from } : {}),
           ...(options.columnMap ? { columnMap: options.columnMap } : {}),
+          ...(options.location !== undefined ? { location: options.location } : {}),
           money,
           decimalComma,
           blank,

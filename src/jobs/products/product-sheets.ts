@@ -12,6 +12,7 @@ import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../for
 import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
 import { EtsyProductConverter } from '../../formats/etsy/etsy-product-converter.js';
 import { WixProductConverter } from '../../formats/wix/wix-product-converter.js';
+import { SquareProductConverter } from '../../formats/square/square-product-converter.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
@@ -45,6 +46,8 @@ export interface ReadProductSheetsOptions extends JobCallbacks {
   from?: ProductSourceFormat | undefined;
   /** `--map` / `--map-file`: source headers renamed to canonical fields (merchant-bulk format only). */
   columnMap?: ColumnMap | undefined;
+  /** `--location NAME`: a Square export's stock from that location alone (default: summed). */
+  location?: string | undefined;
 }
 
 export interface ProductSheets {
@@ -146,6 +149,8 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
   else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
   else if (format === 'wix') converter = new WixProductConverter(sourceColumns, productsLabel);
+  else if (format === 'square')
+    converter = new SquareProductConverter(sourceColumns, productsLabel, { location: options.location });
   else if (detected.woo !== undefined)
     converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
   const mapped =

@@ -48,6 +48,7 @@ export async function replanProductRun(
     optionsFile: optionsCopy,
     from: o['from'] as ProductSourceFormat | undefined,
     columnMap: o['columnMap'] as ColumnMap | undefined,
+    ...(typeof o['location'] === 'string' ? { location: o['location'] } : {}),
     money: file.read.money,
     decimalComma: file.read.decimalComma,
     blank: file.read.blank,

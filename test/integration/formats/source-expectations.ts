@@ -284,3 +284,74 @@ export function wixExpectations(file: string): ExpectedProduct[] {
   }
   return out;
 }
+
+/**
+ * A Square item library export: one row per variation, an item's rows sharing its Item Name. An
+ * item whose one variation is unnamed (Regular, Default Title, blank) has no variants; the others'
+ * variations are named by their Option Values (joined with " / "), else Variation Name. Price is the
+ * Online Sale Price when there is one; stock the sum of the Current Quantity columns (`location`:
+ * that location's column alone), none when no column gives a number.
+ */
+export function squareExpectations(file: string, location?: string): ExpectedProduct[] {
+  const all = rows(file);
+  const header = Object.keys(all[0] ?? {});
+  const stockColumns = header.filter(
+    (h) =>
+      h.startsWith('Current Quantity ') && (location === undefined || h === `Current Quantity ${location}`),
+  );
+  const qty = (r: Record<string, string>) => {
+    const numbers = stockColumns.map((h) => r[h] ?? '').filter((t) => t !== '');
+    return numbers.length === 0
+      ? undefined
+      : Math.max(
+          0,
+          numbers.reduce((s, t) => s + Number(t), 0),
+        );
+  };
+  const price = (r: Record<string, string>) => minor(r['Online Sale Price'] || r['Price'] || '');
+  const byName = new Map<string, Record<string, string>[]>();
+  for (const r of all) {
+    const name = r['Item Name'] ?? '';
+    byName.set(name, [...(byName.get(name) ?? []), r]);
+  }
+  const out: ExpectedProduct[] = [];
+  for (const [name, rs] of byName) {
+    const first = rs[0] as Record<string, string>;
+    const visibility = (first['Square Online Item Visibility'] ?? '').toLowerCase();
+    const e: ExpectedProduct = {
+      reference: `square:${name}`,
+      name,
+      tags: [],
+      images: [],
+      variants: [],
+      tracked: rs.some((r) => qty(r) !== undefined),
+      hasDescription: (first['Description'] ?? '') !== '',
+    };
+    if (first['Archived'] === 'Y' || visibility === 'hidden' || visibility === 'unavailable')
+      e.status = 'HIDDEN';
+    else if (visibility === 'visible') e.status = 'VISIBLE';
+    const single =
+      rs.length === 1 &&
+      ['', 'regular', 'default title'].includes((first['Variation Name'] ?? '').toLowerCase());
+    if (single) {
+      e.price = price(first);
+      if (first['SKU']) e.sku = first['SKU'];
+      const q = qty(first);
+      if (q !== undefined) e.quantity = q;
+    } else {
+      for (const r of rs) {
+        const values = [r['Option Value 1'], r['Option Value 2'], r['Option Value 3']].filter((v) => v);
+        const v: ExpectedProduct['variants'][number] = {
+          name: values.join(' / ') || r['Variation Name'] || '',
+          price: price(r),
+        };
+        if (r['SKU']) v.sku = r['SKU'];
+        const q = qty(r);
+        if (q !== undefined) v.quantity = q;
+        e.variants.push(v);
+      }
+    }
+    out.push(e);
+  }
+  return out;
+}
