@@ -26,7 +26,9 @@ function printAccounting(
   }
   if (acc.journals) {
     out.line(
-      `Every line at the rate "${acc.tax.zeroTaxType}"; tax is a line of its own on the tax account; payments clear per payment method`,
+      acc.tax.mode === 'line'
+        ? `Every line at the rate "${acc.tax.zeroTaxType}"; tax is a line of its own on the tax account; payments clear per payment method`
+        : `Lines the store's tax covers at "${acc.tax.taxType}", the others at "${acc.tax.zeroTaxType}"; amounts before tax: Xero adds each line's tax (the store's, to the cent) to its tax account; payments clear per payment method`,
     );
     if (ledger)
       out.line(

@@ -19,9 +19,9 @@ import { isInBasis, type RevenueBasis } from './order-selection.js';
  * day, week or month instead of an invoice per order, as connectors post a marketplace's sales.
  *
  * Each order in the basis stands for a set of postings (debit positive, credit negative, minor
- * units): a credit per kind of line at its net amount — sales split by the rate the store's tax
- * covers them at (its rate, or none), shipping, service charge, tips, discounts (a debit),
- * adjustments and differences —, the store's tax as a credit to the `tax` account, and a debit of
+ * units): a credit per kind of line at its net amount, split by the rate the store's tax covers it
+ * at (its rate, or none: inferTaxedBase) — sales, shipping, service charge, tips, discounts (a
+ * debit), adjustments and differences —, the store's tax as a credit to the `tax` account, and a debit of
  * the order's total to the clearing account of its payment method (`payment.METHOD=`, else
  * `payment=`) when it is paid, else to `receivable` (accrual basis). Each order's postings add up
  * to zero, so every journal balances to the minor unit.
@@ -45,6 +45,8 @@ export interface JournalLine {
   rate: number | null;
   /** Debit positive, credit negative, minor units. */
   amount: number;
+  /** The tax the program adds to the line at its rate (Xero's manual journals: xeroJournalTax), debit positive. */
+  tax?: number;
 }
 
 /** A period's journal. */
@@ -221,8 +223,17 @@ export class JournalBook {
     const p = o.policy.percent;
     for (const l of invoiceLines(order, o.store, o.policy)) {
       const account = this.account(KIND_ACCOUNT[l.kind], order);
+      // Every line of the sale at the rate the store's tax covers it at (its rate, or none), so a
+      // program that keeps tax by rate (Xero) sees shipping, service charge, discounts and tips as
+      // the store taxed them; the difference and rounding lines take none.
       const rate =
-        l.kind === 'tax' ? p : l.kind === 'item' || l.kind === 'answers' ? (l.covered ? p : 0) : null;
+        l.kind === 'tax'
+          ? p
+          : l.kind === 'difference' || l.kind === 'rounding'
+            ? 0
+            : l.covered === true
+              ? p
+              : 0;
       post(LABEL[l.kind], account, rate, -l.amount);
     }
     const total = int(order.total_amount);
@@ -271,7 +282,7 @@ export class JournalBook {
 const int = (n: number): number => (Number.isSafeInteger(n) ? n : Math.round(n));
 
 /** Sales first, then the other revenue lines, tax, rounding, payments, unpaid; a period's sales before its changes. */
-function lineOrder(a: JournalLine, b: JournalLine): number {
+export function lineOrder(a: JournalLine, b: JournalLine): number {
   const rank = (l: JournalLine): number => {
     const order = [
       'Sales',
@@ -282,6 +293,7 @@ function lineOrder(a: JournalLine, b: JournalLine): number {
       'Adjustments',
       'Tax',
       'Rounding',
+      'Tax rounding',
     ];
     const i = order.indexOf(l.label);
     return (l.event === 'change' ? 100 : 0) + (i === -1 ? (l.label.startsWith('Payments') ? 20 : 30) : i);
@@ -310,6 +322,12 @@ export function periodText(period: string): string {
 /** A journal line's description: `Sales at 20%`, `Sales, no tax`, `Tax 20%`, `Refunds and changes: Sales at 20%`. */
 export function journalLineText(l: JournalLine): string {
   const rate =
-    l.rate === null ? '' : l.label === 'Tax' ? ` ${l.rate}%` : l.rate === 0 ? ', no tax' : ` at ${l.rate}%`;
+    l.rate === null || l.label === 'Tax rounding'
+      ? ''
+      : l.label === 'Tax'
+        ? ` ${l.rate}%`
+        : l.rate === 0
+          ? ', no tax'
+          : ` at ${l.rate}%`;
   return `${l.event === 'change' ? 'Refunds and changes of earlier orders: ' : ''}${l.label}${rate}`;
 }

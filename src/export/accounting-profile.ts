@@ -221,8 +221,10 @@ export function partPath(path: string, part: number): string {
  *   multiple manual journals using an import template", https://help.xero.com/nz/ManualJournalsImport):
  *   Narration, Date (dd/mm/yyyy), Description, AccountCode (the code, `200`, not `200 - Sales`),
  *   TaxRate (the rate's full name as Xero shows it; mandatory), Amount (positive a debit, negative a
- *   credit), then two tracking pairs. Rows sharing a narration and a date form one journal; at most
- *   300 lines per file.
+ *   credit, before tax: Xero adds each line's tax at its rate, see xeroJournalTax), then two
+ *   tracking pairs; the template marks the mandatory ones with `*` (`*Narration, *Date,
+ *   Description, *AccountCode, *TaxRate, *Amount`), as its invoice template does. Rows sharing a
+ *   narration and a date form one journal; at most 300 lines per file.
  * - QuickBooks Online's journal entry import (Settings › Import data › Journal entries; Intuit,
  *   "Import journal entries",
  *   https://quickbooks.intuit.com/learn-support/en-au/help-article/import-export-files/import-journal-entries-quickbooks-online/L4tQBwbs7_AU_en_AU):
@@ -233,12 +235,12 @@ export function partPath(path: string, part: number): string {
  */
 export const JOURNAL_COLUMNS: Record<AccountingProfile, readonly ColumnSpec[]> = {
   xero: [
-    text('narration', 'Narration'),
-    text('date', 'Date'),
+    text('narration', '*Narration'),
+    text('date', '*Date'),
     text('description', 'Description'),
-    text('account', 'AccountCode'),
-    text('tax', 'TaxRate'),
-    { key: 'amount', header: 'Amount', type: 'money' },
+    text('account', '*AccountCode'),
+    text('tax', '*TaxRate'),
+    { key: 'amount', header: '*Amount', type: 'money' },
     text('tracking_name1', 'TrackingName1'),
     text('tracking_option1', 'TrackingOption1'),
     text('tracking_name2', 'TrackingName2'),

@@ -26,6 +26,7 @@ import {
   type InvoiceDateFormat,
 } from './accounting-profile.js';
 import { taxPolicy } from './accounting-tax.js';
+import { xeroJournalTax } from './xero-journal-tax.js';
 
 type Row = Record<string, string | number | null>;
 
@@ -53,6 +54,9 @@ export class JournalExport {
   readonly taxMode: AccountingResult['tax'];
   private readonly dateFormat: InvoiceDateFormat;
   private readonly zeroRate: string;
+  /** Xero with the store's rate on its lines (null: tax a line of its own, every line at the zero rate). */
+  private readonly xeroRates: { percent: number; taxed: string } | null;
+  private readonly roundingAccount: string;
   private readonly storeName: string;
 
   constructor(private readonly run: AccountingRun) {
@@ -90,27 +94,32 @@ export class JournalExport {
         'accounts',
       );
     }
-    // Tax is a line of its own on the tax account, every line at the rate with no tax (QuickBooks'
-    // journal import has no tax column: its zero rate is never written).
-    const policy = taxPolicy(
-      run.store,
-      profile,
-      {
-        ...(o.taxType === undefined ? {} : { taxType: o.taxType }),
-        ...(o.zeroTaxType === undefined
-          ? profile === 'quickbooks'
-            ? { zeroTaxType: '' }
-            : {}
-          : { zeroTaxType: o.zeroTaxType }),
-      },
-      { ...accounts, lines: { ...accounts.lines, tax } },
-    );
-    this.taxMode = {
-      mode: 'line',
-      importAs: 'tax exclusive',
-      taxType: policy.zero,
-      zeroTaxType: policy.zero,
+    const taxOptions = {
+      ...(o.taxType === undefined ? {} : { taxType: o.taxType }),
+      ...(o.zeroTaxType === undefined
+        ? profile === 'quickbooks'
+          ? { zeroTaxType: '' }
+          : {}
+        : { zeroTaxType: o.zeroTaxType }),
     };
+    // The book keeps net lines and the store's tax as a line of its own on the tax account.
+    // QuickBooks (its journal import has no tax column: its zero rate is never written), and Xero
+    // when --accounts names a tax account (rates that cannot express the store's tax), write it so,
+    // every line at the rate with no tax. Otherwise Xero's lines carry the store's rate where its
+    // tax covers them and Xero computes the tax (xeroJournalTax), as its VAT/GST return needs.
+    const policy = taxPolicy(run.store, profile, taxOptions, {
+      ...accounts,
+      lines: { ...accounts.lines, tax },
+    });
+    const rates =
+      profile === 'xero' && accounts.lines.tax === undefined
+        ? taxPolicy(run.store, profile, taxOptions, accounts)
+        : null;
+    this.xeroRates = rates === null ? null : { percent: rates.percent, taxed: rates.taxed };
+    this.roundingAccount = journalAccountFor('rounding', accounts, profile) as string;
+    this.taxMode = rates
+      ? { mode: 'exclusive', importAs: 'tax exclusive', taxType: rates.taxed, zeroTaxType: rates.zero }
+      : { mode: 'line', importAs: 'tax exclusive', taxType: policy.zero, zeroTaxType: policy.zero };
     this.book = new JournalBook({
       profile,
       store: run.store,
@@ -123,7 +132,7 @@ export class JournalExport {
       ...(run.ledger ? { ledger: run.ledger } : {}),
     });
     this.dateFormat = dateFormat;
-    this.zeroRate = policy.zero;
+    this.zeroRate = rates ? rates.zero : policy.zero;
     this.storeName = run.store.name ?? 'Store';
     this.writer = createSheetWriter(run.path, {
       format: 'csv',
@@ -155,12 +164,19 @@ export class JournalExport {
 
   /** Writes the journals, the totals file, and finishes every file. */
   async close(): Promise<AccountingResult> {
-    const journals = this.book.journals();
+    const rates = this.xeroRates;
+    const journals = this.book
+      .journals()
+      .map((j) =>
+        rates ? xeroJournalTax(j, { percent: rates.percent, roundingAccount: this.roundingAccount }) : j,
+      );
     const runStamp = this.run.now.toISOString();
     for (const j of journals) {
       const rows = this.rows(j, runStamp);
-      const debits = j.lines.reduce((s, l) => s + Math.max(l.amount, 0), 0);
-      const tax = -j.lines.filter((l) => l.label === 'Tax').reduce((s, l) => s + l.amount, 0);
+      // Debits as the ledger gets them (with Xero's tax on its lines as its own postings), and the
+      // tax: the program's on the lines, or the tax lines'.
+      const debits = j.lines.reduce((s, l) => s + Math.max(l.amount, 0) + Math.max(l.tax ?? 0, 0), 0);
+      const tax = -j.lines.reduce((s, l) => s + (l.label === 'Tax' ? l.amount : 0) + (l.tax ?? 0), 0);
       await this.parts.write(rows, debits, tax);
     }
     const shown = this.run.publishedPath ?? ((p: string): string => p);
@@ -193,12 +209,16 @@ export class JournalExport {
     const date = formatInvoiceDate(j.date, this.dateFormat);
     const narration = `${this.storeName}: sales ${periodText(j.period)}`;
     if (profile === 'xero') {
+      const rates = this.xeroRates;
       return j.lines.map((l) => ({
         narration,
         date,
         description: journalLineText(l),
         account: l.account,
-        tax: this.zeroRate,
+        tax:
+          rates !== null && l.label !== 'Tax' && l.rate === rates.percent && rates.percent !== 0
+            ? rates.taxed
+            : this.zeroRate,
         amount: l.amount,
         tracking_name1: null,
         tracking_option1: null,

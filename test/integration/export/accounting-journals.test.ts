@@ -29,14 +29,20 @@ const parseCsv = (file: string): Record<string, string>[] =>
 const minor = (v: string | undefined): number =>
   v === undefined || v === '' ? 0 : Math.round(Number(v) * 100);
 
-/** A journal line as read back: which journal, its description, account and signed amount (debit +). */
+/**
+ * A journal line as read back: which journal, its description, account, signed amount (debit +) and
+ * the tax the program adds to it (Xero: the line's amount at its TaxRate, rounded half away from zero;
+ * QuickBooks: none, the tax is a line of its own).
+ */
 interface Line {
   journal: string;
   date: string;
   description: string;
   account: string;
   amount: number;
+  tax: number;
 }
+const halfAway = (x: number): number => Math.sign(x) * Math.round(Math.abs(x));
 
 const SETUPS = [
   {
@@ -44,17 +50,18 @@ const SETUPS = [
     country: 'GB',
     currency: 'GBP',
     profile: 'xero-journal',
-    accounts: 'payment=090,payment.card=091,tax=820',
+    accounts: 'payment=090,payment.card=091',
     read: (file: string): Line[] =>
       parseCsv(file).map((r) => ({
-        journal: `${r['Narration']}|${r['Date']}`,
-        date: r['Date'] as string,
+        journal: `${r['*Narration']}|${r['*Date']}`,
+        date: r['*Date'] as string,
         description: r['Description'] as string,
-        account: r['AccountCode'] as string,
-        amount: minor(r['Amount']),
+        account: r['*AccountCode'] as string,
+        amount: minor(r['*Amount']),
+        tax: r['*TaxRate'] === '20% (VAT on Income)' ? halfAway((minor(r['*Amount']) * 20) / 100) : 0,
       })),
     header:
-      'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
+      '*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
   },
   {
     name: 'US, sales tax added, QuickBooks Online journal entries',
@@ -69,6 +76,7 @@ const SETUPS = [
         description: r['Description'] as string,
         account: r['Account Name'] as string,
         amount: minor(r['Debits']) - minor(r['Credits']),
+        tax: 0,
       })),
     header: 'Journal No.,Journal Date,Account Name,Debits,Credits,Description,Name',
   },
@@ -161,13 +169,13 @@ describe('summary journal feeds over several days', () => {
         expect(readFileSync(join(cwd, f), 'utf8').split(/\r?\n/)[0]).toBe(setup.header);
         lines.push(...setup.read(join(cwd, f)).map((l) => ({ ...l, journal: `${f}|${l.journal}` })));
       }
-      // Every journal balances, to the minor unit.
+      // Every journal balances, to the minor unit, with the tax the program adds.
       const journals = new Map<string, Line[]>();
       for (const l of lines) journals.set(l.journal, [...(journals.get(l.journal) ?? []), l]);
       expect(journals.size).toBeGreaterThan(5);
       for (const [name, js] of journals)
         expect(
-          js.reduce((n, l) => n + l.amount, 0),
+          js.reduce((n, l) => n + l.amount + l.tax, 0),
           name,
         ).toBe(0);
 
@@ -184,7 +192,9 @@ describe('summary journal feeds over several days', () => {
         ),
       );
       expect(on(payment)).toBe(sum(now, (o) => o.total_amount));
-      expect(-on(tax)).toBe(sum(now, (o) => o.tax_amount));
+      // The tax: QuickBooks' tax lines, Xero's tax on the lines at the store's rate.
+      const taxOf = (ls: Line[]): number => ls.reduce((n, l) => n + (tax(l) ? l.amount : 0) + l.tax, 0);
+      expect(-taxOf(lines)).toBe(sum(now, (o) => o.tax_amount));
       expect(-on((l) => !payment(l) && !tax(l))).toBe(sum(now, (o) => o.total_amount - o.tax_amount));
 
       // Refunds of earlier days reverse on the day they happen, as lines of their own.
@@ -215,9 +225,7 @@ describe('summary journal feeds over several days', () => {
       const revenue = summary.find((r) => r['section'] === 'revenue') as Record<string, string>;
       expect(once.filter(payment).reduce((n, l) => n + l.amount, 0)).toBe(minor(revenue['total_amount']));
       const taxRows = summary.filter((r) => r['section'] === 'tax_day');
-      expect(-once.filter(tax).reduce((n, l) => n + l.amount, 0)).toBe(
-        taxRows.reduce((n, r) => n + minor(r['tax_amount']), 0),
-      );
+      expect(-taxOf(once)).toBe(taxRows.reduce((n, r) => n + minor(r['tax_amount']), 0));
       expect(-once.filter((l) => !payment(l) && !tax(l)).reduce((n, l) => n + l.amount, 0)).toBe(
         taxRows.reduce((n, r) => n + minor(r['taxable_amount']), 0),
       );

@@ -59,7 +59,7 @@ function paymentsPosted(cwd: string): number {
       skipEmptyLines: true,
     }).data;
     for (const r of rows)
-      if ((r['Description'] ?? '').includes('Payments:')) sum += Math.round(Number(r['Amount']) * 100);
+      if ((r['Description'] ?? '').includes('Payments:')) sum += Math.round(Number(r['*Amount']) * 100);
   }
   return sum;
 }

@@ -106,12 +106,13 @@ describe('profile columns against the published import formats', () => {
  * Xero's manual journal import (https://help.xero.com/nz/ManualJournalsImport): Narration, Date,
  * Description, AccountCode, TaxRate, Amount (positive a debit, negative a credit), two tracking
  * pairs; rows sharing narration and date form one journal; up to 300 lines a file; dd/mm/yyyy.
+ * Narration, Date, AccountCode, TaxRate and Amount are mandatory: the template marks them with `*`.
  * QuickBooks Online's journal entry import (Intuit, "Import journal entries",
  * https://quickbooks.intuit.com/learn-support/en-au/help-article/import-export-files/import-journal-entries-quickbooks-online/L4tQBwbs7_AU_en_AU):
  * Journal No., Journal Date, Account Name, Description, Debits, Credits, and Name for A/R and A/P lines.
  */
 const XERO_MANUAL_JOURNAL = [
-  'Narration', 'Date', 'Description', 'AccountCode', 'TaxRate', 'Amount',
+  '*Narration', '*Date', 'Description', '*AccountCode', '*TaxRate', '*Amount',
   'TrackingName1', 'TrackingOption1', 'TrackingName2', 'TrackingOption2',
 ]; // prettier-ignore
 const QBO_JOURNAL_ENTRY = [
