@@ -68,13 +68,18 @@ export interface ApplyView {
 
 export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
   /**
-   * `stock`, `products`, `customers`: names the run in notifications, and is the run's kind: with
+   * `stock`, `products`, `customers`, `messages`, `templates`: names the run in notifications (unless
+   * `command`), and is the run's kind: with
    * `--apply`, a run of the same input (same kind, store and bytes) left unfinished is continued,
    * and an input of deltas already applied is refused (jobs/input-runs.ts).
    */
   kind?: string;
   /** Input files besides FILE that shape the plan (products' `--options`): part of the input's identity. */
   extraInputs?: readonly string[] | undefined;
+  /** Values besides the files that are part of the input's identity (messages: the template). */
+  identityParams?: readonly string[] | undefined;
+  /** The command's own way of asking for an input applied already once more, besides --again (messages: --resend). */
+  again?: boolean | undefined;
   /** The command notifications name (default `import KIND`), e.g. `messages send`. */
   command?: string;
   planLabel: string;
@@ -203,8 +208,11 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
           shown: shown ?? args.file,
           sheet: args.sheet,
           extraFiles: flow.extraInputs,
+          params: flow.identityParams,
         });
-        const decision = inputRunDecision(runsRoot, identity, { again: args.again === true });
+        const decision = inputRunDecision(runsRoot, identity, {
+          again: args.again === true || flow.again === true,
+        });
         if (decision.action === 'refuse') {
           const { refusal } = decision;
           out.warn(`mbulk: refused: ${refusal.message}`);

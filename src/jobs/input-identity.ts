@@ -35,6 +35,11 @@ export interface InputIdentityOptions {
   sheet?: string | undefined;
   /** Further input files that shape the plan (products' `--options FILE`). */
   extraFiles?: readonly string[] | undefined;
+  /**
+   * Values besides the files that make it another input (messages: the template's name: the same
+   * recipients with another template are other messages). None: the key is as it always was.
+   */
+  params?: readonly string[] | undefined;
 }
 
 /** sha256 (hex) of a file's bytes, read in 1 MiB pieces. */
@@ -58,6 +63,7 @@ export function fileSha256(file: string): string {
 export function inputIdentity(options: InputIdentityOptions): InputIdentity {
   const sha256 = fileSha256(options.file);
   const extra = (options.extraFiles ?? []).map(fileSha256);
+  const params = options.params ?? [];
   const key = createHash('sha256')
     .update(
       JSON.stringify([
@@ -68,6 +74,8 @@ export function inputIdentity(options: InputIdentityOptions): InputIdentity {
         sha256,
         options.sheet ?? null,
         extra,
+        // Only when given: the keys runs already recorded stay the same.
+        ...(params.length > 0 ? [params] : []),
       ]),
     )
     .digest('hex');

@@ -24,7 +24,10 @@ type InputEvent =
       input: string;
       sha256: string;
       sheet?: string | undefined;
-      /** The input holds deltas (`delta_quantity`): applying it twice adds twice. */
+      /**
+       * Applying the input twice writes twice: deltas (`delta_quantity`), messages (sent twice),
+       * templates (submitted twice).
+       */
       deltas: boolean;
     }
   | { event: 'started'; at: string; key: string; run: string }
@@ -192,7 +195,7 @@ export function inputRuns(runsRoot: string, key: string): InputRun[] {
   return runs.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
 }
 
-/** The refusal of an input of deltas already applied to the store (exit 3), as JSON and for people. */
+/** The refusal of an input of deltas (messages, templates) already applied to the store (exit 3), as JSON and for people. */
 export interface AlreadyAppliedInput {
   refused: 'already-applied';
   /** The run that applied it. */
@@ -242,14 +245,34 @@ export function inputRunDecision(
   return { action: 'plan', identity };
 }
 
+/** What a kind's refusal counts, and what `--again` does for it. */
+function repeatWords(kind: string): { unit: string; again: string } {
+  switch (kind) {
+    case 'messages':
+      // Planned again, the recipients an earlier run sent to are skipped unless --resend.
+      return {
+        unit: 'messages',
+        again: '--resend sends it once more (--again plans it again without the recipients it sent)',
+      };
+    case 'templates':
+      return {
+        unit: 'templates',
+        again: '--again plans it again (a template the store already has is not submitted again)',
+      };
+    default:
+      return { unit: 'deltas', again: '--again applies it once more' };
+  }
+}
+
 function alreadyApplied(identity: InputIdentity, previous: InputRun): AlreadyAppliedInput {
   const { done, total } = previous;
+  const { unit, again } = repeatWords(identity.kind);
   const howMuch =
     done !== undefined && total !== undefined
-      ? `${done} of ${total} deltas`
+      ? `${done} of ${total} ${unit}`
       : total !== undefined
-        ? `an unknown part of ${total} deltas (its run directory is gone)`
-        : 'an unknown number of its deltas (its run directory is gone)';
+        ? `an unknown part of ${total} ${unit} (its run directory is gone)`
+        : `an unknown number of its ${unit} (its run directory is gone)`;
   const failed = (previous.failed ?? 0) > 0 && previous.run !== undefined;
   const retry = failed ? `; to retry what failed instead: mbulk runs resume ${previous.runId}` : '';
   const sheet = identity.sheet !== undefined ? ` sheet ${identity.sheet}` : '';
@@ -261,6 +284,6 @@ function alreadyApplied(identity: InputIdentity, previous: InputRun): AlreadyApp
     ...(total !== undefined ? { total } : {}),
     input: identity.input,
     sha256: identity.sha256,
-    message: `${identity.input}${sheet} (sha256 ${identity.sha256.slice(0, 8)}…) was applied to this store by run ${previous.runId} at ${previous.at}: ${howMuch}; --again applies it once more${retry}. Nothing was written`,
+    message: `${identity.input}${sheet} (sha256 ${identity.sha256.slice(0, 8)}…) was applied to this store by run ${previous.runId} at ${previous.at}: ${howMuch}; ${again}${retry}. Nothing was written`,
   };
 }

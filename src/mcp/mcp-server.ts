@@ -197,7 +197,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .boolean()
           .optional()
           .describe(
-            'Plan an input of deltas (delta_quantity) that a run already applied to this store, to apply it once more (default: refused, naming that run)',
+            'Plan an input that a run already applied to this store once more: deltas (delta_quantity), a recipients sheet already sent with this template, a templates sheet already submitted (default: refused, naming that run)',
           ),
         allow_empty: z
           .boolean()
@@ -228,8 +228,13 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
             file: source.file,
             shown: args.source.file ?? args.source.url ?? `inline-${args.kind}.csv`,
             sheet: args.sheet,
+            // Messages: the same recipients with another template are other messages.
+            ...(args.kind === 'messages' && args.template !== undefined ? { params: [args.template] } : {}),
           });
-          const decision = inputRunDecision(options.runsRoot, identity, { again: args.again === true });
+          const decision = inputRunDecision(options.runsRoot, identity, {
+            // Messages: resend asks for the messages sent already once more.
+            again: args.again === true || (args.kind === 'messages' && args.resend === true),
+          });
           if (decision.action === 'refuse') {
             const { refusal } = decision;
             return toolError({ error: 'refused', ...refusal, message: `refused: ${refusal.message}` });

@@ -16,6 +16,7 @@ interface SendArgs extends GlobalArgs, NotifyArgs {
   'allow-duplicates': boolean;
   resend: boolean;
   'skip-invalid': boolean;
+  again?: boolean | undefined;
   max?: number | undefined;
   preview: number;
 }
@@ -41,6 +42,11 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
   let invalid = 0;
   return runImportFlow(args, ctx, {
     command: 'messages send',
+    // The same sheet with the same template: an unfinished run of it is continued, a run that
+    // sent it refuses a second (--again).
+    kind: 'messages',
+    identityParams: [args.template],
+    again: args.resend,
     planLabel: 'Plan messages',
     plan: (basics) =>
       planMessageSend({
@@ -160,7 +166,13 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
               type: 'boolean',
               default: false,
               describe:
-                'Send again to recipients an earlier run already sent this template with the same parameters (default: skipped)',
+                'Send again to recipients an earlier run already sent this template with the same parameters (default: skipped); a sheet a run already sent is planned again (as --again)',
+            })
+            .option('again', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Plan a sheet that a run already sent with this template again, without the recipients it sent (default: refused, exit 3, naming that run; --resend sends to them too). An unfinished run of the same sheet is always continued, never planned again',
             })
             .option('skip-invalid', {
               type: 'boolean',

@@ -17,6 +17,7 @@ interface CreateArgs extends GlobalArgs, NotifyArgs {
   'runs-dir'?: string | undefined;
   'state-dir'?: string | undefined;
   'skip-invalid': boolean;
+  again?: boolean | undefined;
 }
 
 interface StatusArgs extends GlobalArgs {
@@ -41,6 +42,9 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
   let invalid = 0;
   return runImportFlow(args, ctx, {
     command: 'templates create',
+    // The same sheet: an unfinished run of it is continued, a run that submitted it refuses a
+    // second (--again).
+    kind: 'templates',
     planLabel: 'Plan templates',
     plan: (basics) =>
       planTemplateImport({
@@ -211,6 +215,12 @@ export const registerTemplates: RegisterCommand = (parser, ctx, setExit) =>
               type: 'string',
               hidden: true,
               describe: 'Where submitted categories are remembered (default: .mbulk)',
+            })
+            .option('again', {
+              type: 'boolean',
+              default: false,
+              describe:
+                'Plan a sheet that a run already submitted to this store again (default: refused, exit 3, naming that run; a template the store has is not submitted again). An unfinished run of the same sheet is always continued, never planned again',
             })
             .option('skip-invalid', {
               type: 'boolean',

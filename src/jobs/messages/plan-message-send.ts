@@ -66,6 +66,10 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
     {
       kind: 'messages',
       role: 'recipients',
+      // The same recipients with another template are other messages.
+      identityParams: [options.template],
+      // Sent twice, a message arrives twice: a run of this sheet already sent is not planned again.
+      deltas: () => true,
       read: async (store) => {
         const template = await findTemplate(client, options.template, options.signal);
         if (template === undefined) {

@@ -75,6 +75,8 @@ export interface SheetPlanner<Read extends SheetRead, File extends { kind: strin
   deltas?(read: Read): boolean;
   /** Input files besides `file` that shape the plan (part of the input's identity). */
   extraInputs?: readonly string[] | undefined;
+  /** Values besides the files that are part of the input's identity (InputIdentityOptions.params). */
+  identityParams?: readonly string[] | undefined;
 }
 
 export interface PlannedFromSheet<File> {
@@ -130,6 +132,7 @@ export async function planFromSheet<Read extends SheetRead, File extends { kind:
         shown: options.inputShown,
         sheet: options.read?.sheet,
         extraFiles: planner.extraInputs,
+        params: planner.identityParams,
       }),
     planner.deltas?.(read) === true,
   );

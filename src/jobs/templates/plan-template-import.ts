@@ -39,6 +39,8 @@ export async function planTemplateImport(options: PlanTemplateOptions): Promise<
     { ...options, allowEmpty: true },
     {
       kind: 'templates',
+      // A sheet of templates submitted once is not submitted again without --again.
+      deltas: () => true,
       read: () =>
         readInputSheet(options, {
           header: (info) => resolveTemplateColumns(info.sheet, info.columns),

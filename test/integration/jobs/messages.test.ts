@@ -339,8 +339,14 @@ describe('mbulk messages send', () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ sent: 3, alreadySent: 0 });
     expect(sends(s)).toHaveLength(3);
 
-    // The same command again (instead of mbulk runs resume): nothing is sent, every row says why.
-    const again = await send();
+    // The same command again: refused, the sheet was sent by that run (issue 37).
+    const refused = await send();
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toContain(`by run ${(JSON.parse(first.stdout) as { runId: string }).runId}`);
+    expect(sends(s)).toHaveLength(3);
+
+    // Planned again (--again): nothing is sent, every row says why.
+    const again = await send('--again');
     expect(again.code, again.stderr).toBe(0);
     const doc = JSON.parse(again.stdout) as { sent: number; alreadySent: number; runDir: string };
     expect(doc).toMatchObject({ sent: 0, alreadySent: 3 });
