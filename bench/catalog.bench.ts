@@ -19,11 +19,12 @@
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { MerchantClient } from '../src/api/merchant-client.js';
+import { undiciRequestLike } from '../src/api/transport.js';
 import { csvField } from '../src/sheets/csv-file-writer.js';
 import { applyProductRun, planProductImport } from '../src/jobs/products/product-import.js';
 import { readProductSheets } from '../src/jobs/products/product-sheets.js';
@@ -47,13 +48,19 @@ function flag(name: string): boolean {
 /** Sandbox latency (ms, ±50%) and rate limit (requests/s): 0 means none. */
 const LATENCY = option('latency') ?? 0;
 const RATE = option('rate') ?? 0;
+const CHANGED_SHARE = option('changed') ?? 0.1;
+const NEW_SHARE = option('new') ?? 0;
 /** Plan only (`mbulk import products FILE` without --apply): the 1M-variant bench. */
 const DRY_RUN = flag('dry-run');
 const SKIP_XLSX = flag('no-xlsx');
 const args = argv;
 const mode = args[0]?.startsWith('--') ? args.shift() : undefined;
 const N = Number(args[0] ?? 10_000);
-const CHANGED_EVERY = 10; // 10% of the products change
+/** Share of the store's products the sheet changes (`--changed 0.01`: issue 41's 1%; default 10%). */
+const CHANGED_EVERY = Math.max(1, Math.round(1 / (CHANGED_SHARE > 0 ? CHANGED_SHARE : 0.1)));
+/** Products on the sheet the store does not have (`--new 0.001`: issue 41's 0.1%; default none). */
+const NEW = Math.round(N * NEW_SHARE);
+const CHANGED = Math.floor(N / CHANGED_EVERY);
 const COLUMNS = [
   'reference_id',
   'sku',
@@ -112,7 +119,7 @@ const money = (minor: number) => (minor / 100).toFixed(2);
 /** Sheet rows of product i (3 rows); a changed product has a new price on its product and first variant. */
 function sheetRows(i: number): string[][] {
   const p = live(i);
-  const changed = i % CHANGED_EVERY === 0;
+  const changed = i <= N && i % CHANGED_EVERY === 0;
   const price = changed ? p.price + 55 : p.price;
   return (p.variants ?? []).map((v, n) => [
     p.reference_id ?? '',
@@ -141,7 +148,7 @@ function sheetRows(i: number): string[][] {
 async function writeCsv(file: string): Promise<void> {
   const out = createWriteStream(file);
   let buf = `${COLUMNS.join(',')}\n`;
-  for (let i = 1; i <= N; i++) {
+  for (let i = 1; i <= N + NEW; i++) {
     for (const r of sheetRows(i)) buf += `${r.map((cell) => csvField(cell)).join(',')}\n`;
     if (buf.length > 1 << 20) {
       if (!out.write(buf)) await once(out, 'drain');
@@ -157,7 +164,7 @@ async function writeXlsx(file: string): Promise<void> {
   const ws = wb.addWorksheet('products');
   ws.addRow([...COLUMNS]).commit();
   const numeric = new Set([6, 7, 8, 15, 16, 17, 18]);
-  for (let i = 1; i <= N; i++) {
+  for (let i = 1; i <= N + NEW; i++) {
     for (const r of sheetRows(i)) ws.addRow(r.map((v, c) => (numeric.has(c) ? Number(v) : v))).commit();
   }
   ws.commit();
@@ -177,9 +184,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mbulk-catalog-bench-'));
   const csv = join(dir, 'catalog.csv');
   const xlsx = join(dir, 'catalog.xlsx');
-  const rows = N * VARIANTS.length;
+  const rows = (N + NEW) * VARIANTS.length;
   console.log(
-    `catalog bench: ${N} products × ${VARIANTS.length} variants = ${rows} rows, ${N / CHANGED_EVERY} changed`,
+    `catalog bench: ${N} products × ${VARIANTS.length} variants in the store, ${rows} rows on the sheet, ${CHANGED} changed, ${NEW} new · load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} · ${cpus().length} cores`,
   );
 
   let t = performance.now();
@@ -193,6 +202,10 @@ async function main(): Promise<void> {
       '--sheets',
       String(N),
       dir,
+      '--changed',
+      String(CHANGED_SHARE),
+      '--new',
+      String(NEW_SHARE),
       ...(SKIP_XLSX ? ['--no-xlsx'] : []),
     ],
     {
@@ -280,10 +293,17 @@ async function main(): Promise<void> {
     console.log(
       `  import CSV: read+validate ${first.read.toFixed(2)} s (${Math.round(first.rows / first.read)} rows/s) · live fetch ${first.fetch.toFixed(2)} s (${first.liveCount} products, ${lists} list requests) · plan ${first.plan.toFixed(2)} s (update ${first.summary.update} · noop ${first.summary.noop} · create ${first.summary.create} · invalid ${first.summary.invalid})`,
     );
+    const expected = CHANGED + NEW;
+    const pages = Math.max(1, Math.ceil(N / 100));
+    const listBound = Math.max(RATE > 0 ? pages / RATE : 0, (pages * LATENCY) / 1000);
+    const writeBound = RATE > 0 ? expected / RATE : 0;
     console.log(
-      `  apply: ${first.updated} updated, ${first.failed} failed in ${first.apply.toFixed(2)} s (${Math.round(first.updated / first.apply)} products/s, concurrency 8) · write requests ${writes} (changed products ${N / CHANGED_EVERY}) ${writes === N / CHANGED_EVERY ? 'OK' : 'MISMATCH'} · peak RSS ${mb(first.peakRss)}`,
+      `  apply: ${first.updated} updated, ${first.created} created, ${first.failed} failed in ${first.apply.toFixed(2)} s (concurrency 8) · write requests ${writes} (changed + new products ${expected}) ${writes === expected ? 'OK' : 'MISMATCH'} · other requests while applying ${first.applyReads} · peak RSS ${mb(first.peakRss)}`,
     );
-
+    if (listBound > 0)
+      console.log(
+        `  plan + apply ${(first.planTotal + first.apply).toFixed(2)} s against the bound ${(listBound + writeBound).toFixed(2)} s (${pages} pages + ${expected} writes at ${RATE || '∞'}/s): ratio ${((first.planTotal + first.apply) / (listBound + writeBound)).toFixed(2)} (target <= 1.2); plan alone ${first.planTotal.toFixed(2)} s ÷ ${listBound.toFixed(2)} s = ${(first.planTotal / listBound).toFixed(2)}`,
+      );
     await sandbox.clearRequestLog();
     const again = importOnce(csv);
     const rerunWrites = (await sandbox.requestLog()).filter((e) => e.method !== 'GET').length;
@@ -314,7 +334,10 @@ interface ImportFigures {
   liveCount: number;
   summary: { total: number; create: number; update: number; noop: number; invalid: number };
   updated: number;
+  created: number;
   failed: number;
+  /** Requests other than writes the apply sent (write-time checks). */
+  applyReads: number;
   peakRss: number;
 }
 
@@ -324,9 +347,20 @@ async function importOnceChild(file: string, url: string, token: string, runsRoo
   const t0 = performance.now();
   const planned = await planProductImport({ client, file, runsRoot, target: 'bench' });
   const planTotal = (performance.now() - t0) / 1000;
+  let reads = 0;
   const applied = DRY_RUN
-    ? { seconds: 0, updated: 0, failed: 0 }
-    : await applyProductRun(planned.run, { client, concurrency: 8 });
+    ? { seconds: 0, updated: 0, created: 0, failed: 0, requests: 0 }
+    : await (async () => {
+        const counting = new MerchantClient({
+          baseUrl: url,
+          token,
+          fetch: (u, init) => {
+            if (init.method === 'GET') reads++;
+            return undiciRequestLike(u, init);
+          },
+        });
+        return applyProductRun(planned.run, { client: counting, concurrency: 8 });
+      })();
   const figures: ImportFigures = {
     rows: planned.file.rows,
     ...planned.timings,
@@ -335,7 +369,9 @@ async function importOnceChild(file: string, url: string, token: string, runsRoo
     liveCount: planned.file.plan.liveCount,
     summary: planned.file.plan.summary,
     updated: applied.updated,
+    created: applied.created,
     failed: applied.failed,
+    applyReads: reads,
     peakRss: process.resourceUsage().maxRSS * 1024,
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);

@@ -1,18 +1,16 @@
-import type { MerchantClient } from '../../api/merchant-client.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
 import { checkGuardrail } from '../../plan/check-guardrail.js';
-import { addLiveProduct, emptyLiveCatalog } from '../../plan/live-catalog.js';
-import { planProducts } from '../../plan/plan-products.js';
+import { planProducts, type PlanProductsOptions } from '../../plan/plan-products.js';
 import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { categoryRefusal, type CategoryChoice } from '../../plan/category-plan.js';
-import { currencyDecimals, type Product, type Store } from '../../schema/index.js';
-import type { JobCallbacks } from '../job-events.js';
+import { currencyDecimals, type Store } from '../../schema/index.js';
 import { keepRunInput } from '../run-input.js';
 import { planFromSheet, type PlanFromSheetOptions, type SheetRead } from '../runner/plan-from-sheet.js';
 import { imageMemoryFile, readImageMemory } from './image-memory.js';
+import { LiveCatalogRead, mayBeWritten } from './live-catalog-read.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 import { productCounts, writeProductReport, WRITES } from './product-report.js';
 import { looseIssues, readProductSheets, type ProductSheets } from './product-sheets.js';
@@ -75,25 +73,8 @@ export interface PlannedProductRun {
   refusal?: string;
   /** Set when the plan has price jumps and `allowPriceJumps` is off: `--apply` refuses (exit 3). */
   applyRefusal?: string;
-  /** Seconds per phase: read+validate, live fetch, plan. */
+  /** Seconds per phase: read+validate, live fetch (overlapping the read), plan. */
   timings: { read: number; fetch: number; plan: number };
-}
-
-/** Live products read page by page (limit 100) in one unfiltered listing. */
-async function readLiveCatalog(client: MerchantClient, callbacks: JobCallbacks) {
-  const catalog = emptyLiveCatalog();
-  // The full products are kept as JSON text (compact): only those the plan touches are parsed back.
-  const raw = new Map<string, string>();
-  let n = 0;
-  // One plain read, not the status partitions: a product whose status changes mid-read could be
-  // missed by both partitions and would then be planned as a duplicate create.
-  for await (const p of client.products.list({}, callbacks.signal ? { signal: callbacks.signal } : {})) {
-    addLiveProduct(catalog, p);
-    raw.set(p.id, JSON.stringify(p));
-    if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
-  }
-  callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
-  return { catalog, raw };
 }
 
 /**
@@ -107,6 +88,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
   const blank = options.blank ?? 'keep';
   const allowPriceJumps = options.allowPriceJumps ?? false;
   const timings = { read: 0, fetch: 0, plan: 0 };
+  // The live catalog is read while the sheet is (from its header on), and stopped if it is refused.
+  let live: LiveCatalogRead | undefined;
   const planned = await planFromSheet<ProductsRead, ProductPlanFile>(options, {
     kind: 'products',
     read: async (store) => {
@@ -136,6 +119,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         onProgress: options.onProgress,
         onWarning: options.onWarning,
         signal: options.signal,
+        onHeader: () => {
+          live ??= new LiveCatalogRead(client, options);
+        },
       });
       timings.read = sheets.seconds;
       // An empty products sheet is refused as a truncated file: its rows alone count.
@@ -143,14 +129,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     },
     plan: async ({ sheets }, store) => {
       const decimals = currencyDecimals(store.currency);
-      const fetchStart = performance.now();
-      const { catalog, raw } = await readLiveCatalog(client, options);
-      timings.fetch = (performance.now() - fetchStart) / 1000;
-
-      const planStart = performance.now();
-      const memoryFile = imageMemoryFile(options.runsRoot, store.id);
       const { mapping } = sheets;
-      const plan = planProducts(mapping.products, catalog, {
+      const memoryFile = imageMemoryFile(options.runsRoot, store.id);
+      const planOptions: PlanProductsOptions = {
         decimals,
         missing: options.missing ?? 'ignore',
         replace: options.replace ?? {},
@@ -164,16 +145,20 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         stockUnknown: options.stockUnknown,
         categories: { ...options.categories, required: sheets.source.format !== 'mbulk' },
         platformExport: sheets.source.format !== 'mbulk' && sheets.source.format !== 'map',
-      });
+      };
+      live ??= new LiveCatalogRead(client, options);
+      // Only the live products the plan may write keep their full body (the backup's before-state).
+      live.keepBodies(mayBeWritten(mapping.products, planOptions));
+      const catalog = await live.complete();
+      // The whole read, most of it while the sheet was read.
+      timings.fetch = live.seconds;
+
+      const planStart = performance.now();
+      const plan = planProducts(mapping.products, catalog, planOptions);
       // The live products the plan writes, as read (the backup's before-states).
-      const before: Record<string, Product> = {};
-      for (const e of plan.entries) {
-        if (WRITES.has(e.action) && e.productId !== null) {
-          const p = raw.get(e.productId);
-          if (p !== undefined) before[e.productId] = JSON.parse(p) as Product;
-        }
-      }
-      raw.clear();
+      const before = await live.takeBodies(
+        plan.entries.flatMap((e) => (WRITES.has(e.action) && e.productId !== null ? [e.productId] : [])),
+      );
       const guard = checkGuardrail(plan, plan.liveCount, {
         allowDeletes: options.allowDeletes ?? false,
         ...(options.removalLimit?.fraction !== undefined
@@ -254,6 +239,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     counts: productCounts,
     report: writeProductReport,
     extraInputs: options.optionsFile !== undefined ? [options.optionsFile] : [],
+  }).catch((error: unknown) => {
+    live?.stop();
+    throw error;
   });
   const { priceJumps } = planned.file;
   const applyRefusal =

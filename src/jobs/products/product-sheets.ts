@@ -48,6 +48,11 @@ export interface ReadProductSheetsOptions extends JobCallbacks {
   columnMap?: ColumnMap | undefined;
   /** `--location NAME`: a Square export's stock from that location alone (default: summed). */
   location?: string | undefined;
+  /**
+   * Called once the products sheet's header is read and its format known, before its rows are
+   * mapped (the import starts reading the live catalog then, while the rows are read).
+   */
+  onHeader?: (() => void) | undefined;
 }
 
 export interface ProductSheets {
@@ -169,6 +174,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
           mapped === undefined ? mappingOptions : { ...mappingOptions, columnFields: mapped.fields },
         )
       : undefined;
+  options.onHeader?.();
   let rows = 0;
   const stamped = info.columns.some((c) => c.key === EXPORTED_AT_COLUMN);
   let exportedAt = Number.POSITIVE_INFINITY;
