@@ -46,7 +46,8 @@ export interface TaxOptions {
  * Tax rate names a program has by default in an organisation of a country, by rate: Xero's default
  * tax rates (UK: "20% (VAT on Income)", "No VAT"; Australia: "GST on Income", "GST Free Income";
  * New Zealand: "15% GST on Income", "No GST"; elsewhere "Tax Exempt" for no tax). QuickBooks Online
- * US: the codes `TAX` and `NON`. Anything else must be named with --tax-type / --zero-tax-type.
+ * US: the codes `TAX` and `NON`; UK: its VAT codes `20.0% S`, `5.0% R`, `No VAT`. Anything else
+ * must be named with --tax-type / --zero-tax-type.
  */
 /** Per profile, per country (`*`: any other), the zero rate and the rates by percent (`*`: any rate). */
 const IMPLIED: Record<AccountingProfile, Record<string, { zero: string; rates: Record<string, string> }>> = {
@@ -56,7 +57,13 @@ const IMPLIED: Record<AccountingProfile, Record<string, { zero: string; rates: R
     NZ: { zero: 'No GST', rates: { 15: '15% GST on Income' } },
     '*': { zero: 'Tax Exempt', rates: {} },
   },
-  quickbooks: { US: { zero: 'NON', rates: { '*': 'TAX' } } },
+  quickbooks: {
+    US: { zero: 'NON', rates: { '*': 'TAX' } },
+    // Intuit, "VAT codes in QuickBooks Online: A complete guide" (en-uk): the codes QuickBooks sets
+    // up for a UK company, 20.0% S, 5.0% R, 0.0% Z, No VAT (out of scope: "typically recorded
+    // using the No VAT code"), Exempt.
+    GB: { zero: 'No VAT', rates: { 20: '20.0% S', 5: '5.0% R' } },
+  },
 };
 
 function implied(profile: AccountingProfile, country: string, percent: number) {
@@ -67,7 +74,9 @@ function implied(profile: AccountingProfile, country: string, percent: number) {
   return { zero: entry.zero, taxed: percent === 0 ? entry.zero : (rates[String(percent)] ?? rates['*']) };
 }
 
-const PROGRAM: Record<AccountingProfile, string> = { xero: 'Xero', quickbooks: 'QuickBooks' };
+const PROGRAM: Record<AccountingProfile, string> = { xero: 'Xero', quickbooks: 'QuickBooks Online' };
+/** What the program calls a rate: Xero a tax rate, QuickBooks Online a tax (VAT, GST) code. */
+const RATE_WORD: Record<AccountingProfile, string> = { xero: 'tax rate', quickbooks: 'tax code' };
 
 /**
  * The tax policy of a profile file for a store, or a UsageError (exit 2) naming the flag to give
@@ -86,7 +95,7 @@ export function taxPolicy(
   const needZero = (why: string): string => {
     if (zero !== undefined) return zero;
     throw new UsageError(
-      `--profile ${profile}: ${why}: name ${program}'s rate with no tax (as ${program} shows it, e.g. "Tax Exempt") with --zero-tax-type`,
+      `--profile ${profile}: ${why}: name ${program}'s ${RATE_WORD[profile]} with no tax, exactly as ${program} shows it (e.g. ${profile === 'xero' ? '"Tax Exempt"' : '"Exempt" or "Out of Scope"'}), with --zero-tax-type`,
       'zero-tax-type',
     );
   };
@@ -104,10 +113,16 @@ export function taxPolicy(
   }
   const taxed = options.taxType ?? guess.taxed;
   if (taxed === undefined) {
+    // Both flags at once when both are missing: the store's rate, and (a store with tax) the rate
+    // with no tax that tips outside it and rounding lines take.
+    const alsoZero =
+      zero === undefined
+        ? `, and its ${RATE_WORD[profile]} with no tax (for tips outside the tax and rounding lines) with --zero-tax-type`
+        : '';
     throw new UsageError(
       percent === 0
-        ? `--profile ${profile}: this store charges no tax: name ${program}'s rate with no tax (e.g. "Tax Exempt") with --tax-type (${program} requires a tax rate on every line)`
-        : `--profile ${profile}: this store's prices ${store.tax.inclusive ? 'include' : 'exclude'} ${percent}% tax: name ${program}'s tax rate for it, exactly as ${program} shows it, with --tax-type (or book tax to a liability account of its own with --accounts tax=ACCOUNT)`,
+        ? `--profile ${profile}: this store charges no tax: name ${program}'s ${RATE_WORD[profile]} with no tax (e.g. ${profile === 'xero' ? '"Tax Exempt"' : '"Exempt" or "Out of Scope"'}) with --tax-type (${program} requires a ${RATE_WORD[profile]} on every line)`
+        : `--profile ${profile}: ${program}'s ${RATE_WORD[profile]}s for a store in ${store.country.toUpperCase() || 'this country'} are not known here; this store's prices ${store.tax.inclusive ? 'include' : 'exclude'} ${percent}% tax: name ${program}'s ${RATE_WORD[profile]} for it, exactly as ${program} shows it, with --tax-type${alsoZero} (or book tax to a liability account of its own with --accounts tax=ACCOUNT)`,
       'tax-type',
     );
   }

@@ -258,6 +258,16 @@ describe('accounts and tax', () => {
       zero: 'Tax Exempt',
     });
     expect(() => taxPolicy(my, 'quickbooks', { taxType: 'SR' }, EMPTY_ACCOUNTS)).toThrow(/--zero-tax-type/);
+    // QuickBooks Online UK: the VAT codes Intuit lists as set up for a UK company, no flag needed.
+    expect(taxPolicy(gb, 'quickbooks', {}, EMPTY_ACCOUNTS)).toMatchObject({
+      mode: 'inclusive',
+      taxed: '20.0% S',
+      zero: 'No VAT',
+    });
+    // Elsewhere, one message names both flags when both are needed.
+    expect(() =>
+      taxPolicy({ country: 'AU', tax: { inclusive: true, percent: 10 } }, 'quickbooks', {}, EMPTY_ACCOUNTS),
+    ).toThrow(/tax codes for a store in AU are not known here.*--tax-type, and .*--zero-tax-type/);
     expect(taxPolicy(my, 'xero', {}, parseAccounts('tax=820'))).toMatchObject({
       mode: 'line',
       zero: 'Tax Exempt',
