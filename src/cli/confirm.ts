@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { CliError } from './cli-error.js';
+import { CliError, InterruptedError } from './cli-error.js';
 import { ExitCode } from './exit-code.js';
 import { visibleText } from '../sheets/visible-text.js';
 import type { Output } from './output.js';
@@ -17,9 +17,15 @@ export async function confirmApply(out: Output, question: string, yes: boolean):
     );
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  // Ctrl-C at the prompt arrives as a keypress (raw mode), not a signal: it means no.
+  // Ctrl-C at the prompt arrives as a keypress (raw mode), not a signal: an interrupt before any
+  // write, which the CLI ends as it ends one during planning or the drift check (exit 130, naming
+  // the command that continues the run).
   const interrupted = new Promise<never>((_, reject) =>
-    rl.once('SIGINT', () => reject(new CliError('interrupted: nothing was written', ExitCode.Interrupted))),
+    rl.once('SIGINT', () => {
+      // The cursor is after the question: what follows starts on a line of its own.
+      process.stdout.write('\n');
+      reject(new InterruptedError('Ctrl-C at the prompt'));
+    }),
   );
   try {
     const answer = (await Promise.race([rl.question(`${visibleText(question)} [y/N] `), interrupted]))

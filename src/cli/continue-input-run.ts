@@ -21,8 +21,8 @@ export async function continueInputRun(
   const { printAppliedSavedRun, printSavedRunEvent, savedRunRefused } = await import('./saved-run-output.js');
   const out = ctx.out;
   const { run, previous, identity } = decision;
-  const { resumeRunCommand } = await import('./run-hints.js');
-  ctx.run = { id: run.id, journal: run.file('journal'), continueWith: () => resumeRunCommand(run.id, args) };
+  const { continueRunCommand, resumeRunCommand } = await import('./run-hints.js');
+  ctx.run = { id: run.id, journal: run.file('journal'), continueWith: () => continueRunCommand(run, args) };
   const written =
     previous.done !== undefined && previous.total !== undefined
       ? `${previous.done} of ${previous.total} changes written`

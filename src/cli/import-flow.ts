@@ -246,12 +246,14 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       }),
     );
     lock?.setRunId(planned.run.id);
-    const { resumeRunCommand } = await import('./run-hints.js');
+    const { continueRunCommand, resumeRunCommand } = await import('./run-hints.js');
     const runId = planned.run.id;
     ctx.run = {
       id: runId,
       journal: planned.run.file('journal'),
-      continueWith: () => resumeRunCommand(runId, args),
+      // Stopped at the prompt the run is only planned: `mbulk apply RUN` writes it; once it has
+      // begun writing, `mbulk runs resume RUN` continues it.
+      continueWith: () => continueRunCommand(planned.run, args),
     };
     const view = flow.show(planned, target);
     const hint = allInvalidHint(planned.run.meta.counts['rows'] ?? 0, view.invalid, {

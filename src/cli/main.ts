@@ -67,9 +67,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     });
     await parser.parseAsync(argv);
   } catch (error) {
-    if (abort.signal.aborted) {
+    if (abort.signal.aborted || error instanceof InterruptedError) {
       // Stopped before any write of this session began (reading, planning, the drift check, the
-      // prompt): a saved run stays as it was.
+      // prompt, where Ctrl-C is a keypress rather than a signal): a saved run stays as it was.
       const next = ctx.run?.continueWith?.();
       const run =
         ctx.run === undefined

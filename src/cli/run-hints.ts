@@ -35,6 +35,34 @@ export function resumeRunCommand(
   return `mbulk runs resume ${runId}${targetFlags(args)}`;
 }
 
+/** Flags of `mbulk apply` an import takes too: a plan the import allowed is allowed when applied. */
+const APPLY_ALLOWANCES = ['allow-price-jumps', 'allow-deletes', 'strict-check'] as const;
+
+/**
+ * The command that continues a run stopped before this session wrote (Ctrl-C at the prompt, during
+ * planning or the drift check): `mbulk apply RUN` while the run is only planned (with the flags of
+ * this command line it needs: `--allow-price-jumps`, `--allow-deletes`, `--strict-check`), else
+ * `mbulk runs resume RUN`; both with the options naming where it writes and where its runs are.
+ */
+export function continueRunCommand(
+  run: { id: string; refresh(): { status: string } },
+  args: GlobalArgs & { 'runs-dir'?: string | undefined } & Partial<
+      Record<(typeof APPLY_ALLOWANCES)[number], boolean | undefined>
+    >,
+): string {
+  let planned = false;
+  try {
+    planned = run.refresh().status === 'planned';
+  } catch {
+    // run.json unreadable: a resume checks the run before it writes.
+  }
+  if (!planned) return resumeRunCommand(run.id, args);
+  const allowances = APPLY_ALLOWANCES.filter((f) => args[f] === true)
+    .map((f) => ` --${f}`)
+    .join('');
+  return `${applyRunCommand(run.id, args)}${allowances}`;
+}
+
 /** Options whose value is a secret: a command line holding one is never shown again. */
 const SECRET = /^--(token|header|authorization)(=|$)/i;
 

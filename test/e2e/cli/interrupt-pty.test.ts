@@ -51,8 +51,15 @@ interface TerminalRun {
   stoppingMs: number | undefined;
 }
 
-/** `mbulk ARGS` in a pseudo-terminal; Ctrl-C is typed once `interruptWhen` holds (given the screen so far). */
-function inTerminal(args: string, interruptWhen: (text: string) => boolean): Promise<TerminalRun> {
+/**
+ * `mbulk ARGS` in a pseudo-terminal; Ctrl-C (or `keys`) is typed once `interruptWhen` holds (given
+ * the screen so far).
+ */
+function inTerminal(
+  args: string,
+  interruptWhen: (text: string) => boolean,
+  keys = '\x03',
+): Promise<TerminalRun> {
   const child = spawn('script', ['-qfec', `stty cols 120 rows 40; node ${BIN} ${args}`, '/dev/null'], {
     cwd: dir,
     env,
@@ -73,7 +80,7 @@ function inTerminal(args: string, interruptWhen: (text: string) => boolean): Pro
       clearInterval(timer);
       sentAt = Date.now();
       sentIndex = text.length;
-      child.stdin.write('\x03');
+      child.stdin.write(keys);
     }
   }, 20);
   return new Promise((done) =>
@@ -152,6 +159,36 @@ it('Ctrl-C in a terminal stops the apply, then a resume, each saying so at once 
   expect(refs.length).toBe(PRODUCTS);
   expect(new Set(refs).size).toBe(PRODUCTS);
   expect((await mbulk(['runs', 'show', runId])).text).toContain(`done ${PRODUCTS} of ${PRODUCTS}`);
+}, 60_000);
+
+it('Ctrl-C at the confirmation prompt of an import names the command that continues its run (mbulk apply RUN with the flags it needs), and that command writes it', async () => {
+  const atPrompt = await inTerminal(
+    'import products new.csv --apply --allow-price-jumps --runs-dir my-runs',
+    (text) => text.includes('[y/N]'),
+  );
+  expect(atPrompt.code, atPrompt.text).toBe(130);
+  expect(productWrites()).toBe(0);
+  expect(atPrompt.after).not.toContain('runs show');
+  const said =
+    /Interrupted: nothing was written · the run stays as it was; continue with: (mbulk apply (\S+) [^\r\n]*)/.exec(
+      atPrompt.after,
+    );
+  expect(said, atPrompt.text).not.toBeNull();
+  const [, command, runId] = said as RegExpExecArray;
+  // The flags the import was given that a later apply needs, and where its runs are.
+  expect(command?.trim()).toBe(`mbulk apply ${runId} --runs-dir my-runs --allow-price-jumps`);
+  const planned = await mbulk(['runs', 'show', runId as string, '--runs-dir', 'my-runs']);
+  expect(planned.text).toContain(`Run ${runId as string} · products · planned`);
+
+  // The command as printed, answered yes at its prompt: it writes the plan, each product once.
+  const applied = await inTerminal(
+    (command as string).trim().replace(/^mbulk /, ''),
+    (text) => text.includes('[y/N]'),
+    'y\r',
+  );
+  expect(applied.code, applied.text).toBe(0);
+  expect(applied.text).toMatch(/Applied: 30 created/);
+  expect(productWrites()).toBe(PRODUCTS);
 }, 60_000);
 
 it('Ctrl-C during the drift check of `mbulk apply RUN` stops its reads at once: ⚠, nothing written, exit 130', async () => {
