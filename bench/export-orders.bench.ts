@@ -5,7 +5,9 @@
  *   e.g. npx tsx bench/export-orders.bench.ts 100000 csv,xlsx sandbox 20 50
  *
  * Positional: SIZES (default 100000), FORMATS (default csv,xlsx), SOURCE (sandbox|local), the
- * sandbox's LATENCY_MS per request (default 0) and its rate limit RPS (default none).
+ * sandbox's LATENCY_MS per request and its rate limit RPS. Without LATENCY_MS both regimes of issue
+ * 41 run one after the other: no latency and no rate limit (CPU-bound), then 20 ms and 50 requests/s.
+ * The load average of the machine is printed with each regime's ratios.
  *
  * - `sandbox` (default): a generated sandbox (`generateStore`, ~1.8 lines per order) served over
  *   loopback HTTP by a separate process; the export reads it through MerchantClient page by page
@@ -28,7 +30,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MerchantClient } from '../src/api/merchant-client.js';
@@ -296,17 +298,22 @@ async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100000').split(',').map(Number);
   const formats = (process.argv[3] ?? 'csv,xlsx').split(',') as ('xlsx' | 'csv')[];
   const source = process.argv[4] ?? 'sandbox';
-  const latencyMs = Number(process.argv[5] ?? 0);
-  const rateLimitRps = Number(process.argv[6] ?? 0);
+  const regimes: [number, number][] =
+    process.argv[5] === undefined || source !== 'sandbox'
+      ? source === 'sandbox'
+        ? [
+            [0, 0],
+            [20, 50],
+          ]
+        : [[0, 0]]
+      : [[Number(process.argv[5]), Number(process.argv[6] ?? 0)]];
   const self = fileURLToPath(import.meta.url);
+  const load = (): string =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   console.log(
-    `orders export bench (Node ${process.version}); sizes ${sizes.join(', ')}; formats ${formats.join(', ')}; source ${source}` +
-      (source === 'sandbox'
-        ? `; sandbox latency ${latencyMs} ms, rate limit ${rateLimitRps > 0 ? `${rateLimitRps}/s` : 'none'}`
-        : ''),
-  );
-  console.log(
-    'format  orders   lines    pages  wall     CPU      orders/s  peak RSS  RSS at 25/50/75/100% | finishing  output',
+    `orders export bench (Node ${process.version}); sizes ${sizes.join(', ')}; formats ${formats.join(', ')}; source ${source}; load average ${load()}`,
   );
   const naiveRow = (n: { seconds: number; peakRss: number; bytes: number }, size: number): string =>
     [
@@ -321,66 +328,75 @@ async function main(): Promise<void> {
       '-'.padEnd(35),
       mb(n.bytes),
     ].join(' ');
-  for (const size of sizes) {
-    const sandbox =
-      source === 'sandbox' ? await startSandboxProcess(self, size, latencyMs, rateLimitRps) : null;
-    if (sandbox) console.log(`(sandbox with ${size} orders ready in ${sandbox.seconds.toFixed(1)} s)`);
-    try {
-      const naive: number[] = [];
-      const runNaive = (): void => {
-        if (!sandbox) return;
-        const n = naiveScript(sandbox.url, sandbox.token);
-        if (!n) return;
-        naive.push(n.seconds);
-        console.log(naiveRow(n, size));
-      };
-      runNaive();
-      const ratios: string[] = [];
-      const walls: [string, number][] = [];
-      for (const format of formats) {
-        const extra = sandbox ? [sandbox.url, sandbox.token] : [];
-        const run = spawnSync(
-          process.execPath,
-          [...process.execArgv, self, '--child', format, String(size), ...extra],
-          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        const line = run.stdout.trim().split('\n').at(-1) ?? '';
-        if (run.status !== 0 || !line.startsWith('{')) {
-          console.log(`${format} ${size}: failed (exit ${run.status})`);
-          continue;
-        }
-        const r = JSON.parse(line) as ChildResult;
-        walls.push([format, r.seconds]);
+  for (const [latencyMs, rateLimitRps] of regimes)
+    for (const size of sizes) {
+      if (source === 'sandbox')
         console.log(
-          [
-            format.padEnd(7),
-            String(r.orders).padEnd(8),
-            String(r.lines).padEnd(8),
-            String(r.pages || '-').padEnd(6),
-            `${r.seconds.toFixed(1)} s`.padEnd(8),
-            `${r.cpuSeconds.toFixed(1)} s`.padEnd(8),
-            String(Math.round(r.orders / r.seconds)).padEnd(9),
-            mb(r.peakRss).padEnd(9),
-            `${r.samples.map(mb).join(' / ')} | ${r.finishingPeak ? mb(r.finishingPeak) : '-'}`.padEnd(35),
-            mb(r.bytes).padEnd(7),
-          ].join(' '),
+          `\n## sandbox latency ${latencyMs} ms, rate limit ${rateLimitRps > 0 ? `${rateLimitRps}/s` : 'none'} (load average ${load()})`,
         );
-      }
-      runNaive();
-      if (naive.length > 0) {
-        const fastest = Math.min(...naive);
-        for (const [format, seconds] of walls) {
-          const target = format === 'csv' ? 1.0 : 1.5;
-          ratios.push(`${format} ${(seconds / fastest).toFixed(2)} (target ≤ ${target.toFixed(1)})`);
+      console.log(
+        'format  orders   lines    pages  wall     CPU      orders/s  peak RSS  RSS at 25/50/75/100% | finishing  output',
+      );
+      const sandbox =
+        source === 'sandbox' ? await startSandboxProcess(self, size, latencyMs, rateLimitRps) : null;
+      if (sandbox) console.log(`(sandbox with ${size} orders ready in ${sandbox.seconds.toFixed(1)} s)`);
+      try {
+        const naive: number[] = [];
+        const runNaive = (): void => {
+          if (!sandbox) return;
+          const n = naiveScript(sandbox.url, sandbox.token);
+          if (!n) return;
+          naive.push(n.seconds);
+          console.log(naiveRow(n, size));
+        };
+        runNaive();
+        const ratios: string[] = [];
+        const walls: [string, number][] = [];
+        for (const format of formats) {
+          const extra = sandbox ? [sandbox.url, sandbox.token] : [];
+          const run = spawnSync(
+            process.execPath,
+            [...process.execArgv, self, '--child', format, String(size), ...extra],
+            { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+          );
+          const line = run.stdout.trim().split('\n').at(-1) ?? '';
+          if (run.status !== 0 || !line.startsWith('{')) {
+            console.log(`${format} ${size}: failed (exit ${run.status})`);
+            continue;
+          }
+          const r = JSON.parse(line) as ChildResult;
+          walls.push([format, r.seconds]);
+          console.log(
+            [
+              format.padEnd(7),
+              String(r.orders).padEnd(8),
+              String(r.lines).padEnd(8),
+              String(r.pages || '-').padEnd(6),
+              `${r.seconds.toFixed(1)} s`.padEnd(8),
+              `${r.cpuSeconds.toFixed(1)} s`.padEnd(8),
+              String(Math.round(r.orders / r.seconds)).padEnd(9),
+              mb(r.peakRss).padEnd(9),
+              `${r.samples.map(mb).join(' / ')} | ${r.finishingPeak ? mb(r.finishingPeak) : '-'}`.padEnd(35),
+              mb(r.bytes).padEnd(7),
+            ].join(' '),
+          );
         }
-        console.log(
-          `ratios to the naive script (the faster of ${naive.map((n) => n.toFixed(1)).join(' and ')} s): ${ratios.join(', ')}`,
-        );
+        runNaive();
+        if (naive.length > 0) {
+          const fastest = Math.min(...naive);
+          for (const [format, seconds] of walls) {
+            const target = format === 'csv' ? 1.0 : 1.5;
+            ratios.push(`${format} ${(seconds / fastest).toFixed(2)} (target ≤ ${target.toFixed(1)})`);
+          }
+          console.log(
+            `ratios to the naive script (the faster of ${naive.map((n) => n.toFixed(1)).join(' and ')} s): ${ratios.join(', ')}; ` +
+              `peak RSS target < 300 MB; load average ${load()}`,
+          );
+        }
+      } finally {
+        sandbox?.stop();
       }
-    } finally {
-      sandbox?.stop();
     }
-  }
 }
 
 if (process.argv[2] === '--child') {

@@ -347,17 +347,21 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
             summaryPath,
           )
         : null;
+      // A write returns a promise only when the writer asks to wait: awaited then alone.
       for await (const order of selected()) {
-        await ordersSheet.write(orderRow(order, store));
+        let wait = ordersSheet.write(orderRow(order, store));
+        if (wait) await wait;
         for (const row of orderLineRows(order, store)) {
-          await linesSheet.write(row);
+          wait = linesSheet.write(row);
+          if (wait) await wait;
           stats.linesWritten++;
         }
         const found = orderChecks(order, store);
         if (found.length > 0) stats.ordersWithChecks++;
         summary.add(order, found.length);
         for (const check of found) {
-          await checksSheet.write(checkRow(order, check));
+          wait = checksSheet.write(checkRow(order, check));
+          if (wait) await wait;
           stats.checks++;
         }
       }

@@ -41,17 +41,23 @@ export class RollingSheet {
     return this.parts.reduce((s, p) => s + p.rowsWritten, 0);
   }
 
-  /** Write a row, waiting only when the writer asks to (backpressure). */
-  async write(row: Readonly<Record<string, unknown>>): Promise<void> {
-    let current = this.parts[this.parts.length - 1] as SheetHandle;
-    if (current.rowsWritten >= this.maxRows) {
-      await current.end();
-      const name = `${this.spec.name}_${this.parts.length + 1}`;
-      current = await this.writer.addSheet({ ...this.spec, name });
-      this.parts.push(current);
-      this.added.push(name);
-    }
-    const pending = current.write(row);
+  /**
+   * Write a row; a promise only when the writer asks to wait (backpressure) or the sheet rolls over,
+   * so that a row written straight through costs the caller no turn of the microtask queue.
+   */
+  write(row: Readonly<Record<string, unknown>>): void | Promise<void> {
+    const current = this.parts[this.parts.length - 1] as SheetHandle;
+    if (current.rowsWritten >= this.maxRows) return this.rollOver(current, row);
+    return current.write(row);
+  }
+
+  private async rollOver(current: SheetHandle, row: Readonly<Record<string, unknown>>): Promise<void> {
+    await current.end();
+    const name = `${this.spec.name}_${this.parts.length + 1}`;
+    const next = await this.writer.addSheet({ ...this.spec, name });
+    this.parts.push(next);
+    this.added.push(name);
+    const pending = next.write(row);
     if (pending) await pending;
   }
 

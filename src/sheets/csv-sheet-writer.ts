@@ -76,6 +76,9 @@ class CsvSheet implements SheetHandle {
   private readonly place: CellPlace;
   /** One row's fields, reused for every row. */
   private readonly fields: string[];
+  /** The last date and datetime text converted, and its CSV text (see dateText). */
+  private readonly lastDate = { value: '', text: '' };
+  private readonly lastDatetime = { value: '', text: '' };
   private state: 'open' | 'ended' | 'aborted' = 'open';
   private ended: Promise<void> | undefined;
 
@@ -111,12 +114,32 @@ class CsvSheet implements SheetHandle {
     this.place.row = this.rowsWritten + 2;
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
-      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      const value = row[column.key];
+      if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'date')) {
+        this.fields[i] = this.dateText(value, column);
+        continue;
+      }
+      const cell = normalizeCell(value, column, this.timezone, this.place);
       this.fields[i] = cell === null ? '' : this.text(cell, column);
     }
     const written = this.csv.writeRow(this.fields);
     this.rowsWritten++;
     return written;
+  }
+
+  /**
+   * A date cell given as text, as CSV text: the same text as the last one of its type gives the same
+   * cell (an order's lines repeat its dates; created and updated are often equal), so it is
+   * converted once.
+   */
+  private dateText(value: string, column: ColumnSpec): string {
+    const last = column.type === 'date' ? this.lastDate : this.lastDatetime;
+    if (last.value === value) return last.text;
+    const cell = normalizeCell(value, column, this.timezone, this.place);
+    const text = cell === null ? '' : this.text(cell, column);
+    last.value = value;
+    last.text = text;
+    return text;
   }
 
   /** A normalised cell as CSV text. */

@@ -358,6 +358,8 @@ function exampleAmount(decimals: number): string {
   return decimals === 0 ? '1290' : `12.${'9'.padEnd(decimals, '0')}`;
 }
 
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000];
+
 /**
  * Integer minor units → exact decimal text in currency units: 1999 → '19.99', 5 → '0.05', -5 → '-0.05',
  * JPY (0 decimals) 1200 → '1200'. Throws on a non-integer (a programming error, never a cell error).
@@ -368,14 +370,23 @@ export function formatMoney(minor: number, decimals: number): string {
   if (!Number.isInteger(decimals) || decimals < 0)
     throw new RangeError(`formatMoney: bad decimals ${decimals}`);
   const negative = minor < 0;
+  const power = POWERS_OF_TEN[decimals];
+  if (power !== undefined && decimals > 0) {
+    // Integer arithmetic (exact for safe integers): the same text as the general path below, which
+    // a money column of an export calls for every cell.
+    const units = negative ? -minor : minor;
+    const fraction = units % power;
+    let digits = String(fraction);
+    while (digits.length < decimals) digits = `0${digits}`;
+    const text = `${(units - fraction) / power}.${digits}`;
+    return negative ? `-${text}` : text;
+  }
   const digits = Math.abs(minor).toFixed(0);
   if (decimals === 0) return negative ? `-${digits}` : digits;
   const padded = digits.padStart(decimals + 1, '0');
   const text = `${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`;
   return negative ? `-${text}` : text;
 }
-
-const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000];
 
 /**
  * Integer minor units → the nearest double in currency units (1999 → 19.99), for numeric spreadsheet cells:

@@ -316,6 +316,9 @@ class XlsxSheet implements SheetHandle {
   private activation: Promise<void> | null = null;
   private endRequested = false;
   private readonly place: CellPlace;
+  /** The last date and datetime text converted, and its serial (see dateSerial; '' is no cell). */
+  private readonly lastDate: { value: string; serial: number | null } = { value: '', serial: null };
+  private readonly lastDatetime: { value: string; serial: number | null } = { value: '', serial: null };
 
   constructor(
     private readonly book: XlsxSheetWriter,
@@ -409,7 +412,16 @@ class XlsxSheet implements SheetHandle {
     let last = 0;
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
-      const cell = normalizeCell(row[column.key], column, this.timezone, this.place);
+      const value = row[column.key];
+      if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'date')) {
+        const serial = this.dateSerial(value, column);
+        if (serial === null) continue;
+        if (first === 0) first = i + 1;
+        last = i + 1;
+        cells += `<c r="${this.letters[i] as string}${number}"${this.styleAttrs[i] as string}><v>${serial}</v></c>`;
+        continue;
+      }
+      const cell = normalizeCell(value, column, this.timezone, this.place);
       if (cell === null) continue;
       if (first === 0) first = i + 1;
       last = i + 1;
@@ -434,6 +446,20 @@ class XlsxSheet implements SheetHandle {
     }
     if (first === 0) return '';
     return `<row r="${number}" spans="${first}:${last}" x14ac:dyDescent="0.25">${cells}</row>`;
+  }
+
+  /**
+   * A date cell given as text, as its serial (null: no cell): the same text as the last one of its
+   * type gives the same serial (an order's lines repeat its dates), so it is converted once.
+   */
+  private dateSerial(value: string, column: ColumnSpec): number | null {
+    const last = column.type === 'date' ? this.lastDate : this.lastDatetime;
+    if (last.value === value) return last.serial;
+    const cell = normalizeCell(value, column, this.timezone, this.place);
+    const serial = cell === null ? null : excelSerial(cell as Date);
+    last.value = value;
+    last.serial = serial;
+    return serial;
   }
 
   /** Write a row's XML into the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */

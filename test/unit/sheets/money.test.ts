@@ -126,6 +126,24 @@ describe('formatMoney / minorToUnits', () => {
     expect(() => formatMoney(1.5, 2)).toThrow(TypeError);
   });
 
+  it('gives the text of the digits cut at the exponent for every amount, small or near the safe limit', () => {
+    // The digit-string definition the integer arithmetic must match byte for byte (exports pin it).
+    const byDigits = (minor: number, decimals: number): string => {
+      const digits = Math.abs(minor).toFixed(0);
+      if (decimals === 0) return minor < 0 ? `-${digits}` : digits;
+      const padded = digits.padStart(decimals + 1, '0');
+      return `${minor < 0 ? '-' : ''}${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`;
+    };
+    const amounts = [0, -0, 1, 9, 10, 99, 100, 101, 1000, 12345, 2 ** 53 - 1, 2 ** 53 - 2, 10 ** 15 + 7];
+    for (let i = 1; i < 53; i++) amounts.push(2 ** i - 1, 2 ** i + 1, Math.floor(2 ** i / 3));
+    const wrong: string[] = [];
+    for (const decimals of [0, 1, 2, 3, 4, 5])
+      for (const minor of amounts)
+        for (const m of [minor, -minor])
+          if (formatMoney(m, decimals) !== byDigits(m, decimals)) wrong.push(`${m}/${decimals}`);
+    expect(wrong).toEqual([]);
+  });
+
   it('gives the double a person typing the amount would get', () => {
     expect(minorToUnits(1999, 2)).toBe(19.99);
     expect(minorToUnits(30, 2)).toBe(0.3);
