@@ -2,6 +2,7 @@ import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { isEtsyListingsHeader } from './etsy/etsy-product-converter.js';
 import { isWixCatalogHeader } from './wix/wix-product-converter.js';
 import { isSquareItemsHeader } from './square/square-product-converter.js';
+import { isBigCommerceHeader } from './bigcommerce/bigcommerce-product-converter.js';
 import type { ProductSourceFormat } from './source-format.js';
 import { readWooHeader, type WooHeaderReading } from './woocommerce/woo-header-reading.js';
 
@@ -74,6 +75,7 @@ export function detectProductFormat(
   if (isEtsyListingsHeader(columns)) return { format: 'etsy' };
   if (isWixCatalogHeader(columns)) return { format: 'wix' };
   if (isSquareItemsHeader(columns)) return { format: 'square' };
+  if (isBigCommerceHeader(columns)) return { format: 'bigcommerce' };
   const reading = readWooHeader(columns, sample);
   if (isWooHeader(reading)) return { format: 'woocommerce', woo: reading };
   const wooKeys = keysOf(reading.columns);

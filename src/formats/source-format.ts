@@ -4,7 +4,15 @@ import { cellText } from '../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 
 /** The product sheet formats `mbulk import products` reads (`--from`). */
-export const PRODUCT_SOURCE_FORMATS = ['mbulk', 'shopify', 'woocommerce', 'etsy', 'wix', 'square'] as const;
+export const PRODUCT_SOURCE_FORMATS = [
+  'mbulk',
+  'shopify',
+  'woocommerce',
+  'etsy',
+  'wix',
+  'square',
+  'bigcommerce',
+] as const;
 export type ProductSourceFormat = (typeof PRODUCT_SOURCE_FORMATS)[number];
 
 /** How the plan names each format on its first line (`Format: Shopify product export`). */
@@ -16,6 +24,7 @@ export const FORMAT_LABELS: Readonly<Record<ProductSourceFormat | 'map' | 'shopi
   etsy: 'Etsy listings download',
   wix: 'Wix Stores product export',
   square: 'Square item library export',
+  bigcommerce: 'BigCommerce products export',
   'shopify-customers': 'Shopify customer export',
 };
 

@@ -327,9 +327,9 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           .option('report', { type: 'string', describe: 'Write the whole report to FILE (.md or .json)' })
           .option('from', {
             type: 'string',
-            choices: ['shopify', 'woocommerce', 'etsy', 'wix', 'square', 'mbulk'],
+            choices: ['shopify', 'woocommerce', 'etsy', 'wix', 'square', 'bigcommerce', 'mbulk'],
             describe:
-              'The sheet format: a Shopify or WooCommerce product export, an Etsy listings download, a Wix Stores product export, a Square item library export, or the merchant-bulk sheet (default: recognised from the header)',
+              'The sheet format: a Shopify or WooCommerce product export, an Etsy listings download, a Wix Stores product export, a Square item library export, a BigCommerce products export, or the merchant-bulk sheet (default: recognised from the header)',
           })
           .option('map', {
             type: 'string',

@@ -13,6 +13,7 @@ import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/
 import { EtsyProductConverter } from '../../formats/etsy/etsy-product-converter.js';
 import { WixProductConverter } from '../../formats/wix/wix-product-converter.js';
 import { SquareProductConverter } from '../../formats/square/square-product-converter.js';
+import { BigCommerceProductConverter } from '../../formats/bigcommerce/bigcommerce-product-converter.js';
 import { ShopifyProductConverter } from '../../formats/shopify/shopify-product-converter.js';
 import {
   FORMAT_LABELS,
@@ -154,6 +155,8 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
   else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
   else if (format === 'wix') converter = new WixProductConverter(sourceColumns, productsLabel);
+  else if (format === 'bigcommerce')
+    converter = new BigCommerceProductConverter(sourceColumns, productsLabel);
   else if (format === 'square')
     converter = new SquareProductConverter(sourceColumns, productsLabel, { location: options.location });
   else if (detected.woo !== undefined)

@@ -12,6 +12,7 @@ import {
   etsyExpectations,
   wixExpectations,
   squareExpectations,
+  bigCommerceExpectations,
   shopifyExpectations,
   wooExpectations,
   type ExpectedProduct,
@@ -166,6 +167,11 @@ const EXPORTS: {
     // One of its eight variations has no quantity while the others have one: tracking is per
     // product, so --stock-unknown untracked cannot apply to it (zero can: see the Square tests).
     invalid: ['square:Tahiti Cargo Pants'],
+  },
+  {
+    file: 'bigcommerce/mgorabbani_products-2017-06-06.csv',
+    format: 'bigcommerce',
+    expected: () => bigCommerceExpectations(join(CORPUS, 'bigcommerce/mgorabbani_products-2017-06-06.csv')),
   },
 ];
 
@@ -801,6 +807,47 @@ describe('Square item library export (issue 38)', () => {
       const again = await run.cli('import', 'products', AMY, ...flags);
       expect(again.code, again.stderr).toBe(0);
       expect(run.writes()).toEqual([]);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+});
+
+describe('BigCommerce products export (issue 38)', () => {
+  const CHATTO = join(CORPUS, 'bigcommerce/mgorabbani_products-2017-06-06.csv');
+
+  it('recognised; Retail Price above the price is the original price; Category Details through --category-map; the weight (unit not in the export) not imported, said', async () => {
+    const run = await emptyStore();
+    try {
+      const plan = await run.cli('import', 'products', CHATTO, '--json');
+      const json = plan.json<
+        PlanJson & { columns: { header: string; field: string | null; note?: string }[] }
+      >();
+      expect(json.format).toBe('bigcommerce');
+      expect(json.columns.find((c) => c.header === 'Weight')).toEqual({
+        header: 'Weight',
+        letter: 'N',
+        field: null,
+        note: 'its unit is a store setting the export does not give',
+      });
+      const map = join(dir, 'bigcommerce-categories.json');
+      writeFileSync(map, JSON.stringify({ categories: { 'Dog Shampoo': 'cat_dogs', Men: 'cat_men' } }));
+      const applied = await run.cli(
+        'import',
+        'products',
+        CHATTO,
+        '--apply',
+        '--yes',
+        '--category-map',
+        map,
+        '--default-category',
+        'cat_other',
+      );
+      expect(applied.code, applied.stderr).toBe(0);
+      const shampoo = run.byRef().get('bigcommerce:225');
+      expect(shampoo).toMatchObject({ price: 1099, original_price: 1299, category_ids: ['cat_dogs'] });
+      const men = [...run.byRef().values()].filter((p) => p.category_ids.includes('cat_men'));
+      expect(men.length).toBeGreaterThanOrEqual(100);
     } finally {
       await run.sandbox.close();
     }

@@ -355,3 +355,33 @@ export function squareExpectations(file: string, location?: string): ExpectedPro
   }
   return out;
 }
+
+/**
+ * A BigCommerce products export of the legacy Default template: one product per row, keyed by its
+ * Product ID; the price charged is Calculated Price; stock tracked when Product Inventoried is Y;
+ * images the `Product Image URL: …` entries of Images, in order.
+ */
+export function bigCommerceExpectations(file: string): ExpectedProduct[] {
+  return rows(file).map((r) => {
+    const images = (r['Images'] ?? '')
+      .split('|')
+      .map((part) => /Product Image URL: (\S+)/.exec(part)?.[1])
+      .filter((u): u is string => u !== undefined);
+    const tracked = r['Product Inventoried'] === 'Y';
+    const e: ExpectedProduct = {
+      reference: `bigcommerce:${r['Product ID'] ?? ''}`,
+      name: r['Name'] ?? '',
+      status: r['Product Visible'] === 'Y' ? 'VISIBLE' : 'HIDDEN',
+      tags: [],
+      images: [...new Set(images)],
+      price: minor(r['Calculated Price'] ?? ''),
+      variants: [],
+      tracked,
+      digital: r['Product Type'] === 'D',
+      hasDescription: (r['Description'] ?? '') !== '',
+    };
+    if (r['Code']) e.sku = r['Code'];
+    if (tracked) e.quantity = Number(r['Stock Level']);
+    return e;
+  });
+}
