@@ -33,6 +33,7 @@ const LAYERS = [
   'mcp',
   'plan',
   'report',
+  'results',
   'sandbox',
   'schema',
   'sheets',
@@ -167,6 +168,14 @@ export default tseslint.config(
       patterns: ['**/*-reader.js', '**/read-sheet.js', '**/*-writer.js'],
     },
     "mapping/ turns rows into entities: schema/, sheets/' codecs and errors/ only; no I/O, no sheet reader or writer.",
+  ),
+  // results/ (a row's outcome, results.csv and failed.csv, the counts) sits between the run
+  // directory and the runner: the runner calls it, it never calls back up (issue 42).
+  layer(
+    'results',
+    ['errors', 'files', 'schema', 'sheets', 'mapping', 'apply'],
+    {},
+    'results/ writes what became of each row: it imports only apply/ and the folders below it, never jobs/.',
   ),
   // One apply path (issue 37): src/cli parses, asks and prints; every write goes through the
   // library's one apply entry, applySavedRun (lock, confirmation, drift, write checks, journal,

@@ -72,7 +72,7 @@ describe('layer rules', () => {
     [
       'src/feeds/example.ts',
       'feeds/ downloads feeds',
-      ['../cli/cli-error.js', '../jobs/run-input.js', '../apply/journal.js', '../mcp/plan-source.js'],
+      ['../cli/cli-error.js', '../jobs/input-runs.js', '../apply/journal.js', '../mcp/plan-source.js'],
       ['../api/refuse-plain-http.js', '../errors/usage-error.js', '../files/atomic-file.js', 'undici'],
     ],
     [
@@ -89,6 +89,17 @@ describe('layer rules', () => {
         'papaparse',
       ],
       ['../sheets/money.js', '../sheets/sheet-row.js', '../schema/product.js', '../errors/usage-error.js'],
+    ],
+    [
+      'src/results/example.ts',
+      'results/ writes what became of each row',
+      [
+        '../jobs/runner/job-definition.js',
+        '../jobs/run-kind.js',
+        '../cli/output.js',
+        '../report/review-page.js',
+      ],
+      ['../apply/run-input.js', '../sheets/csv-file-writer.js', '../mapping/row-issue.js', './row-result.js'],
     ],
   ];
   for (const [file, message, refused, accepted] of foundations) {

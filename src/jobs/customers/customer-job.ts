@@ -6,15 +6,10 @@ import {
   type CustomerPlanEntry,
 } from '../../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
-import { changeOf, notWrittenByKey } from '../runner/change-outcome.js';
+import { changeOf, notWrittenByKey } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
-import type {
-  ApplyJobOptions,
-  DeclaredRow,
-  JobContext,
-  JobSession,
-  SummaryOf,
-} from '../runner/job-definition.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
+import type { DeclaredRow } from '../../results/sheet-results.js';
 import { checkCustomerDrift } from './customer-drift.js';
 import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
 import { writeCustomerReport } from './customer-report.js';

@@ -5,18 +5,18 @@ import { readJournal } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { AlreadySent, MessageSendEntry } from '../../plan/message-plan.js';
 import type { MessageSend, MessageTemplate } from '../../schema/index.js';
-import { changeOf, notWrittenByKey } from '../runner/change-outcome.js';
+import { changeOf, notWrittenByKey } from '../../results/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
-  ChangeOutcome,
-  DeclaredRow,
   DriftedEntity,
   JobContext,
   JobSession,
   SummaryOf,
 } from '../runner/job-definition.js';
+import type { ChangeOutcome } from '../../results/change-outcome.js';
+import type { DeclaredRow } from '../../results/sheet-results.js';
 import { readPlanFile } from '../runner/plan-file.js';
 import { earlierMessageSends } from './earlier-sends.js';
 import { MessagePlanFileSchema, sendRefusal, type MessagePlanFile } from './message-plan-file.js';

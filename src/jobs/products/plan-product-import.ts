@@ -7,7 +7,7 @@ import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan
 import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { categoryRefusal, type CategoryChoice } from '../../plan/category-plan.js';
 import { currencyDecimals, type Store } from '../../schema/index.js';
-import { keepRunInput } from '../run-input.js';
+import { keepRunInput } from '../../apply/run-input.js';
 import { planFromSheet, type PlanFromSheetOptions, type SheetRead } from '../runner/plan-from-sheet.js';
 import { imageMemoryFile, readImageMemory } from './image-memory.js';
 import { LiveCatalogRead, mayBeWritten } from './live-catalog-read.js';

@@ -8,7 +8,7 @@ import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
 import { categoryRefusal } from '../../plan/category-plan.js';
 import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
-import { changeOf, failureOf, notWrittenByKey } from '../runner/change-outcome.js';
+import { changeOf, failureOf, notWrittenByKey } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberImages } from './image-memory.js';

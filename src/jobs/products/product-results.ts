@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { invalidRowResult } from '../../apply/results-file.js';
+import { invalidRowResult } from '../../results/row-result.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { PlanEntry } from '../../plan/product-plan.js';
-import type { DeclaredRow, ResultSheet, SheetResults } from '../runner/job-definition.js';
+import type { DeclaredRow, ResultSheet, SheetResults } from '../../results/sheet-results.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 
 /** Where a products run keeps failed rows of its options sheet (beside failed.csv). */

@@ -3,7 +3,7 @@ import { EXPORTED_AT_COLUMN, exportedAtMs } from '../../mapping/exported-at.js';
 import { ProductSheetMapper } from '../../mapping/product-sheet-mapper.js';
 import type { ProductMapping, ProductMappingOptions } from '../../mapping/product-desired.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
-import { RESERVED_COLUMN_PREFIX } from '../../apply/results-file.js';
+import { RESERVED_COLUMN_PREFIX } from '../../results/row-result.js';
 import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';

@@ -6,7 +6,7 @@ import type { ProductSourceFormat } from '../../formats/source-format.js';
 import type { CategoryChoice } from '../../plan/category-plan.js';
 import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { JobCallbacks } from '../job-events.js';
-import { runInputPath } from '../run-input.js';
+import { runInputPath } from '../../apply/run-input.js';
 import { planProductImport, type PlannedProductRun } from './plan-product-import.js';
 import { readProductPlan } from './product-plan-file.js';
 

@@ -4,18 +4,11 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { InventoryBatchEntry } from '../../schema/index.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
 import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
-import { failureOf } from '../runner/change-outcome.js';
+import { failureOf } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
-import type {
-  ApplyJobOptions,
-  ChangeFailure,
-  ChangeOutcome,
-  ChangeWord,
-  EntityFailure,
-  JobContext,
-  JobSession,
-  SummaryOf,
-} from '../runner/job-definition.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
+import type { ChangeFailure, ChangeOutcome, ChangeWord } from '../../results/change-outcome.js';
+import type { EntityFailure } from '../../results/entity-results.js';
 import { checkRollbackDrift } from './rollback-drift.js';
 import { RollbackError, RollbackPlanFileSchema, type RollbackPlanFile } from './rollback-plan-file.js';
 import { writeRollbackReport } from './rollback-report.js';

@@ -8,11 +8,13 @@ import type {
   ReconcileDecision,
 } from '../../apply/execute-plan.js';
 import type { OperationState } from '../../apply/journal.js';
-import type { RowFilesSummary, RowOutcome, RowResult } from '../../apply/results-file.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import type { RowIssue } from '../../mapping/row-issue.js';
+import type { RunInput } from '../../apply/run-input.js';
+import type { ChangeCounts } from '../../results/change-counts.js';
+import type { ChangeOutcome, ChangeWord } from '../../results/change-outcome.js';
+import type { EntityLine, EntitySummary } from '../../results/entity-results.js';
+import type { SheetResults, SheetSummary } from '../../results/sheet-results.js';
 import type { AbortCause, JobCallbacks } from '../job-events.js';
-import type { RunInput } from '../run-input.js';
 import type { DriftedEntity } from '../../plan/drifted-entity.js';
 
 export type { DriftedEntity } from '../../plan/drifted-entity.js';
@@ -52,74 +54,11 @@ export interface JobContext<File, Options extends ApplyJobOptions = ApplyJobOpti
   countRequest(): void;
 }
 
-/**
- * What a done change did to its entity. The results.csv of a run from a sheet, whose outcome words
- * are fewer, shows `hidden`, `deleted` and `restored` rows as `updated`; the counts (and the entity
- * lines of a run without a sheet) keep them apart.
- */
-export type ChangeWord = 'created' | 'updated' | 'hidden' | 'deleted' | 'restored';
-
-/** An input row: the sheet label rows carry, and the row number as the spreadsheet shows it. */
-export interface RowRef {
-  sheet: string;
-  row: number;
-}
-
-/** How one planned change (a row, an item of a batch, an entity) ended: one per entity it wrote. */
-export interface ChangeOutcome {
-  status: 'done' | 'failed' | 'unknown' | 'not_run';
-  /** What it did, when done. */
-  outcome: ChangeWord;
-  /** Why it did not apply: set unless done. */
-  failure?: ChangeFailure | undefined;
-  /** The input rows it was planned from (its results.csv lines); none for an entity no row names. */
-  rows: readonly RowRef[];
-  /** results.csv `entity_id` of its rows. */
-  entityId?: string | undefined;
-  /** results.csv `key` of its rows (sku, phone, template name…). */
-  key?: string | undefined;
-  /** For results listed by entity (a run without an input sheet): its type and label. */
-  entity?: { type: string; label: string } | undefined;
-  /** Extra results.csv cells of its rows (see SheetResults.extraColumns). */
-  extra?: Readonly<Record<string, string | undefined>> | undefined;
-}
-
-export interface ChangeFailure {
-  code: string;
-  message: string;
-  requestId?: string | undefined;
-}
-
-export interface FailedRow {
-  sheet: string;
-  row: number;
-  code: string;
-  message: string;
-}
-
-/** A change of a run without an input sheet that did not apply (rollback: an entity not restored). */
-export interface EntityFailure {
-  type: string;
-  id: string;
-  code: string;
-  message: string;
-}
-
 /** What the runner tallied: every change counted once (the source of every count a kind declares). */
-export interface JobTally<Op, R> {
+export interface JobTally<Op, R> extends ChangeCounts {
   /** The last pass's execution (an outcome for every operation). */
   execution: ExecuteSummary<Op, R>;
   changes: readonly ChangeOutcome[];
-  /** Done changes, by what they did. */
-  done: Readonly<Record<ChangeWord, number>>;
-  /**
-   * Changes that failed, whose outcome is unknown, and (for a kind that declares no `notRun`
-   * count) those the run did not reach.
-   */
-  failed: number;
-  unknown: number;
-  /** Changes the run did not reach because it stopped first (resume it to apply them). */
-  notRun: number;
   /** Write requests sent by this session (`ctx.countRequest`). */
   requests: number;
   /** Operations an earlier session had done: reused from the journal, not sent again. */
@@ -179,73 +118,11 @@ export interface SummaryBase {
   unknown: number;
 }
 
-/** The summary of a run planned from a sheet: results.csv / failed.csv and the rows to fix. */
-export interface SheetSummary {
-  rows: RowFilesSummary;
-  /** Failed changes (one per input row they carried) and invalid rows, in the order of the input. */
-  failedRows: FailedRow[];
-}
-
-/** The summary of a run without an input sheet: the entities whose change did not apply. */
-export interface EntitySummary {
-  failures: EntityFailure[];
-}
-
 /** The apply summary a kind's declaration makes: its counts, its own values, its results. */
 export type JobSummary<File, Fields extends SummaryFields, Own extends object> = SummaryBase & {
   [K in keyof Fields as Fields[K]['of'] extends 'own' ? never : K]: number;
 } & Own &
   (File extends { input: RunInput } ? SheetSummary : EntitySummary);
-
-/** results.csv and failed.csv of a run planned from sheets, declared by the kind (the runner writes them). */
-export interface SheetResults {
-  /**
-   * The input sheets results.csv lists, in this order, each with its failed-rows file (default:
-   * the plan's `input`, label `inputLabel(input)`, failed.csv). A change's row goes to the sheet
-   * whose label it carries (else the first).
-   */
-  sheets?: readonly ResultSheet[];
-  /** Issues that make their rows invalid: each error is a failed row. */
-  invalid?: readonly RowIssue[];
-  /**
-   * Results of rows no change carried (unchanged, skipped…, or invalid rows described by the kind:
-   * each a failed row), with extra cells; a later one replaces an earlier one of the same row.
-   */
-  rows?: readonly DeclaredRow[];
-  /** The outcome of a row nothing names (default `unchanged`). */
-  otherwise?: RowOutcome;
-  /**
-   * What a row that ended well still says (e.g. images left out on purpose): its code, message
-   * and column go on the row's results.csv line unless the row has an error of its own.
-   */
-  notes?: readonly RowIssue[];
-  /** Extra results.csv columns (cells from `rows` and the changes' `extra`). */
-  extraColumns?: readonly string[];
-}
-
-export interface ResultSheet {
-  input: RunInput;
-  /** The sheet label its rows carry in the plan. */
-  label: string;
-  /** Where its failed rows go, in its own columns. */
-  failedFile: string;
-}
-
-/** A row no change carried: its result, or (without `outcome`) only extra cells for the result it has. */
-export type DeclaredRow = Omit<RowResult, 'outcome'> & {
-  outcome?: RowOutcome | undefined;
-  extra?: Readonly<Record<string, string | undefined>> | undefined;
-};
-
-/** results.csv lines of a run without an input sheet for entities no change carried. */
-export interface EntityLine {
-  type: string;
-  id: string;
-  label: string;
-  outcome: string;
-  /** Why (the error message column). */
-  reason: string;
-}
 
 /** The operations of one apply of one run, with the closures that send and settle them. */
 export interface JobSession<Op extends { key: string }, R, Own extends object> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ColumnUse } from '../../formats/source-format.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
-import type { RunInput } from '../run-input.js';
+import type { RunInput } from '../../apply/run-input.js';
 
 /**
  * Schemas of the parts plan files share. Each is typed against the value the planners write

@@ -9,7 +9,7 @@ import { refuseEmptySheet } from '../empty-sheet.js';
 import type { JobCallbacks } from '../job-events.js';
 import { inputIdentity, type InputIdentity } from '../input-identity.js';
 import { rememberPlannedInput } from '../input-runs.js';
-import { keepRunInput, type RunInput } from '../run-input.js';
+import { keepRunInput, type RunInput } from '../../apply/run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from './read-input.js';
 
 /** The options every planner from a sheet takes. */

@@ -3,25 +3,24 @@ import { BackupLog, finalizeBackup } from '../../apply/backup.js';
 import { defaultIsFatal, type ExecuteSummary } from '../../apply/execute-plan.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { checkRunStore } from '../../apply/run-store.js';
+import { countChanges } from '../../results/change-counts.js';
+import type { ChangeOutcome, RowRef } from '../../results/change-outcome.js';
+import { writeEntityResults } from '../../results/entity-results.js';
+import { SheetResultsAhead, writeSheetResults } from '../../results/sheet-results.js';
 import { abortFields } from '../job-events.js';
 import { applyProgress } from './apply-progress.js';
-import { writeEntityResults } from './entity-results.js';
 import type {
   ApplyJobOptions,
-  ChangeOutcome,
-  ChangeWord,
   JobContext,
   JobDefinition,
   JobSession,
   JobSummary,
   JobTally,
   PlanFileBase,
-  RowRef,
   SummaryFields,
 } from './job-definition.js';
 import { readPlanFile } from './plan-file.js';
 import { releasePlanningMemory } from './release-memory.js';
-import { SheetResultsAhead, writeSheetResults } from './sheet-results.js';
 import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
 /**
@@ -96,7 +95,7 @@ export async function runJob<
     const notRunApart = countsNotRunApart(definition.summary);
     const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
     const t: JobTally<Op, R> = {
-      ...tally(changes, counted),
+      ...countChanges(changes, counted),
       execution,
       changes,
       requests,
@@ -190,27 +189,4 @@ function changeRows<Op extends { key: string }, R>(session: JobSession<Op, R, ob
   return session.operations.flatMap((op) =>
     session.changes({ status: 'not_run', op, key: op.key }).flatMap((c) => c.rows),
   );
-}
-
-/**
- * Counts every change once: done (by what it did), failed (`counted`: unknown included), else not
- * run (the run stopped first: a run to resume, for a kind that counts those apart).
- */
-function tally(
-  changes: readonly ChangeOutcome[],
-  counted: (change: ChangeOutcome) => boolean,
-): Pick<JobTally<unknown, unknown>, 'done' | 'failed' | 'unknown' | 'notRun'> {
-  const done: Record<ChangeWord, number> = { created: 0, updated: 0, hidden: 0, deleted: 0, restored: 0 };
-  let failed = 0;
-  let unknown = 0;
-  let notRun = 0;
-  for (const c of changes) {
-    if (c.status === 'done') done[c.outcome]++;
-    else if (!counted(c)) notRun++;
-    else {
-      failed++;
-      if (c.status === 'unknown') unknown++;
-    }
-  }
-  return { done, failed, unknown, notRun };
 }

@@ -5,12 +5,12 @@ import type { AbortCause, JobCallbacks } from '../job-events.js';
 import type {
   ApplyJobOptions,
   DriftedEntity,
-  EntitySummary,
   JobDefinition,
   PlanFileBase,
-  SheetSummary,
   SummaryFields,
 } from './job-definition.js';
+import type { EntitySummary } from '../../results/entity-results.js';
+import type { SheetSummary } from '../../results/sheet-results.js';
 import { planProblem, readPlanFile } from './plan-file.js';
 import { runJob } from './run-job.js';
 import { cliSummaryOf } from './summary-fields.js';

@@ -1,12 +1,7 @@
 import type { RunDirectory } from '../../apply/run-directory.js';
-import type {
-  CountSource,
-  EntitySummary,
-  JobSummary,
-  JobTally,
-  SheetSummary,
-  SummaryFields,
-} from './job-definition.js';
+import type { CountSource, JobSummary, JobTally, SummaryFields } from './job-definition.js';
+import type { EntitySummary } from '../../results/entity-results.js';
+import type { SheetSummary } from '../../results/sheet-results.js';
 
 /** Whether the kind counts changes its run did not reach apart (it declares a `notRun` count). */
 export function countsNotRunApart(fields: SummaryFields): boolean {

@@ -7,17 +7,11 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { StockChange } from '../../plan/stock-plan.js';
 import type { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { InventoryItem, type InventoryBatchEntry } from '../../schema/index.js';
-import { runInputPath } from '../run-input.js';
-import { failureOf } from '../runner/change-outcome.js';
+import { runInputPath } from '../../apply/run-input.js';
+import { failureOf } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
-import type {
-  ApplyJobOptions,
-  ChangeFailure,
-  ChangeOutcome,
-  JobContext,
-  JobSession,
-  SummaryOf,
-} from '../runner/job-definition.js';
+import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
+import type { ChangeFailure, ChangeOutcome } from '../../results/change-outcome.js';
 import { readItemQuantity, readLiveInventory, sharedInventoryReader } from './live-inventory.js';
 import { planStockImport } from './plan-stock-import.js';
 import { checkStockDrift } from './stock-drift.js';

@@ -1,7 +1,7 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
-import { changeOf, failureOf, notWrittenByKey } from '../runner/change-outcome.js';
+import { changeOf, failureOf, notWrittenByKey } from '../../results/change-outcome.js';
 import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';

@@ -8,7 +8,7 @@ import type { MerchantClient } from '../../../../src/api/merchant-client.js';
 import { BackupLog } from '../../../../src/apply/backup.js';
 import { RunDirectory } from '../../../../src/apply/run-directory.js';
 import { RefusedError } from '../../../../src/errors/refused-error.js';
-import { changeOf } from '../../../../src/jobs/runner/change-outcome.js';
+import { changeOf } from '../../../../src/results/change-outcome.js';
 import type { JobDefinition, JobSession, SummaryFields } from '../../../../src/jobs/runner/job-definition.js';
 import { RowIssuesSchema, RunInputSchema } from '../../../../src/jobs/runner/plan-file-parts.js';
 import { planFileSchema } from '../../../../src/jobs/runner/plan-file.js';

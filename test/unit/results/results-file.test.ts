@@ -4,16 +4,14 @@ import * as path from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowIssue } from '../../../src/mapping/row-issue.js';
+import { changeOf, changeRowResult } from '../../../src/results/change-outcome.js';
+import { FailedCsvWriter, ResultsCsvWriter, writeRowFiles } from '../../../src/results/results-file.js';
 import {
-  FailedCsvWriter,
   PlainResultLines,
-  ResultsCsvWriter,
   resultFields,
   invalidRowResult,
-  operationRowResult,
-  writeRowFiles,
   type RowResult,
-} from '../../../src/apply/results-file.js';
+} from '../../../src/results/row-result.js';
 import { csvLine } from '../../../src/sheets/csv-file-writer.js';
 import { columnLetter, type SheetColumn, type SheetRow } from '../../../src/sheets/sheet-row.js';
 
@@ -128,24 +126,23 @@ describe('results.csv', () => {
   });
 });
 
-describe('operationRowResult', () => {
+describe("a change's row result", () => {
   const op = { key: 'k' };
+  const rowOf = (
+    row: number,
+    outcome: Parameters<typeof changeOf>[0],
+    change: { outcome: 'created' | 'updated'; entityId?: string; key?: string },
+  ) => changeRowResult('p', row, changeOf(outcome, { ...change, rows: [{ sheet: 'p', row }] }));
   it('maps each operation outcome to a row outcome with the API error facts', () => {
     expect(
-      operationRowResult(
-        'p',
+      rowOf(
         2,
         { status: 'done', op, key: 'k', result: {}, source: 'executed', attempts: 1 },
-        {
-          outcome: 'created',
-          entityId: 'prod_1',
-          key: 'ref-1',
-        },
+        { outcome: 'created', entityId: 'prod_1', key: 'ref-1' },
       ),
     ).toEqual({ sheet: 'p', row: 2, outcome: 'created', entityId: 'prod_1', key: 'ref-1' });
     expect(
-      operationRowResult(
-        'p',
+      rowOf(
         3,
         {
           status: 'failed',
@@ -160,13 +157,14 @@ describe('operationRowResult', () => {
       sheet: 'p',
       row: 3,
       outcome: 'failed',
+      // The entity it was to update.
+      entityId: 'prod_2',
       errorCode: 'invalid_parameter',
       errorMessage: 'bad sku',
       requestId: 'req_7',
     });
     expect(
-      operationRowResult(
-        'p',
+      rowOf(
         4,
         { status: 'unknown', op, key: 'k', attempts: 1, error: { message: 'socket hang up' } },
         { outcome: 'updated' },
@@ -176,9 +174,7 @@ describe('operationRowResult', () => {
       errorCode: 'outcome_unknown',
       errorMessage: expect.stringContaining('socket hang up'),
     });
-    expect(
-      operationRowResult('p', 5, { status: 'not_run', op, key: 'k' }, { outcome: 'updated' }),
-    ).toMatchObject({
+    expect(rowOf(5, { status: 'not_run', op, key: 'k' }, { outcome: 'updated' })).toMatchObject({
       outcome: 'skipped',
       errorCode: 'not_run',
     });

@@ -1,26 +1,66 @@
-import {
-  invalidRowResult,
-  writeRowFiles,
-  type RowOutcome,
-  type RowResult,
-  type WriteRowFilesOptions,
-} from '../../apply/results-file.js';
-import { RowLinesAhead, type MadeLines } from '../../apply/row-lines-ahead.js';
-import type { RunDirectory } from '../../apply/run-directory.js';
-import type { RowIssue } from '../../mapping/row-issue.js';
-import { readSheet, type SheetInfo, type SheetReader } from '../../sheets/read-sheet.js';
-import type { SheetRow } from '../../sheets/sheet-row.js';
-import { inputLabel, runInputPath, type RunInput } from '../run-input.js';
-import { changeRowResult } from './change-outcome.js';
-import type {
-  ChangeOutcome,
-  DeclaredRow,
-  FailedRow,
-  ResultSheet,
-  RowRef,
-  SheetResults,
-  SheetSummary,
-} from './job-definition.js';
+import type { RunDirectory } from '../apply/run-directory.js';
+import { inputLabel, runInputPath, type RunInput } from '../apply/run-input.js';
+import type { RowIssue } from '../mapping/row-issue.js';
+import { readSheet, type SheetInfo, type SheetReader } from '../sheets/read-sheet.js';
+import type { SheetRow } from '../sheets/sheet-row.js';
+import { changeRowResult, type ChangeOutcome, type RowRef } from './change-outcome.js';
+import { writeRowFiles, type RowFilesSummary, type WriteRowFilesOptions } from './results-file.js';
+import { RowLinesAhead, type MadeLines } from './row-lines-ahead.js';
+import { invalidRowResult, type RowOutcome, type RowResult } from './row-result.js';
+
+/** results.csv and failed.csv of a run planned from sheets, declared by the kind (the runner writes them). */
+export interface SheetResults {
+  /**
+   * The input sheets results.csv lists, in this order, each with its failed-rows file (default:
+   * the plan's `input`, label `inputLabel(input)`, failed.csv). A change's row goes to the sheet
+   * whose label it carries (else the first).
+   */
+  sheets?: readonly ResultSheet[];
+  /** Issues that make their rows invalid: each error is a failed row. */
+  invalid?: readonly RowIssue[];
+  /**
+   * Results of rows no change carried (unchanged, skipped…, or invalid rows described by the kind:
+   * each a failed row), with extra cells; a later one replaces an earlier one of the same row.
+   */
+  rows?: readonly DeclaredRow[];
+  /** The outcome of a row nothing names (default `unchanged`). */
+  otherwise?: RowOutcome;
+  /**
+   * What a row that ended well still says (e.g. images left out on purpose): its code, message
+   * and column go on the row's results.csv line unless the row has an error of its own.
+   */
+  notes?: readonly RowIssue[];
+  /** Extra results.csv columns (cells from `rows` and the changes' `extra`). */
+  extraColumns?: readonly string[];
+}
+
+export interface ResultSheet {
+  input: RunInput;
+  /** The sheet label its rows carry in the plan. */
+  label: string;
+  /** Where its failed rows go, in its own columns. */
+  failedFile: string;
+}
+
+/** A row no change carried: its result, or (without `outcome`) only extra cells for the result it has. */
+export type DeclaredRow = Omit<RowResult, 'outcome'> & {
+  outcome?: RowOutcome | undefined;
+  extra?: Readonly<Record<string, string | undefined>> | undefined;
+};
+
+export interface FailedRow {
+  sheet: string;
+  row: number;
+  code: string;
+  message: string;
+}
+
+/** The summary of a run planned from a sheet: results.csv / failed.csv and the rows to fix. */
+export interface SheetSummary {
+  rows: RowFilesSummary;
+  /** Failed changes (one per input row they carried) and invalid rows, in the order of the input. */
+  failedRows: FailedRow[];
+}
 
 type Cells = Readonly<Record<string, string | undefined>>;
 

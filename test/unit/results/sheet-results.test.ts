@@ -2,10 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunDirectory } from '../../../../src/apply/run-directory.js';
-import type { ChangeOutcome, SheetResults } from '../../../../src/jobs/runner/job-definition.js';
-import { SheetResultsAhead, writeSheetResults } from '../../../../src/jobs/runner/sheet-results.js';
-import type { RunInput } from '../../../../src/jobs/run-input.js';
+import { RunDirectory } from '../../../src/apply/run-directory.js';
+import type { ChangeOutcome } from '../../../src/results/change-outcome.js';
+import type { SheetResults } from '../../../src/results/sheet-results.js';
+import { SheetResultsAhead, writeSheetResults } from '../../../src/results/sheet-results.js';
+import type { RunInput } from '../../../src/apply/run-input.js';
 
 let root: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RowLinesAhead } from '../../../src/apply/row-lines-ahead.js';
-import { resultFields } from '../../../src/apply/results-file.js';
+import { RowLinesAhead } from '../../../src/results/row-lines-ahead.js';
+import { resultFields } from '../../../src/results/row-result.js';
 import { csvLine } from '../../../src/sheets/csv-file-writer.js';
 
 describe('RowLinesAhead', () => {

@@ -1,6 +1,43 @@
-import type { OperationOutcome } from '../../apply/execute-plan.js';
-import type { RowOutcome, RowResult } from '../../apply/results-file.js';
-import type { ChangeFailure, ChangeOutcome } from './job-definition.js';
+import type { OperationOutcome } from '../apply/execute-plan.js';
+import type { RowOutcome, RowResult } from './row-result.js';
+
+/**
+ * What a done change did to its entity. The results.csv of a run from a sheet, whose outcome words
+ * are fewer, shows `hidden`, `deleted` and `restored` rows as `updated`; the counts (and the entity
+ * lines of a run without a sheet) keep them apart.
+ */
+export type ChangeWord = 'created' | 'updated' | 'hidden' | 'deleted' | 'restored';
+
+/** An input row: the sheet label rows carry, and the row number as the spreadsheet shows it. */
+export interface RowRef {
+  sheet: string;
+  row: number;
+}
+
+/** How one planned change (a row, an item of a batch, an entity) ended: one per entity it wrote. */
+export interface ChangeOutcome {
+  status: 'done' | 'failed' | 'unknown' | 'not_run';
+  /** What it did, when done. */
+  outcome: ChangeWord;
+  /** Why it did not apply: set unless done. */
+  failure?: ChangeFailure | undefined;
+  /** The input rows it was planned from (its results.csv lines); none for an entity no row names. */
+  rows: readonly RowRef[];
+  /** results.csv `entity_id` of its rows. */
+  entityId?: string | undefined;
+  /** results.csv `key` of its rows (sku, phone, template name…). */
+  key?: string | undefined;
+  /** For results listed by entity (a run without an input sheet): its type and label. */
+  entity?: { type: string; label: string } | undefined;
+  /** Extra results.csv cells of its rows (see SheetResults.extraColumns). */
+  extra?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+export interface ChangeFailure {
+  code: string;
+  message: string;
+  requestId?: string | undefined;
+}
 
 /**
  * Why an operation did not apply, in one wording for every kind: the API's code and message;

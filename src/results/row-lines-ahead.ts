@@ -10,7 +10,7 @@ import {
   zeroCounts,
   type RowOutcome,
   type RowResult,
-} from './results-file.js';
+} from './row-result.js';
 
 /** The lines of consecutive rows whose results were known ahead. */
 export interface AheadLines {

@@ -1,6 +1,29 @@
-import { writeCsvFile } from '../../sheets/csv-file-writer.js';
-import { neutralizeResultText } from '../../sheets/neutralize-formula.js';
-import type { ChangeOutcome, EntityFailure, EntityLine, EntitySummary } from './job-definition.js';
+import { writeCsvFile } from '../sheets/csv-file-writer.js';
+import { neutralizeResultText } from '../sheets/neutralize-formula.js';
+import type { ChangeOutcome } from './change-outcome.js';
+
+/** results.csv lines of a run without an input sheet for entities no change carried. */
+export interface EntityLine {
+  type: string;
+  id: string;
+  label: string;
+  outcome: string;
+  /** Why (the error message column). */
+  reason: string;
+}
+
+/** A change of a run without an input sheet that did not apply (rollback: an entity not restored). */
+export interface EntityFailure {
+  type: string;
+  id: string;
+  code: string;
+  message: string;
+}
+
+/** The summary of a run without an input sheet: the entities whose change did not apply. */
+export interface EntitySummary {
+  failures: EntityFailure[];
+}
 
 const COLUMNS = ['type', 'id', 'label', 'outcome', 'error_code', 'error_message'] as const;
 

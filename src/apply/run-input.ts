@@ -1,6 +1,6 @@
 import { copyFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import type { RunDirectory } from '../apply/run-directory.js';
+import type { RunDirectory } from './run-directory.js';
 
 /** Where a run keeps its own copy of an input file: results.csv is written from it after applying. */
 export interface RunInput {
