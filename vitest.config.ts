@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -29,6 +30,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One worker per core, at least two. Vitest's default in a run is one fewer than the cores: a
+    // single worker on a 2-core machine, every file in turn while the other core idles, and while a
+    // test waits on a sandbox's latency, a child process or a socket, nothing else runs.
+    maxWorkers: Math.max(2, availableParallelism()),
     // A throwaway HOME and XDG_DATA_HOME per worker: tests never write the real home directory.
     setupFiles: ['test/setup/isolate-home.ts'],
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
