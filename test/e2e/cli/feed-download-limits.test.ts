@@ -1,43 +1,28 @@
 import { execFile } from 'node:child_process';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { cliSandbox } from '../../helpers/cli-sandbox.js';
+import { FEED_CSV, FEED_SECRET, recordingServers, SECRET_HEADERS } from '../../helpers/feed-servers.js';
 import { localServers } from '../../helpers/local-servers.js';
 import { selfSignedCertificate } from '../../helpers/self-signed-certificate.js';
 
 // Feeds (`mbulk import stock URL`) through the built binary in a child process: a certificate the
 // child trusts from start-up (NODE_EXTRA_CA_CERTS), and the child's peak memory under a byte cap.
 // The in-process cases are in test/integration/cli/feed-download-limits.test.ts.
-const SECRET = 'feed-key-5d1e0b';
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
 const t = cliSandbox('mbulk-feed-limits-', { sandbox: 'per-file' });
 const listen = localServers();
 
-/** A server recording each request's headers, answering with HANDLER. */
-async function recording(
-  handler: (res: ServerResponse, path: string) => void,
-): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
-  const seen: IncomingHttpHeaders[] = [];
-  const url = await listen(
-    createServer((req, res) => {
-      seen.push(req.headers);
-      handler(res, req.url ?? '/');
-    }),
-  );
-  return { url, seen };
-}
-
-const CSV = 'sku,quantity\nTEE-LIN-SND-S,31\n';
-const secretHeaders = ['--header', `X-Api-Key: ${SECRET}`, '--header', `Authorization: Bearer ${SECRET}`];
+const recording = recordingServers(listen);
 
 it('an https feed redirected down to plain http:// is refused, even with --follow-redirects: nothing reaches the http server', async () => {
   // A certificate for 127.0.0.1 made now, trusted by the child through NODE_EXTRA_CA_CERTS (read at start-up).
   const tls = selfSignedCertificate(t.dir, '127.0.0.1', 'IP:127.0.0.1');
-  const plain = await recording((res) => res.writeHead(200).end(CSV));
+  const plain = await recording((res) => res.writeHead(200).end(FEED_CSV));
   const httpsSeen: IncomingHttpHeaders[] = [];
   const secure = await listen(
     createHttpsServer({ key: tls.key, cert: tls.cert }, (req, res) => {
@@ -55,7 +40,7 @@ it('an https feed redirected down to plain http:// is refused, even with --follo
         'stock',
         `${secure}/stock.csv`,
         '--follow-redirects',
-        ...secretHeaders,
+        ...SECRET_HEADERS,
       ],
       { cwd: t.dir, env: { ...process.env, ...t.env, NODE_EXTRA_CA_CERTS: tls.certFile } },
       (error, _stdout, stderr) =>
@@ -66,9 +51,9 @@ it('an https feed redirected down to plain http:// is refused, even with --follo
   expect(r.stderr).toContain(
     `refusing the redirect of ${secure}/stock.csv from https:// down to plain http://`,
   );
-  expect(r.stderr).not.toContain(SECRET);
+  expect(r.stderr).not.toContain(FEED_SECRET);
   // The https server got the headers (its own origin); the plain one got nothing at all.
-  expect(httpsSeen[0]?.['x-api-key']).toBe(SECRET);
+  expect(httpsSeen[0]?.['x-api-key']).toBe(FEED_SECRET);
   expect(plain.seen).toEqual([]);
 });
 

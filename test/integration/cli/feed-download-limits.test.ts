@@ -1,8 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { cliSandbox } from '../../helpers/cli-sandbox.js';
+import { FEED_CSV, FEED_SECRET, recordingServers, SECRET_HEADERS } from '../../helpers/feed-servers.js';
 import { localServers } from '../../helpers/local-servers.js';
 import { runCli } from '../../helpers/run-cli.js';
 
@@ -10,27 +11,11 @@ import { runCli } from '../../helpers/run-cli.js';
 // servers on 127.0.0.1. One sandbox for the file; each test gets its own working directory. The
 // cases that need the built binary in a child process (a certificate trusted at start-up, peak
 // memory) are in test/e2e/cli/feed-download-limits.test.ts.
-const SECRET = 'feed-key-5d1e0b';
 
 const t = cliSandbox('mbulk-feed-limits-', { sandbox: 'per-file' });
 const listen = localServers();
 
-/** A server recording each request's headers, answering with HANDLER. */
-async function recording(
-  handler: (res: ServerResponse, path: string) => void,
-): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
-  const seen: IncomingHttpHeaders[] = [];
-  const url = await listen(
-    createServer((req, res) => {
-      seen.push(req.headers);
-      handler(res, req.url ?? '/');
-    }),
-  );
-  return { url, seen };
-}
-
-const CSV = 'sku,quantity\nTEE-LIN-SND-S,31\n';
-const secretHeaders = ['--header', `X-Api-Key: ${SECRET}`, '--header', `Authorization: Bearer ${SECRET}`];
+const recording = recordingServers(listen);
 
 /** Every file under ROOT (recursively). */
 function allFiles(at: string): string[] {
@@ -42,18 +27,18 @@ function allFiles(at: string): string[] {
 }
 
 it('a redirect to another origin is refused by default, and followed with --follow-redirects without any --header', async () => {
-  const other = await recording((res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(CSV));
+  const other = await recording((res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(FEED_CSV));
   const feed = await recording((res) => res.writeHead(302, { location: `${other.url}/moved.csv?k=1` }).end());
 
-  const refused = await runCli(['import', 'stock', `${feed.url}/stock.csv`, ...secretHeaders], t.env, t.dir);
+  const refused = await runCli(['import', 'stock', `${feed.url}/stock.csv`, ...SECRET_HEADERS], t.env, t.dir);
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain(`${feed.url}/stock.csv redirects to another origin, ${other.url}`);
   expect(refused.stderr).toContain('--follow-redirects');
-  expect(feed.seen[0]?.['x-api-key']).toBe(SECRET);
+  expect(feed.seen[0]?.['x-api-key']).toBe(FEED_SECRET);
   expect(other.seen).toEqual([]);
 
   const followed = await runCli(
-    ['import', 'stock', `${feed.url}/stock.csv`, '--follow-redirects', ...secretHeaders],
+    ['import', 'stock', `${feed.url}/stock.csv`, '--follow-redirects', ...SECRET_HEADERS],
     t.env,
     t.dir,
   );
@@ -61,7 +46,7 @@ it('a redirect to another origin is refused by default, and followed with --foll
   expect(followed.stdout).toContain('Dry run');
   expect(other.seen).toHaveLength(1);
   const sent = JSON.stringify(other.seen[0]);
-  expect(sent).not.toContain(SECRET);
+  expect(sent).not.toContain(FEED_SECRET);
   expect(other.seen[0]?.['authorization']).toBeUndefined();
   expect(other.seen[0]?.['x-api-key']).toBeUndefined();
 });
@@ -69,12 +54,12 @@ it('a redirect to another origin is refused by default, and followed with --foll
 it('a same-origin redirect keeps the headers; more than 5 redirects stop with exit 2', async () => {
   const feed = await recording((res, path) => {
     if (path === '/stock.csv') res.writeHead(301, { location: '/v2/stock.csv' }).end();
-    else if (path === '/v2/stock.csv') res.writeHead(200).end(CSV);
+    else if (path === '/v2/stock.csv') res.writeHead(200).end(FEED_CSV);
     else res.writeHead(302, { location: `/loop${path.length}` }).end();
   });
-  const r = await runCli(['import', 'stock', `${feed.url}/stock.csv`, ...secretHeaders], t.env, t.dir);
+  const r = await runCli(['import', 'stock', `${feed.url}/stock.csv`, ...SECRET_HEADERS], t.env, t.dir);
   expect(r.code, r.stderr).toBe(0);
-  expect(feed.seen.map((h) => h['x-api-key'])).toEqual([SECRET, SECRET]);
+  expect(feed.seen.map((h) => h['x-api-key'])).toEqual([FEED_SECRET, FEED_SECRET]);
 
   const loop = await runCli(['import', 'stock', `${feed.url}/loop`], t.env, t.dir);
   expect(loop.code).toBe(2);
@@ -93,13 +78,13 @@ it('a --header value with a line break exits 2 naming the header; the value is i
       });
     }),
   );
-  const feed = await recording((res) => res.writeHead(200).end(CSV));
-  writeFileSync(join(t.dir, 'local.csv'), CSV);
+  const feed = await recording((res) => res.writeHead(200).end(FEED_CSV));
+  writeFileSync(join(t.dir, 'local.csv'), FEED_CSV);
   for (const [source, value] of [
-    [`${feed.url}/stock.csv`, `Bearer ${SECRET}\nline2`],
-    [`${feed.url}/stock.csv`, `Bearer ${SECRET}\r`],
-    [`${feed.url}/stock.csv`, `Bearer ${SECRET}\u2028`],
-    ['local.csv', `Bearer ${SECRET}\nline2`],
+    [`${feed.url}/stock.csv`, `Bearer ${FEED_SECRET}\nline2`],
+    [`${feed.url}/stock.csv`, `Bearer ${FEED_SECRET}\r`],
+    [`${feed.url}/stock.csv`, `Bearer ${FEED_SECRET}\u2028`],
+    ['local.csv', `Bearer ${FEED_SECRET}\nline2`],
   ] as const) {
     const r = await runCli(
       [
@@ -119,15 +104,15 @@ it('a --header value with a line break exits 2 naming the header; the value is i
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--header Authorization: the value holds a line break');
-    expect(r.stdout + r.stderr).not.toContain(SECRET);
+    expect(r.stdout + r.stderr).not.toContain(FEED_SECRET);
   }
   expect(feed.seen).toEqual([]);
   expect(notified).toHaveLength(4);
   for (const body of notified) {
-    expect(body).not.toContain(SECRET);
+    expect(body).not.toContain(FEED_SECRET);
     expect(JSON.parse(body)).toMatchObject({ exitCode: 2, ok: false });
   }
-  for (const f of allFiles(t.dir)) expect(readFileSync(f, 'latin1'), f).not.toContain(SECRET);
+  for (const f of allFiles(t.dir)) expect(readFileSync(f, 'latin1'), f).not.toContain(FEED_SECRET);
 });
 
 it('a declared Content-Length over the cap is refused before the body is read', async () => {

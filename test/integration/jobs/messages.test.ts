@@ -1,17 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Papa from 'papaparse';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MerchantClient } from '../../../src/api/merchant-client.js';
+import { describe, expect, it } from 'vitest';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
 import { applyMessageRun, planMessageSend } from '../../../src/jobs/messages/message-send.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { csv, messageSandboxes, phones, readResults, sends } from '../../helpers/message-sandbox.js';
 import { captureStream as capture } from '../../helpers/run-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const SAMPLE_STORE = join(ROOT, 'samples/store.json');
 const SAMPLE_RECIPIENTS = join(ROOT, 'samples/recipients.csv');
 
 async function cli(argv: string[], s: RunningSandbox, cwd: string) {
@@ -26,45 +23,7 @@ async function cli(argv: string[], s: RunningSandbox, cwd: string) {
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-function csv(rows: string[][]): string {
-  return `${Papa.unparse(rows)}\r\n`;
-}
-
-function readResults(file: string): Record<string, string>[] {
-  return Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), {
-    header: true,
-    skipEmptyLines: true,
-  }).data;
-}
-
-let sandbox: RunningSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function setup(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ seed: SAMPLE_STORE, ...options });
-  const client = new MerchantClient({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    retryDelay: { initialDelayMs: 5, maxDelayMs: 50 },
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'mbulk-messages-'));
-  return { s: sandbox, client, dir, runsRoot: join(dir, '.mbulk', 'runs') };
-}
-
-function sends(s: RunningSandbox) {
-  return s.requestLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/v2/messages'));
-}
-
-/** `n` distinct Malaysian mobile numbers, written as people do (national format). */
-function phones(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => {
-    const digits = String(i).padStart(6, '0');
-    return `012-5${digits.slice(0, 2)} ${digits.slice(2)}`;
-  });
-}
+const setup = messageSandboxes();
 
 async function approve(s: RunningSandbox, name: string): Promise<void> {
   const res = await fetch(`${s.url}/__sandbox/templates/${name}/review`, {
