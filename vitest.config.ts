@@ -57,7 +57,13 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'integration-isolated', include: ISOLATED_INTEGRATION } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      // e2e tests wait on child processes, a pseudo-terminal, Chromium or npm pack, whose time grows
+      // with the machine's load (two workers, each with its children, on a shared 2-core machine):
+      // a longer guard against a hang than the in-process tiers'.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+      },
     ],
   },
 });
