@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 // are compiled from each release's api/openapi-spec): 4.5.1 is Kubernetes v1.33.0, 5.1.0 the newest
 // it ships. The docs claim Kubernetes >= 1.29 (backoffLimitPerIndex); from 1.25 to 1.33 a pod
 // failure policy's onPodConditions entry requires `status` (kubernetes/kubernetes#131512, optional
-// from 1.34), so 1.33 stands for the oldest claimed versions: no maintained package ships 1.29-1.32.
+// from 1.34). kubernetes-models ships no schema of 1.28-1.32: kubernetes-types.test.ts checks the
+// same manifests against the type definitions of 1.29 and 1.30.
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SCHEMAS = [
   { kubernetes: 'v1.33.0', pkg: 'kubernetes-models-1.33' },
