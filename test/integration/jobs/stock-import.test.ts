@@ -298,15 +298,16 @@ describe('stock import against the sandbox', () => {
   });
 
   // The smaller version of bench/stock.bench.ts (issue 26): not timed, it checks the request count
-  // the physical bound is made of, the re-run's 0 writes and what progress says.
-  it('10,000 rows, 1% changed: the list pages of the bound and ceil(changed / 100) writes; a re-run writes nothing', async () => {
-    const snapshot = generateStore({ products: 4500, customers: 0, orders: 0, seed: 26 });
+  // the physical bound is made of, the re-run's 0 writes and what progress says. 4,000 rows of
+  // 2,000 products (20 list pages) show each as well as 10,000 did, in less than half the time.
+  it('4,000 rows, 1% changed: the list pages of the bound and ceil(changed / 100) writes; a re-run writes nothing', async () => {
+    const snapshot = generateStore({ products: 2000, customers: 0, orders: 0, seed: 26 });
     sandbox = await startSandbox({ seed: snapshot });
     const s = sandbox;
     const client = new MerchantClient({ baseUrl: s.url, token: s.token });
     const dir = mkdtempSync(join(tmpdir(), 'mbulk-stock-'));
-    const items = trackedItems(snapshot).slice(0, 10_000);
-    expect(items.length).toBe(10_000);
+    const items = trackedItems(snapshot).slice(0, 4000);
+    expect(items.length).toBe(4000);
     const changed = items.filter((_, n) => n % 100 === 7).length;
     const file = join(dir, 'stock.csv');
     writeFileSync(
