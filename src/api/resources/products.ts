@@ -7,11 +7,16 @@ import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
 import { loadOnce } from './load-once.js';
 
 const schemas = loadOnce(async () => {
-  const [{ Product, PRODUCT_STATUSES }, { DeletionResult, listOf }] = await Promise.all([
+  const [{ Product, PRODUCT_STATUSES }, { DeletionResult, listOf }, { z }] = await Promise.all([
     import('../../schema/product.js'),
     import('../../schema/common.js'),
+    import('zod'),
   ]);
-  return { Product, ProductList: listOf(Product), DeletionResult, PRODUCT_STATUSES };
+  // Pages compiled (z.compile, ~20 ms once), as orders' are: a stock import or a catalog read
+  // validates every page of the store, 100 products with their variants (~270 KB) each, and the
+  // compiled check takes ~0.1-0.5 ms a page against ~2.2 ms for zod's default parse (development
+  // machine, issue 41); same output, and an invalid page fails naming the same field.
+  return { Product, ProductList: z.compile(listOf(Product)), DeletionResult, PRODUCT_STATUSES };
 });
 
 export interface ProductListParams {
