@@ -11,6 +11,7 @@ import {
 } from '../plan/plan-changes.js';
 import type { PriceJump } from '../plan/price-jumps.js';
 import { stockUnknownRefusal } from '../plan/stock-unknown.js';
+import { categoryRefusal } from '../plan/category-plan.js';
 import { CustomerPlanFileSchema } from './customers/customer-plan-file.js';
 import { MessagePlanFileSchema, sendRefusal } from './messages/message-plan-file.js';
 import { readProductPlan } from './products/product-plan-file.js';
@@ -39,6 +40,8 @@ export interface RunPlanChanges {
   refusal: string | null;
   /** Products: stock the sheet tracks without giving it, with no mode chosen (applying is refused). */
   stockUnknown: string | null;
+  /** Products: new products that would have no category, with no choice made (applying is refused). */
+  noCategory: string | null;
   /** Row issues of the plan (errors are invalid rows; warnings), in row order as planned. */
   issues: readonly RowIssue[];
   /** A rollback: what the run did that it cannot (or will not) undo, and why. */
@@ -52,6 +55,7 @@ const NONE = {
   priceJumps: [],
   refusal: null,
   stockUnknown: null,
+  noCategory: null,
   notReversible: [],
 };
 
@@ -84,6 +88,7 @@ export function readPlanChanges(run: RunDirectory): RunPlanChanges {
         priceJumps: file.priceJumps ?? [],
         refusal: file.refusal ?? null,
         stockUnknown: stockUnknownRefusal(file.plan) ?? null,
+        noCategory: categoryRefusal(file.plan) ?? null,
         issues: [...file.issues, ...file.plan.entries.flatMap((e) => e.issues)],
       });
     }

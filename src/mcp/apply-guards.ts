@@ -14,6 +14,7 @@ export interface TrippedGuard {
     | 'deletes'
     | 'price-jumps'
     | 'stock-unknown'
+    | 'no-category'
     | 'invalid-rows';
   message: string;
   /** The `allow` flag of `apply_plan` that lifts it (with a reason naming it); null when none does. */
@@ -95,6 +96,13 @@ export function trippedGuards(
     tripped.push({
       guard: 'stock-unknown',
       message: `${inToolTerms(view.stockUnknown)}; plan the sheet again (plan_import) with stock_unknown: "untracked", "zero" or "keep"`,
+      allow: null,
+      operatorFlag: null,
+    });
+  if (view.noCategory !== null)
+    tripped.push({
+      guard: 'no-category',
+      message: `${inToolTerms(view.noCategory)}; plan the sheet again (plan_import) with one of them`,
       allow: null,
       operatorFlag: null,
     });

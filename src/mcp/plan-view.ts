@@ -60,6 +60,8 @@ export interface PlanView {
   refusal: string | null;
   /** Products: stock the sheet tracks without giving it, and no `stock_unknown` mode chosen. */
   stockUnknown: string | null;
+  /** Products: new products without a category, and no category_map, default_category or no_category. */
+  noCategory: string | null;
   /** Row errors: the rows nothing is planned from. */
   invalid: RowIssue[];
   /** A rollback: what it cannot (or will not) undo, and why (in tool terms). */
@@ -109,6 +111,7 @@ export function readPlanView(run: RunDirectory): PlanView {
     })),
     refusal: plan.refusal,
     stockUnknown: plan.stockUnknown,
+    noCategory: plan.noCategory,
     invalid: plan.issues.filter((i) => i.severity === 'error'),
     notReversible: plan.notReversible.map((n) => ({
       type: n.type,

@@ -173,6 +173,13 @@ describe('refusals in the tools’ own terms', () => {
     const writes = sb.writes().length;
     const first = await mcp.call('plan_import', { kind: 'products', source: { file: 'woo.csv' } });
     expect(first.isError, first.text).toBe(false);
+    // plan_import says so among its guards, in the tool's terms (issue 38: it listed none).
+    const guards = first.data['guards'] as { guard: string; message: string; allow: unknown }[];
+    const noCategory = guards.find((g) => g.guard === 'no-category');
+    expect(noCategory, JSON.stringify(guards)).toMatchObject({ allow: null, operatorFlag: null });
+    for (const arg of ['category_map', 'default_category', 'no_category: true'])
+      expect(noCategory?.message).toContain(arg);
+    expect(noCategory?.message).not.toMatch(/--[a-z]/);
     const refusal = refused(
       await mcp.call('apply_plan', { run_id: first.data['runId'], plan_hash: first.data['planHash'] }),
     );
@@ -187,6 +194,7 @@ describe('refusals in the tools’ own terms', () => {
       default_category: 'cat_0001',
     });
     expect(chosen.isError, chosen.text).toBe(false);
+    expect((chosen.data['guards'] as { guard: string }[]).map((g) => g.guard)).not.toContain('no-category');
     const applied = await mcp.call('apply_plan', {
       run_id: chosen.data['runId'],
       plan_hash: chosen.data['planHash'],

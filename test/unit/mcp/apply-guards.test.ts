@@ -13,6 +13,7 @@ const view = (over: Partial<PlanView>): PlanView => ({
   priceJumps: [],
   refusal: null,
   stockUnknown: null,
+  noCategory: null,
   changes: [],
   ...over,
 });
@@ -30,6 +31,23 @@ describe('MCP apply guards', () => {
   it('passes a plan that trips none, with or without a reason', () => {
     expect(trippedGuards(view({}), server)).toEqual([]);
     expect(checkApplyGuards([], {})).toBeUndefined();
+  });
+
+  it("new products without a category: a guard nothing but planning again lifts, in the tools' terms", () => {
+    const tripped = trippedGuards(
+      view({
+        noCategory:
+          'no category: 3 new products would have no category, so they are not listed on the storefront: --apply refuses (nothing is written) until you choose --category-map FILE (source category \u2192 store category id), --default-category ID or --no-category (create them unlisted)',
+      }),
+      server,
+    );
+    expect(tripped).toMatchObject([{ guard: 'no-category', allow: null, operatorFlag: null }]);
+    expect(tripped[0]?.message).toContain('category_map');
+    expect(tripped[0]?.message).toContain('no_category: true');
+    expect(tripped[0]?.message).not.toContain('--');
+    expect(checkApplyGuards(tripped, { allow: { price_jumps: true }, reason: 'price_jumps' })).toMatchObject({
+      refused: 'no-category',
+    });
   });
 
   it('lifts price jumps only with allow.price_jumps and a reason that names it', () => {
