@@ -54,8 +54,6 @@ export interface PlanView {
   confirm: string;
   /** `mbulk: …` printed on a refusal (default `refused: REASON`). */
   refused?: (refusal: string) => string;
-  /** With invalid rows and without --skip-invalid: this warning, and nothing is written. */
-  blockInvalid?: string | undefined;
 }
 
 /** What the command printed about its apply, and the JSON fields it adds. */
@@ -286,11 +284,6 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       out.result({ ok: false, refused: planned.applyRefusal, applied: false, ...base });
       return ExitCode.Refused;
     }
-    if (view.blockInvalid !== undefined) {
-      out.warn(view.blockInvalid);
-      out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
-      return ExitCode.RowsFailed;
-    }
     // Written through the library's one apply entry, as `mbulk apply RUN` would: the store's lock
     // (held since before planning), the run's checks, the confirmation, the journal.
     const { applySavedRun } = await import('../jobs/apply-saved-run.js');
@@ -312,6 +305,12 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       onWarning: (m) => out.warn(`warning: ${m}`),
       signal: ctx.signal,
     });
+    if (outcome.applied === false && outcome.refused === 'invalid-rows') {
+      // Invalid rows the plan was not made to skip (the library's refusal, for every caller).
+      out.warn(`mbulk: ${outcome.message}`);
+      out.result({ ok: false, applied: false, ...base, [view.invalidRows.key]: view.invalidRows.rows });
+      return ExitCode.RowsFailed;
+    }
     if (outcome.applied === false) return await savedRunRefused(ctx, outcome);
     // The kind's own summary: what its runner returned for this run.
     const applied = outcome.detail as A;

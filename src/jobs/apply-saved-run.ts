@@ -218,6 +218,18 @@ export async function applySavedRun(
   const { kind, journal } = checked;
   const meta = run.meta;
   const base = { applied: false as const, runId: run.id };
+  // Invalid rows a plan was not made to skip: nothing is written, for every caller alike, before
+  // the store is asked, its lock taken or the question put (a started run passed this check).
+  const invalid = meta.status === 'planned' ? kind.invalidRows?.(run) : undefined;
+  if (invalid !== undefined) {
+    return {
+      ...base,
+      refused: 'invalid-rows',
+      category: 'failed',
+      issues: invalid.issues,
+      message: invalid.message,
+    };
+  }
   if (options.resume === true && options.reconcile === true) run.settleUnproven = true;
   const step =
     options.step ?? (<T>(_: SavedRunStep, work: (p: (p: JobProgress) => void) => Promise<T>) => work(report));

@@ -1,5 +1,6 @@
 import type { LockOwner } from '../apply/lock-file.js';
 import type { RunDirectory } from '../apply/run-directory.js';
+import type { RowIssue } from '../mapping/row-issue.js';
 import type { Store } from '../schema/index.js';
 import type { DriftedEntity } from './run-kind.js';
 
@@ -8,8 +9,11 @@ interface RefusalBase {
   applied: false;
   /** The run that was refused. */
   runId: string;
-  /** `usage` (exit code 2: the run cannot be applied this way) or `refused` (exit code 3: a guardrail). */
-  category: 'usage' | 'refused';
+  /**
+   * `usage` (exit code 2: the run cannot be applied this way), `refused` (exit code 3: a
+   * guardrail) or `failed` (exit code 1: rows of the plan are invalid).
+   */
+  category: 'usage' | 'refused' | 'failed';
   /** One line for people, naming what to do next. */
   message: string;
 }
@@ -33,6 +37,8 @@ interface RefusalBase {
  * - `replan-refused`: drift, and the new plan (`replannedRun`) was refused by a guardrail;
  * - `plan-refused`: the plan itself is refused (it was refused when planned, or its price jumps
  *   were not allowed);
+ * - `invalid-rows`: the plan has invalid rows (`issues`: their errors) and was not planned to skip
+ *   them (templates and messages: `skipInvalid`; exit code 1);
  * - `declined`: `confirm` answered no.
  */
 export type SavedRunRefusal = RefusalBase &
@@ -55,6 +61,7 @@ export type SavedRunRefusal = RefusalBase &
     | { refused: 'replan-repeats'; drifted: DriftedEntity[]; reason: string }
     | { refused: 'replan-refused'; drifted: DriftedEntity[]; reason: string; replannedRun: RunDirectory }
     | { refused: 'plan-refused' }
+    | { refused: 'invalid-rows'; issues: readonly RowIssue[] }
     | { refused: 'declined' }
   );
 

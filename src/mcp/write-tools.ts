@@ -45,6 +45,8 @@ export function refusalMessage(refusal: SavedRunRefusal, kind: string): string {
       return refusal.pid !== undefined
         ? `run ${id} is being applied by process ${refusal.pid}; nothing was written; ask again (run_status) once it has finished`
         : `another mbulk is writing to this store; nothing was written; try again when it has finished (run_status tells a run's progress)`;
+    case 'invalid-rows':
+      return `run ${id} has invalid rows (${refusal.issues.length} error${refusal.issues.length === 1 ? '' : 's'}: see issues) and was not planned with skip_invalid; nothing was written; fix the rows, or plan the sheet again with skip_invalid: true`;
     case 'not-appliable':
     case 'plan-refused':
     case 'declined':
@@ -55,6 +57,15 @@ export function refusalMessage(refusal: SavedRunRefusal, kind: string): string {
 /** The fields of a refusal as data: what was refused and the entities concerned, no directories. */
 function refusalData(refusal: SavedRunRefusal): Record<string, unknown> {
   const { applied: _, message: __, ...fields } = refusal;
+  if ('issues' in fields) {
+    // Bounded like every result: the first 20 errors and their count.
+    const { issues, ...rest } = fields;
+    return {
+      ...(JSON.parse(JSON.stringify(rest)) as Record<string, unknown>),
+      issues: JSON.parse(JSON.stringify(issues.slice(0, 20))) as unknown,
+      issueCount: issues.length,
+    };
+  }
   if ('replannedRun' in fields) {
     const { replannedRun, ...rest } = fields;
     return {

@@ -107,10 +107,6 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
         dryRun: `Dry run: nothing was sent. ${writeThisPlanHint('send', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to send.',
         confirm: `Send ${plan.sends.length} message${plan.sends.length === 1 ? '' : 's'} with template ${template.name} from ${planned.store.name}?`,
-        blockInvalid:
-          errors.length > 0 && !args['skip-invalid']
-            ? `mbulk: nothing was sent: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to send to the valid rows)`
-            : undefined,
       };
     },
     applyLabel: 'Send messages',

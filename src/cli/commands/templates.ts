@@ -72,10 +72,6 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
         dryRun: `Dry run: nothing was submitted. ${writeThisPlanHint('submit', planned.run.id, args, ctx)}`,
         nothing: 'Nothing to submit.',
         confirm: `Submit ${plan.counts.create} template${plan.counts.create === 1 ? '' : 's'} for review in ${planned.store.name}?`,
-        blockInvalid:
-          errors.length > 0 && !args['skip-invalid']
-            ? `mbulk: nothing was submitted: fix the ${errors.length} error${errors.length === 1 ? '' : 's'} above (or add --skip-invalid to submit the valid rows)`
-            : undefined,
       };
     },
     applyLabel: 'Create templates',

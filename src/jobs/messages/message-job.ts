@@ -6,7 +6,7 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import type { AlreadySent, MessageSendEntry } from '../../plan/message-plan.js';
 import type { MessageSend, MessageTemplate } from '../../schema/index.js';
 import { changeOf, notWrittenByKey } from '../../results/change-outcome.js';
-import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
+import { invalidRowsError } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type {
   ApplyJobOptions,
@@ -210,13 +210,17 @@ export const messageJob = defineJob({
   refuse: (run, file) => {
     const refusal = sendRefusal(file);
     if (refusal) throw new SendRefusedError(refusal);
-    refuseInvalidRows(file.plan.issues, {
+    const invalid = messageJob.invalidRows?.(run, file);
+    if (invalid) throw invalid;
+  },
+  // A plan with invalid rows sends nothing unless it was planned with skipInvalid.
+  invalidRows: (run, file) =>
+    invalidRowsError(file.plan.issues, {
       skipInvalid: file.skipInvalid,
       invalid: messageCounts(file)['invalid'] ?? 0,
       done: 'sent',
       report: run.file('report'),
-    });
-  },
+    }),
   session: messageSession,
   /**
    * The summary of a send: messages `sent`, `failed` (failed, unknown, or not reached), `reused`

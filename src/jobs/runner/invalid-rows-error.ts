@@ -13,16 +13,17 @@ export class InvalidRowsError extends MbulkError {
 }
 
 /**
- * Throws InvalidRowsError when the plan has invalid rows and was not planned with `--skip-invalid`:
- * `nothing was <done>: N invalid row(s); fix them (see the report) or plan with --skip-invalid`.
+ * The InvalidRowsError of a plan that has invalid rows and was not planned with `--skip-invalid`
+ * (`nothing was <done>: N invalid row(s); fix them (see the report) or plan with --skip-invalid`),
+ * or undefined when it may be written.
  */
-export function refuseInvalidRows(
+export function invalidRowsError(
   issues: readonly RowIssue[],
   plan: { skipInvalid: boolean; invalid: number; done: string; report: string },
-): void {
+): InvalidRowsError | undefined {
   const errors = issues.filter((i) => i.severity === 'error');
-  if (errors.length === 0 || plan.skipInvalid) return;
-  throw new InvalidRowsError(
+  if (errors.length === 0 || plan.skipInvalid) return undefined;
+  return new InvalidRowsError(
     `nothing was ${plan.done}: ${plan.invalid} invalid row(s); fix them (see ${plan.report}) or plan with --skip-invalid`,
     errors,
   );

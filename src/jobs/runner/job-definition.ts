@@ -1,3 +1,4 @@
+import type { InvalidRowsError } from './invalid-rows-error.js';
 import type { z } from 'zod';
 import type { MerchantClient } from '../../api/merchant-client.js';
 import type { BackupEntry } from '../../apply/backup.js';
@@ -189,6 +190,12 @@ export interface JobDefinition<
   backup?: boolean;
   /** Throws when the plan may not be applied (refused at planning, invalid rows…): nothing is sent. */
   refuse?: (run: RunDirectory, file: File, options: Options) => void;
+  /**
+   * The plan's invalid rows when it was not planned to skip them (`--skip-invalid`): nothing may be
+   * written. `applySavedRun` refuses such a run (`invalid-rows`) before the lock and the question;
+   * `refuse` throws the same error for a caller of the kind's own apply.
+   */
+  invalidRows?: (run: RunDirectory, file: File) => InvalidRowsError | undefined;
   /** Starts applying: the operations and how to send them. */
   session: (ctx: JobContext<File, Options>) => JobSession<Op, R, Own>;
   /** The summary's counts and values, declared once (see SummaryFields). */

@@ -11,6 +11,7 @@ import type {
 } from './job-definition.js';
 import type { EntitySummary } from '../../results/entity-results.js';
 import type { SheetSummary } from '../../results/sheet-results.js';
+import type { InvalidRowsError } from './invalid-rows-error.js';
 import { planProblem, readPlanFile } from './plan-file.js';
 import { runJob } from './run-job.js';
 import { cliSummaryOf } from './summary-fields.js';
@@ -51,6 +52,8 @@ export interface RunKind {
   planProblem(run: RunDirectory): string | undefined;
   /** Writes the plan's report.md and review page again (a run not applied yet: its plan's page). */
   reportPlan(run: RunDirectory): void;
+  /** The plan's invalid rows when it was not planned to skip them (nothing may be written), or undefined. */
+  invalidRows?(run: RunDirectory): InvalidRowsError | undefined;
   /** Entities the plan touches that changed since planning (empty: safe to apply). */
   /** Its reads stop when `signal` aborts (Ctrl-C during the check). */
   drift?(
@@ -95,7 +98,8 @@ export function runKindOf<
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
     reportPlan: (run) => definition.report(run, readPlanFile(run, definition.planSchema)),
   };
-  const { drift, replan, replanRepeats } = definition;
+  const { drift, replan, replanRepeats, invalidRows } = definition;
+  if (invalidRows) kind.invalidRows = (run) => invalidRows(run, readPlanFile(run, definition.planSchema));
   if (drift) kind.drift = (run, client, options) => drift(run, client, options);
   if (replanRepeats) {
     kind.replanRepeats = (run) => replanRepeats(readPlanFile(run, definition.planSchema));

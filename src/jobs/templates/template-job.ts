@@ -2,7 +2,7 @@ import { idempotencyKey } from '../../api/idempotency-key.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
 import { changeOf, failureOf, notWrittenByKey } from '../../results/change-outcome.js';
-import { refuseInvalidRows } from '../runner/invalid-rows-error.js';
+import { invalidRowsError } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import { rememberSubmitted, submittedTemplatesPath } from './submitted-templates.js';
@@ -150,13 +150,17 @@ export const templateJob = defineJob({
   planSchema: TemplatePlanFileSchema,
   backup: false,
   // A plan with invalid rows creates nothing unless it was planned with skipInvalid.
-  refuse: (run, file) =>
-    refuseInvalidRows(file.plan.issues, {
+  invalidRows: (run, file) =>
+    invalidRowsError(file.plan.issues, {
       skipInvalid: file.skipInvalid,
       invalid: file.plan.counts.invalid,
       done: 'submitted',
       report: run.file('report'),
     }),
+  refuse: (run, file) => {
+    const invalid = templateJob.invalidRows?.(run, file);
+    if (invalid) throw invalid;
+  },
   session: templateSession,
   /**
    * The summary of a templates apply: templates `created` (submitted for review), `failed` (failed,

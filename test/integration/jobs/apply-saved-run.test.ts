@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   applySavedRun,
   isMbulkError,
   openRun,
+  planMessageSend,
   planStockImport,
   type SavedRunRefusal,
 } from '../../../src/index.js';
@@ -272,5 +273,37 @@ describe('applySavedRun (library, no CLI)', () => {
       refusal(await applySavedRun(run, { client: a.client, target: a.s.url, confirm: () => false })),
     ).toMatchObject({ refused: 'declined', category: 'refused' });
     expect(a.writes()).toEqual([]);
+  });
+
+  it('refuses a plan with invalid rows not planned to skip them (invalid-rows) before the question, for any caller', async () => {
+    // Issue 37: the check lived in the CLI only; a library caller (mbulk apply, MCP, a script)
+    // was asked to confirm, then met an error thrown from the kind, its input remembered as started.
+    const s = await startSandbox({ seed: join(process.cwd(), 'samples/store.json') });
+    open.push(s);
+    const client = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const file = join(dir, 'invalid-recipients.csv');
+    writeFileSync(file, 'to,name,order_number\n012-784 1025,Siti,1001\nnot a phone,Budi,1002\n');
+    const runsRoot = join(dir, 'runs-invalid');
+    const base = { client, file, runsRoot, target: s.url, template: 'order_update' };
+    const planned = await planMessageSend(base);
+    const confirm = vi.fn(() => true);
+    const outcome = refusal(await applySavedRun(planned.run, { client, target: s.url, confirm }));
+    expect(outcome).toMatchObject({ refused: 'invalid-rows', category: 'failed', runId: planned.run.id });
+    expect(outcome.message).toMatch(
+      /^nothing was sent: 1 invalid row\(s\); fix them \(see .*report\.md\) or plan with --skip-invalid$/,
+    );
+    expect(outcome.refused === 'invalid-rows' && outcome.issues.map((i) => i.rowNumber)).toEqual([3]);
+    expect(confirm).not.toHaveBeenCalled();
+    expect(s.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    // The run is still a plan, and its input was never started.
+    expect(planned.run.refresh().status).toBe('planned');
+    expect(readFileSync(join(runsRoot, 'inputs.ndjson'), 'utf8')).not.toContain('"started"');
+
+    // Planned to skip them, the valid row is sent.
+    const skipping = await planMessageSend({ ...base, skipInvalid: true });
+    const applied = await applySavedRun(skipping.run, { client, target: s.url, confirm });
+    expect(applied).toMatchObject({ applied: true, status: 'completed' });
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(s.store.messages()).toHaveLength(1);
   });
 });
