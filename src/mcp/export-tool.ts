@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
 import type { McpServerDeps } from './mcp-deps.js';
 import { MoneySchema } from './money-value.js';
+import { inToolTerms } from './tool-terms.js';
 import { guarded, thrownError, toolResult } from './tool-result.js';
 
 const Day = z
@@ -50,46 +51,6 @@ const ExportOutput = {
     })
     .optional(),
 };
-
-/** The tool's arguments and the library's option each one is (for messages that name an option). */
-const ARGUMENT_OF_OPTION: Record<string, string> = {
-  status: 'status',
-  'payment-status': 'payment_status',
-  'fulfillment-status': 'fulfillment_status',
-  revenue: 'revenue',
-  since: 'since',
-  until: 'until',
-  'updated-since': 'updated_since',
-  headers: 'headers',
-  'csv-delimiter': 'csv_delimiter',
-  'decimal-comma': 'decimal_comma',
-  basis: 'basis',
-  profile: 'accounting.profile',
-  'date-format': 'accounting.date_format',
-  'account-code': 'accounting.account_code',
-  'tax-type': 'accounting.tax_type',
-  'zero-tax-type': 'accounting.zero_tax_type',
-  'invoice-prefix': 'accounting.invoice_prefix',
-  accounts: 'accounting.accounts',
-  'invoice-date': 'accounting.invoice_date',
-  contact: 'accounting.contact',
-  payments: 'accounting.payments',
-  'due-days': 'accounting.due_days',
-  'journal-period': 'accounting.journal_period',
-  incremental: 'incremental',
-  feed: 'incremental.feed',
-  full: 'incremental.full',
-  'dry-run': 'incremental.dry_run',
-  'overlap-minutes': 'incremental.overlap_minutes',
-  money: 'money',
-};
-
-/** A library message in the tool's terms: `--tax-type` becomes `accounting.tax_type`. */
-function inExportTerms(message: string): string {
-  return message
-    .replace(/--([a-z][a-z-]*)/g, (all, flag: string) => ARGUMENT_OF_OPTION[flag] ?? all)
-    .replace(/mbulk export (\w+)/g, 'export $1');
-}
 
 /** Names issued by this server (a second call in the same instant never gets the first's). */
 const issued = new Set<string>();
@@ -275,7 +236,7 @@ function inToolTermsResult(answer: CallToolResult): CallToolResult {
   const first = answer.content[0];
   if (first?.type !== 'text') return answer;
   const data = JSON.parse(first.text) as Record<string, unknown>;
-  if (typeof data['message'] === 'string') data['message'] = inExportTerms(data['message']);
+  if (typeof data['message'] === 'string') data['message'] = inToolTerms(data['message'], 'export');
   return { ...answer, content: [{ type: 'text', text: JSON.stringify(data) }] };
 }
 

@@ -3,9 +3,56 @@
  * resume RUN`). An assistant cannot run either: each is said here as the tool argument that does
  * the same (`decimal_comma: true`, `resume_run`), or as the server flag only the operator can pass
  * (`mbulk mcp --allow-delete`). Applied to every message a tool returns (refusals, errors, row
- * issues, planner refusals).
+ * issues, planner refusals). One table for every tool: the terms every tool shares (TERMS), and
+ * before them a tool's own (the `export` tool's arguments, by the CLI option each one is).
  */
-const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
+type Term = readonly [RegExp, string | ((...groups: string[]) => string)];
+
+/** The `export` tool's arguments, by the CLI's export option each one is (`--tax-type`). */
+const EXPORT_ARGUMENTS: Readonly<Record<string, string>> = {
+  status: 'status',
+  'payment-status': 'payment_status',
+  'fulfillment-status': 'fulfillment_status',
+  revenue: 'revenue',
+  since: 'since',
+  until: 'until',
+  'updated-since': 'updated_since',
+  headers: 'headers',
+  'csv-delimiter': 'csv_delimiter',
+  'decimal-comma': 'decimal_comma',
+  basis: 'basis',
+  profile: 'accounting.profile',
+  'date-format': 'accounting.date_format',
+  'account-code': 'accounting.account_code',
+  'tax-type': 'accounting.tax_type',
+  'zero-tax-type': 'accounting.zero_tax_type',
+  'invoice-prefix': 'accounting.invoice_prefix',
+  accounts: 'accounting.accounts',
+  'invoice-date': 'accounting.invoice_date',
+  contact: 'accounting.contact',
+  payments: 'accounting.payments',
+  'due-days': 'accounting.due_days',
+  'journal-period': 'accounting.journal_period',
+  incremental: 'incremental',
+  feed: 'incremental.feed',
+  full: 'incremental.full',
+  'dry-run': 'incremental.dry_run',
+  'overlap-minutes': 'incremental.overlap_minutes',
+  money: 'money',
+};
+
+/** A tool whose arguments have terms of their own. */
+export type TermsOf = 'export';
+
+/** Each tool's own terms, said before the shared ones. */
+const TOOL_TERMS: Readonly<Record<TermsOf, readonly Term[]>> = {
+  export: [
+    [/--([a-z][a-z-]*)/g, (all, flag) => EXPORT_ARGUMENTS[flag ?? ''] ?? all],
+    [/\bmbulk export (\w+)/g, (_m, kind) => `export ${kind}`],
+  ],
+};
+
+const TERMS: readonly Term[] = [
   // Commands first (they carry flags of their own).
   [
     /\bmbulk runs resume (\S+?)(?: --reconcile)\b/g,
@@ -78,10 +125,13 @@ const TERMS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
   ],
 ];
 
-/** A library message in the tool's own terms (see TERMS). */
-export function inToolTerms(message: string): string {
+/**
+ * A library message in the tool's own terms (see TERMS): `tool`'s own first (`export`: `--tax-type`
+ * is `accounting.tax_type`), then those of every tool.
+ */
+export function inToolTerms(message: string, tool?: TermsOf): string {
   let text = message;
-  for (const [pattern, replacement] of TERMS)
+  for (const [pattern, replacement] of [...(tool === undefined ? [] : TOOL_TERMS[tool]), ...TERMS])
     text =
       typeof replacement === 'string'
         ? text.replace(pattern, replacement)

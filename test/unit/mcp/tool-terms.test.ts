@@ -46,3 +46,34 @@ describe('library messages in the tools’ terms', () => {
     expect(inToolTerms(text)).toBe(text);
   });
 });
+
+describe('the export tool’s messages in its own terms (one table with the other tools’)', () => {
+  it.each([
+    ['--tax-type needs --profile xero', 'accounting.tax_type needs accounting.profile xero'],
+    [
+      '--accounts takes kind=CODE pairs joined by commas',
+      'accounting.accounts takes kind=CODE pairs joined by commas',
+    ],
+    [
+      '--payments needs --accounts payment=CODE',
+      'accounting.payments needs accounting.accounts payment=CODE',
+    ],
+    [
+      '--feed needs --incremental; --dry-run counts',
+      'incremental.feed needs incremental; incremental.dry_run counts',
+    ],
+    ['run mbulk export orders --since 2026-01-01', 'run export orders since 2026-01-01'],
+    ['"12,90": pass --decimal-comma', '"12,90": pass decimal_comma'],
+  ])('%s', (message, said) => {
+    expect(inToolTerms(message, 'export')).toBe(said);
+    for (const cli of CLI) expect(inToolTerms(message, 'export')).not.toMatch(cli);
+  });
+
+  it('the shared terms still apply to the export tool, and its own to no other tool', () => {
+    expect(inToolTerms('continue it with: mbulk runs resume R1', 'export')).toContain(
+      'resume_run with run_id R1',
+    );
+    expect(inToolTerms('--tax-type needs --profile')).toBe('--tax-type needs --profile');
+    expect(inToolTerms('run with --decimal-comma')).toBe('plan with decimal_comma: true');
+  });
+});
