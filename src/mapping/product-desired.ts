@@ -112,6 +112,11 @@ export interface DesiredProduct {
   invalid: boolean;
   /** Errors and warnings on this product's rows. */
   issues: RowIssue[];
+  /**
+   * Set when only its identifiers are left (a large catalog's product planned unchanged while the
+   * live catalog was read, see LiveProduct.compact): it may only be planned against that product.
+   */
+  identityOnly?: true;
 }
 
 /** Options of the product mapping. Every option documents its default. */

@@ -57,6 +57,14 @@ export interface LiveProduct {
   images: string[];
   variants: LiveVariant[];
   options: LiveOption[];
+  /**
+   * Set on a product kept compact while a large catalog is read (see LiveCatalogRead): its
+   * description, lists, variants and options were let go. `noopFor` is the one sheet product that
+   * names it, planned alone against it as unchanged: the plan derives that product's entry without
+   * the lists (planProducts). A compact product no sheet product names is only ever hidden, deleted
+   * or counted.
+   */
+  compact?: { noopFor?: object | undefined };
 }
 
 /** The live store's products, indexed for matching. */

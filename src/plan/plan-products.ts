@@ -355,6 +355,24 @@ function planUpdate(
   return entry;
 }
 
+/**
+ * The entry of a sheet product whose live product was kept compact because, planned alone against
+ * it, the product is unchanged (LiveProduct.compact): what planUpdate gives then, the whole
+ * catalog's identifier checks included (they alone can add issues to an unchanged product).
+ */
+function planUnchanged(ctx: PlanContext, dp: DesiredProduct, live: LiveProduct): PlanEntry {
+  if (live.compact?.noopFor !== dp) {
+    throw new Error(
+      `internal: product ${live.id} was kept compact for another sheet product than ${dp.key.value}`,
+    );
+  }
+  const issues = checkIdentifiers(ctx, dp, live);
+  if (hasErrors(issues)) return invalidEntry(dp, live, issues);
+  const e: PlanEntry = { key: `noop:${live.id}`, action: 'noop', ...baseEntry(dp, live) };
+  e.issues.push(...issues);
+  return e;
+}
+
 function planHide(dp: DesiredProduct | undefined, live: LiveProduct, reason?: string): PlanEntry {
   const base: Omit<PlanEntryFields, 'key'> =
     dp === undefined
@@ -467,6 +485,7 @@ function planOne(ctx: PlanContext, dp: DesiredProduct, m: Match, replaceImages: 
       return planCreate(ctx, dp);
     case 'update':
     case 'upsert':
+      if (live?.compact !== undefined) return planUnchanged(ctx, dp, live);
       if (live !== undefined) return planUpdate(ctx, dp, live, replaceImages);
       if (m.unknownId) {
         return invalidEntry(dp, undefined, [
@@ -536,7 +555,20 @@ export function planProducts(
   for (const sheetProduct of desired) {
     const m = matchLive(ctx, sheetProduct);
     let dp = sheetProduct;
-    if (!dp.invalid && (dp.command === 'upsert' || dp.command === 'create' || dp.command === 'update')) {
+    if (
+      (m.live?.compact !== undefined || sheetProduct.identityOnly === true) &&
+      m.live?.compact?.noopFor !== sheetProduct
+    ) {
+      throw new Error(
+        `internal: the product on row ${sheetProduct.rows[0]?.rowNumber ?? '?'} was planned unchanged against another live product than the one it matches`,
+      );
+    }
+    // A compact product was planned alone as unchanged: no stock of it is unknown.
+    if (
+      m.live?.compact === undefined &&
+      !dp.invalid &&
+      (dp.command === 'upsert' || dp.command === 'create' || dp.command === 'update')
+    ) {
       const read = readUnknownStock(
         dp,
         m.live,

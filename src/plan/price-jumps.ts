@@ -1,5 +1,5 @@
 import { formatMoney } from '../sheets/money.js';
-import type { LiveCatalog } from './live-catalog.js';
+import type { LiveCatalog, LiveProduct } from './live-catalog.js';
 import type { PlanEntry, ProductPlan } from './product-plan.js';
 
 /** A price the plan would write that looks like a typo (a forgotten or extra decimal point). */
@@ -34,10 +34,18 @@ export interface PriceJumpOptions {
  */
 export function medianCatalogPrice(catalog: Pick<LiveCatalog, 'products'>): number | undefined {
   const prices: number[] = [];
-  for (const p of catalog.products) {
-    if (p.variants.length === 0) prices.push(p.price);
-    else for (const v of p.variants) prices.push(v.price);
-  }
+  for (const p of catalog.products) sellablePrices(p, prices);
+  return medianPrice(prices);
+}
+
+/** The prices of a product's sellable items (each variant's, else the product's), added to `out`. */
+export function sellablePrices(p: Pick<LiveProduct, 'price' | 'variants'>, out: number[]): void {
+  if (p.variants.length === 0) out.push(p.price);
+  else for (const v of p.variants) out.push(v.price);
+}
+
+/** The median of these prices (sorted in place), or undefined when there are none. */
+export function medianPrice(prices: number[]): number | undefined {
   if (prices.length === 0) return undefined;
   prices.sort((a, b) => a - b);
   const mid = prices.length >> 1;

@@ -8,18 +8,47 @@ import {
   type LiveProduct,
 } from '../../plan/live-catalog.js';
 import { planProducts, type PlanProductsOptions } from '../../plan/plan-products.js';
+import { medianPrice, sellablePrices } from '../../plan/price-jumps.js';
 import type { Product } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
 
-/** Which live products may be written by the plan: only those keep their full body (the backup's before-state). */
-export type KeepBody = (live: LiveProduct) => boolean;
+/**
+ * What becomes of a live product as it is read: `write` the plan may write it (its body is kept,
+ * the backup's before-state); `full` kept whole for the plan; `compact` kept without its lists
+ * (LiveProduct.compact), `noopFor` the one sheet product that leaves it unchanged.
+ */
+export type LiveVerdict =
+  | { kind: 'write' }
+  | { kind: 'full' }
+  | { kind: 'compact'; noopFor?: DesiredProduct | undefined; body: boolean };
+
+/** Sorts each live product as it is read (see LiveVerdict). */
+export type SortLive = (live: LiveProduct) => LiveVerdict;
+
+const NONE: never[] = [];
+
+/** A live product without its description, lists, variants and options (LiveProduct.compact). */
+function compactOf(live: LiveProduct, noopFor: DesiredProduct | undefined): LiveProduct {
+  return {
+    ...live,
+    description: '',
+    tags: NONE,
+    links: NONE,
+    images: NONE,
+    variants: NONE,
+    options: NONE,
+    compact: noopFor === undefined ? {} : { noopFor },
+  };
+}
 
 /**
  * The live catalog read page by page (limit 100) in one unfiltered listing, started as soon as the
  * sheet's header is known so that the read overlaps the sheet's own reading. Each product is
- * indexed for the plan (LiveCatalog); its full body, as read, is kept as JSON text only while it
- * may be written: until the sheet is read (`keepBodies`), every one; after that, only those the
- * filter keeps. So a million-variant catalog does not hold a million bodies.
+ * indexed for the plan (LiveCatalog). Until the sheet is read, every product is kept whole with its
+ * body as JSON text; from then on (`sortBy`) each is sorted against the sheet: only the bodies of
+ * products the plan may write are kept (the backup's before-states), and products the sheet leaves
+ * unchanged or does not name are kept compact. So a million-variant catalog holds neither a million
+ * bodies nor a million variants.
  *
  * One plain read, not the status partitions: a product whose status changes mid-read could be
  * missed by both partitions and would then be planned as a duplicate create.
@@ -27,7 +56,9 @@ export type KeepBody = (live: LiveProduct) => boolean;
 export class LiveCatalogRead {
   readonly catalog: LiveCatalog = emptyLiveCatalog();
   private readonly bodies = new Map<string, string>();
-  private keep: KeepBody | undefined;
+  private sort: SortLive | undefined;
+  /** One price per sellable item of the whole catalog (compact products included). */
+  private readonly prices: number[] = [];
   private readonly controller = new AbortController();
   private readonly done: Promise<void>;
   private readonly started = performance.now();
@@ -51,20 +82,52 @@ export class LiveCatalogRead {
     let n = 0;
     for await (const p of this.client.products.list({}, { signal: this.controller.signal })) {
       const live = addLiveProduct(this.catalog, p);
-      if (this.keep === undefined || this.keep(live)) this.bodies.set(p.id, JSON.stringify(p));
+      sellablePrices(live, this.prices);
+      if (this.sort === undefined) this.bodies.set(p.id, JSON.stringify(p));
+      else if (this.settle(live)) this.bodies.set(p.id, JSON.stringify(p));
       if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
     }
     callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
     this.seconds = (performance.now() - this.started) / 1000;
   }
 
-  /** From now on only the bodies of products `keep` says may be written are kept; those read so far are sorted too. */
-  keepBodies(keep: KeepBody): void {
-    this.keep = keep;
-    for (const id of [...this.bodies.keys()]) {
-      const live = this.catalog.byId.get(id);
-      if (live === undefined || !keep(live)) this.bodies.delete(id);
+  /**
+   * From now on each product read is sorted (see LiveVerdict): only the bodies of those the plan
+   * may write are kept, and products the sheet leaves unchanged are kept compact. Those read so far
+   * are sorted now.
+   */
+  sortBy(sort: SortLive): void {
+    this.sort = sort;
+    const { products } = this.catalog;
+    for (let i = 0; i < products.length; i++) {
+      const live = products[i] as LiveProduct;
+      if (!this.settle(live, i)) this.bodies.delete(live.id);
     }
+  }
+
+  /** Sorts one product (at `index` in the catalog's list, else the last); true when its body is kept. */
+  private settle(live: LiveProduct, index = this.catalog.products.length - 1): boolean {
+    const verdict = (this.sort as SortLive)(live);
+    if (verdict.kind !== 'compact') return verdict.kind === 'write';
+    const compact = compactOf(live, verdict.noopFor);
+    const { catalog } = this;
+    catalog.products[index] = compact;
+    catalog.byId.set(live.id, compact);
+    if (catalog.byReferenceId.get(live.reference_id ?? '') === live)
+      catalog.byReferenceId.set(live.reference_id ?? '', compact);
+    const sku = live.sku.trim();
+    if (sku !== '' && catalog.bySku.get(sku) === live) catalog.bySku.set(sku, compact);
+    for (const v of live.variants) {
+      const vs = v.sku?.trim();
+      if (vs !== undefined && vs !== '' && catalog.byVariantSku.get(vs) === live)
+        catalog.byVariantSku.set(vs, compact);
+    }
+    return verdict.body;
+  }
+
+  /** The median price of the catalog's sellable items (medianCatalogPrice, compact products included). */
+  medianPrice(): number | undefined {
+    return medianPrice(this.prices);
   }
 
   /** The whole catalog, once read. */
@@ -104,13 +167,16 @@ export class LiveCatalogRead {
 }
 
 /**
- * Whether a live product may be written by the plan of `desired`: some sheet product names it (by
- * id, reference_id or sku) and, planned against that product alone, writes it; or the plan hides or
- * deletes products missing from the sheet and no sheet product matched it. Planning against one
- * product finds every write the whole plan makes (and a few more): the whole catalog only adds
- * issues that turn a write into an invalid entry, and matches no product a lone one would not.
+ * Sorts each live product against the sheet (LiveVerdict). A product no sheet product names (by
+ * id, reference_id or sku) is compact, its body kept only when the plan hides or deletes products
+ * missing from the sheet. A named one is planned alone against each sheet product naming it:
+ * planned so, the plan finds every write the whole plan makes (and a few more), since the whole
+ * catalog only adds issues that turn a write into an invalid entry and matches no product a lone
+ * one would not. A product only one sheet product names, by id or reference_id, and that one plans
+ * unchanged with no issue of its own, no stock unknown and none spared, is compact too: the plan
+ * derives its entry (planUnchanged), and that sheet product keeps only what the entry needs.
  */
-export function mayBeWritten(desired: readonly DesiredProduct[], options: PlanProductsOptions): KeepBody {
+export function sortAgainstSheet(desired: readonly DesiredProduct[], options: PlanProductsOptions): SortLive {
   const named = new Map<string, DesiredProduct[]>();
   const add = (key: string, dp: DesiredProduct) => {
     const list = named.get(key);
@@ -125,6 +191,8 @@ export function mayBeWritten(desired: readonly DesiredProduct[], options: PlanPr
   }
   const missing = (options.missing ?? 'ignore') !== 'ignore';
   const alone = { ...options, missing: 'ignore' as const };
+  const write: LiveVerdict = { kind: 'write' };
+  const full: LiveVerdict = { kind: 'full' };
   return (live) => {
     const candidates = new Set<DesiredProduct>();
     for (const key of [
@@ -134,7 +202,7 @@ export function mayBeWritten(desired: readonly DesiredProduct[], options: PlanPr
     ]) {
       if (key !== '') for (const dp of named.get(key) ?? []) candidates.add(dp);
     }
-    if (candidates.size === 0) return missing;
+    if (candidates.size === 0) return { kind: 'compact', body: missing };
     const catalog = emptyLiveCatalog();
     catalog.products.push(live);
     catalog.byId.set(live.id, live);
@@ -146,13 +214,56 @@ export function mayBeWritten(desired: readonly DesiredProduct[], options: PlanPr
       if (vs !== undefined && vs !== '') catalog.byVariantSku.set(vs, live);
     }
     let matched = false;
+    let unchanged: DesiredProduct | undefined;
     for (const dp of candidates) {
-      for (const e of planProducts([dp], catalog, alone).entries) {
+      // Left with its identifiers for another product: it is planned against that one.
+      if (dp.identityOnly === true) continue;
+      const plan = planProducts([dp], catalog, alone);
+      for (const e of plan.entries) {
         if (e.productId !== live.id) continue;
         matched = true;
-        if (e.action === 'update' || e.action === 'hide' || e.action === 'delete') return true;
+        if (e.action === 'update' || e.action === 'hide' || e.action === 'delete') return write;
+        if (
+          candidates.size === 1 &&
+          e.action === 'noop' &&
+          (dp.command === 'update' || dp.command === 'upsert') &&
+          e.issues.length === dp.issues.length &&
+          plan.stockUnknown === undefined &&
+          plan.stockSpared === undefined &&
+          namesById(dp, live)
+        )
+          unchanged = dp;
       }
     }
-    return missing && !matched;
+    if (unchanged !== undefined) {
+      keepIdentity(unchanged);
+      return { kind: 'compact', noopFor: unchanged, body: false };
+    }
+    return missing && !matched ? write : full;
   };
+}
+
+/** Whether the sheet product finds this live product by its id or reference_id (never another). */
+function namesById(dp: DesiredProduct, live: LiveProduct): boolean {
+  const f = dp.fields;
+  if (f.id !== undefined) return f.id === live.id;
+  return f.reference_id !== undefined && f.reference_id !== '' && f.reference_id === live.reference_id;
+}
+
+/**
+ * Lets go of what a sheet product planned unchanged no longer needs: its entry needs its key,
+ * command, rows and issues, and the identifiers it is matched, checked and labelled by.
+ */
+function keepIdentity(dp: DesiredProduct): void {
+  const f = dp.fields;
+  dp.fields = {
+    ...(f.id !== undefined ? { id: f.id } : {}),
+    ...(f.reference_id !== undefined ? { reference_id: f.reference_id } : {}),
+    ...(f.sku !== undefined ? { sku: f.sku } : {}),
+    ...(f.name !== undefined ? { name: f.name } : {}),
+  };
+  dp.variants = [];
+  delete dp.options;
+  delete dp.sourceCategories;
+  dp.identityOnly = true;
 }

@@ -3,14 +3,14 @@ import type { ColumnMap } from '../../formats/column-map.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
 import { checkGuardrail } from '../../plan/check-guardrail.js';
 import { planProducts, type PlanProductsOptions } from '../../plan/plan-products.js';
-import { findPriceJumps, medianCatalogPrice, priceJumpRefusal } from '../../plan/price-jumps.js';
+import { findPriceJumps, priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal, type StockUnknownMode } from '../../plan/stock-unknown.js';
 import { categoryRefusal, type CategoryChoice } from '../../plan/category-plan.js';
 import { currencyDecimals, type Store } from '../../schema/index.js';
 import { keepRunInput } from '../../apply/run-input.js';
 import { planFromSheet, type PlanFromSheetOptions, type SheetRead } from '../runner/plan-from-sheet.js';
 import { imageMemoryFile, readImageMemory } from './image-memory.js';
-import { LiveCatalogRead, mayBeWritten } from './live-catalog-read.js';
+import { LiveCatalogRead, sortAgainstSheet } from './live-catalog-read.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 import { productCounts, writeProductReport, WRITES } from './product-report.js';
 import { looseIssues, readProductSheets, type ProductSheets } from './product-sheets.js';
@@ -147,8 +147,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         platformExport: sheets.source.format !== 'mbulk' && sheets.source.format !== 'map',
       };
       live ??= new LiveCatalogRead(client, options);
-      // Only the live products the plan may write keep their full body (the backup's before-state).
-      live.keepBodies(mayBeWritten(mapping.products, planOptions));
+      // Only the live products the plan may write keep their full body (the backup's before-state);
+      // those the sheet leaves unchanged are kept compact.
+      live.sortBy(sortAgainstSheet(mapping.products, planOptions));
       const catalog = await live.complete();
       // The whole read, most of it while the sheet was read.
       timings.fetch = live.seconds;
@@ -166,7 +167,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           : {}),
         ...(options.removalLimit?.count !== undefined ? { maxCount: options.removalLimit.count } : {}),
       });
-      const priceJumps = findPriceJumps(plan, { decimals, median: medianCatalogPrice(catalog) });
+      const priceJumps = findPriceJumps(plan, { decimals, median: live.medianPrice() });
       timings.plan = (performance.now() - planStart) / 1000;
       options.onProgress?.({ phase: 'plan', done: plan.entries.length });
       return {
