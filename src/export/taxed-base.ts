@@ -45,7 +45,8 @@ export function storeTaxOn(base: number, percent: number, inclusive: boolean): n
  * The parts of an order its tax covers, inferred from its figures: the API states one `tax_amount`
  * per order and no rate or base, so the base is the set of parts whose sum, taxed at the store's
  * rate, gives exactly the stated tax. Among several such sets the one leaving out the fewest parts
- * is taken, tips first (LEFT_OUT_FIRST); an order with no tax has an empty base. When no set gives
+ * is taken (LEFT_OUT_FIRST), the tip out of it when that explains the tax as well (a tip too small
+ * to move the tax is taken as outside it); an order with no tax has an empty base. When no set gives
  * the stated tax exactly (a store that rounds otherwise), every part counts as covered, and the
  * invoice's tax fit (fitProgramTax) makes up the pennies. Parts that are zero count as covered.
  */
@@ -65,8 +66,11 @@ export function inferTaxedBase(
     const out = open.filter((_, i) => (mask & (1 << i)) !== 0);
     const base = open.filter((p) => !out.includes(p)).reduce((s, p) => s + amounts[p], 0);
     const miss = Math.abs(storeTaxOn(base, tax.percent, tax.inclusive) - stated);
-    // The cost of leaving parts out: tips cheapest, items dearest (LEFT_OUT_FIRST is in that order).
-    const cost = out.reduce((s, p) => s + 2 ** LEFT_OUT_FIRST.indexOf(p), 0);
+    // The cost of leaving parts out: items dearest (LEFT_OUT_FIRST is in that order); a tip costs
+    // when kept in, since a tip given freely is outside the tax unless only it explains the tax.
+    const cost =
+      out.reduce((s, p) => s + (p === 'tip' ? 0 : 2 ** LEFT_OUT_FIRST.indexOf(p)), 0) +
+      (amounts.tip !== 0 && !out.includes('tip') ? 1 : 0);
     if (!best || miss < best.miss || (miss === best.miss && cost < best.cost)) best = { miss, cost, out };
   }
   if (!best || best.miss !== 0) return all;

@@ -86,11 +86,13 @@ import { SANDBOX_IMAGE_BASE } from './tables/rehost-images.js';
  *                             + store.service_charge.amount, on orders without a service (dine-in), else 0
  *     total_before_tax      = items_amount + answers_amount - discounts_amount + service_amount
  *                             + service_charge_amount + tip_amount + adjustment_amount
+ *     taxed base            = total_before_tax - tip_amount    (a tip is outside the tax, see taxAndTotal;
+ *                                                               the whole total_before_tax with tipsInTax)
  *     tax exclusive (store.tax.inclusive = false):
- *         tax_amount   = round(total_before_tax * percent / 100)
+ *         tax_amount   = round(taxed base * percent / 100)
  *         total_amount = total_before_tax + tax_amount
  *     tax inclusive (store.tax.inclusive = true): prices already contain the tax, so
- *         tax_amount   = round(total_before_tax * percent / (100 + percent))   (the included part)
+ *         tax_amount   = round(taxed base * percent / (100 + percent))   (the included part)
  *         total_amount = total_before_tax
  */
 export interface GenerateStoreOptions {
@@ -110,6 +112,11 @@ export interface GenerateStoreOptions {
   timezone?: string;
   /** The moment the store is generated "at"; all timestamps are before it (default 2026-11-01T00:00:00Z). */
   now?: string;
+  /**
+   * Whether the store's tax covers tips (default false: a tip is outside the tax, see taxAndTotal).
+   * True gives the stores generated before that decision, tax on the whole total before tax.
+   */
+  tipsInTax?: boolean;
 }
 
 const DEFAULT_NOW = '2026-11-01T00:00:00.000Z';
@@ -197,6 +204,7 @@ export function generateStore(opts: GenerateStoreOptions = {}): StoreSnapshot {
     customers,
     nowMs,
     money,
+    opts.tipsInTax === true,
   );
   const templates = makeTemplates();
   return { format: 'merchant-bulk/snapshot', version: 1, me: store, products, customers, orders, templates };
@@ -566,6 +574,7 @@ function makeOrders(
   customers: readonly Customer[],
   nowMs: number,
   money: Money,
+  tipsInTax: boolean,
 ): Order[] {
   const orders: Order[] = new Array<Order>(n);
   // Orders span the last year before `now`, after every product and customer was created.
@@ -664,7 +673,11 @@ function makeOrders(
     // A negative adjustment (goodwill, rounding) never takes the order below zero.
     const adjustment = Math.max(rawAdjustment, -subtotal);
     const totalBeforeTax = subtotal + adjustment;
-    const { tax: taxAmount, total: totalAmount } = taxAndTotal(totalBeforeTax, store.tax);
+    const { tax: taxAmount, total: totalAmount } = taxAndTotal(
+      totalBeforeTax,
+      store.tax,
+      tipsInTax ? 0 : tipAmount,
+    );
 
     const created = iso(createdMs);
     const updatedMs =

@@ -90,12 +90,21 @@ describe('tax the program computes = tax the store charged, on every order', () 
     const o = snap.orders.find((x) => x.tip_amount > 50);
     if (!o) throw new Error('no order with a tip');
     const tax = snap.me.tax;
+    // The sandbox leaves tips outside its tax: the tip is left out of the base, nothing else.
     expect([...inferTaxedBase(o, tax)].sort()).toEqual(
+      ['adjustment', 'answers', 'items', 'service', 'service_charge'].sort(),
+    );
+    // An order whose tax covered its tip: every part.
+    const withTip = { ...o, tax_amount: taxAndTotal(o.total_before_tax, tax).tax };
+    expect([...inferTaxedBase(withTip, tax)].sort()).toEqual(
       ['adjustment', 'answers', 'items', 'service', 'service_charge', 'tip'].sort(),
     );
-    const noTip = { ...o, tax_amount: taxAndTotal(o.total_before_tax - o.tip_amount, tax).tax };
-    expect(inferTaxedBase(noTip, tax).has('tip')).toBe(false);
-    expect(inferTaxedBase(noTip, tax).has('items')).toBe(true);
+    // A tip too small to change the tax: taken as outside it (both sets explain the tax).
+    const small = { ...o, tip_amount: 1, total_before_tax: o.total_before_tax - o.tip_amount + 1 };
+    const smallTax = { ...small, tax_amount: taxAndTotal(small.total_before_tax - 1, tax).tax };
+    expect(taxAndTotal(smallTax.total_before_tax, tax).tax).toBe(smallTax.tax_amount);
+    expect(inferTaxedBase(smallTax, tax).has('tip')).toBe(false);
+    expect(inferTaxedBase(smallTax, tax).has('items')).toBe(true);
     const none = { ...o, tax_amount: 0 };
     expect(inferTaxedBase(none, tax).has('items')).toBe(false);
   });

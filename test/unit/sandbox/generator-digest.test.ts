@@ -5,11 +5,12 @@ import { generateStore, type GenerateStoreOptions } from '../../../src/sandbox/g
 // Pins the generator's output across code changes, not only within one process: tests, benches and
 // users' `--generate` stores depend on a seed giving the same store release after release. A change
 // that alters these digests changes every generated store; if that is intended, say so in the
-// changelog and update the digests (`JSON.stringify(generateStore(opts))`, SHA-256, hex).
+// changelog and update the digests (`JSON.stringify(generateStore(opts))`, SHA-256, hex). Changed
+// once on purpose: tips left outside the store's tax (issue 39; the JPY store's bytes did not change).
 const PINNED: readonly { opts: GenerateStoreOptions; sha256: string }[] = [
   {
     opts: { seed: 1, products: 300, customers: 200, orders: 500 },
-    sha256: 'bf6299f6135210f0099465df8abfdbf95a28e83b10fb52e95cbb93e0a27ee1f6',
+    sha256: '7bd4c3869d8d17f69125411785edcb67433d91983b00af14b5d4386ea4c9bb8b',
   },
   {
     opts: { seed: 1, products: 300, customers: 200, orders: 500, currency: 'JPY', country: 'JP' },
@@ -17,15 +18,15 @@ const PINNED: readonly { opts: GenerateStoreOptions; sha256: string }[] = [
   },
   {
     opts: { seed: 1, products: 300, customers: 200, orders: 500, currency: 'USD', country: 'US' },
-    sha256: '0ff7d150ee3fe8261ee2c8d0fecc83a890b69949af93a2dd175e8e9527e67573',
+    sha256: '4d1ea1d44d483b99d523764c3790e9a5a7e60a890c0be2fce8b90454fbb16b36',
   },
   {
     opts: { seed: 42, products: 300, customers: 200, orders: 500, currency: 'SGD', country: 'SG' },
-    sha256: 'b59e371baf8ff90c21d43534259b808026a494d91b98dbf6bb3d49bcdcf68d93',
+    sha256: '037d9d627a770f493b16154c6e438476546ba839b5ac5a97ee912472d292cc67',
   },
   {
     opts: { seed: 7, products: 300, customers: 200, orders: 500, currency: 'KWD' },
-    sha256: 'fcae9bcb349a17e769085c134e3a967e381a4440474793a441d5b4ce1555010d',
+    sha256: '713b3ed9c88659795ad2d1749e76f69c823a650cce25d4791e8c4704e109b832',
   },
 ];
 

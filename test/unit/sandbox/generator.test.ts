@@ -67,6 +67,25 @@ describe('generateStore', () => {
     }
   });
 
+  it("leaves tips outside the store's tax (the sandbox's rule), or not with tipsInTax", () => {
+    for (const country of ['MY', 'GB']) {
+      const opts = { products: 50, customers: 50, orders: 600, seed: 5, country };
+      const out = generateStore(opts);
+      const tipped = out.orders.filter((o) => o.tip_amount > 0);
+      expect(tipped.length).toBeGreaterThan(20);
+      const p = out.me.tax.percent;
+      const taxOn = (base: number): number => Math.round((base * p) / (out.me.tax.inclusive ? 100 + p : 100));
+      for (const o of tipped) expect(o.tax_amount, o.id).toBe(taxOn(o.total_before_tax - o.tip_amount));
+      const within = generateStore({ ...opts, tipsInTax: true });
+      for (const o of within.orders) expect(orderTotalProblems(o, within.me.tax, true), o.id).toEqual([]);
+      expect(
+        within.orders
+          .filter((o) => o.tip_amount > 0)
+          .some((o) => o.tax_amount !== taxOn(o.total_before_tax - o.tip_amount)),
+      ).toBe(true);
+    }
+  });
+
   it('averages about 3 variants per product, some products having none', () => {
     const s = generateStore({ products: 3000, customers: 0, orders: 0, seed: 21 });
     const variants = s.products.reduce((n, p) => n + p.variants.length, 0);

@@ -4,7 +4,7 @@ import type { Order, Store } from '../../../src/schema/index.js';
  * Every way an order's money fails to add up, as short messages (empty when consistent). The
  * formula is the one documented in src/sandbox/generator.ts.
  */
-export function orderTotalProblems(order: Order, tax: Store['tax']): string[] {
+export function orderTotalProblems(order: Order, tax: Store['tax'], tipsInTax = false): string[] {
   const problems: string[] = [];
   let items = 0;
   let quantity = 0;
@@ -32,9 +32,11 @@ export function orderTotalProblems(order: Order, tax: Store['tax']): string[] {
     order.adjustment_amount;
   if (order.total_before_tax !== beforeTax)
     problems.push(`total_before_tax ${order.total_before_tax} != ${beforeTax}`);
+  // The tax is on the total before tax less the tip (a tip is outside the tax), or on all of it.
+  const base = order.total_before_tax - (tipsInTax ? 0 : order.tip_amount);
   const expectedTax = tax.inclusive
-    ? Math.round((order.total_before_tax * tax.percent) / (100 + tax.percent))
-    : Math.round((order.total_before_tax * tax.percent) / 100);
+    ? Math.round((base * tax.percent) / (100 + tax.percent))
+    : Math.round((base * tax.percent) / 100);
   if (order.tax_amount !== expectedTax) problems.push(`tax_amount ${order.tax_amount} != ${expectedTax}`);
   const total = tax.inclusive ? order.total_before_tax : order.total_before_tax + order.tax_amount;
   if (order.total_amount !== total) problems.push(`total_amount ${order.total_amount} != ${total}`);
