@@ -103,7 +103,10 @@ function messageSession(
     operations,
     // A send whose answer was lost even after the client's retries is replayed once more under the
     // same key (the service answers from its memory instead of sending again).
-    replayUnknown: true,
+    secondPass: (first) =>
+      first.status === 'completed' && first.counts.unknown > 0
+        ? { operations, retryFailed: false }
+        : undefined,
     // No abort signal: a stop lets the sends in flight finish and be journaled.
     execute: async (op) => {
       const m = await client.messages.send(op.body, { idempotencyKey: op.idempotencyKey });

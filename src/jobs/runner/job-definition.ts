@@ -130,16 +130,12 @@ export interface JobSession<Op extends { key: string }, R, Own extends object> {
   /** The operations, each with a key that is stable across resumes. */
   operations: readonly Op[];
   /**
-   * Operations left with an unknown outcome are sent once more in this apply (default false):
-   * for keyed writes, whose replay the service answers from its memory.
+   * After the first pass, the operations of a second and last one (default none), sent with
+   * `retryFailed` (default true): stock sends one PATCH per item where the batch route answered 404
+   * (its `isFatal` stopped the first pass there); messages replay the sends whose answer was lost
+   * (keyed: the service answers from its memory).
    */
-  replayUnknown?: boolean;
-  /**
-   * Another way to send them when a pass stops on an error `when` accepts (stock: one PATCH per
-   * item where the batch route answers 404): such an error stops the pass, and the operations
-   * `instead()` returns are sent (once).
-   */
-  fallback?: { when(error: unknown): boolean; instead(): readonly Op[] };
+  secondPass?(first: ExecuteSummary<Op, R>): { operations: readonly Op[]; retryFailed?: boolean } | undefined;
   /** Sends one operation (after `ctx.saveBefore` of what it touches). */
   execute(op: Op, exec: ExecuteContext): Promise<R>;
   /** Settles an operation whose outcome is unknown by re-reading the store. */

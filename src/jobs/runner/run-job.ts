@@ -25,8 +25,7 @@ import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
 /**
  * Applies (or resumes) a planned run of any kind: validates plan.json with the kind's schema, lets
- * the kind refuse, runs its operations through the journaled executor (a fallback or a replay of
- * unknown outcomes as a second pass) with the backup opened and always closed (try/finally) and
+ * the kind refuse, runs its operations through the journaled executor (and the kind's second pass) with the backup opened and always closed (try/finally) and
  * finalised, tallies every change once, writes results.csv / failed.csv, derives the summary and
  * run.json's counts from the kind's declaration, writes the report, and returns the summary.
  */
@@ -134,18 +133,14 @@ export async function runJob<
   return summary;
 }
 
-/**
- * The first pass over every operation, then at most one more: the fallback's operations when the
- * first stopped on the error it names, or the same operations again when answers were lost and
- * the kind replays unknown outcomes.
- */
+/** The first pass over every operation, then the kind's `secondPass`, if any. */
 async function executePasses<Op extends { key: string }, R>(
   run: RunDirectory,
   session: JobSession<Op, R, object>,
   options: ApplyJobOptions,
   startedSeq: { highest: number },
 ): Promise<{ execution: ExecuteSummary<Op, R>; reused: number }> {
-  const { fallback, isFatal } = session;
+  const { isFatal } = session;
   let passes = 0;
   const pass = (operations: readonly Op[], retryFailed?: boolean) =>
     applyRun<Op, R>(run, operations, {
@@ -161,24 +156,13 @@ async function executePasses<Op extends { key: string }, R>(
       },
       ...(session.reconcile ? { reconcile: session.reconcile.bind(session) } : {}),
       ...(session.reReadExpired ? { reReadExpired: session.reReadExpired.bind(session) } : {}),
-      ...(isFatal || fallback
-        ? {
-            isFatal: (error: unknown) =>
-              defaultIsFatal(error) || isFatal?.(error) === true || fallback?.when(error) === true,
-          }
-        : {}),
+      ...(isFatal ? { isFatal: (error: unknown) => defaultIsFatal(error) || isFatal(error) } : {}),
       onProgress: applyProgress(options),
     });
   const first = await pass(session.operations);
-  const reused = first.counts.reused;
-  if (fallback && first.status === 'aborted' && fallback.when(first.fatalError)) {
-    return { execution: await pass(fallback.instead()), reused };
-  }
-  if (session.replayUnknown === true && first.status === 'completed' && first.counts.unknown > 0) {
-    // Keyed writes whose answer was lost: the service answers a replay from its memory.
-    return { execution: await pass(session.operations, false), reused };
-  }
-  return { execution: first, reused };
+  const second = session.secondPass?.(first);
+  const execution = second ? await pass(second.operations, second.retryFailed) : first;
+  return { execution, reused: first.counts.reused };
 }
 
 /**

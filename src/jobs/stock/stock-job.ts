@@ -136,24 +136,21 @@ function stockSession(
 
   return {
     operations: buildOps(run.id, file, mode),
-    // A service without the batch route (or the sandbox in strict mode): one PATCH per item,
-    // remembered so that a resumed run builds the same operations.
-    ...(mode === 'batch'
-      ? {
-          fallback: {
-            when: isRouteMissing,
-            instead: () => {
-              client.warnOnce(
-                'inventory-batch-404',
-                `The batch inventory route (POST ${client.paths.batchUpdate}) answered 404; sending one PATCH per item instead.`,
-              );
-              mode = 'per-item';
-              run.update({ options: { ...run.meta.options, inventoryMode: mode } });
-              return buildOps(run.id, file, mode);
-            },
-          },
-        }
-      : {}),
+    // A service without the batch route (or the sandbox in strict mode): its 404 stops the first
+    // pass, and one PATCH per item is sent instead, remembered so that a resumed run builds the same
+    // operations.
+    ...(mode === 'batch' ? { isFatal: isRouteMissing } : {}),
+    secondPass: (first) => {
+      if (mode !== 'batch' || first.status !== 'aborted' || !isRouteMissing(first.fatalError))
+        return undefined;
+      client.warnOnce(
+        'inventory-batch-404',
+        `The batch inventory route (POST ${client.paths.batchUpdate}) answered 404; sending one PATCH per item instead.`,
+      );
+      mode = 'per-item';
+      run.update({ options: { ...run.meta.options, inventoryMode: mode } });
+      return { operations: buildOps(run.id, file, mode) };
+    },
     execute: async (op) => {
       const touched = op.kind === 'stock-batch' ? op.changes : [op.change];
       await ctx.saveBefore(

@@ -314,11 +314,9 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
     const kind = fakeKind(failureSummary, (ctx) => ({
       ...fakeSession(ctx),
       // The rejection stops the pass, and the other way to send cannot be built.
-      fallback: {
-        when: (error) => (error as { code?: string }).code === 'bad_thing',
-        instead: () => {
-          throw new Error('the other way cannot be built');
-        },
+      isFatal: (error) => (error as { code?: string }).code === 'bad_thing',
+      secondPass: () => {
+        throw new Error('the other way cannot be built');
       },
     }));
     await expect(runJob(run, kind, { client, concurrency: 1 })).rejects.toThrow(
@@ -333,7 +331,16 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
   describe('follow-up passes', () => {
     it('a kind that replays unknown outcomes sends a lost answer once more, and the tally is that pass', async () => {
       const run = plannedRun(items('ok', 'lost'));
-      const kind = fakeKind(failureSummary, (ctx) => ({ ...fakeSession(ctx), replayUnknown: true }));
+      const kind = fakeKind(failureSummary, (ctx) => {
+        const session = fakeSession(ctx);
+        return {
+          ...session,
+          secondPass: (first) =>
+            first.status === 'completed' && first.counts.unknown > 0
+              ? { operations: session.operations, retryFailed: false }
+              : undefined,
+        };
+      });
       const summary = await runJob(run, kind, { client, concurrency: 1 });
       expect(sent).toEqual(['k1', 'k2', 'k2']);
       expect(summary).toMatchObject({ status: 'completed', written: 2, failed: 0, unknown: 0 });
@@ -347,21 +354,24 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
       expect(summary).toMatchObject({ written: 1, failed: 1, unknown: 1 });
     });
 
-    it('a fallback sends its operations when the first pass stops on the error it names', async () => {
+    it('a second pass sends its operations when the first stops on the error the kind calls fatal', async () => {
       const run = plannedRun(items('ok', 'reject', 'ok'));
+      const badThing = (error: unknown) => (error as { code?: string }).code === 'bad_thing';
       const kind = fakeKind(failureSummary, (ctx) => ({
         ...fakeSession(ctx),
-        fallback: {
-          when: (error) => (error as { code?: string }).code === 'bad_thing',
-          // Another way to send every item: here, one that the service accepts.
-          instead: () =>
-            ctx.file.items.map((item): FakeOp => ({
-              kind: 'fake-write',
-              key: `other:${item.key}`,
-              idempotent: true,
-              item: { ...item, does: 'ok' },
-            })),
-        },
+        isFatal: badThing,
+        // Another way to send every item: here, one that the service accepts.
+        secondPass: (first) =>
+          first.status === 'aborted' && badThing(first.fatalError)
+            ? {
+                operations: ctx.file.items.map((item): FakeOp => ({
+                  kind: 'fake-write',
+                  key: `other:${item.key}`,
+                  idempotent: true,
+                  item: { ...item, does: 'ok' },
+                })),
+              }
+            : undefined,
       }));
       const summary = await runJob(run, kind, { client, concurrency: 1 });
       // The rejection stopped the first pass before k3; the other way sent all three.
