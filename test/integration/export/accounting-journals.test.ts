@@ -320,3 +320,44 @@ describe('the console on payments and journal flags', () => {
     expect(journal.stdout).toContain('debits = credits');
   });
 });
+
+describe('QuickBooks Online UK and Xero journals: the rates named without flags', () => {
+  it('quickbooks: 20.0% S and No VAT by default, tips outside the VAT at No VAT, the VAT computed line by line = the store’s; xero-journal says what Xero adds', async () => {
+    const seed = generateStore({ country: 'GB', currency: 'GBP', orders: 200, seed: 42 });
+    const s = await startSandbox({ seed });
+    sandboxes.push(s);
+    const cwd = mkdtempSync(join(dir, 'qbo-uk-'));
+    const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
+    const r = await runCli(['export', 'orders', 'qbo.csv', '--profile', 'quickbooks'], env, cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'Import with amounts "tax inclusive"; tax rate "20.0% S", no-tax rate "No VAT"',
+    );
+    const rows = readdirSync(cwd)
+      .filter((f) => /^qbo(-part\d+)?\.csv$/.test(f))
+      .flatMap((f) => parseCsv(join(cwd, f)));
+    expect(new Set(rows.map((x) => x['Item tax code']))).toEqual(new Set(['20.0% S', 'No VAT']));
+    expect(rows.some((x) => x['Item (Product/Service)'] === 'Tips' && x['Item tax code'] === 'No VAT')).toBe(
+      true,
+    );
+    // QuickBooks Online outside the US takes each line's VAT out of it (amounts tax inclusive).
+    const halfAway = (x: number): number => Math.sign(x) * Math.round(Math.abs(x));
+    const vat = rows
+      .filter((x) => x['Item tax code'] === '20.0% S')
+      .reduce((n, x) => n + halfAway((minor(x['Item Amount']) * 20) / 120), 0);
+    const paid = seed.orders.filter(
+      (o) => o.payment_status === 'paid' && o.order_status !== 'cancelled' && o.order_status !== 'draft',
+    );
+    expect(vat).toBe(paid.reduce((n, o) => n + o.tax_amount, 0));
+
+    const j = await runCli(
+      ['export', 'orders', 'j.csv', '--profile', 'xero-journal', '--accounts', 'payment=090'],
+      env,
+      cwd,
+    );
+    expect(j.code, j.stderr).toBe(0);
+    expect(j.stdout).toContain(
+      'Lines the store\'s tax covers at "20% (VAT on Income)", the others at "No VAT"; amounts before tax: Xero adds each line\'s tax',
+    );
+  });
+});
