@@ -381,6 +381,9 @@ async function rollbackRun(args: RollbackArgs, ctx: CommandContext): Promise<num
       return ExitCode.Ok;
     }
     lock?.setRunId(run.id);
+    // Stopped at the prompt, the rollback run is only planned: `mbulk apply RUN` writes it.
+    const { continueRunCommand } = await import('../run-hints.js');
+    ctx.run = { id: run.id, journal: run.file('journal'), continueWith: () => continueRunCommand(run, args) };
     // Written through the library's one apply entry, as `mbulk apply RUN` would.
     const outcome = await applySavedRun(run, {
       client: target.client,

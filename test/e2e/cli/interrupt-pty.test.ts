@@ -191,6 +191,38 @@ it('Ctrl-C at the confirmation prompt of an import names the command that contin
   expect(productWrites()).toBe(PRODUCTS);
 }, 60_000);
 
+it('Ctrl-C at the prompt of runs rollback --apply names mbulk apply of the rollback run, which restores every product', async () => {
+  const imported = await mbulk(['import', 'products', 'new.csv', '--apply', '--yes', '--concurrency', '4']);
+  expect(imported.code, imported.text).toBe(0);
+  const source = await latestRun();
+  expect(productWrites()).toBe(PRODUCTS);
+
+  const atPrompt = await inTerminal(`runs rollback ${source} --delete-created --apply`, (text) =>
+    text.includes('[y/N]'),
+  );
+  expect(atPrompt.code, atPrompt.text).toBe(130);
+  const said =
+    /Interrupted: nothing was written · the run stays as it was; continue with: (mbulk apply (\S+))\s/.exec(
+      atPrompt.after,
+    );
+  expect(said, atPrompt.text).not.toBeNull();
+  const [, command, rollbackId] = said as RegExpExecArray;
+  expect(rollbackId).not.toBe(source);
+  expect(sandbox.store.toSnapshot().products.filter((p) => p.reference_id?.startsWith('PTY-'))).toHaveLength(
+    PRODUCTS,
+  );
+
+  const applied = await inTerminal(
+    (command as string).replace(/^mbulk /, ''),
+    (text) => text.includes('[y/N]'),
+    'y\r',
+  );
+  expect(applied.code, applied.text).toBe(0);
+  expect(sandbox.store.toSnapshot().products.filter((p) => p.reference_id?.startsWith('PTY-'))).toHaveLength(
+    0,
+  );
+}, 60_000);
+
 it('Ctrl-C during the drift check of `mbulk apply RUN` stops its reads at once: ⚠, nothing written, exit 130', async () => {
   const proxy = await holdingProxy(sandbox.url);
   try {
