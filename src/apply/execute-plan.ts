@@ -118,7 +118,10 @@ export interface ExecuteOptions<Op, R> {
    * `reReadExpired` says so; the others are sent as usual (harmless to replay).
    */
   unjournaledSince?: string;
-  /** Keyed operations `unjournaledSince` re-reads once their key may have expired (default none). */
+  /**
+   * Keyed operations `unjournaledSince` re-reads once their key may have expired (default: those
+   * whose `reReadExpired` is true, as a stock batch of deltas says of itself).
+   */
   reReadExpired?: (op: Op) => boolean;
   /** Clock in ms for rate/ETA (default: performance.now). */
   now?: () => number;
@@ -183,6 +186,7 @@ export async function executeOperations<Op, R>(
   const kindOf = options.kindOf ?? defaultKind;
   const isOutcomeUnknown = options.isOutcomeUnknown ?? defaultIsOutcomeUnknown;
   const isFatal = options.isFatal ?? defaultIsFatal;
+  const reReadExpired = options.reReadExpired ?? defaultReReadExpired;
   const retryFailed = options.retryFailed ?? true;
   const idempotencyWindowMs = options.idempotencyWindowMs ?? 24 * 60 * 60 * 1000;
   const wallClock = Date.now();
@@ -268,7 +272,7 @@ export async function executeOperations<Op, R>(
       };
       // A plain resume sends as usual what is harmless to replay, and a keyed write past its window
       // that the kind does not ask to re-read (see docs/durability.md).
-      const reRead = !isIdempotent(op) || (!replaySafe(op, unproven) && options.reReadExpired?.(op) === true);
+      const reRead = !isIdempotent(op) || (!replaySafe(op, unproven) && reReadExpired(op));
       if (options.settleUnproven || reRead) state = unproven;
     }
 
@@ -489,6 +493,10 @@ export async function executeOperations<Op, R>(
 
 function field(op: unknown, name: string): unknown {
   return typeof op === 'object' && op !== null ? (op as Record<string, unknown>)[name] : undefined;
+}
+
+function defaultReReadExpired(op: unknown): boolean {
+  return field(op, 'reReadExpired') === true;
 }
 
 function defaultIsIdempotent(op: unknown): boolean {

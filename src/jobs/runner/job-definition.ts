@@ -127,7 +127,12 @@ export type JobSummary<File, Fields extends SummaryFields, Own extends object> =
 
 /** The operations of one apply of one run, with the closures that send and settle them. */
 export interface JobSession<Op extends { key: string }, R, Own extends object> {
-  /** The operations, each with a key that is stable across resumes. */
+  /**
+   * The operations, each with a key that is stable across resumes, and what the executor reads of
+   * them: `idempotent` (harmless to replay), `idempotencyKey`, `reReadExpired` (a keyed one a resume
+   * re-reads with `reconcile`, not sends, when its journal does not prove it and its key may have
+   * expired: stock's batches of deltas).
+   */
   operations: readonly Op[];
   /**
    * After the first pass, the operations of a second and last one (default none), sent with
@@ -140,12 +145,6 @@ export interface JobSession<Op extends { key: string }, R, Own extends object> {
   execute(op: Op, exec: ExecuteContext): Promise<R>;
   /** Settles an operation whose outcome is unknown by re-reading the store. */
   reconcile?(op: Op, state: OperationState): Promise<ReconcileDecision<R>>;
-  /**
-   * Keyed operations a resume re-reads (`reconcile`) rather than sends again when its journal does
-   * not prove them and their key may have expired (default none: sent again under their key).
-   * Operations that are not idempotent are always re-read.
-   */
-  reReadExpired?(op: Op): boolean;
   /** An error that stops the whole run (besides the default: unreachable, token rejected). */
   isFatal?(error: unknown): boolean;
   /**

@@ -155,7 +155,6 @@ async function executePasses<Op extends { key: string }, R>(
         return session.execute(op, exec);
       },
       ...(session.reconcile ? { reconcile: session.reconcile.bind(session) } : {}),
-      ...(session.reReadExpired ? { reReadExpired: session.reReadExpired.bind(session) } : {}),
       ...(isFatal ? { isFatal: (error: unknown) => defaultIsFatal(error) || isFatal(error) } : {}),
       onProgress: applyProgress(options),
     });

@@ -19,7 +19,14 @@ import { StockPlanFileSchema, type StockPlanFile } from './stock-plan-file.js';
 import { writeStockReport } from './stock-report.js';
 
 export type StockOp =
-  | { kind: 'stock-batch'; key: string; idempotent: true; idempotencyKey: string; changes: StockChange[] }
+  | {
+      kind: 'stock-batch';
+      key: string;
+      idempotent: true;
+      idempotencyKey: string;
+      reReadExpired: boolean;
+      changes: StockChange[];
+    }
   | { kind: 'stock-item'; key: string; idempotent: boolean; change: StockChange };
 
 /** What an operation's journal record keeps: small JSON. */
@@ -70,6 +77,8 @@ function buildOps(runId: string, file: StockPlanFile, mode: 'batch' | 'per-item'
       key,
       idempotent: true,
       idempotencyKey: idempotencyKey(runId, key, chunk.map(entryOf)),
+      // A batch of deltas whose key may have expired is re-read on resume, never sent blindly.
+      reReadExpired: chunk.some((c) => c.mode === 'delta'),
       changes: chunk,
     });
   }
@@ -190,8 +199,6 @@ function stockSession(
         `could not tell whether the delta ${change.value} reached item ${change.itemId}: the quantity is now ${now ?? 'unknown'} (planned ${change.before} → ${change.after}); check it and fix by hand, it will not be resent`,
       );
     },
-    // A batch of deltas whose key may have expired is re-read on resume, never sent blindly.
-    reReadExpired: (op) => op.kind === 'stock-batch' && op.changes.some((c) => c.mode === 'delta'),
     changes: (o) => itemChanges(o),
     results: {
       invalid: file.plan.issues,

@@ -225,6 +225,34 @@ describe('executeOperations', () => {
       }
     });
 
+    it('by default, re-reads a keyed operation whose key may have expired when it says reReadExpired', async () => {
+      earlierSession([
+        { key: 'op0', phase: 'start' },
+        { key: 'op0', phase: 'done' },
+      ]);
+      const twoDaysAgo = new Date(Date.now() - 48 * 3600_000).toISOString();
+      const journal = Journal.open(file);
+      const seen: string[] = [];
+      const keyed = ops(3, { idempotent: true, idempotencyKey: 'k' }).map((op) =>
+        op.id === 'op1' ? { ...op, reReadExpired: true } : op,
+      );
+      await executeOperations(keyed, {
+        journal,
+        keyOf,
+        unjournaledSince: twoDaysAgo,
+        execute: async (op) => {
+          seen.push(`sent ${op.id}`);
+          return 1;
+        },
+        reconcile: async (op) => {
+          seen.push(`read ${op.id}`);
+          return 'done';
+        },
+      });
+      journal.close();
+      expect(seen.sort()).toEqual(['read op1', 'sent op2']);
+    });
+
     it('leaves a non-idempotent operation unsent when nothing can re-read it', async () => {
       earlierSession([
         { key: 'op0', phase: 'start' },
