@@ -55,6 +55,11 @@ const RunMetaSchema = z.object({
   /** The input holds deltas: applied once, it is refused again (`--again` applies it once more). */
   input_deltas: z.boolean().optional(),
   /**
+   * The command line's options that shaped the plan (`--images`, `--missing`…; null: not given):
+   * an `import … --apply` continuing this run with other ones is refused (cli/plan-flags.ts).
+   */
+  plan_flags: z.record(z.string(), z.unknown()).optional(),
+  /**
    * What an apply of the plan needs, else it is refused (set when planned; see ApplyNeed): the
    * options that lift a refusal (`allowDeletes`, `allowPriceJumps`) or `plan-again` when none can.
    */

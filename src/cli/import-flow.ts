@@ -76,6 +76,12 @@ export interface ImportFlow<P extends PlannedImport, A extends AppliedImport> {
   extraInputs?: readonly string[] | undefined;
   /** Values besides the files that are part of the input's identity (messages: the template). */
   identityParams?: readonly string[] | undefined;
+  /**
+   * The options that shape the plan (`images`, `missing`…): recorded with the run (run.json's
+   * `plan_flags`); continuing the unfinished run of the same input with other values is refused
+   * (exit 3): a run continues as it was planned.
+   */
+  planFlags?: readonly string[] | undefined;
   /** The command's own way of asking for an input applied already once more, besides --again (messages: --resend). */
   again?: boolean | undefined;
   /** The command notifications name (default `import KIND`), e.g. `messages send`. */
@@ -224,6 +230,20 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
           return ExitCode.Refused;
         }
         if (decision.action === 'continue') {
+          const { planFlagsOf, planFlagsDiffer } = await import('./plan-flags.js');
+          const differ = planFlagsDiffer(
+            decision.run.meta.plan_flags,
+            planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags ?? []),
+          );
+          if (differ.length > 0) {
+            const { resumeRunCommand } = await import('./run-hints.js');
+            const { id } = decision.run;
+            out.warn(
+              `mbulk: refused: run ${id} of ${identity.input} (the same input) is unfinished and was planned with other options: ${differ.join(', ')}. A run continues as it was planned: continue it with ${resumeRunCommand(id, args)} (or this command with the run's options). Nothing was written`,
+            );
+            out.result({ ok: false, refused: 'other-options', run: id, differ, applied: false });
+            return ExitCode.Refused;
+          }
           lock.setRunId(decision.run.id);
           const { continueInputRun } = await import('./continue-input-run.js');
           return await continueInputRun(args, ctx, target, decision);
@@ -244,6 +264,13 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       }),
     );
     lock?.setRunId(planned.run.id);
+    if (flow.planFlags !== undefined) {
+      // How it was planned: a re-run that continues it must be given the same (see planFlags).
+      const { planFlagsOf } = await import('./plan-flags.js');
+      planned.run.update({
+        plan_flags: planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags),
+      });
+    }
     const { continueRunCommand, resumeRunCommand } = await import('./run-hints.js');
     const runId = planned.run.id;
     ctx.run = {

@@ -31,6 +31,7 @@ export async function importCustomers(args: CustomerArgs, ctx: CommandContext): 
   let invalid = 0;
   return runImportFlow(args, ctx, {
     kind: 'customers',
+    planFlags: ['from', 'match', 'blank', 'phone-from'],
     planLabel: 'Plan customers',
     plan: (basics) =>
       planCustomerImport({

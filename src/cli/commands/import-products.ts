@@ -109,6 +109,26 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   let invalid = 0;
   return runImportFlow(args, ctx, {
     kind: 'products',
+    planFlags: [
+      'from',
+      'map',
+      'map-file',
+      'header-row',
+      'location',
+      // --options is not here: its bytes are part of the input's identity.
+      'money',
+      'decimal-comma',
+      'blank',
+      'replace',
+      'images',
+      'duplicate-sku',
+      'category-map',
+      'default-category',
+      'category',
+      'missing',
+      'stock',
+      'stock-unknown',
+    ],
     extraInputs: args.options === undefined ? undefined : [resolve(ctx.cwd, args.options)],
     planLabel: 'Plan products',
     plan: (basics) =>

@@ -26,6 +26,7 @@ export async function importStock(args: StockArgs, ctx: CommandContext): Promise
   let invalid = 0;
   return runImportFlow(args, ctx, {
     kind: 'stock',
+    planFlags: ['preserve-sales'],
     planLabel: 'Plan stock',
     plan: (basics) =>
       planStockImport({

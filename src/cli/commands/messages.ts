@@ -47,6 +47,7 @@ export async function sendMessages(args: SendArgs, ctx: CommandContext): Promise
     kind: 'messages',
     identityParams: [args.template],
     again: args.resend,
+    planFlags: ['allow-duplicates', 'resend', 'skip-invalid', 'max'],
     planLabel: 'Plan messages',
     plan: (basics) =>
       planMessageSend({

@@ -45,6 +45,7 @@ export async function createTemplates(args: CreateArgs, ctx: CommandContext): Pr
     // The same sheet: an unfinished run of it is continued, a run that submitted it refuses a
     // second (--again).
     kind: 'templates',
+    planFlags: ['skip-invalid'],
     planLabel: 'Plan templates',
     plan: (basics) =>
       planTemplateImport({

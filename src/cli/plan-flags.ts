@@ -1,0 +1,46 @@
+import { shellQuote } from './run-hints.js';
+
+/**
+ * The options of a command line that shaped its plan (`--images`, `--missing`, `--map`…), by
+ * name, as parsed (defaults included; an option not given and without a default is null). Kept in
+ * run.json (`plan_flags`): an `import … --apply` that continues the unfinished run of the same
+ * input compares its own with them, and refuses when they differ (the run continues as it was
+ * planned, never with other options).
+ */
+export function planFlagsOf(
+  args: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const name of names) {
+    flags[name] = args[name] ?? null;
+  }
+  return flags;
+}
+
+/** An option as it is written on a command line (`--images first-10`, `--no-category`). */
+function written(name: string, value: unknown): string {
+  if (value === undefined || value === null) return `no --${name}`;
+  if (value === true) return `--${name}`;
+  if (value === false) return `--no-${name}`;
+  const values = Array.isArray(value) ? (value as unknown[]) : [value];
+  return values.map((v) => `--${name} ${shellQuote(String(v))}`).join(' ');
+}
+
+/**
+ * Where a run's recorded plan options and this command line's differ: `--images first-10 (this
+ * command: no --images)` for each, or none. Only the options the run recorded are compared: a run
+ * that recorded none (planned by an older mbulk, or through the library) differs in nothing.
+ */
+export function planFlagsDiffer(
+  recorded: Readonly<Record<string, unknown>> | undefined,
+  now: Readonly<Record<string, unknown>>,
+): string[] {
+  if (recorded === undefined) return [];
+  const differ: string[] = [];
+  for (const name of Object.keys(recorded).sort()) {
+    if (JSON.stringify(recorded[name] ?? null) === JSON.stringify(now[name] ?? null)) continue;
+    differ.push(`${written(name, recorded[name])} (this command: ${written(name, now[name])})`);
+  }
+  return differ;
+}
