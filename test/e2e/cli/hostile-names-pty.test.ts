@@ -65,14 +65,24 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** `mbulk ARGS` in a pseudo-terminal: every byte the terminal received. */
-function inTerminal(args: string): Promise<{ code: number; bytes: string }> {
+/**
+ * `mbulk ARGS` in a pseudo-terminal: every byte the terminal received. `answer` is typed once a
+ * confirmation prompt is on the screen.
+ */
+function inTerminal(args: string, answer?: string): Promise<{ code: number; bytes: string }> {
   const child = spawn('script', ['-qfec', `stty cols 120 rows 40; node ${BIN} ${args}`, '/dev/null'], {
     cwd: dir,
     env,
   });
   const chunks: Buffer[] = [];
-  child.stdout.on('data', (d: Buffer) => chunks.push(d));
+  let answered = answer === undefined;
+  child.stdout.on('data', (d: Buffer) => {
+    chunks.push(d);
+    if (!answered && Buffer.concat(chunks).toString('utf8').includes('[y/N]')) {
+      answered = true;
+      child.stdin.write(answer ?? '');
+    }
+  });
   child.stderr.on('data', (d: Buffer) => chunks.push(d));
   return new Promise((done) =>
     child.on('close', (code) => done({ code: code ?? -1, bytes: Buffer.concat(chunks).toString('latin1') })),
@@ -123,4 +133,19 @@ it('a dry run shows hostile names, a cut name, a bad cell and the store name as 
   expectNothingRaw(show.bytes);
   expect(shown).toContain(NAMES.clears.shown);
   expect(shown).toContain(NAMES.redraws.shown);
+}, 60_000);
+
+it('the confirmation prompt shows the store name as escapes, sending none of it raw', async () => {
+  // The hostile sheet without its invalid row (an import with invalid rows never gets to ask).
+  const lines = readFileSync(join(dir, 'hostile.csv'), 'utf8').split('\n');
+  writeFileSync(join(dir, 'hostile-valid.csv'), lines.filter((l) => !l.startsWith('H-6,')).join('\n'));
+  const run = await inTerminal('import products hostile-valid.csv --apply', 'n\r');
+  const text = Buffer.from(run.bytes, 'latin1').toString('utf8');
+  expect(run.code, text).toBe(3); // declined: nothing written
+  expect(text).toMatch(/to Kopi\\x1b\[2K\\x1b\[1A & Kain at \S+\? \[y\/N\]/);
+  // Besides mbulk's own sequences, readline's for its prompt (column 1 or N, erase below); the
+  // terminal echoes the typed answer and its Enter (a CR): neither is the sheet's.
+  // eslint-disable-next-line no-control-regex -- escape sequences are what the test is about
+  expectNothingRaw(run.bytes.replace(/\x1b\[\d*G|\x1b\[0J/g, '').replace('[y/N] n\r', '[y/N] n'));
+  expect(sandbox.requestLog().filter((e) => e.method !== 'GET')).toEqual([]);
 }, 60_000);
