@@ -3,6 +3,9 @@
  * store's orders, read through the real client (pages validated, read ahead), exported to CSV and
  * XLSX. Every file is compared with digests taken before the export's CPU work was trimmed: the
  * same bytes (XLSX: every member of the zip, the file's own two dates of writing left out).
+ * A change meant to change the output (a column, a format), or a change to the generator or the
+ * sandbox that changes the orders themselves, takes the digests again: from the export code as it
+ * was before the change for the second kind, so that the export's bytes are still what is checked.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
