@@ -50,6 +50,11 @@ export interface PlanProductsOptions {
    */
   stockUnknown?: StockUnknownMode | undefined;
   /**
+   * `--stock-unknown KEY=MODE`: the mode of the product whose reference_id, SKU or key is KEY (before
+   * `stockUnknown`). A KEY that names no product of unknown stock is a UsageError.
+   */
+  stockUnknownByProduct?: ReadonlyMap<string, StockUnknownMode> | undefined;
+  /**
    * The sheet is a platform export (default false): a blank quantity there means "not exported",
    * so existing items count as unknown too; in the project's own sheets it means "leave alone".
    */
@@ -551,6 +556,8 @@ export function planProducts(
   const seen = new Map<string, DesiredProduct>();
   const entries: PlanEntry[] = [];
   const unknownStock: StockUnknown = { products: 0, items: 0, examples: [] };
+  const ownChoicesUsed = new Set<string>();
+  let unchosen = 0;
   const categories = new CategoryPlanner(live, options.categories ?? {});
   for (const sheetProduct of desired) {
     const m = matchLive(ctx, sheetProduct);
@@ -569,15 +576,20 @@ export function planProducts(
       !dp.invalid &&
       (dp.command === 'upsert' || dp.command === 'create' || dp.command === 'update')
     ) {
+      const own = ownStockChoice(dp, options.stockUnknownByProduct);
       const read = readUnknownStock(
         dp,
         m.live,
-        options.stockUnknown,
+        own?.mode ?? options.stockUnknown,
         options.platformExport === true,
         ctx.columnRefs,
       );
       dp = read.product;
       if (read.items > 0) {
+        if (own !== undefined) {
+          ownChoicesUsed.add(own.key);
+          (unknownStock.byProduct ??= []).push({ product: labelOf(dp, m.live), mode: own.mode });
+        } else if (options.stockUnknown === undefined) unchosen++;
         unknownStock.products++;
         unknownStock.items += read.items;
         if (unknownStock.examples.length < 20) unknownStock.examples.push(labelOf(dp, m.live));
@@ -630,8 +642,14 @@ export function planProducts(
   if (missingSkipped !== undefined) plan.missingSkipped = missingSkipped;
   if (unknownStock.products > 0) {
     if (options.stockUnknown !== undefined) unknownStock.mode = options.stockUnknown;
+    else if (unknownStock.byProduct !== undefined) unknownStock.unchosen = unchosen;
     plan.stockUnknown = unknownStock;
   }
+  // A choice no product took (a typo, or a product whose stock is known by now): said, not fatal,
+  // so that the same command line plans a re-import.
+  const unused = [...(options.stockUnknownByProduct ?? [])].filter(([key]) => !ownChoicesUsed.has(key));
+  if (unused.length > 0)
+    plan.stockChoicesUnused = `--stock-unknown ${unused.map(([k, m]) => `"${k}=${m}"`).join(', ')}: no product of the sheet whose stock is unknown has ${unused.length === 1 ? 'that' : 'those'} reference_id, SKU or key; not used`;
   const categoryPlan = categories.finish();
   if (categoryPlan !== undefined) plan.categories = categoryPlan;
   if (ctx.spared > 0) {
@@ -641,4 +659,18 @@ export function planProducts(
     plan.replaceSkipped = `--replace not applied to ${notReplaced.join(' and ')}: rows without an id, reference_id or sku cannot be told apart from entries the sheet leaves out, which replacing would delete; entries absent from the sheet are kept. Fix those rows first`;
   }
   return plan;
+}
+
+/** The product's own `--stock-unknown KEY=MODE`, by its reference_id, SKU or key (in that order). */
+function ownStockChoice(
+  dp: DesiredProduct,
+  byProduct: ReadonlyMap<string, StockUnknownMode> | undefined,
+): { key: string; mode: StockUnknownMode } | undefined {
+  if (byProduct === undefined || byProduct.size === 0) return undefined;
+  for (const key of [dp.fields.reference_id, dp.fields.sku, dp.key.value]) {
+    if (typeof key !== 'string') continue;
+    const mode = byProduct.get(key);
+    if (mode !== undefined) return { key, mode };
+  }
+  return undefined;
 }

@@ -108,4 +108,6 @@ export interface ProductPlan {
    * would look left out of the sheet and be deleted), saying why. `options.replace` is what applied.
    */
   replaceSkipped?: string;
+  /** `--stock-unknown KEY=MODE` choices no product of unknown stock took (a warning). */
+  stockChoicesUnused?: string;
 }

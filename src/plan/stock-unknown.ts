@@ -16,10 +16,56 @@ export interface StockUnknown {
   products: number;
   /** Inventory items among them (a variant, or a product without variants). */
   items: number;
-  /** How they were planned; absent: not chosen, and `--apply` refuses. */
+  /** How they were planned; absent: not chosen, and `--apply` refuses (unless every product has its own choice). */
   mode?: StockUnknownMode;
   /** Labels of up to 20 of those products. */
   examples: string[];
+  /** Products planned by their own choice (`--stock-unknown KEY=MODE`), each with its mode. */
+  byProduct?: { product: string; mode: StockUnknownMode }[];
+  /** With `byProduct` and no `mode`: products left without a choice (`--apply` refuses while any is). */
+  unchosen?: number;
+}
+
+/** Whether every product of unknown stock was given a way to read it (a mode, or one of its own). */
+export function stockUnknownSettled(s: StockUnknown): boolean {
+  return s.mode !== undefined || (s.byProduct !== undefined && s.byProduct.length > 0 && s.unchosen === 0);
+}
+
+const MODE_TEXT: Readonly<Record<StockUnknownMode, string>> = {
+  untracked: 'without stock tracking',
+  zero: 'stock 0',
+  keep: 'existing stock left alone, new products untracked',
+};
+
+/**
+ * `--stock-unknown` as given (once or more): a MODE for every product, and `KEY=MODE` for the
+ * product whose reference_id, SKU or key is KEY (the key as the plan names it). A string: why the
+ * value is not one of those.
+ */
+export function parseStockUnknown(
+  values: readonly string[],
+): { mode?: StockUnknownMode; byProduct: Map<string, StockUnknownMode> } | string {
+  const isMode = (t: string): t is StockUnknownMode => (STOCK_UNKNOWN_MODES as readonly string[]).includes(t);
+  let mode: StockUnknownMode | undefined;
+  const byProduct = new Map<string, StockUnknownMode>();
+  for (const raw of values) {
+    const v = raw.trim();
+    if (isMode(v)) {
+      if (mode !== undefined && mode !== v)
+        return `--stock-unknown is given twice for every product (${mode} and ${v}); give one MODE, and KEY=MODE for single products`;
+      mode = v;
+      continue;
+    }
+    const at = v.lastIndexOf('=');
+    const key = at < 0 ? '' : v.slice(0, at).trim();
+    const m = at < 0 ? '' : v.slice(at + 1).trim();
+    if (key === '' || !isMode(m))
+      return `--stock-unknown takes untracked, zero or keep (every product), or KEY=MODE for one product (its reference_id or SKU as the plan names it, e.g. "woo:45=zero"), not "${v}"`;
+    if (byProduct.has(key) && byProduct.get(key) !== m)
+      return `--stock-unknown gives "${key}" two modes (${byProduct.get(key) ?? ''} and ${m})`;
+    byProduct.set(key, m);
+  }
+  return mode === undefined ? { byProduct } : { mode, byProduct };
 }
 
 /** How a product's stock is read when its quantities are missing. */
@@ -168,6 +214,18 @@ export function readUnknownStock(
 /** The plan's line about unknown stock (terminal, report, review page). */
 export function stockUnknownMessage(s: StockUnknown): string {
   const what = `${s.products} product${s.products === 1 ? '' : 's'} (${s.items} inventory item${s.items === 1 ? '' : 's'}) track stock but the sheet gives no quantity for them`;
+  const own = s.byProduct ?? [];
+  if (own.length > 0) {
+    const listed = own
+      .slice(0, 5)
+      .map((c) => `${c.product}: ${MODE_TEXT[c.mode]}`)
+      .join('; ');
+    const ownText = `${own.length} by ${own.length === 1 ? 'its' : 'their'} own choice (--stock-unknown KEY=MODE: ${listed}${own.length > 5 ? '; …' : ''})`;
+    if (s.mode !== undefined)
+      return `${what}: ${ownText}; the others ${MODE_TEXT[s.mode]} (--stock-unknown ${s.mode})`;
+    if ((s.unchosen ?? 0) === 0) return `${what}: ${ownText}`;
+    return `${what}: ${ownText}; ${s.unchosen ?? 0} without a choice: --apply refuses (nothing is written) until you choose --stock-unknown untracked, zero or keep for them`;
+  }
   if (s.mode === 'untracked') return `${what}: without stock tracking (--stock-unknown untracked)`;
   if (s.mode === 'zero') return `${what}: stock 0 (--stock-unknown zero)`;
   if (s.mode === 'keep')
@@ -178,5 +236,5 @@ export function stockUnknownMessage(s: StockUnknown): string {
 /** Why `--apply` refuses a plan with unknown stock and no `--stock-unknown` (undefined: it does not). */
 export function stockUnknownRefusal(plan: { stockUnknown?: StockUnknown | undefined }): string | undefined {
   const s = plan.stockUnknown;
-  return s === undefined || s.mode !== undefined ? undefined : `stock unknown: ${stockUnknownMessage(s)}`;
+  return s === undefined || stockUnknownSettled(s) ? undefined : `stock unknown: ${stockUnknownMessage(s)}`;
 }

@@ -3,7 +3,7 @@ import { deletesFirst } from '../plan/deletes-first.js';
 import type { PriceJump } from '../plan/price-jumps.js';
 import { productFieldChanges, type PlanFieldChange } from '../plan/plan-changes.js';
 import type { PlanEntry, ProductPlan } from '../plan/product-plan.js';
-import { stockUnknownMessage } from '../plan/stock-unknown.js';
+import { stockUnknownMessage, stockUnknownSettled } from '../plan/stock-unknown.js';
 import type { Product } from '../schema/product.js';
 import {
   MAX_REVIEW_CARDS,
@@ -91,7 +91,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   const notes: string[] = [];
   // Unknown stock without --stock-unknown: `mbulk apply` refuses it whatever the flags; chosen, a note.
   const unknownStock = file.plan.stockUnknown;
-  const stockRefused = unknownStock !== undefined && unknownStock.mode === undefined;
+  const stockRefused = unknownStock !== undefined && !stockUnknownSettled(unknownStock);
   if (stockRefused)
     refusals.push({
       message: `Stock unknown: ${stockUnknownMessage(unknownStock)}`,
@@ -100,6 +100,7 @@ export function productReview(file: ProductReviewInput, options: ReviewOptions =
   else if (unknownStock) notes.push(`Stock unknown: ${stockUnknownMessage(unknownStock)}`);
   if (file.plan.missingSkipped) notes.push(file.plan.missingSkipped);
   if (file.plan.replaceSkipped) notes.push(file.plan.replaceSkipped);
+  if (file.plan.stockChoicesUnused) notes.push(file.plan.stockChoicesUnused);
   for (const i of file.issues) if (i.severity === 'warning') notes.push(`warning: ${issueText(i)}`);
   const errors = [...file.issues, ...file.plan.entries.flatMap((e) => e.issues)].filter(
     (i) => i.severity === 'error',

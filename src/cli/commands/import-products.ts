@@ -4,7 +4,6 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { ImportArgs } from './import.js';
 import type { ColumnMap } from '../../formats/column-map.js';
-import type { StockUnknownMode } from '../../plan/stock-unknown.js';
 import type { ProductSourceFormat } from '../../formats/source-format.js';
 import type { RegisterCommand } from './index.js';
 import { importHelpGroups } from './import-help-groups.js';
@@ -25,7 +24,7 @@ interface ProductsArgs extends ImportArgs {
   'map-file'?: string | undefined;
   'header-row'?: number | undefined;
   images?: string | undefined;
-  'stock-unknown'?: string | undefined;
+  'stock-unknown'?: string | string[] | undefined;
   location?: string | undefined;
   'duplicate-sku'?: string | undefined;
   'category-map'?: string | undefined;
@@ -70,7 +69,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   const { deletesFirst } = await import('../../plan/deletes-first.js');
   const { runImportFlow, invalidRows } = await import('../import-flow.js');
   const { writeThisPlanHint } = await import('../run-hints.js');
-  const { stockUnknownMessage } = await import('../../plan/stock-unknown.js');
+  const { stockUnknownMessage, stockUnknownSettled, parseStockUnknown } =
+    await import('../../plan/stock-unknown.js');
   const { parseColumnMap, readColumnMapFile, ColumnMapError } = await import('../../formats/column-map.js');
   const { summarizeColumns } = await import('../../formats/source-description.js');
   if (args.map !== undefined && args['map-file'] !== undefined)
@@ -100,6 +100,9 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       throw error;
     }
   }
+  const given = args['stock-unknown'];
+  const stockUnknown = parseStockUnknown(given === undefined ? [] : Array.isArray(given) ? given : [given]);
+  if (typeof stockUnknown === 'string') throw new CliError(stockUnknown, ExitCode.Usage);
   const defaultCategory = args['default-category']?.trim();
   if (defaultCategory === '')
     throw new CliError('--default-category takes a store category id', ExitCode.Usage);
@@ -149,7 +152,8 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
         allowEmpty: args['allow-empty'],
         stock: args.stock === 'overwrite' ? 'overwrite' : 'protect',
         images: args.images === 'first-10' ? 'first-10' : undefined,
-        stockUnknown: args['stock-unknown'] as StockUnknownMode | undefined,
+        stockUnknown: stockUnknown.mode,
+        stockUnknownByProduct: stockUnknown.byProduct,
         duplicateSku: args['duplicate-sku'] === 'first' ? 'first' : undefined,
         categories: {
           map: categoryMap,
@@ -182,7 +186,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       // Said before anything else about the plan: an apply would otherwise make stock up.
       if (plan.stockUnknown !== undefined) {
         const line = `Stock unknown: ${stockUnknownMessage(plan.stockUnknown)}`;
-        if (plan.stockUnknown.mode === undefined) out.warn(line);
+        if (!stockUnknownSettled(plan.stockUnknown)) out.warn(line);
         else out.line(line);
       }
       // Said before the plan as well: new products without a category are not on the storefront.
@@ -213,6 +217,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
       if (shown >= 30 || writes.length > 0) out.line(`  (every change: ${planned.run.file('report')})`);
       if (plan.missingSkipped) out.warn(`warning: ${plan.missingSkipped}`);
       if (plan.replaceSkipped) out.warn(`warning: ${plan.replaceSkipped}`);
+      if (plan.stockChoicesUnused) out.warn(`warning: ${plan.stockChoicesUnused}`);
       if (plan.stockSpared) out.warn(`warning: ${plan.stockSpared}`);
       const jumps = planned.file.priceJumps ?? [];
       if (jumps.length > 0) {
@@ -368,9 +373,8 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           })
           .option('stock-unknown', {
             type: 'string',
-            choices: ['untracked', 'zero', 'keep'],
             describe:
-              'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3)',
+              'Products that track stock the sheet does not give (a platform export without a quantity column, a blank quantity): untracked creates them without stock tracking, zero with stock 0, keep leaves existing stock alone and creates new ones untracked (default: the plan says so and --apply refuses, exit 3). KEY=MODE (repeatable) chooses for one product, by its reference_id or SKU as the plan names it',
           })
           .option('location', {
             type: 'string',

@@ -50,6 +50,8 @@ export interface PlanProductsImportOptions extends PlanFromSheetOptions {
    * the plan says so and `--apply` refuses (exit 3, nothing written) until one is chosen.
    */
   stockUnknown?: StockUnknownMode | undefined;
+  /** `--stock-unknown KEY=MODE`: one product's own choice (see planProducts). */
+  stockUnknownByProduct?: ReadonlyMap<string, StockUnknownMode> | undefined;
   /**
    * New products' categories (see CategoryChoice): `--category-map`, `--default-category`,
    * `--no-category`. For another platform's export or a mapped sheet, `--apply` refuses while a new
@@ -143,6 +145,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           ? { stockSince: sheets.exportedAt }
           : {}),
         stockUnknown: options.stockUnknown,
+        stockUnknownByProduct: options.stockUnknownByProduct,
         categories: { ...options.categories, required: sheets.source.format !== 'mbulk' },
         platformExport: sheets.source.format !== 'mbulk' && sheets.source.format !== 'map',
       };
@@ -189,6 +192,9 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
           stock: options.stock ?? 'protect',
           ...(options.images !== undefined ? { images: options.images } : {}),
           ...(options.stockUnknown !== undefined ? { stockUnknown: options.stockUnknown } : {}),
+          ...(options.stockUnknownByProduct !== undefined && options.stockUnknownByProduct.size > 0
+            ? { stockUnknownByProduct: Object.fromEntries(options.stockUnknownByProduct) }
+            : {}),
           ...(options.duplicateSku !== undefined ? { duplicateSku: options.duplicateSku } : {}),
           ...(options.categories?.map !== undefined
             ? { categoryMap: Object.fromEntries(options.categories.map) }

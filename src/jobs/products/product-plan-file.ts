@@ -86,6 +86,7 @@ const ProductPlanSchema: z.ZodType<ProductPlan> = z.looseObject({
   }),
   missingSkipped: z.string().exactOptional(),
   replaceSkipped: z.string().exactOptional(),
+  stockChoicesUnused: z.string().exactOptional(),
 });
 
 const SourceDescriptionSchema: z.ZodType<SourceDescription> = z.looseObject({

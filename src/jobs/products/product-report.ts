@@ -224,6 +224,7 @@ function reportInput(run: RunDirectory, file: ProductPlanFile, applied?: Applied
     ]);
   if (file.plan.missingSkipped) facts.push(['Note', file.plan.missingSkipped]);
   if (file.plan.replaceSkipped) facts.push(['Note', file.plan.replaceSkipped]);
+  if (file.plan.stockChoicesUnused) facts.push(['Note', file.plan.stockChoicesUnused]);
   if (file.plan.stockSpared) facts.push(['Stock spared', file.plan.stockSpared]);
   return {
     title: 'Import products',

@@ -61,6 +61,7 @@ export async function replanProductRun(
     stock: o['stock'] === 'overwrite' ? 'overwrite' : 'protect',
     ...(o['images'] === 'first-10' ? { images: 'first-10' as const } : {}),
     stockUnknown: o['stockUnknown'] as StockUnknownMode | undefined,
+    stockUnknownByProduct: savedStockChoices(o['stockUnknownByProduct']),
     ...(o['duplicateSku'] === 'first' ? { duplicateSku: 'first' as const } : {}),
     categories: savedCategoryChoice(o),
     onProgress: options.onProgress,
@@ -92,5 +93,14 @@ function savedCategoryChoice(o: Record<string, unknown>): Omit<CategoryChoice, '
   }
   if (typeof o['defaultCategory'] === 'string') out.defaultId = o['defaultCategory'];
   if (o['noCategory'] === true) out.none = true;
+  return out;
+}
+
+/** plan.json's `--stock-unknown KEY=MODE` choices, as planProductImport takes them. */
+function savedStockChoices(value: unknown): Map<string, StockUnknownMode> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const out = new Map<string, StockUnknownMode>();
+  for (const [key, mode] of Object.entries(value))
+    if (mode === 'untracked' || mode === 'zero' || mode === 'keep') out.set(key, mode);
   return out;
 }

@@ -7,4 +7,6 @@ export const StockUnknownSchema: z.ZodType<StockUnknown> = z.looseObject({
   items: z.number(),
   mode: z.enum(STOCK_UNKNOWN_MODES).exactOptional(),
   examples: z.array(z.string()),
+  byProduct: z.array(z.object({ product: z.string(), mode: z.enum(STOCK_UNKNOWN_MODES) })).exactOptional(),
+  unchosen: z.number().exactOptional(),
 });

@@ -853,3 +853,90 @@ describe('BigCommerce products export (issue 38)', () => {
     }
   });
 });
+
+describe('--stock-unknown per product (issue 38)', () => {
+  const AMY = join(CORPUS, 'square/amyfisticuffs_test-catalog.csv');
+  const SCOTTY = join(CORPUS, 'square/thescottyb_catalog-2025-06-09_extract.csv');
+  const TAHITI = 'square:Tahiti Cargo Pants';
+
+  it('KEY=MODE chooses for one product, the others by MODE; a product left without a choice refuses --apply; a KEY no product takes is a warning; again: 0 writes', async () => {
+    const run = await emptyStore();
+    try {
+      const plan = await run.cli(
+        'import',
+        'products',
+        AMY,
+        '--no-category',
+        '--stock-unknown',
+        `${TAHITI}=zero`,
+      );
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain(
+        `Stock unknown: 1 product (1 inventory item) track stock but the sheet gives no quantity for them: 1 by its own choice (--stock-unknown KEY=MODE: ${TAHITI}: stock 0)`,
+      );
+      // The one product whose untracked choice the API cannot take (some variations have stock) gets zero.
+      const flags = [
+        '--apply',
+        '--yes',
+        '--json',
+        '--no-category',
+        '--stock-unknown',
+        `${TAHITI}=zero`,
+        '--stock-unknown',
+        'untracked',
+      ];
+      const applied = await run.cli('import', 'products', AMY, ...flags);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.json<PlanJson>().counts['invalid']).toBe(0);
+      const pants = run.byRef().get(TAHITI);
+      expect(pants?.inventory_enabled).toBe(true);
+      expect(pants?.variants.find((v) => v.sku === 'T446569')?.inventory?.quantity).toBe(0);
+      run.sandbox.clearRequestLog();
+      const again = await run.cli('import', 'products', AMY, ...flags);
+      expect(again.code, again.stderr).toBe(0);
+      expect(run.writes()).toEqual([]);
+
+      // Migrated with the stock of both locations, then read at one location: four tracked products
+      // have no count there; one chosen, the other three refuse --apply.
+      const both = await run.cli('import', 'products', SCOTTY, '--apply', '--yes', ...MIGRATE);
+      expect(both.code, both.stderr).toBe(0);
+      run.sandbox.clearRequestLog();
+      const partly = await run.cli(
+        'import',
+        'products',
+        SCOTTY,
+        '--apply',
+        '--yes',
+        '--json',
+        '--no-category',
+        '--location',
+        'RRV Richmond',
+        '--stock-unknown',
+        'square:2021 New Wireless Headset HIFI Stereo Bluetooth Headphones=untracked',
+      );
+      expect(partly.code).toBe(3);
+      expect(partly.json<{ refused: string }>().refused).toContain(
+        '3 without a choice: --apply refuses (nothing is written) until you choose --stock-unknown untracked, zero or keep for them',
+      );
+      expect(run.writes()).toEqual([]);
+
+      const unknownKey = await run.cli(
+        'import',
+        'products',
+        SCOTTY,
+        '--stock-unknown',
+        'square:Nothing=zero',
+      );
+      expect(unknownKey.stderr).toContain(
+        'warning: --stock-unknown "square:Nothing=zero": no product of the sheet whose stock is unknown has that reference_id, SKU or key; not used',
+      );
+      const badMode = await run.cli('import', 'products', AMY, '--stock-unknown', `${TAHITI}=later`);
+      expect(badMode.code).toBe(2);
+      expect(badMode.stderr).toContain(
+        '--stock-unknown takes untracked, zero or keep (every product), or KEY=MODE',
+      );
+    } finally {
+      await run.sandbox.close();
+    }
+  });
+});
