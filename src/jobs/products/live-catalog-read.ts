@@ -1,5 +1,7 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { NotFoundError } from '../../api/errors.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
+import { PAGE_LIMIT } from '../../api/paginate.js';
 import type { DesiredProduct } from '../../mapping/product-desired.js';
 import {
   addLiveProduct,
@@ -43,12 +45,12 @@ function compactOf(live: LiveProduct, noopFor: DesiredProduct | undefined): Live
 
 /**
  * The live catalog read page by page (limit 100) in one unfiltered listing, started as soon as the
- * sheet's header is known so that the read overlaps the sheet's own reading. Each product is
- * indexed for the plan (LiveCatalog). Until the sheet is read, every product is kept whole with its
- * body as JSON text; from then on (`sortBy`) each is sorted against the sheet: only the bodies of
- * products the plan may write are kept (the backup's before-states), and products the sheet leaves
- * unchanged or does not name are kept compact. So a million-variant catalog holds neither a million
- * bodies nor a million variants.
+ * sheet's header is known so that the read overlaps the sheet's own reading. Until the sheet is
+ * read, each page waits as deflated JSON; from then on (`sortBy`) each product is indexed for the
+ * plan (LiveCatalog) and sorted against the sheet: only the bodies of products the plan may write
+ * are kept (the backup's before-states), and products the sheet leaves unchanged or does not name
+ * are kept compact. So a million-variant catalog holds neither a million bodies nor a million
+ * variants.
  *
  * One plain read, not the status partitions: a product whose status changes mid-read could be
  * missed by both partitions and would then be planned as a duplicate create.
@@ -59,6 +61,8 @@ export class LiveCatalogRead {
   private sort: SortLive | undefined;
   /** One price per sellable item of the whole catalog (compact products included). */
   private readonly prices: number[] = [];
+  /** Pages read before `sortBy`, in order. */
+  private pending: Buffer[] = [];
   private readonly controller = new AbortController();
   private readonly done: Promise<void>;
   private readonly started = performance.now();
@@ -80,33 +84,52 @@ export class LiveCatalogRead {
 
   private async read(callbacks: JobCallbacks): Promise<void> {
     let n = 0;
+    let waiting: Product[] = [];
     for await (const p of this.client.products.list({}, { signal: this.controller.signal })) {
-      const live = addLiveProduct(this.catalog, p);
-      sellablePrices(live, this.prices);
-      if (this.sort === undefined) this.bodies.set(p.id, JSON.stringify(p));
-      else if (this.settle(live)) this.bodies.set(p.id, JSON.stringify(p));
+      // Until the sheet is read, products wait in deflated pages of JSON (about a tenth of the text).
+      if (this.sort !== undefined) {
+        // Those waiting since before `sortBy` come first (pending pages are indexed by it).
+        for (const w of waiting) this.take(w);
+        waiting = [];
+        this.take(p);
+      } else if (waiting.push(p) === PAGE_LIMIT) {
+        this.pending.push(deflateRawSync(JSON.stringify(waiting), { level: 1 }));
+        waiting = [];
+      }
       if (++n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
+    }
+    if (waiting.length > 0) {
+      if (this.sort !== undefined) for (const p of waiting) this.take(p);
+      else this.pending.push(deflateRawSync(JSON.stringify(waiting), { level: 1 }));
     }
     callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
     this.seconds = (performance.now() - this.started) / 1000;
   }
 
+  /** Indexes one product read, sorted; its body is kept when the plan may write it. */
+  private take(p: Product): void {
+    const live = addLiveProduct(this.catalog, p);
+    sellablePrices(live, this.prices);
+    if (this.settle(live)) this.bodies.set(p.id, JSON.stringify(p));
+  }
+
   /**
-   * From now on each product read is sorted (see LiveVerdict): only the bodies of those the plan
-   * may write are kept, and products the sheet leaves unchanged are kept compact. Those read so far
-   * are sorted now.
+   * From now on each product read is sorted (see LiveVerdict) as it is indexed: only the bodies of
+   * those the plan may write are kept, and products the sheet leaves unchanged are kept compact.
+   * The pages read so far are indexed and sorted now. The catalog is indexed from this call on.
    */
   sortBy(sort: SortLive): void {
     this.sort = sort;
-    const { products } = this.catalog;
-    for (let i = 0; i < products.length; i++) {
-      const live = products[i] as LiveProduct;
-      if (!this.settle(live, i)) this.bodies.delete(live.id);
+    const pending = this.pending;
+    this.pending = [];
+    for (const page of pending) {
+      for (const p of JSON.parse(inflateRawSync(page).toString('utf8')) as Product[]) this.take(p);
     }
   }
 
-  /** Sorts one product (at `index` in the catalog's list, else the last); true when its body is kept. */
-  private settle(live: LiveProduct, index = this.catalog.products.length - 1): boolean {
+  /** Sorts the product just indexed; true when its body is to be kept. */
+  private settle(live: LiveProduct): boolean {
+    const index = this.catalog.products.length - 1;
     const verdict = (this.sort as SortLive)(live);
     if (verdict.kind !== 'compact') return verdict.kind === 'write';
     const compact = compactOf(live, verdict.noopFor);
@@ -162,6 +185,8 @@ export class LiveCatalogRead {
       }
     }
     this.bodies.clear();
+    // The sheet's index the sorting held is let go with them.
+    this.sort = undefined;
     return out;
   }
 }

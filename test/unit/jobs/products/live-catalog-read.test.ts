@@ -43,10 +43,18 @@ function mapping() {
   return mapProductRows(sheet('products', HEADER, DATA), { decimals: 2 });
 }
 
-function fakeClient(products: Product[]): MerchantClient {
+/** A client listing these products; with `gate`, the listing waits before product `gate.at` until `gate.open` settles. */
+function fakeClient(
+  products: Product[],
+  gate?: { at: number; reached: () => void; open: Promise<void> },
+): MerchantClient {
   const list = () =>
     (async function* () {
-      for (const p of products) {
+      for (const [i, p] of products.entries()) {
+        if (i === gate?.at) {
+          gate.reached();
+          await gate.open;
+        }
         await Promise.resolve();
         yield structuredClone(p);
       }
@@ -100,6 +108,40 @@ describe('the live catalog sorted against the sheet', () => {
       expect(before).toEqual({ p2: live[1] });
     });
   }
+
+  it('sorted with a page and a half read, indexes the products in the order they were read', async () => {
+    // 150 products the sheet leaves out come first: one deflated page waiting, half a page on hand.
+    const live = [
+      ...Array.from({ length: 150 }, (_, i) => liveProduct(`q${String(i).padStart(3, '0')}`)),
+      ...store(),
+    ];
+    const m = mapping();
+    const options: PlanProductsOptions = {
+      decimals: 2,
+      missing: 'hide',
+      columnRefs: m.columnRefs,
+      unkeyedRows: m.unkeyedRows,
+      unkeyedOptionRows: m.unkeyedOptionRows,
+    };
+    let reached = () => {};
+    const at = new Promise<void>((resolve) => (reached = resolve));
+    let open = () => {};
+    const read = new LiveCatalogRead(
+      fakeClient(live, { at: 150, reached: () => reached(), open: new Promise<void>((r) => (open = r)) }),
+      {},
+    );
+    await at;
+    read.sortBy(sortAgainstSheet(m.products, options));
+    open();
+    const catalog = await read.complete();
+    expect(catalog.products.map((p) => p.id)).toEqual(live.map((p) => p.id));
+    const plan = planProducts(m.products, catalog, options);
+    const whole = mapping();
+    expect(plan).toEqual(
+      planProducts(whole.products, indexLiveCatalog(live), { ...options, columnRefs: whole.columnRefs }),
+    );
+    expect(plan.summary.hide).toBe(151);
+  });
 
   it('keeps the bodies of products --missing hide hides, and plans them as the whole catalog does', async () => {
     const { plan, expected, before, live } = await planned('hide', false);
