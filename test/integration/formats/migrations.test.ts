@@ -940,3 +940,40 @@ describe('--stock-unknown per product (issue 38)', () => {
     }
   });
 });
+
+describe('a Square export saved as XLSX (issue 38)', () => {
+  it('the same columns in a workbook are read as the CSV: the same products, prices, variants and stock', async () => {
+    const csvPath = join(CORPUS, 'square/thescottyb_catalog-2025-06-09_extract.csv');
+    const [header, ...data] = Papa.parse<string[]>(readFileSync(csvPath, 'utf8'), {
+      skipEmptyLines: 'greedy',
+    }).data;
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Items');
+    for (const r of [header ?? [], ...data]) sheet.addRow(r);
+    const xlsx = join(dir, 'square-items.xlsx');
+    await book.xlsx.writeFile(xlsx);
+    const shape = (p: Product) => ({
+      name: p.name,
+      price: p.price,
+      original_price: p.original_price,
+      status: p.status,
+      inventory: p.inventory?.quantity,
+      variants: p.variants.map((v) => [v.name, v.sku, v.price, v.inventory?.quantity]),
+    });
+    const read = async (file: string) => {
+      const run = await emptyStore();
+      try {
+        const applied = await run.cli('import', 'products', file, '--apply', '--yes', '--json', ...MIGRATE);
+        expect(applied.code, applied.stderr).toBe(0);
+        expect(applied.json<PlanJson>().format).toBe('square');
+        return [...run.byRef().entries()].map(([ref, p]) => [ref, shape(p)]).sort();
+      } finally {
+        await run.sandbox.close();
+      }
+    };
+    const fromCsv = await read(csvPath);
+    expect(fromCsv).toHaveLength(6);
+    expect(await read(xlsx)).toEqual(fromCsv);
+  });
+});
