@@ -156,3 +156,25 @@ export async function fetchRemoteSource(options: FetchSourceOptions): Promise<Re
     },
   };
 }
+
+/**
+ * Downloads a sheet once, for a caller that plans it at once (MCP `plan_import` of a URL): every
+ * rule of a feed download (https only, size and time limits, redirects within the origin, no
+ * credentials sent), without the "unchanged since" check. Returns the downloaded file; the caller
+ * removes its folder once planned (the run keeps its own copy).
+ */
+export async function downloadSheet(
+  url: string,
+  options: { stateFile: string; signal?: AbortSignal | undefined },
+): Promise<string> {
+  const remote = await fetchRemoteSource({
+    url,
+    headers: [],
+    force: true,
+    stateFile: options.stateFile,
+    insecureHttp: false,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
+  if (remote.file === undefined) throw new FeedError(`${remote.shown}: nothing was downloaded`);
+  return remote.file;
+}

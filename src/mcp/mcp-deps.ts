@@ -15,6 +15,10 @@ export interface McpServerDeps {
   /** Aborted when the server stops (SIGINT, SIGTERM): applies stop as with Ctrl-C. */
   signal: AbortSignal;
   version: string;
-  /** Downloads an https:// sheet (the CLI's feed download: size and time limits, no credentials). */
-  download(url: string, signal: AbortSignal): Promise<string>;
+  /**
+   * Downloads an https:// sheet. Default: the library's feed download (feeds/remote-source.ts
+   * `downloadSheet`, as `import` of a URL: https only, size and time limits, no credentials); a
+   * test may give another.
+   */
+  download?: ((url: string, signal: AbortSignal) => Promise<string>) | undefined;
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -213,7 +214,11 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         const source = await openPlanSource(args.source, {
           filesRoot: options.filesRoot,
           inlineName: `inline-${args.kind}.csv`,
-          download: (url) => deps.download(url, signal),
+          download: async (url) => {
+            if (deps.download !== undefined) return deps.download(url, signal);
+            const { downloadSheet } = await import('../feeds/remote-source.js');
+            return downloadSheet(url, { stateFile: join(dirname(options.runsRoot), 'sources.json'), signal });
+          },
         });
         try {
           // The same input as an earlier run (kind, store, bytes, sheet): an unfinished run of it

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CommandContext, GlobalArgs } from '../command-context.js';
 import { ExitCode } from '../exit-code.js';
 import type { RegisterCommand } from './index.js';
@@ -64,20 +64,6 @@ export async function serveMcp(args: McpArgs, ctx: CommandContext): Promise<numb
       lock: commandStoreLock(quiet),
       signal: ctx.signal,
       version: packageVersion(),
-      download: async (url, signal) => {
-        const { fetchRemoteSource } = await import('../../feeds/remote-source.js');
-        const remote = await fetchRemoteSource({
-          url,
-          headers: [],
-          force: true,
-          stateFile: join(runsRoot, '..', 'sources.json'),
-          insecureHttp: false,
-          signal,
-        });
-        if (remote.file === undefined)
-          throw new CliError(`${remote.shown}: nothing was downloaded`, ExitCode.Usage);
-        return remote.file;
-      },
     });
     // A tool's failure is a tool error (guarded); should a promise of ours still reject unhandled
     // (a bug), the server says so on stderr and keeps serving: the assistant keeps its tools.
