@@ -5,7 +5,8 @@ import { StockPlanner, checkMaxChanges, parseMaxChanges } from '../../plan/stock
 import { StockSheetDigest } from '../../plan/stock-sheet-digest.js';
 import type { Store } from '../../schema/index.js';
 import { UsageError } from '../../errors/usage-error.js';
-import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
+import { planFromSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
+import { readStockSheet } from './read-stock-sheet.js';
 import { lastLiveItems, readLiveInventory } from './live-inventory.js';
 import type { StockPlanFile } from './stock-plan-file.js';
 import { stockCounts, writeStockReport } from './stock-report.js';
@@ -42,7 +43,7 @@ export async function planStockImport(options: PlanStockOptions): Promise<Planne
     // The planner sees each row against the live inventory: it is read first. A sheet of `sku`
     // and `quantity` alone is read meanwhile, kept small, and planned once the index is complete.
     read: () =>
-      readInputSheet(options, {
+      readStockSheet(options, {
         header: (info) => resolveStockColumns(info.sheet, info.columns),
         early: (columns) => StockSheetDigest.of(columns),
         take: async (columns) => {

@@ -4,11 +4,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantClient } from '../../../../src/api/merchant-client.js';
 import type { JobProgress } from '../../../../src/jobs/job-events.js';
-import {
-  readInputSheet,
-  type EarlyRows,
-  type PlanFromSheetOptions,
-} from '../../../../src/jobs/runner/plan-from-sheet.js';
+import type { PlanFromSheetOptions } from '../../../../src/jobs/runner/plan-from-sheet.js';
+import { readStockSheet, type EarlyRows } from '../../../../src/jobs/stock/read-stock-sheet.js';
 import type { SheetRow } from '../../../../src/sheets/sheet-row.js';
 
 const ROWS = 20_000;
@@ -73,12 +70,12 @@ async function rowsReadEarly(early: Early): Promise<number> {
 
 const every = Array.from({ length: ROWS }, (_, i) => i + 2);
 
-describe('readInputSheet with rows read early', () => {
+describe('readStockSheet with rows read early', () => {
   it('reads the sheet while the take gets ready, then hands every row over once, in order', async () => {
     const early = new Early();
     let readBeforeTaken = 0;
     const o = options();
-    const sheet = await readInputSheet(o, {
+    const sheet = await readStockSheet(o, {
       header: (info) => ({ columns: info.columns, issues: [] }),
       early: () => early,
       take: async () => {
@@ -96,7 +93,7 @@ describe('readInputSheet with rows read early', () => {
 
   it('hands a sheet read to its end while the take waited over whole, once', async () => {
     const early = new Early();
-    const sheet = await readInputSheet(options(), {
+    const sheet = await readStockSheet(options(), {
       header: (info) => ({ columns: info.columns, issues: [] }),
       early: () => early,
       take: async () => {
@@ -114,7 +111,7 @@ describe('readInputSheet with rows read early', () => {
   it('reads no further than its bound while the take waits', async () => {
     const early = new Early(1);
     let readBeforeTaken = 0;
-    const sheet = await readInputSheet(options(), {
+    const sheet = await readStockSheet(options(), {
       header: (info) => ({ columns: info.columns, issues: [] }),
       early: () => early,
       take: async () => {
@@ -137,16 +134,16 @@ describe('readInputSheet with rows read early', () => {
     });
     const liveFails = () =>
       new Promise<Taken>((_, reject) => setTimeout(() => reject(new Error('the live read failed')), 30));
-    await expect(readInputSheet(options(), steps(liveFails))).rejects.toThrow('the live read failed');
+    await expect(readStockSheet(options(), steps(liveFails))).rejects.toThrow('the live read failed');
     // Failing while the sheet is being read (its failure then has no handler until the reading stops).
     const liveFailsAtOnce = () =>
       new Promise<Taken>((_, reject) =>
         setImmediate(() => reject(new Error('the live read failed at once'))),
       );
-    await expect(readInputSheet(options(), steps(liveFailsAtOnce))).rejects.toThrow('failed at once');
+    await expect(readStockSheet(options(), steps(liveFailsAtOnce))).rejects.toThrow('failed at once');
     // A sheet over its row limit fails past its 15,000th row: after its first batches, not when opened.
     const limited = options({ read: { limits: { maxRows: 15_000 } } });
-    await expect(readInputSheet(limited, steps(liveFails))).rejects.toThrow('the live read failed');
+    await expect(readStockSheet(limited, steps(liveFails))).rejects.toThrow('the live read failed');
     // The take is slow: the limit is met while reading early, and its error waits for the take.
     let takeReady = false;
     let readyAtError: boolean | undefined;
@@ -159,7 +156,7 @@ describe('readInputSheet with rows read early', () => {
       );
     const early = new Early();
     await expect(
-      readInputSheet(limited, { ...steps(liveWorks), early: () => early }).catch((error: unknown) => {
+      readStockSheet(limited, { ...steps(liveWorks), early: () => early }).catch((error: unknown) => {
         readyAtError = takeReady;
         throw error;
       }),
