@@ -152,7 +152,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]))
           .optional()
           .describe(
-            "products: another platform's categories (a WooCommerce path, a Shopify type, an Etsy section, a Wix collection) → store category id(s) for new products",
+            "products: another platform's categories (a WooCommerce path, a Shopify type, an Etsy section, a Wix collection, a Square or BigCommerce category) → store category id(s) for new products",
           ),
         default_category: z
           .string()
@@ -163,6 +163,13 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           .boolean()
           .optional()
           .describe('products: create new products without a category (not listed on the storefront)'),
+        location: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "products: a Square export's stock from one location (NAME of its Current Quantity NAME column; default: the sum over its locations)",
+          ),
         stock_unknown: z
           .enum(['untracked', 'zero', 'keep'])
           .optional()
@@ -288,6 +295,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
               ...(args.money !== undefined ? { money: args.money } : {}),
               ...(args.blank !== undefined ? { blank: args.blank } : {}),
               ...(args.stock_unknown !== undefined ? { stockUnknown: args.stock_unknown } : {}),
+              ...(args.location !== undefined ? { location: args.location } : {}),
               categories: {
                 map:
                   args.category_map === undefined

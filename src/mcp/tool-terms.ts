@@ -97,6 +97,8 @@ const TERMS: readonly Term[] = [
   [/--category-map( FILE)?/g, 'category_map'],
   [/--default-category( ID)?/g, 'default_category'],
   [/--no-category\b/g, 'no_category: true'],
+  [/--location NAME takes one location's\b/g, "location takes one location's"],
+  [/--location( NAME)?/g, 'location'],
   [/--stock-unknown (untracked|zero|keep)\b/g, (_m, mode) => `stock_unknown: "${mode}"`],
   [/--stock-unknown\b/g, 'stock_unknown'],
   [/--missing (hide|delete|ignore)\b/g, (_m, mode) => `missing: "${mode}"`],

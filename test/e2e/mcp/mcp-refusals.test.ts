@@ -203,6 +203,33 @@ describe('refusals in the tools’ own terms', () => {
     expect(sb.writes().length).toBeGreaterThan(writes);
   });
 
+  it("a Square export's stock from one location: location, in the tools' terms (an unknown one named with the export's locations)", async () => {
+    copyFileSync(
+      join(import.meta.dirname, '../../fixtures/corpus/square/thescottyb_catalog-2025-06-09_extract.csv'),
+      join(cwd, 'square.csv'),
+    );
+    const summed = await mcp.call('plan_import', { kind: 'products', source: { file: 'square.csv' } });
+    expect(summed.isError, summed.text).toBe(false);
+    speaksTools(summed.text);
+    const unknown = refused(
+      await mcp.call('plan_import', {
+        kind: 'products',
+        source: { file: 'square.csv' },
+        location: 'Back room',
+      }),
+    );
+    expect(String(unknown['message'])).toContain(
+      'location "Back room" is not a location of this Square export; its locations: "RRV Richmond", "TVM McHenry"',
+    );
+    speaksTools(JSON.stringify(unknown));
+    const one = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { file: 'square.csv' },
+      location: 'TVM McHenry',
+    });
+    expect(one.isError, one.text).toBe(false);
+  });
+
   it('an empty sheet and unknown stock name their plan_import arguments', async () => {
     const empty = refused(
       await mcp.call('plan_import', { kind: 'stock', source: { csv: 'sku,quantity\n' } }),

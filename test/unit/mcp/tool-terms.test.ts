@@ -25,6 +25,11 @@ describe('library messages in the tools’ terms', () => {
       'allow_empty: true',
     ],
     ['price jumps: pass --allow-price-jumps', 'allow.price_jumps'],
+    [
+      "6 items keyed by Item Name; stock is the sum of 2 locations (A, B): --location NAME takes one location's",
+      "location takes one location's",
+    ],
+    ['--location "Back room" is not a location of this Square export', 'location "Back room"'],
     ['--apply refuses until you choose --stock-unknown untracked', 'stock_unknown: "untracked"'],
     ['created by the run: kept (use --delete-created to delete it)', 'delete_created: true'],
     [
