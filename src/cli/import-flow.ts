@@ -233,7 +233,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
           const { planFlagsOf, planFlagsDiffer } = await import('./plan-flags.js');
           const differ = planFlagsDiffer(
             decision.run.meta.plan_flags,
-            planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags ?? []),
+            planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags ?? [], ctx.cwd),
           );
           if (differ.length > 0) {
             const { resumeRunCommand } = await import('./run-hints.js');
@@ -268,7 +268,7 @@ async function planAndApply<P extends PlannedImport, A extends AppliedImport>(
       // How it was planned: a re-run that continues it must be given the same (see planFlags).
       const { planFlagsOf } = await import('./plan-flags.js');
       planned.run.update({
-        plan_flags: planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags),
+        plan_flags: planFlagsOf(args as unknown as Record<string, unknown>, flow.planFlags, ctx.cwd),
       });
     }
     const { continueRunCommand, resumeRunCommand } = await import('./run-hints.js');

@@ -1,4 +1,9 @@
+import { isAbsolute, resolve } from 'node:path';
+
 import { shellQuote } from './run-hints.js';
+
+/** Options whose value is a file: recorded as an absolute path, so `m.csv` and `./m.csv` agree. */
+const FILE_OPTIONS: ReadonlySet<string> = new Set(['map-file', 'category-map', 'options']);
 
 /**
  * The options of a command line that shaped its plan (`--images`, `--missing`, `--map`…), by
@@ -10,17 +15,28 @@ import { shellQuote } from './run-hints.js';
 export function planFlagsOf(
   args: Readonly<Record<string, unknown>>,
   names: readonly string[],
+  cwd: string,
 ): Record<string, unknown> {
   const flags: Record<string, unknown> = {};
-  for (const name of names) {
-    flags[name] = args[name] ?? null;
-  }
+  for (const name of names) flags[name] = normalised(name, args[name] ?? null, cwd);
   return flags;
+}
+
+/**
+ * One spelling of an option's value: a file's path made absolute (from the directory the command
+ * ran in), a repeated option's values in order (`--stock-unknown a=zero --stock-unknown untracked`
+ * is the same choice given in either order).
+ */
+function normalised(name: string, value: unknown, cwd: string): unknown {
+  if (FILE_OPTIONS.has(name) && typeof value === 'string' && value !== '' && !isAbsolute(value))
+    return resolve(cwd, value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).sort();
+  return value;
 }
 
 /** An option as it is written on a command line (`--images first-10`, `--no-category`). */
 function written(name: string, value: unknown): string {
-  if (value === undefined || value === null) return `no --${name}`;
+  if (value === undefined || value === null) return `--${name} not given`;
   if (value === true) return `--${name}`;
   if (value === false) return `--no-${name}`;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
@@ -29,7 +45,7 @@ function written(name: string, value: unknown): string {
 
 /**
  * Where a run's recorded plan options and this command line's differ: `--images first-10 (this
- * command: no --images)` for each, or none. Only the options the run recorded are compared: a run
+ * command: --images not given)` for each, or none. Only the options the run recorded are compared: a run
  * that recorded none (planned by an older mbulk, or through the library) differs in nothing.
  */
 export function planFlagsDiffer(

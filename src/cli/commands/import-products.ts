@@ -51,6 +51,37 @@ function parseReplace(
 }
 
 /** Plans a catalog sheet and, with --apply, writes it. */
+/** The options that say how the sheet is read (the help's "format" group). */
+const FORMAT_OPTIONS = [
+  'from',
+  'map',
+  'map-file',
+  'header-row',
+  'location',
+  'options',
+  'money',
+  'decimal-comma',
+  'blank',
+  'replace',
+  'images',
+  'duplicate-sku',
+  'category-map',
+  'default-category',
+] as const;
+
+/**
+ * The options that shape a plan, recorded in run.json: the format options and the choices a plan
+ * needs, one list with the help's so that a new option cannot be left out. --options is not here:
+ * its bytes are part of the input's identity.
+ */
+const PLAN_FLAGS: readonly string[] = [
+  ...FORMAT_OPTIONS.filter((name) => name !== 'options'),
+  'category',
+  'missing',
+  'stock',
+  'stock-unknown',
+];
+
 export async function importProducts(args: ProductsArgs, ctx: CommandContext): Promise<number> {
   const { CliError } = await import('../cli-error.js');
   const replace = parseReplace(args.replace);
@@ -112,26 +143,7 @@ export async function importProducts(args: ProductsArgs, ctx: CommandContext): P
   let invalid = 0;
   return runImportFlow(args, ctx, {
     kind: 'products',
-    planFlags: [
-      'from',
-      'map',
-      'map-file',
-      'header-row',
-      'location',
-      // --options is not here: its bytes are part of the input's identity.
-      'money',
-      'decimal-comma',
-      'blank',
-      'replace',
-      'images',
-      'duplicate-sku',
-      'category-map',
-      'default-category',
-      'category',
-      'missing',
-      'stock',
-      'stock-unknown',
-    ],
+    planFlags: PLAN_FLAGS,
     extraInputs: args.options === undefined ? undefined : [resolve(ctx.cwd, args.options)],
     planLabel: 'Plan products',
     plan: (basics) =>
@@ -422,22 +434,7 @@ export const registerImportProducts: RegisterCommand = (parser, ctx, setExit) =>
           ),
         {
           safety: ['allow-price-jumps', 'stock-unknown', 'category', 'allow-deletes', 'missing', 'stock'],
-          format: [
-            'from',
-            'map',
-            'map-file',
-            'header-row',
-            'location',
-            'options',
-            'money',
-            'decimal-comma',
-            'blank',
-            'replace',
-            'images',
-            'duplicate-sku',
-            'category-map',
-            'default-category',
-          ],
+          format: FORMAT_OPTIONS,
           output: ['report'],
         },
       ),
