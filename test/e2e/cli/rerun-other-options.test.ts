@@ -85,7 +85,7 @@ it('a products import killed midway and run again with other options is refused 
   const other = await mbulk([...args, '--missing', 'hide', '--images', 'first-10'], d, env);
   expect(other.code, other.stderr).toBe(3);
   expect(other.stderr).toMatch(
-    /refused: run (\S+) of new\.csv \(the same input\) is unfinished and was planned with other options: no --images \(this command: --images first-10\), --missing ignore \(this command: --missing hide\)\. A run continues as it was planned: continue it with mbulk runs resume \1/,
+    /refused: run (\S+) of new\.csv \(the same input\) is unfinished and was planned with other options: --images not given \(this command: --images first-10\), --missing ignore \(this command: --missing hide\)\. A run continues as it was planned: continue it with mbulk runs resume \1/,
   );
   expect(JSON.parse(other.stdout)).toMatchObject({ ok: false, refused: 'other-options' });
   expect(s.requestLog().filter((e) => e.method !== 'GET')).toHaveLength(before);
