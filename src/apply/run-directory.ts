@@ -123,6 +123,29 @@ export function newRunId(
   return `${stamp}-${safeKind}-${suffix}`;
 }
 
+/** The last millisecond newPreciseRunId gave an id in this process. */
+let lastPreciseMs = 0;
+
+/**
+ * `YYYYMMDD-HHMMSS-mmm-<kind>-<4 hex>` in UTC: newRunId with the milliseconds, and later than any
+ * id this function made before in this process (a second id in the same millisecond takes the
+ * next one), so ids made within one second sort by when they were made, not by their random
+ * suffix (fleet runs). An id of the older form, without the milliseconds, is read as before
+ * (runIdTime reads both).
+ */
+export function newPreciseRunId(
+  kind: string,
+  now: Date = new Date(),
+  suffix = randomBytes(2).toString('hex'),
+): string {
+  const ms = Math.max(now.getTime(), lastPreciseMs + 1);
+  lastPreciseMs = ms;
+  const at = new Date(ms);
+  const id = newRunId(kind, at, suffix);
+  // After `YYYYMMDD-HHMMSS` (15 characters): the milliseconds.
+  return `${id.slice(0, 15)}-${String(at.getUTCMilliseconds()).padStart(3, '0')}${id.slice(15)}`;
+}
+
 const SECRET_OPTION = /^(token|api[-_]?token|authorization|password|secret|api[-_]?key)$/i;
 
 /** Options as stored in run.json: without tokens or secrets, whatever the caller passed. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { newRunId } from '../apply/run-directory.js';
+import { newPreciseRunId } from '../apply/run-directory.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FleetFile, FleetStore } from './fleet-file.js';
@@ -99,7 +99,8 @@ export async function runFleet(options: RunFleetOptions): Promise<FleetSummary> 
   const { fleet } = options;
   const { stores, parallel } = fleetSelection(fleet, options);
   const startedAt = options.now ?? new Date();
-  const id = newRunId('fleet', startedAt);
+  // Milliseconds in the id: two fleet runs started in one second sort by when they started.
+  const id = newPreciseRunId('fleet', startedAt);
   const dir = join(options.fleetDir, 'runs', id);
   mkdirSync(join(dir, 'stores'), { recursive: true });
 

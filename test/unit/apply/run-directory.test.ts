@@ -9,9 +9,11 @@ import {
   defaultRunsRoot,
   isRunLive,
   listRuns,
+  newPreciseRunId,
   newRunId,
   openRun,
 } from '../../../src/apply/run-directory.js';
+import { runIdTime } from '../../../src/report/run-id-time.js';
 
 let root: string;
 beforeEach(() => {
@@ -37,6 +39,21 @@ describe('run ids', () => {
       newRunId('customers', at('2026-11-22T09:59:59Z')),
     ];
     expect([...ids].sort()).toEqual([ids[1], ids[2], ids[0]]);
+  });
+
+  it('fleet run ids carry milliseconds: made within one second they sort by when they were made, whatever their suffix', () => {
+    // Issue 37: fleet runs started in the same second sorted by their random suffix.
+    const first = newPreciseRunId('fleet', at('2026-11-22T10:00:00.900Z'), 'ffff');
+    const second = newPreciseRunId('fleet', at('2026-11-22T10:00:00.950Z'), '0000');
+    expect(first).toBe('20261122-100000-900-fleet-ffff');
+    expect([second, first].sort()).toEqual([first, second]);
+    // The same millisecond (or a clock stepped back): still later than the last one made.
+    const third = newPreciseRunId('fleet', at('2026-11-22T10:00:00.950Z'), '0000');
+    const fourth = newPreciseRunId('fleet', at('2026-11-22T09:59:59.000Z'), '0000');
+    expect([fourth, third, second].sort()).toEqual([second, third, fourth]);
+    // Both forms are read for their time.
+    expect(runIdTime(first)).toBe('2026-11-22T10:00:00.900Z');
+    expect(runIdTime('20261122-021500-fleet-ab12')).toBe('2026-11-22T02:15:00Z');
   });
 
   it('default root is .mbulk/runs under the working directory', () => {
