@@ -50,6 +50,8 @@ export class SquareProductConverter implements ProductConverter {
   private readonly byKey: Map<string, SheetColumn>;
   private readonly sheet: string;
   private readonly items = new Map<string, SquareRow[]>();
+  /** The name of the last row's item and the row its run began on (an item's rows are contiguous). */
+  private run: { name: string; firstRow: number; clash: number | undefined } | undefined;
   private readonly issues: RowIssue[] = [];
   private readonly categories = new Map<number, string[]>();
   /** The stock columns read: every location's, or the one --location names. */
@@ -116,6 +118,21 @@ export class SquareProductConverter implements ProductConverter {
           'a Square row needs its Item Name (the variations of an item share it)',
           this.byKey.get('item name'),
         );
+      return;
+    }
+    if (this.run?.name !== name) {
+      const earlier = this.items.get(name)?.[0]?.row.rowNumber;
+      this.run = { name, firstRow: row.rowNumber, clash: earlier };
+    }
+    if (this.run.clash !== undefined) {
+      // A name coming back after other items' rows: a second Square item of the same name.
+      this.issue(
+        row.rowNumber,
+        'error',
+        'square_duplicate_item_name',
+        `two Square items are named "${name}" (rows ${this.run.clash} and ${this.run.firstRow}); rename one in Square, or use --map`,
+        this.byKey.get('item name'),
+      );
       return;
     }
     const rows = this.items.get(name) ?? [];

@@ -163,4 +163,44 @@ describe('Square item library export (issue 38)', () => {
       '--location "Back room" is not a location of this Square export; its locations: "Main St", "Warehouse"',
     );
   });
+  it('two Square items of the same name (rows apart) are not merged: the later one is an error naming both rows', () => {
+    const row = (token: string, name: string, sku: string, price: string): CellValue[] => [
+      token,
+      name,
+      'Regular',
+      sku,
+      '',
+      '',
+      'visible',
+      '',
+      '',
+      price,
+      '',
+      'N',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '2',
+      '',
+    ];
+    const { converted, product } = convert([
+      row('M1', 'Mug', 'MUG-BLUE', '5'),
+      row('P1', 'Plate', 'PLATE', '7'),
+      row('M2', 'Mug', 'MUG-RED', '6'),
+    ]);
+    const errors = converted.issues.filter((i) => i.severity === 'error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        code: 'square_duplicate_item_name',
+        rowNumber: 4,
+        header: 'Item Name',
+        message: 'two Square items are named "Mug" (rows 2 and 4); rename one in Square, or use --map',
+      }),
+    ]);
+    expect(product('square:Mug')?.fields).toMatchObject({ sku: 'MUG-BLUE', price: 500 });
+    expect(product('square:Mug')?.variants).toEqual([]);
+    expect(product('square:Plate')?.fields).toMatchObject({ sku: 'PLATE' });
+  });
 });
