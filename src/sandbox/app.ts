@@ -30,6 +30,8 @@ export interface SandboxAppOptions extends FaultOptions {
   token?: string;
   /** Answer 404 on the endpoints the spec itself does not show (batch, inventory list, get-one). */
   strict?: boolean;
+  /** The rate limit's clock in ms (default performance.now): tests drive the bucket with a fake one. */
+  now?: () => number;
 }
 
 export const DEFAULT_TOKEN = 'sandbox-token';
@@ -110,7 +112,7 @@ export class SandboxApp {
   ) {
     this.token = options.token ?? DEFAULT_TOKEN;
     this.strict = options.strict ?? false;
-    this.faults = new FaultInjector(options);
+    this.faults = new FaultInjector(options, options.now);
     const s = store;
     const id = '([^/]+)';
     this.routes = [

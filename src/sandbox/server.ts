@@ -38,6 +38,8 @@ export interface SandboxOptions {
   faultSeed?: number;
   /** Debounce of state saves in ms (default 50). */
   saveDelayMs?: number;
+  /** The rate limit's clock in ms (default performance.now): tests drive the bucket with a fake one. */
+  now?: () => number;
 }
 
 export interface RunningSandbox {
@@ -111,6 +113,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.failRate !== undefined ? { failRate: options.failRate } : {}),
     ...(options.dropRate !== undefined ? { dropRate: options.dropRate } : {}),
     ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
   });
   const saver =
     options.dataFile === undefined ? null : new StateSaver(store, options.dataFile, options.saveDelayMs);
