@@ -289,7 +289,9 @@ async function main(): Promise<void> {
     const first = importOnce(csv);
     const log = await sandbox.requestLog();
     const lists = log.filter((e) => e.method === 'GET' && e.path.startsWith('/api/v2/products')).length;
-    const writes = log.filter((e) => e.method !== 'GET').length;
+    // Writes the store applied; a write refused with 429 (rate limit) and sent again is counted apart.
+    const writes = log.filter((e) => e.method !== 'GET' && e.status < 300).length;
+    const refused = log.filter((e) => e.method !== 'GET' && e.status === 429).length;
     console.log(
       `  import CSV: read+validate ${first.read.toFixed(2)} s (${Math.round(first.rows / first.read)} rows/s) · live fetch ${first.fetch.toFixed(2)} s (${first.liveCount} products, ${lists} list requests) · plan ${first.plan.toFixed(2)} s (update ${first.summary.update} · noop ${first.summary.noop} · create ${first.summary.create} · invalid ${first.summary.invalid})`,
     );
@@ -298,7 +300,7 @@ async function main(): Promise<void> {
     const listBound = Math.max(RATE > 0 ? pages / RATE : 0, (pages * LATENCY) / 1000);
     const writeBound = RATE > 0 ? expected / RATE : 0;
     console.log(
-      `  apply: ${first.updated} updated, ${first.created} created, ${first.failed} failed in ${first.apply.toFixed(2)} s (concurrency 8) · write requests ${writes} (changed + new products ${expected}) ${writes === expected ? 'OK' : 'MISMATCH'} · other requests while applying ${first.applyReads} · peak RSS ${mb(first.peakRss)}`,
+      `  apply: ${first.updated} updated, ${first.created} created, ${first.failed} failed in ${first.apply.toFixed(2)} s (concurrency 8) · write requests applied ${writes} (changed + new products ${expected}) ${writes === expected ? 'OK' : 'MISMATCH'}, ${refused} refused with 429 and sent again · other requests while applying ${first.applyReads} · peak RSS ${mb(first.peakRss)}`,
     );
     if (listBound > 0)
       console.log(
@@ -380,6 +382,7 @@ async function importOnceChild(file: string, url: string, token: string, runsRoo
 interface LogEntry {
   method: string;
   path: string;
+  status: number;
 }
 
 /** Starts this file with `--sandbox N` and reads `{url, token}` from its first line. */
