@@ -151,6 +151,13 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
       'map',
     );
   }
+  if (options.location !== undefined && format !== 'square') {
+    await reader.close();
+    throw new UsageError(
+      `${options.file}: this is a ${FORMAT_LABELS[format]}; --location takes one location's stock of a Square item library export (its Current Quantity columns) and applies to no other sheet`,
+      'location',
+    );
+  }
   let converter: ProductConverter | undefined;
   if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
   else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
