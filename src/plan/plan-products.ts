@@ -51,7 +51,8 @@ export interface PlanProductsOptions {
   stockUnknown?: StockUnknownMode | undefined;
   /**
    * `--stock-unknown KEY=MODE`: the mode of the product whose reference_id, SKU or key is KEY (before
-   * `stockUnknown`). A KEY that names no product of unknown stock is a UsageError.
+   * `stockUnknown`). A KEY that names no product of unknown stock is not an error: the plan warns
+   * (`stockChoicesUnused`), so that the same command line plans a re-import.
    */
   stockUnknownByProduct?: ReadonlyMap<string, StockUnknownMode> | undefined;
   /**
