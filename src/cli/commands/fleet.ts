@@ -77,7 +77,9 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
       cwd: ctx.cwd,
       env: ctx.env,
       signal: ctx.signal,
-      onStoreEnd: (result, ended, total) => out.line(`[${ended}/${total}] ${storeLine(result)}`),
+      // One line per store: a line feed in a message (a feed's file name, a sheet's text) is shown
+      // as `\n`, not sent, so no store can print a line that looks like the fleet's own.
+      onStoreEnd: (result, ended, total) => out.line(`[${ended}/${total}] ${visibleText(storeLine(result))}`),
     });
 
     const shown = (path: string | undefined): string =>
@@ -95,7 +97,7 @@ export async function fleetRun(args: FleetRunArgs, ctx: CommandContext): Promise
       ]),
     ]);
     for (const s of summary.stores)
-      if (s.exitCode !== 0 && s.message !== undefined) out.warn(`${s.name}: ${s.message}`);
+      if (s.exitCode !== 0 && s.message !== undefined) out.warn(`${s.name}: ${visibleText(s.message)}`);
     out.line(`Review page: ${summary.reportHtml}`);
     out.line(`Summary: ${join(summary.fleetRunDir, 'summary.json')}`);
     out.line(`Fleet: ${outcomesText(summary.totals)}; exit ${summary.exitCode}`);
