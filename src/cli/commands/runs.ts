@@ -430,7 +430,7 @@ export const registerRuns: RegisterCommand = (parser, ctx, setExit) =>
           helpGroups(
             s
               .epilog(
-                'Kept: inputs.ndjson in the runs directory, the memory of which inputs (kind, store, sha256 of the file) its runs applied. A delta sheet applied by a pruned run is still refused (import stock --again applies it once more).',
+                'Kept: inputs.ndjson in the runs directory, the memory of which inputs (kind, store, sha256 of the file) its runs applied. A delta sheet, a templates sheet or a recipients sheet applied by a pruned run is still refused (--again, or messages send --resend, applies it once more).',
               )
               .option('older-than', {
                 type: 'string',
