@@ -71,6 +71,11 @@ function labelOf(dp: DesiredProduct, live?: LiveProduct): string {
   return f.reference_id ?? f.sku ?? f.name ?? live?.reference_id ?? live?.sku ?? dp.key.value;
 }
 
+/** What `--stock-unknown KEY=MODE` takes for this product (see ownStockChoice): shown as its example. */
+function stockKeyOf(dp: DesiredProduct): string {
+  return dp.fields.reference_id ?? dp.fields.sku ?? dp.key.value;
+}
+
 function firstRowKey(dp: DesiredProduct): string {
   const r = dp.rows[0];
   return r === undefined ? `${dp.key.by}:${dp.key.value}` : `${r.sheet}:${r.rowNumber}`;
@@ -593,7 +598,7 @@ export function planProducts(
         } else if (options.stockUnknown === undefined) unchosen++;
         unknownStock.products++;
         unknownStock.items += read.items;
-        if (unknownStock.examples.length < 20) unknownStock.examples.push(labelOf(dp, m.live));
+        if (unknownStock.examples.length < 20) unknownStock.examples.push(stockKeyOf(dp));
       }
     }
     if (m.live !== undefined) {
@@ -662,7 +667,7 @@ export function planProducts(
   return plan;
 }
 
-/** The product's own `--stock-unknown KEY=MODE`, by its reference_id, SKU or key (in that order). */
+/** The product's own `--stock-unknown KEY=MODE`, by its reference_id, SKU or key (in that order; stockKeyOf the first). */
 function ownStockChoice(
   dp: DesiredProduct,
   byProduct: ReadonlyMap<string, StockUnknownMode> | undefined,

@@ -750,6 +750,21 @@ describe('stock the sheet tracks without giving it (--stock-unknown)', () => {
     expect(p.summary.create).toBe(3);
   });
 
+  it('the KEY each example of the plan shows is one --stock-unknown KEY=MODE takes, also for a row keyed by id', () => {
+    const live = [threeVariantProduct()];
+    // Keyed by the store's id, named: the name is no KEY (two products may share it).
+    const byId = ['id', 'name', 'variant_name', 'variant_inventory_quantity'];
+    const shown = plan(live, byId, [['p1', 'Tee', 'Small', '']], { platformExport: true }).stockUnknown;
+    expect(shown).toMatchObject({ products: 1, examples: ['p1'] });
+    const chosen = plan(live, byId, [['p1', 'Tee', 'Small', '']], {
+      platformExport: true,
+      stockUnknownByProduct: new Map([[shown?.examples[0] ?? '', 'zero' as const]]),
+    });
+    expect(chosen.stockChoicesUnused).toBeUndefined();
+    expect(chosen.stockUnknown?.byProduct).toEqual([{ product: 'Tee', mode: 'zero' }]);
+    expect(describeChanges(chosen.entries[0]!, 2)).toContain('variants[S1].inventory_quantity: 3 → 0');
+  });
+
   it('untracked: created without stock tracking; known quantities untouched', () => {
     const p = plan([], withQty, sheetRows, { stockUnknown: 'untracked' });
     expect(p.stockUnknown?.mode).toBe('untracked');
