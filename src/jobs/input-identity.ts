@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { SheetError } from '../sheets/sheet-error.js';
 
 /**
  * What makes two invocations "the same input": the same kind of run, written to the same store
@@ -42,11 +43,29 @@ export interface InputIdentityOptions {
   params?: readonly string[] | undefined;
 }
 
-/** sha256 (hex) of a file's bytes, read in 1 MiB pieces. */
+/**
+ * sha256 (hex) of a file's bytes, read in 1 MiB pieces. A path that is missing or not a regular
+ * file (a FIFO would block the read) is the same SheetError the sheet reader gives (exit 2, "was
+ * not found"), not a raw ENOENT: with --apply the input is hashed before it is read.
+ */
 export function fileSha256(file: string): string {
   const hash = createHash('sha256');
-  const fd = openSync(file, 'r');
+  let fd: number;
   try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new SheetError('file_not_found', `${file} was not found (or is not a file). Check the path.`, {
+      file,
+      cause: error,
+    });
+  }
+  try {
+    if (!fstatSync(fd).isFile())
+      throw new SheetError(
+        'file_not_found',
+        `${file} is not a regular file (a pipe, socket, device or directory); pass the path of a sheet file.`,
+        { file },
+      );
     const buffer = Buffer.allocUnsafe(1 << 20);
     for (;;) {
       const n = readSync(fd, buffer, 0, buffer.length, null);

@@ -112,13 +112,18 @@ it('a fleet summary shows store and sheet text as escapes: no ESC, BEL, backspac
   expect(stdout).toMatch(/^\[\d\/3\] unknown-sku: rows failed \(exit 1\) · .* 1 invalid row: /m);
 });
 
-it('--json carries the text as JSON strings; the lines people read stay clean', async () => {
+it('--apply --json carries the text as JSON strings; the lines people read stay clean; a missing feed is exit 2', async () => {
   const r = await mbulk(['fleet', 'run', 'stores.yaml', '--apply', '--yes', '--json']);
   expectNoControlBytes(r.stdout);
   expectNoControlBytes(r.stderr);
   const summary = JSON.parse(r.stdout.toString('utf8')) as FleetSummary;
   const missing = summary.stores.find((s) => s.name === 'missing');
-  expect(missing?.message).toContain(join(dir, MISSING_FEED));
+  // With --apply too, a missing feed is a clear "not found" (exit 2), not a raw ENOENT (exit 1).
+  expect(missing).toMatchObject({
+    outcome: 'config error',
+    exitCode: 2,
+    message: `${join(dir, MISSING_FEED)} was not found (or is not a file). Check the path.`,
+  });
   const unknown = summary.stores.find((s) => s.name === 'unknown-sku');
   const failed = unknown?.result?.['failedRows'] as { sheet: string; message: string }[];
   expect(failed.map((f) => [f.sheet, f.message])).toEqual([
