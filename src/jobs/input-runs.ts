@@ -192,7 +192,18 @@ export function inputRuns(runsRoot: string, key: string): InputRun[] {
     gone.set(event.run, known);
   }
   const runs = [...byRun.values(), ...gone.values()];
-  return runs.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
+  // Newest first by when each was planned: the memory is appended in that order (two runs planned
+  // in one second have ids that sort by their random suffix, not by time); by id for runs it lacks.
+  const plannedAt = new Map<string, number>();
+  events.forEach((event, index) => {
+    if (event.event === 'planned' && !plannedAt.has(event.run)) plannedAt.set(event.run, index);
+  });
+  return runs.sort((a, b) => {
+    const ia = plannedAt.get(a.runId);
+    const ib = plannedAt.get(b.runId);
+    if (ia !== undefined && ib !== undefined) return ib - ia;
+    return a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0;
+  });
 }
 
 /** The refusal of an input of deltas (messages, templates) already applied to the store (exit 3), as JSON and for people. */

@@ -6,6 +6,7 @@ import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { inputIdentity } from '../../../src/jobs/input-identity.js';
 import {
   inputRunDecision,
+  inputRuns,
   rememberApplyEnded,
   rememberApplyStarted,
   rememberPlannedInput,
@@ -83,4 +84,30 @@ it('absolute values applied are planned again; an unfinished run of the input is
   const decision = inputRunDecision(runsRoot, identity, { again: true });
   expect(decision.action).toBe('continue');
   if (decision.action === 'continue') expect(decision.run.id).toBe(run.id);
+});
+
+it('the newest run of an input is the one planned last, though two ids of one second sort by their random suffix', () => {
+  const { runsRoot, identity } = setUp('sku,quantity\nA,1\n');
+  // Planned first, with an id that sorts after the next one's (the same second, or a clock set back).
+  const first = RunDirectory.create(runsRoot, {
+    kind: 'stock',
+    target: identity.target,
+    storeId: 's1',
+    now: new Date('2026-11-28T12:00:01Z'),
+  });
+  rememberPlannedInput(first, identity, false);
+  first.setStatus('interrupted');
+  const second = RunDirectory.create(runsRoot, {
+    kind: 'stock',
+    target: identity.target,
+    storeId: 's1',
+    now: new Date('2026-11-28T12:00:00Z'),
+  });
+  rememberPlannedInput(second, identity, false);
+  rememberApplyStarted(second);
+  second.setStatus('interrupted');
+  expect(inputRuns(runsRoot, identity.key).map((r) => r.runId)).toEqual([second.id, first.id]);
+  const decision = inputRunDecision(runsRoot, identity);
+  expect(decision.action).toBe('continue');
+  if (decision.action === 'continue') expect(decision.run.id).toBe(second.id);
 });
