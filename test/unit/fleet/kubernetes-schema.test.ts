@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shownManifests } from '../../helpers/kubernetes-manifests.js';
 
 // Every Kubernetes manifest the project shows (samples/kubernetes/*.yaml and each ```yaml block of
 // README.md and docs/*.md with an apiVersion and a kind), checked against the API server's OpenAPI
@@ -18,44 +17,6 @@ const SCHEMAS = [
   { kubernetes: 'newest', pkg: 'kubernetes-models' },
 ] as const;
 
-interface Manifest {
-  where: string;
-  doc: { apiVersion?: unknown; kind?: unknown };
-}
-
-/** The manifests of a YAML text: its documents that have an apiVersion and a kind. */
-function manifestsOf(text: string, where: string): Manifest[] {
-  return parseAllDocuments(text)
-    .map((d) => {
-      expect(d.errors, where).toEqual([]);
-      return { where, doc: d.toJS() as Manifest['doc'] };
-    })
-    .filter((m) => m.doc !== null && typeof m.doc.apiVersion === 'string' && typeof m.doc.kind === 'string');
-}
-
-function allManifests(): Manifest[] {
-  const found: Manifest[] = [];
-  const samples = join(ROOT, 'samples', 'kubernetes');
-  for (const file of readdirSync(samples).filter((f) => /\.ya?ml$/.test(f)))
-    found.push(...manifestsOf(readFileSync(join(samples, file), 'utf8'), `samples/kubernetes/${file}`));
-  const guides = [
-    'README.md',
-    ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  for (const guide of guides) {
-    const text = readFileSync(join(ROOT, guide), 'utf8');
-    for (const block of text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)) {
-      const yaml = block[1] ?? '';
-      if (!/^apiVersion:/m.test(yaml) || !/^kind:/m.test(yaml)) continue;
-      const line = text.slice(0, block.index).split('\n').length;
-      found.push(...manifestsOf(yaml, `${guide}:${line}`));
-    }
-  }
-  return found;
-}
-
 /** The model of a manifest's kind in one schema package: `batch/v1` CronJob is `PKG/batch/v1/CronJob`. */
 async function modelOf(
   pkg: string,
@@ -68,7 +29,7 @@ async function modelOf(
   return model as new (data: unknown) => { validate(): void };
 }
 
-const manifests = allManifests();
+const manifests = shownManifests(ROOT);
 
 describe('the Kubernetes manifests of the docs and samples', () => {
   it('are found wherever the docs keep them (the fleet CronJob in the samples and in the docs)', () => {

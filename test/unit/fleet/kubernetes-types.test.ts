@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { type Manifest, shownManifests } from '../../helpers/kubernetes-manifests.js';
 
 // The oldest Kubernetes the docs claim (1.29) and the next (1.30), for the manifests of the docs
 // and samples, beside kubernetes-schema.test.ts (1.33 and the newest, from the API server's OpenAPI
@@ -16,43 +15,6 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const RELEASES = ['1.29', '1.30'] as const;
 /** Where kubernetes-types keeps a group version's types: the core group is `core/v1`. */
 const typesPath = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion : `core/${apiVersion}`);
-
-interface Manifest {
-  where: string;
-  doc: { apiVersion: string; kind: string };
-}
-
-function manifestsOf(text: string, where: string): Manifest[] {
-  return parseAllDocuments(text)
-    .map((d) => ({ where, doc: d.toJS() as Manifest['doc'] | null }))
-    .filter(
-      (m): m is Manifest =>
-        m.doc !== null && typeof m.doc.apiVersion === 'string' && typeof m.doc.kind === 'string',
-    );
-}
-
-function allManifests(): Manifest[] {
-  const found: Manifest[] = [];
-  const samples = join(ROOT, 'samples', 'kubernetes');
-  for (const file of readdirSync(samples).filter((f) => /\.ya?ml$/.test(f)))
-    found.push(...manifestsOf(readFileSync(join(samples, file), 'utf8'), `samples/kubernetes/${file}`));
-  const guides = [
-    'README.md',
-    ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  for (const guide of guides) {
-    const text = readFileSync(join(ROOT, guide), 'utf8');
-    for (const block of text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)) {
-      const yaml = block[1] ?? '';
-      if (!/^apiVersion:/m.test(yaml) || !/^kind:/m.test(yaml)) continue;
-      const line = text.slice(0, block.index).split('\n').length;
-      found.push(...manifestsOf(yaml, `${guide}:${line}`));
-    }
-  }
-  return found;
-}
 
 const parsed = new Map<string, ts.SourceFile>();
 
@@ -99,7 +61,7 @@ function typeErrors(release: string, manifests: readonly Manifest[]): string[] {
   });
 }
 
-const manifests = allManifests();
+const manifests = shownManifests(ROOT);
 
 describe('the Kubernetes manifests of the docs and samples, as typed by the oldest claimed releases', () => {
   it('include the fleet CronJob of the samples and the docs', () => {
