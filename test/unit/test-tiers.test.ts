@@ -13,7 +13,7 @@ const SPAWNS: [RegExp, string][] = [
   [/['"]node:child_process['"]|['"]child_process['"]/, 'imports child_process'],
   [/['"]puppeteer(-core)?['"]|helpers\/chromium\.js/, 'drives Chromium'],
   [/['"]node-pty['"]/, 'opens a pseudo-terminal'],
-  [/bin\/mbulk\.js|['"]bin['"],\s*['"]mbulk\.js['"]/, 'runs the built binary'],
+  [/bin\/mbulk\.js|['"]bin['"],\s*['"]mbulk\.js['"]|helpers\/cli-process\.js/, 'runs the built binary'],
   [/new StdioClientTransport\(/, 'spawns `mbulk mcp`'],
 ];
 

@@ -1,71 +1,19 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { jsonOf, mbulk, processSandbox, type Exit, type RunResult } from '../../helpers/cli-process.js';
 
 // Issue 37: a run's identity across invocations, for templates create and messages send. The
 // built binary, run again as a cron job or a person would, with the sandbox's request log as the
 // witness of what was sent: a sheet sent (submitted) once is refused the second time, naming the
 // run and --again; one killed midway is continued, never planned again.
-const BIN = resolve('bin/mbulk.js');
 const SAMPLE_STORE = resolve('samples/store.json');
 
-let sandbox: RunningSandbox | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const sandboxFor = processSandbox('mbulk-rerun-msg-');
 
 async function setUp(options: { latencyMs?: number } = {}) {
-  const s = await startSandbox({ seed: SAMPLE_STORE, ...options });
-  sandbox = s;
-  const d = mkdtempSync(join(tmpdir(), 'mbulk-rerun-msg-'));
-  dir = d;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: d,
-    XDG_DATA_HOME: join(d, 'data'),
-    MERCHANT_API_URL: s.url,
-    MERCHANT_API_TOKEN: s.token,
-    MBULK_LOCK_DIR: join(d, 'locks'),
-  };
-  return { s, dir: d, env };
-}
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `mbulk ARGS` as a child process; `killWhen` (asked every 5 ms) kills it with SIGKILL. */
-function mbulk(args: string[], cwd: string, env: NodeJS.ProcessEnv, killWhen?: () => boolean): Promise<Exit> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let timer: NodeJS.Timeout | undefined;
-  if (killWhen !== undefined) {
-    timer = setInterval(() => {
-      if (killWhen()) {
-        clearInterval(timer);
-        child.kill('SIGKILL');
-      }
-    }, 5);
-  }
-  return new Promise((done) =>
-    child.on('close', (code, signal) => {
-      clearInterval(timer);
-      done({ code, signal, stdout, stderr });
-    }),
-  );
+  return sandboxFor({ seed: SAMPLE_STORE, ...options });
 }
 
 /** Writes the sandbox acted on, to paths starting with `prefix`. */
@@ -111,6 +59,35 @@ function perRecipient(s: RunningSandbox): Map<string, number> {
   return counts;
 }
 
+/**
+ * `args` applied once (`count` writes to `path`), then twice more as a retried cron job would:
+ * each exits 3 with `refusal(runId)` on stderr (and passes `check`), and nothing more is written.
+ */
+async function appliedThenRefused(
+  s: RunningSandbox,
+  d: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  write: { path: string; count: number },
+  refusal: (runId: string) => string,
+  check: (again: Exit, runId: string) => void = () => {},
+): Promise<{ runId: string; written: number }> {
+  const first = await mbulk(args, d, env);
+  expect(first.code, first.stderr).toBe(0);
+  const runId = jsonOf<{ runId: string }>(first).runId;
+  const written = writesTo(s, write.path).length;
+  expect(written).toBe(write.count);
+
+  for (let i = 0; i < 2; i++) {
+    const again = await mbulk(args, d, env);
+    expect(again.code, again.stderr).toBe(3);
+    expect(again.stderr).toMatch(new RegExp(refusal(runId)));
+    check(again, runId);
+    expect(writesTo(s, write.path)).toHaveLength(written);
+  }
+  return { runId, written };
+}
+
 it('messages send of the same sheet twice: the second exits 3 naming the run and --again, and sends nothing', async () => {
   const { s, dir: d, env } = await setUp();
   recipients(d, 6);
@@ -125,24 +102,17 @@ it('messages send of the same sheet twice: the second exits 3 naming the run and
     '--json',
   ];
 
-  const first = await mbulk(args, d, env);
-  expect(first.code, first.stderr).toBe(0);
-  const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
-  const sent = writesTo(s, '/api/v2/messages').length;
-  expect(sent).toBe(6);
-
-  // Twice more, as a retried cron job would: refused each time, nothing sent.
-  for (let i = 0; i < 2; i++) {
-    const again = await mbulk(args, d, env);
-    expect(again.code, again.stderr).toBe(3);
-    expect(again.stderr).toMatch(
-      new RegExp(
-        `recipients\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${runId} at \\S+: 6 of 6 messages; --resend sends it once more \\(--again plans it again without the recipients it sent\\)`,
-      ),
-    );
-    expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, refused: 'already-applied', run: runId });
-    expect(writesTo(s, '/api/v2/messages')).toHaveLength(sent);
-  }
+  // Once, then twice more as a retried cron job would: refused each time, nothing sent.
+  const { runId, written: sent } = await appliedThenRefused(
+    s,
+    d,
+    env,
+    args,
+    { path: '/api/v2/messages', count: 6 },
+    (run) =>
+      `recipients\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${run} at \\S+: 6 of 6 messages; --resend sends it once more \\(--again plans it again without the recipients it sent\\)`,
+    (again, run) => expect(jsonOf(again)).toMatchObject({ ok: false, refused: 'already-applied', run }),
+  );
   expect([...perRecipient(s).values()].every((n) => n === 1)).toBe(true);
 
   // Another template is another input: not refused by this run.
@@ -190,7 +160,7 @@ it('messages send killed midway, run again with the same command: continues its 
 
   const rerun = await mbulk(args, d, env);
   expect(rerun.code, rerun.stderr).toBe(0);
-  const result = JSON.parse(rerun.stdout) as { runId: string; continuedRun: string };
+  const result = jsonOf<RunResult>(rerun);
   expect(result.continuedRun).toBe(result.runId);
   expect(rerun.stdout + rerun.stderr).not.toContain('Plan messages');
   const counts = perRecipient(s);
@@ -209,22 +179,15 @@ it('templates create of the same sheet twice: the second exits 3 naming the run 
   templatesSheet(d, 3);
   const args = ['templates', 'create', 'templates.csv', '--apply', '--yes', '--json'];
 
-  const first = await mbulk(args, d, env);
-  expect(first.code, first.stderr).toBe(0);
-  const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
-  const submitted = writesTo(s, '/api/v2/message_templates').length;
-  expect(submitted).toBe(3);
-
-  for (let i = 0; i < 2; i++) {
-    const again = await mbulk(args, d, env);
-    expect(again.code, again.stderr).toBe(3);
-    expect(again.stderr).toMatch(
-      new RegExp(
-        `templates\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${runId} at \\S+: 3 of 3 templates; --again plans it again`,
-      ),
-    );
-    expect(writesTo(s, '/api/v2/message_templates')).toHaveLength(submitted);
-  }
+  await appliedThenRefused(
+    s,
+    d,
+    env,
+    args,
+    { path: '/api/v2/message_templates', count: 3 },
+    (run) =>
+      `templates\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${run} at \\S+: 3 of 3 templates; --again plans it again`,
+  );
 }, 60_000);
 
 it('templates create killed midway, run again with the same command: continues its run, each template created once', async () => {
@@ -240,7 +203,7 @@ it('templates create killed midway, run again with the same command: continues i
 
   const rerun = await mbulk(args, d, env);
   expect(rerun.code, rerun.stderr).toBe(0);
-  const result = JSON.parse(rerun.stdout) as { runId: string; continuedRun: string };
+  const result = jsonOf<RunResult>(rerun);
   expect(result.continuedRun).toBe(result.runId);
   // Every template created once, and none tried twice (names are unique: a second create of one
   // would be a 409; a create in flight at the kill is answered from the sandbox's memory of its key).

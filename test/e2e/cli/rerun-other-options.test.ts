@@ -1,68 +1,16 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { expect, it } from 'vitest';
+import { jsonOf, mbulk, processSandbox, type RunResult } from '../../helpers/cli-process.js';
 
 // Issue 37: an import that continues its unfinished run continues it as it was planned. Given other
 // options than the run was planned with (--missing, --images…), it is refused naming them, and
 // nothing is written; given the same, it continues. The built binary, the sandbox's request log
 // as the witness.
-const BIN = resolve('bin/mbulk.js');
-
-let sandbox: RunningSandbox | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function mbulk(args: string[], cwd: string, env: NodeJS.ProcessEnv, killWhen?: () => boolean): Promise<Exit> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let timer: NodeJS.Timeout | undefined;
-  if (killWhen !== undefined) {
-    timer = setInterval(() => {
-      if (killWhen()) {
-        clearInterval(timer);
-        child.kill('SIGKILL');
-      }
-    }, 5);
-  }
-  return new Promise((done) =>
-    child.on('close', (code, signal) => {
-      clearInterval(timer);
-      done({ code, signal, stdout, stderr });
-    }),
-  );
-}
+const setUp = processSandbox('mbulk-rerun-options-');
 
 it('a products import killed midway and run again with other options is refused naming them; with its own, it continues: each product created once', async () => {
-  const s = await startSandbox({ seed: resolve('samples/store.json'), latencyMs: 80 });
-  sandbox = s;
-  const d = mkdtempSync(join(tmpdir(), 'mbulk-rerun-options-'));
-  dir = d;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: d,
-    XDG_DATA_HOME: join(d, 'data'),
-    MERCHANT_API_URL: s.url,
-    MERCHANT_API_TOKEN: s.token,
-    MBULK_LOCK_DIR: join(d, 'locks'),
-  };
+  const { s, dir: d, env } = await setUp({ seed: resolve('samples/store.json'), latencyMs: 80 });
   const count = 14;
   const rows = Array.from(
     { length: count },
@@ -87,13 +35,13 @@ it('a products import killed midway and run again with other options is refused 
   expect(other.stderr).toMatch(
     /refused: run (\S+) of new\.csv \(the same input\) is unfinished and was planned with other options: --images not given \(this command: --images first-10\), --missing ignore \(this command: --missing hide\)\. A run continues as it was planned: continue it with mbulk runs resume \1/,
   );
-  expect(JSON.parse(other.stdout)).toMatchObject({ ok: false, refused: 'other-options' });
+  expect(jsonOf(other)).toMatchObject({ ok: false, refused: 'other-options' });
   expect(s.requestLog().filter((e) => e.method !== 'GET')).toHaveLength(before);
 
   // The same command: the run continues, and every product is created once.
   const rerun = await mbulk(args, d, env);
   expect(rerun.code, rerun.stderr).toBe(0);
-  const result = JSON.parse(rerun.stdout) as { runId: string; continuedRun: string };
+  const result = jsonOf<RunResult>(rerun);
   expect(result.continuedRun).toBe(result.runId);
   expect(creates()).toHaveLength(count);
   // Each product's create was sent once: none twice, none missing.

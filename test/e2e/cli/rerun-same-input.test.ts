@@ -1,21 +1,14 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { generateStore } from '../../../src/sandbox/generator.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { jsonOf, mbulk, processSandbox, type RunResult } from '../../helpers/cli-process.js';
 
 // Issue 37: a run's identity across invocations. The built binary, run twice as a cron job or a
 // person would, with the sandbox's request log as the witness of what was written.
-const BIN = resolve('bin/mbulk.js');
-
-let sandbox: RunningSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const sandboxFor = processSandbox('mbulk-rerun-');
 
 interface Item {
   itemId: string;
@@ -32,53 +25,12 @@ async function setUp(count: number, options: { latencyMs?: number; strict?: bool
     .slice(0, count)
     .map((i) => ({ itemId: i!.item_id, sku: i!.sku as string, quantity: i!.quantity }));
   expect(items).toHaveLength(count);
-  const s = await startSandbox({ seed: snapshot, ...options });
-  sandbox = s;
-  const dir = mkdtempSync(join(tmpdir(), 'mbulk-rerun-'));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: dir,
-    XDG_DATA_HOME: join(dir, 'data'),
-    MERCHANT_API_URL: s.url,
-    MERCHANT_API_TOKEN: s.token,
-    MBULK_LOCK_DIR: join(dir, 'locks'),
-  };
+  const { s, dir, env } = await sandboxFor({ seed: snapshot, ...options });
   writeFileSync(
     join(dir, 'stock-deltas.csv'),
     `sku,delta_quantity\n${items.map((i) => `${i.sku},1`).join('\n')}\n`,
   );
   return { s, dir, env, items };
-}
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `mbulk ARGS` as a child process; `killWhen` (asked after each request the sandbox logs) kills it with SIGKILL. */
-function mbulk(args: string[], cwd: string, env: NodeJS.ProcessEnv, killWhen?: () => boolean): Promise<Exit> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let timer: NodeJS.Timeout | undefined;
-  if (killWhen !== undefined) {
-    timer = setInterval(() => {
-      if (killWhen()) {
-        clearInterval(timer);
-        child.kill('SIGKILL');
-      }
-    }, 5);
-  }
-  return new Promise((done) =>
-    child.on('close', (code, signal) => {
-      clearInterval(timer);
-      done({ code, signal, stdout, stderr });
-    }),
-  );
 }
 
 function writes(s: RunningSandbox) {
@@ -93,7 +45,7 @@ it('the same delta sheet applied twice: the second exits 3 naming the run and se
 
   const first = await mbulk(args, dir, env);
   expect(first.code, first.stderr).toBe(0);
-  const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
+  const runId = jsonOf<{ runId: string }>(first).runId;
   for (const i of items) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 1);
   const afterFirst = s.requestLog().length;
   const firstWrites = writes(s).length;
@@ -106,7 +58,7 @@ it('the same delta sheet applied twice: the second exits 3 naming the run and se
       `stock-deltas\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${runId} at \\S+: 12 of 12 deltas; --again applies it once more`,
     ),
   );
-  const refusal = JSON.parse(second.stdout) as Record<string, unknown>;
+  const refusal = jsonOf(second);
   expect(refusal).toMatchObject({
     ok: false,
     refused: 'already-applied',
@@ -145,7 +97,7 @@ it('an import killed while writing, run again with the same command, continues t
 
   const rerun = await mbulk(args, dir, env);
   expect(rerun.code, rerun.stderr).toBe(0);
-  const result = JSON.parse(rerun.stdout) as { runId: string; continuedRun: string };
+  const result = jsonOf<RunResult>(rerun);
   expect(result.continuedRun).toBe(result.runId);
   expect(rerun.stderr + rerun.stdout).not.toContain('Plan stock');
   // Every item got its delta once, and each was written once.
