@@ -1,6 +1,6 @@
 import type { AccountingResult } from '../export/accounting-export.js';
 import { PROFILE_INVOICES_PER_FILE } from '../export/accounting-profile.js';
-import type { OrdersFromStore } from '../export/export-from-store.js';
+import { orderExportFiles, type OrdersFromStore } from '../export/export-from-store.js';
 import { currencyDecimals } from '../schema/currency.js';
 import { formatMoney } from '../sheets/money.js';
 import type { CommandContext } from './command-context.js';
@@ -99,18 +99,7 @@ export function printOrderExport(
     );
   }
   const acc = result.accounting;
-  const files = dryRun
-    ? []
-    : (acc
-        ? [
-            ...acc.paths.invoices,
-            ...(acc.paths.creditNotes ?? []),
-            acc.paths.payments,
-            acc.paths.changes,
-            acc.paths.totals,
-          ]
-        : [result.paths.summary, result.paths.orders, result.paths.lines, result.paths.checks]
-      ).filter((p): p is string => p !== undefined);
+  const files = orderExportFiles(done);
   const money = (minor: number): string =>
     `${formatMoney(minor, currencyDecimals(me.currency))} ${me.currency}`;
   const differences = result.invoices?.withDifference ?? 0;

@@ -69,6 +69,26 @@ export interface OrdersFromStore {
   ledger?: { orders: number; net: number };
 }
 
+/**
+ * The files an order export wrote, the orders file (or a profile's first part) first; none for a
+ * feed's dry run, which writes nothing.
+ */
+export function orderExportFiles(done: OrdersFromStore): string[] {
+  if (done.incremental?.dryRun === true) return [];
+  const { result } = done;
+  const acc = result.accounting;
+  const files = acc
+    ? [
+        ...acc.paths.invoices,
+        ...(acc.paths.creditNotes ?? []),
+        acc.paths.payments,
+        acc.paths.changes,
+        acc.paths.totals,
+      ]
+    : [result.paths.orders, result.paths.lines, result.paths.checks, result.paths.summary];
+  return files.filter((p): p is string => p !== undefined);
+}
+
 export interface CatalogExportRequest {
   kind: CatalogExportKind;
   file: string;

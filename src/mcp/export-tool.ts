@@ -286,7 +286,7 @@ async function runExport(
   deps: McpServerDeps,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
-  const { exportFromStore } = await import('../export/export-from-store.js');
+  const { exportFromStore, orderExportFiles } = await import('../export/export-from-store.js');
   const { formatMoney } = await import('../sheets/money.js');
   const { currencyDecimals } = await import('../schema/currency.js');
   const dir = deps.options.exportsDir;
@@ -395,17 +395,7 @@ async function runExport(
     minor === null ? null : { amount: formatMoney(minor, decimals), currency: store.currency };
   const acc = r.accounting;
   const dryRun = done.incremental?.dryRun === true;
-  const files = dryRun
-    ? []
-    : acc
-      ? [
-          ...acc.paths.invoices,
-          ...(acc.paths.creditNotes ?? []),
-          acc.paths.payments,
-          acc.paths.changes,
-          acc.paths.totals,
-        ]
-      : [r.paths.orders, r.paths.lines, r.paths.checks, r.paths.summary];
+  const files = orderExportFiles(done);
   return toolResult({
     kind: 'orders',
     format,
