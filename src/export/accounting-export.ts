@@ -1,7 +1,6 @@
 import { UsageError } from '../errors/usage-error.js';
 import type { Order } from '../schema/order.js';
 import type { Store } from '../schema/store.js';
-import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import type { SheetWriter } from '../sheets/sheet-writer.js';
 import {
   checkPaymentAccounts,
@@ -13,6 +12,7 @@ import {
 import { ContactBook, parseContactMode } from './accounting-contacts.js';
 import { AccountingBook, type ChangeEntry } from './accounting-documents.js';
 import {
+  createImportFileWriter,
   changeRow,
   CHANGE_COLUMNS,
   DocumentParts,
@@ -158,15 +158,7 @@ export class AccountingExport {
       payments: o.payments !== undefined,
     });
     this.rowOptions = { profile, dateFormat: o.dateFormat ?? PROFILE_DATE_FORMAT[profile] };
-    // No BOM: importers match the first header by name, and a BOM would become part of it. No
-    // formula guard: these are import files, and the apostrophe would become part of the names.
-    this.writer = createSheetWriter(run.path, {
-      format: 'csv',
-      currencyDecimals: run.currencyDecimals,
-      timezone: run.store.timezone,
-      csvBom: false,
-      formulaGuard: false,
-    });
+    this.writer = createImportFileWriter(run);
     const perFile = o.invoicesPerFile ?? PROFILE_INVOICES_PER_FILE[profile];
     this.invoices = new DocumentParts(
       this.writer,

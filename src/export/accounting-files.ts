@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
+import type { Store } from '../schema/store.js';
+import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import type { ColumnSpec, SheetHandle, SheetWriter } from '../sheets/sheet-writer.js';
 import type { AccountingDocument, ChangeEntry, PaymentEntry } from './accounting-documents.js';
 import {
@@ -253,4 +255,23 @@ export async function writeTotalsSheet(
     if (wait) await wait;
   }
   return { totals: published, path: shown(totalsPath) };
+}
+
+/**
+ * The CSV writer of an accounting import file. No BOM: importers match the first header by name,
+ * and a BOM would become part of it. No formula guard: these are import files, and the apostrophe
+ * would become part of the names.
+ */
+export function createImportFileWriter(run: {
+  path: string;
+  currencyDecimals: number;
+  store: Pick<Store, 'timezone'>;
+}): SheetWriter {
+  return createSheetWriter(run.path, {
+    format: 'csv',
+    currencyDecimals: run.currencyDecimals,
+    timezone: run.store.timezone,
+    csvBom: false,
+    formulaGuard: false,
+  });
 }

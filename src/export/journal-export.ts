@@ -1,6 +1,5 @@
 import { UsageError } from '../errors/usage-error.js';
 import type { Order } from '../schema/order.js';
-import { createSheetWriter } from '../sheets/create-sheet-writer.js';
 import type { SheetWriter } from '../sheets/sheet-writer.js';
 import {
   checkPaymentAccounts,
@@ -9,7 +8,7 @@ import {
   parseAccounts,
 } from './accounting-accounts.js';
 import type { AccountingResult, AccountingRun } from './accounting-export.js';
-import { DocumentParts, writeTotalsSheet } from './accounting-files.js';
+import { createImportFileWriter, DocumentParts, writeTotalsSheet } from './accounting-files.js';
 import {
   journalAccountFor,
   journalLineText,
@@ -134,13 +133,7 @@ export class JournalExport {
     this.dateFormat = dateFormat;
     this.zeroRate = rates ? rates.zero : policy.zero;
     this.storeName = run.store.name ?? 'Store';
-    this.writer = createSheetWriter(run.path, {
-      format: 'csv',
-      currencyDecimals: run.currencyDecimals,
-      timezone: run.store.timezone,
-      csvBom: false,
-      formulaGuard: false,
-    });
+    this.writer = createImportFileWriter(run);
     this.parts = new DocumentParts(
       this.writer,
       run.path,
