@@ -96,6 +96,26 @@ export interface NearColumn {
   fields: string[];
 }
 
+/** Adds an issue of a source row, naming its column (letter and header) when given. */
+export function pushIssue(
+  issues: RowIssue[],
+  sheet: string,
+  rowNumber: number,
+  severity: 'error' | 'warning',
+  code: string,
+  message: string,
+  column?: SheetColumn,
+): void {
+  issues.push({
+    severity,
+    code,
+    message,
+    sheet,
+    rowNumber,
+    ...(column ? { column: column.letter, header: column.header } : {}),
+  });
+}
+
 /** Turns the rows of one source format into canonical product rows. */
 export interface ProductConverter {
   addRow(row: SheetRow): void;

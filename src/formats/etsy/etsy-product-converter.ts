@@ -2,7 +2,7 @@ import type { RowIssue } from '../../mapping/row-issue.js';
 import { cellText } from '../../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
-import { CATEGORY_NOTE, categoryList, commaList } from '../source-format.js';
+import { CATEGORY_NOTE, categoryList, commaList, pushIssue } from '../source-format.js';
 import type { ColumnUse, ConvertedProducts, ProductConverter } from '../source-format.js';
 
 /**
@@ -82,14 +82,7 @@ export class EtsyProductConverter implements ProductConverter {
   }
 
   private note(rowNumber: number, code: string, message: string, col?: SheetColumn): void {
-    this.issues.push({
-      severity: 'warning',
-      code,
-      message,
-      sheet: this.sheet,
-      rowNumber,
-      ...(col ? { column: col.letter, header: col.header } : {}),
-    });
+    pushIssue(this.issues, this.sheet, rowNumber, 'warning', code, message, col);
   }
 
   addRow(row: SheetRow): void {

@@ -1,13 +1,17 @@
-import { UsageError } from '../../errors/usage-error.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import { cellText } from '../../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
-import { CATEGORY_NOTE, categoryList, priceOrder } from '../source-format.js';
-import type { ColumnUse, ConvertedProducts, ProductConverter } from '../source-format.js';
-
-/** `Current Quantity Main St`: a location's stock column (one per location in the export). */
-const QUANTITY_PREFIX = 'current quantity ';
+import { categoryList, priceOrder, pushIssue, SourceColumns } from '../source-format.js';
+import type { ConvertedProducts, ProductConverter } from '../source-format.js';
+import {
+  SQUARE_HEADERS,
+  squareColumnUses,
+  squareStock,
+  squareWeight,
+  sumQuantity,
+  type SquareColumn,
+} from './square-columns.js';
 
 /** Whether a header is Square's item library export (`Token`, `Item Name`, `Variation Name`, `Price`). */
 export function isSquareItemsHeader(columns: readonly SheetColumn[]): boolean {
@@ -15,16 +19,8 @@ export function isSquareItemsHeader(columns: readonly SheetColumn[]): boolean {
   return keys.has('token') && keys.has('item name') && keys.has('variation name') && keys.has('price');
 }
 
-/** Grams per unit of a `Weight (lb)` / `Weight (kg)` / `Weight (oz)` / `Weight (g)` header. */
-const GRAMS_PER: Readonly<Record<string, number>> = { lb: 453.59237, kg: 1000, oz: 28.349523125, g: 1 };
-
 /** Variation names Square gives the one variation of an item without variations. */
 const SINGLE_NAMES = new Set(['', 'regular', 'default title']);
-
-interface SquareRow {
-  row: SheetRow;
-  cell: (key: string) => string;
-}
 
 export interface SquareOptions {
   /** `--location NAME`: one location's `Current Quantity` instead of the sum of all of them. */
@@ -46,10 +42,9 @@ export interface SquareOptions {
  * of them has no count (stock unknown when its item tracks stock). The export has no images.
  */
 export class SquareProductConverter implements ProductConverter {
-  private readonly columns: readonly SheetColumn[];
-  private readonly byKey: Map<string, SheetColumn>;
+  private readonly cols: SourceColumns<SquareColumn>;
   private readonly sheet: string;
-  private readonly items = new Map<string, SquareRow[]>();
+  private readonly items = new Map<string, SheetRow[]>();
   /** The name of the last row's item and the row its run began on (an item's rows are contiguous). */
   private run: { name: string; firstRow: number; clash: number | undefined } | undefined;
   private readonly issues: RowIssue[] = [];
@@ -58,57 +53,32 @@ export class SquareProductConverter implements ProductConverter {
   private readonly stockColumns: SheetColumn[];
   private readonly locations: string[];
   private readonly weight: { column: SheetColumn; grams: number } | undefined;
-  private readonly categoryColumn: SheetColumn | undefined;
 
   constructor(columns: readonly SheetColumn[], sheet: string, options: SquareOptions = {}) {
-    this.columns = columns;
-    this.byKey = new Map(columns.map((c) => [c.key.trim(), c]));
+    this.cols = new SourceColumns(columns, SQUARE_HEADERS);
     this.sheet = sheet;
-    const stock = columns.filter((c) => c.key.trim().startsWith(QUANTITY_PREFIX));
-    this.locations = stock.map((c) => c.header.trim().slice(QUANTITY_PREFIX.length).trim());
-    const wanted = options.location?.trim();
-    if (wanted !== undefined) {
-      const at = this.locations.findIndex((l) => l.toLowerCase() === wanted.toLowerCase());
-      if (at < 0)
-        throw new UsageError(
-          `--location "${wanted}" is not a location of this Square export; its locations: ${this.locations.map((l) => `"${l}"`).join(', ') || 'none (no Current Quantity column)'}`,
-          'location',
-        );
-      this.stockColumns = [stock[at] as SheetColumn];
-    } else this.stockColumns = stock;
-    this.weight = columns
-      .map((c) => {
-        const m = /^weight \((lb|kg|oz|g)\)$/.exec(c.key.trim());
-        return m === null ? undefined : { column: c, grams: GRAMS_PER[m[1] as string] as number };
-      })
-      .find((w) => w !== undefined);
-    this.categoryColumn =
-      this.byKey.get('categories') ?? this.byKey.get('category') ?? this.byKey.get('reporting category');
+    const stock = squareStock(columns, options.location);
+    this.stockColumns = stock.columns;
+    this.locations = stock.locations;
+    this.weight = squareWeight(columns);
   }
 
   private issue(
-    rowNumber: number,
+    row: number,
     severity: 'error' | 'warning',
     code: string,
     message: string,
     column?: SheetColumn,
   ): void {
-    this.issues.push({
-      severity,
-      code,
-      message,
-      sheet: this.sheet,
-      rowNumber,
-      ...(column ? { column: column.letter, header: column.header } : {}),
-    });
+    pushIssue(this.issues, this.sheet, row, severity, code, message, column);
+  }
+
+  private t(row: SheetRow, name: SquareColumn): string {
+    return this.cols.text(row, name);
   }
 
   addRow(row: SheetRow): void {
-    const cell = (key: string) => {
-      const c = this.byKey.get(key);
-      return c === undefined ? '' : cellText(row.cells[c.key] as CellValue | undefined).trim();
-    };
-    const name = cell('item name');
+    const name = this.t(row, 'itemName');
     if (name === '') {
       if (Object.values(row.cells).some((v) => v !== '' && v !== null && v !== undefined))
         this.issue(
@@ -116,12 +86,12 @@ export class SquareProductConverter implements ProductConverter {
           'error',
           'missing_item_name',
           'a Square row needs its Item Name (the variations of an item share it)',
-          this.byKey.get('item name'),
+          this.cols.column('itemName'),
         );
       return;
     }
     if (this.run?.name !== name) {
-      const earlier = this.items.get(name)?.[0]?.row.rowNumber;
+      const earlier = this.items.get(name)?.[0]?.rowNumber;
       this.run = { name, firstRow: row.rowNumber, clash: earlier };
     }
     if (this.run.clash !== undefined) {
@@ -131,12 +101,12 @@ export class SquareProductConverter implements ProductConverter {
         'error',
         'square_duplicate_item_name',
         `two Square items are named "${name}" (rows ${this.run.clash} and ${this.run.firstRow}); rename one in Square, or use --map`,
-        this.byKey.get('item name'),
+        this.cols.column('itemName'),
       );
       return;
     }
     const rows = this.items.get(name) ?? [];
-    rows.push({ row, cell });
+    rows.push(row);
     this.items.set(name, rows);
   }
 
@@ -159,25 +129,25 @@ export class SquareProductConverter implements ProductConverter {
         message: `${this.items.size} item${this.items.size === 1 ? '' : 's'} keyed by Item Name (reference_id square:ITEM NAME: Square's export has no item id), so renaming one in Square makes it a new product on the next import${stockNote}`,
       });
     }
-    const letter = (key: string | undefined) => (key === undefined ? undefined : this.byKey.get(key));
+    const letter = (name: SquareColumn) => this.cols.column(name);
     const output: [string, SheetColumn | undefined][] = [
-      ['reference_id', letter('item name')],
-      ['name', letter('item name')],
+      ['reference_id', letter('itemName')],
+      ['name', letter('itemName')],
       ['description', letter('description')],
-      ['status', letter('square online item visibility')],
-      ['type', letter('item type')],
+      ['status', letter('visibility')],
+      ['type', letter('itemType')],
       ['sku', letter('sku')],
       ['price', letter('price')],
-      ['original_price', letter('online sale price')],
-      ['cost', letter('default unit cost')],
+      ['original_price', letter('sale')],
+      ['cost', letter('cost')],
       ['weight', this.weight?.column],
       ['inventory_enabled', this.stockColumns[0]],
       ['inventory_quantity', this.stockColumns[0]],
-      ['variant_name', letter('variation name')],
+      ['variant_name', letter('variationName')],
       ['variant_sku', letter('sku')],
       ['variant_price', letter('price')],
-      ['variant_original_price', letter('online sale price')],
-      ['variant_cost', letter('default unit cost')],
+      ['variant_original_price', letter('sale')],
+      ['variant_cost', letter('cost')],
       ['variant_weight', this.weight?.column],
       ['variant_inventory_quantity', this.stockColumns[0]],
     ];
@@ -191,26 +161,25 @@ export class SquareProductConverter implements ProductConverter {
       rows: out,
       issues: this.issues,
       skipped: [],
-      columnUses: this.uses(),
+      columnUses: squareColumnUses(
+        this.cols.all,
+        this.cols.column('categories'),
+        this.weight?.column,
+        this.stockColumns,
+      ),
       nearColumns: [],
       categories: this.categories,
     };
   }
 
   /** A row's stock: the sum of its locations' numbers ('' when none gives one), oversold as 0. */
-  private quantity(r: SquareRow, item: string): string {
-    let total: number | undefined;
-    for (const c of this.stockColumns) {
-      const t = cellText(r.row.cells[c.key] as CellValue | undefined).trim();
-      if (t === '') continue;
-      const n = Number(t);
-      if (!Number.isFinite(n)) return t; // the decoder names the cell
-      total = (total ?? 0) + n;
-    }
+  private quantity(r: SheetRow, item: string): string {
+    const total = sumQuantity(r, this.stockColumns);
+    if (typeof total === 'string') return total; // the decoder names the cell
     if (total === undefined) return '';
     if (total < 0) {
       this.issue(
-        r.row.rowNumber,
+        r.rowNumber,
         'warning',
         'negative_stock',
         `"${item}" has stock ${total} (oversold); imported as 0`,
@@ -221,141 +190,97 @@ export class SquareProductConverter implements ProductConverter {
     return String(total);
   }
 
-  private grams(r: SquareRow): string {
+  private grams(r: SheetRow): string {
     if (this.weight === undefined) return '';
-    const t = cellText(r.row.cells[this.weight.column.key] as CellValue | undefined).trim();
+    const t = cellText(r.cells[this.weight.column.key] as CellValue | undefined).trim();
     if (t === '') return '';
     const n = Number(t);
     return Number.isFinite(n) ? String(Math.round(n * this.weight.grams)) : t;
   }
 
   /** Price, original price and cost of a row into `cells` under `prefix` ('' or 'variant_'). */
-  private money(r: SquareRow, cells: Record<string, CellValue>, prefix: string): void {
-    const price = r.cell('price');
-    const sale = r.cell('online sale price');
+  private money(r: SheetRow, cells: Record<string, CellValue>, prefix: string): void {
+    const price = this.t(r, 'price');
+    const sale = this.t(r, 'sale');
     if (sale !== '') {
       cells[`${prefix}price`] = sale;
       if (price !== '') cells[`${prefix}original_price`] = price;
     } else if (price !== '') cells[`${prefix}price`] = price;
-    const cost = r.cell('default unit cost');
+    const cost = this.t(r, 'cost');
     if (cost !== '') cells[`${prefix}cost`] = cost;
     const g = this.grams(r);
     if (g !== '') cells[`${prefix}weight`] = g;
   }
 
-  private convert(name: string, rows: SquareRow[], out: SheetRow[]): void {
-    const p = rows[0] as SquareRow;
+  private convert(name: string, rows: SheetRow[], out: SheetRow[]): void {
+    const p = rows[0] as SheetRow;
+    const t = (r: SheetRow, n: SquareColumn) => this.cols.text(r, n);
     const key = `square:${name}`;
     const cells: Record<string, CellValue> = { reference_id: key, name };
-    const description = p.cell('description');
+    const description = t(p, 'description');
     if (description !== '') {
       const { markdown, lost } = descriptionToMarkdown(description);
       cells['description'] = markdown;
       if (lost.length > 0)
         this.issue(
-          p.row.rowNumber,
+          p.rowNumber,
           'warning',
           'description_content_lost',
           `the description of "${name}" lost what the API cannot show: ${lost.join(', ')}`,
-          this.byKey.get('description'),
+          this.cols.column('description'),
         );
     }
-    const visibility = p.cell('square online item visibility').toLowerCase();
-    if (p.cell('archived').toUpperCase() === 'Y') cells['status'] = 'HIDDEN';
+    const visibility = t(p, 'visibility').toLowerCase();
+    if (t(p, 'archived').toUpperCase() === 'Y') cells['status'] = 'HIDDEN';
     else if (visibility === 'visible') cells['status'] = 'VISIBLE';
     else if (visibility === 'hidden' || visibility === 'unavailable') cells['status'] = 'HIDDEN';
-    const type = p.cell('item type').toLowerCase();
+    const type = t(p, 'itemType').toLowerCase();
     if (type === 'digital good') cells['type'] = 'DIGITAL';
     else if (type === 'physical good') cells['type'] = 'PHYSICAL';
-    if (this.categoryColumn !== undefined) {
-      const names = categoryList(cellText(p.row.cells[this.categoryColumn.key] as CellValue | undefined));
-      if (names.length > 0) this.categories.set(p.row.rowNumber, names);
-    }
+    const names = categoryList(t(p, 'categories'));
+    if (names.length > 0) this.categories.set(p.rowNumber, names);
     const quantities = rows.map((r) => this.quantity(r, name));
     if (quantities.some((q) => q !== '')) cells['inventory_enabled'] = 'true';
-    if (rows.length === 1 && SINGLE_NAMES.has(p.cell('variation name').toLowerCase())) {
-      if (p.cell('sku') !== '') cells['sku'] = p.cell('sku');
+    if (rows.length === 1 && SINGLE_NAMES.has(t(p, 'variationName').toLowerCase())) {
+      if (t(p, 'sku') !== '') cells['sku'] = t(p, 'sku');
       this.money(p, cells, '');
       if (quantities[0] !== '') cells['inventory_quantity'] = quantities[0] as string;
-      out.push({ sheet: this.sheet, rowNumber: p.row.rowNumber, cells });
+      out.push({ sheet: this.sheet, rowNumber: p.rowNumber, cells });
       return;
     }
     // The product's own price: its lowest variation price (what "from" shows), required on create.
-    let lowest: SquareRow | undefined;
+    let lowest: SheetRow | undefined;
     let lowestPrice = Number.POSITIVE_INFINITY;
     for (const r of rows) {
-      const n = priceOrder(r.cell('online sale price') || r.cell('price'));
+      const n = priceOrder(t(r, 'sale') || t(r, 'price'));
       if (Number.isFinite(n) && n < lowestPrice) {
         lowestPrice = n;
         lowest = r;
       }
     }
-    if (lowest !== undefined) cells['price'] = lowest.cell('online sale price') || lowest.cell('price');
+    if (lowest !== undefined) cells['price'] = t(lowest, 'sale') || t(lowest, 'price');
     const seen = new Map<string, number>();
     rows.forEach((r, i) => {
       const vc: Record<string, CellValue> = i === 0 ? cells : { reference_id: key };
-      const values = [1, 2, 3].map((n) => r.cell(`option value ${n}`)).filter((v) => v !== '');
-      const vname =
-        values.join(' / ') || r.cell('variation name') || r.cell('sku') || `Variation ${r.row.rowNumber}`;
+      const values = (['option1', 'option2', 'option3'] as const).map((o) => t(r, o)).filter((v) => v !== '');
+      const vname = values.join(' / ') || t(r, 'variationName') || t(r, 'sku') || `Variation ${r.rowNumber}`;
       const same = seen.get(vname);
       if (same !== undefined) {
         this.issue(
-          r.row.rowNumber,
+          r.rowNumber,
           'error',
           'repeated_variation',
           `"${name}" already has the variation "${vname}" (row ${same})`,
-          this.byKey.get('variation name'),
+          this.cols.column('variationName'),
         );
         return;
       }
-      seen.set(vname, r.row.rowNumber);
+      seen.set(vname, r.rowNumber);
       vc['variant_name'] = vname;
-      if (r.cell('sku') !== '') vc['variant_sku'] = r.cell('sku');
+      if (t(r, 'sku') !== '') vc['variant_sku'] = t(r, 'sku');
       this.money(r, vc, 'variant_');
       if (quantities[i] !== '') vc['variant_inventory_quantity'] = quantities[i] as string;
-      out.push({ sheet: this.sheet, rowNumber: r.row.rowNumber, cells: vc });
-    });
-  }
-
-  private uses(): ColumnUse[] {
-    const stock = new Set(this.stockColumns);
-    const feeds: Record<string, [string | null, string?]> = {
-      token: [null, "Square's variation id: not the store's"],
-      'item name': ['name, reference_id', 'square:ITEM NAME; the rows of one item share it'],
-      'variation name': ['variant_name', 'when no Option Value names the variation'],
-      sku: ['sku / variant_sku'],
-      description: ['description', 'HTML → the API Markdown subset'],
-      price: ['price / variant_price', 'the original price when Online Sale Price is set'],
-      'online sale price': ['price / variant_price', 'Price becomes the original price'],
-      'default unit cost': ['cost / variant_cost'],
-      archived: ['status', 'Y → HIDDEN'],
-      'square online item visibility': ['status', 'visible → VISIBLE; hidden, unavailable → HIDDEN'],
-      'item type': ['type', 'Digital good → DIGITAL, Physical good → PHYSICAL'],
-    };
-    return this.columns.map((c) => {
-      const base = { header: c.header, letter: c.letter };
-      const k = c.key.trim();
-      if (c === this.categoryColumn) return { ...base, field: 'category_ids', note: CATEGORY_NOTE };
-      if (c === this.weight?.column) return { ...base, field: 'weight / variant_weight', note: '→ grams' };
-      if (stock.has(c))
-        return {
-          ...base,
-          field: 'inventory_quantity / variant_inventory_quantity',
-          note:
-            this.stockColumns.length > 1
-              ? `summed over the ${this.stockColumns.length} locations (--location NAME for one)`
-              : 'tracked when a number',
-        };
-      if (k.startsWith(QUANTITY_PREFIX))
-        return { ...base, field: null, note: 'another location than --location' };
-      const f = feeds[k];
-      if (f !== undefined) return { ...base, field: f[0], ...(f[1] ? { note: f[1] } : {}) };
-      if (/^option value \d$/.test(k)) return { ...base, field: 'variant_name', note: 'joined with " / "' };
-      if (/^option name \d$/.test(k))
-        return { ...base, field: null, note: 'option names: variants are named by their values' };
-      if (k === 'category' || k === 'reporting category' || k === 'categories')
-        return { ...base, field: null, note: `categories read from "${this.categoryColumn?.header ?? ''}"` };
-      return { ...base, field: null, note: 'no such field in the API' };
+      out.push({ sheet: this.sheet, rowNumber: r.rowNumber, cells: vc });
     });
   }
 }

@@ -1,8 +1,7 @@
 import type { RowIssue } from '../../mapping/row-issue.js';
-import { cellText } from '../../sheets/cell-result.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
-import { CATEGORY_NOTE, priceOrder } from '../source-format.js';
+import { CATEGORY_NOTE, priceOrder, pushIssue, SourceColumns } from '../source-format.js';
 import type { ColumnUse, ConvertedProducts, ProductConverter } from '../source-format.js';
 
 /** Where Wix serves a product's media by id (`productImageUrl` holds ids such as `a47bec_…~mv2.jpg`). */
@@ -14,12 +13,25 @@ export function isWixCatalogHeader(columns: readonly SheetColumn[]): boolean {
   return keys.has('handleid') && keys.has('fieldtype') && keys.has('name') && keys.has('surcharge');
 }
 
+/** The columns read, by their keys (the export's headers in lower case: `handleId` is `handleid`). */
+const FIELDS = ['handleid', 'fieldtype', 'name', 'description', 'visible', 'productimageurl'] as const;
+const MORE = ['collection', 'sku', 'price', 'surcharge', 'weight', 'inventory'] as const;
+type WixOption = `productoption${'name' | 'description'}${1 | 2 | 3 | 4 | 5 | 6}`;
+type WixColumn = (typeof FIELDS)[number] | (typeof MORE)[number] | WixOption;
+const OPTION_KEYS = [1, 2, 3, 4, 5, 6].flatMap((n) => [
+  `productoptionname${n}`,
+  `productoptiondescription${n}`,
+]);
+const HEADERS = Object.fromEntries(
+  [...FIELDS, ...MORE, ...OPTION_KEYS].map((k) => [k, [k]]),
+) as unknown as Readonly<Record<WixColumn, readonly string[]>>;
+
 interface WixRow {
   row: SheetRow;
-  cell: (key: string) => string;
+  cell: (key: WixColumn) => string;
 }
 
-const OUTPUT: readonly [string, string | undefined][] = [
+const OUTPUT: readonly [string, WixColumn | undefined][] = [
   ['reference_id', 'handleid'],
   ['name', 'name'],
   ['description', 'description'],
@@ -61,16 +73,14 @@ function grams(text: string): string {
  * custom text fields and brand are not imported (no such fields in the API).
  */
 export class WixProductConverter implements ProductConverter {
-  private readonly columns: readonly SheetColumn[];
-  private readonly byKey: Map<string, SheetColumn>;
+  private readonly cols: SourceColumns<WixColumn>;
   private readonly sheet: string;
   private readonly products = new Map<string, { product: WixRow | undefined; variants: WixRow[] }>();
   private readonly issues: RowIssue[] = [];
   private readonly categories = new Map<number, string[]>();
 
   constructor(columns: readonly SheetColumn[], sheet: string) {
-    this.columns = columns;
-    this.byKey = new Map(columns.map((c) => [c.key, c]));
+    this.cols = new SourceColumns(columns, HEADERS);
     this.sheet = sheet;
   }
 
@@ -79,24 +89,14 @@ export class WixProductConverter implements ProductConverter {
     severity: 'error' | 'warning',
     code: string,
     message: string,
-    key?: string,
+    key?: WixColumn,
   ): void {
-    const c = key === undefined ? undefined : this.byKey.get(key);
-    this.issues.push({
-      severity,
-      code,
-      message,
-      sheet: this.sheet,
-      rowNumber,
-      ...(c ? { column: c.letter, header: c.header } : {}),
-    });
+    const c = key === undefined ? undefined : this.cols.column(key);
+    pushIssue(this.issues, this.sheet, rowNumber, severity, code, message, c);
   }
 
   addRow(row: SheetRow): void {
-    const cell = (key: string) => {
-      const c = this.byKey.get(key);
-      return c === undefined ? '' : cellText(row.cells[c.key] as CellValue | undefined).trim();
-    };
+    const cell = (key: WixColumn) => this.cols.text(row, key);
     const handle = cell('handleid');
     if (handle === '') {
       if (Object.values(row.cells).some((v) => v !== '' && v !== null))
@@ -137,7 +137,7 @@ export class WixProductConverter implements ProductConverter {
     out.sort((a, b) => a.rowNumber - b.rowNumber);
     return {
       columns: OUTPUT.map(([field, key], i) => {
-        const c = key === undefined ? undefined : this.byKey.get(key);
+        const c = key === undefined ? undefined : this.cols.column(key);
         return { header: field, key: field, letter: c?.letter ?? '', index: c?.index ?? i };
       }),
       rows: out,
@@ -193,7 +193,7 @@ export class WixProductConverter implements ProductConverter {
     }
     // The option columns the product names: each variant's values in that order name it.
     const options: number[] = [];
-    for (let n = 1; n <= 6; n++) if (c(`productoptionname${n}`) !== '') options.push(n);
+    for (let n = 1; n <= 6; n++) if (c(`productoptionname${n}` as WixOption) !== '') options.push(n);
     if (
       variants.some(
         (v) => /^\d+$/.test(v.cell('inventory')) || v.cell('inventory').toLowerCase() === 'outofstock',
@@ -206,7 +206,7 @@ export class WixProductConverter implements ProductConverter {
       const vc: Record<string, CellValue> = { reference_id: `wix:${handle}` };
       const vname =
         options
-          .map((n) => optionValue(v.cell(`productoptiondescription${n}`)))
+          .map((n) => optionValue(v.cell(`productoptiondescription${n}` as WixOption)))
           .filter((t) => t !== '')
           .join(' / ') ||
         v.cell('sku') ||
@@ -271,7 +271,7 @@ export class WixProductConverter implements ProductConverter {
       ],
       weight: ['weight / variant_weight', 'kg → grams'],
     };
-    return this.columns.map((c) => {
+    return this.cols.all.map((c) => {
       const base = { header: c.header, letter: c.letter };
       const f = feeds[c.key];
       if (f !== undefined) return { ...base, field: f[0], ...(f[1] ? { note: f[1] } : {}) };
