@@ -108,6 +108,8 @@ export class LiveCatalogRead {
 
   /** Indexes one product read, sorted; its body is kept when the plan may write it. */
   private take(p: Product): void {
+    // A paged listing can return a product twice (the catalog moved under its pages): indexed once.
+    if (this.catalog.byId.has(p.id)) return;
     const live = addLiveProduct(this.catalog, p);
     sellablePrices(live, this.prices);
     if (this.settle(live)) this.bodies.set(p.id, JSON.stringify(p));

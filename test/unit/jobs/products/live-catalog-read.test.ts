@@ -109,6 +109,27 @@ describe('the live catalog sorted against the sheet', () => {
     });
   }
 
+  it('indexes a product the listing returns twice once, and plans as the catalog without the repeat', async () => {
+    const live = store();
+    const m = mapping();
+    const options: PlanProductsOptions = {
+      decimals: 2,
+      missing: 'ignore',
+      columnRefs: m.columnRefs,
+      unkeyedRows: m.unkeyedRows,
+      unkeyedOptionRows: m.unkeyedOptionRows,
+    };
+    // p1 (kept compact: the sheet leaves it unchanged) comes again at the end of the listing.
+    const read = new LiveCatalogRead(fakeClient([...live, live[0] as Product]), {});
+    read.sortBy(sortAgainstSheet(m.products, options));
+    const catalog = await read.complete();
+    expect(catalog.products.map((p) => p.id)).toEqual(live.map((p) => p.id));
+    const whole = mapping();
+    expect(planProducts(m.products, catalog, options)).toEqual(
+      planProducts(whole.products, indexLiveCatalog(live), { ...options, columnRefs: whole.columnRefs }),
+    );
+  });
+
   it('sorted with a page and a half read, indexes the products in the order they were read', async () => {
     // 150 products the sheet leaves out come first: one deflated page waiting, half a page on hand.
     const live = [
