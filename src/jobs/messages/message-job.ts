@@ -209,12 +209,10 @@ export const messageJob = defineJob({
   kind: 'messages',
   planSchema: MessagePlanFileSchema,
   backup: false,
-  // Refuses (before any request) a plan over --max, or with invalid rows unless planned with skipInvalid.
-  refuse: (run, file) => {
+  // Refuses (before any request) a plan over --max.
+  refuse: (_run, file) => {
     const refusal = sendRefusal(file);
     if (refusal) throw new SendRefusedError(refusal);
-    const invalid = messageJob.invalidRows?.(run, file);
-    if (invalid) throw invalid;
   },
   // A plan with invalid rows sends nothing unless it was planned with skipInvalid.
   invalidRows: (run, file) =>

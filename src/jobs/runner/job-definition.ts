@@ -188,7 +188,7 @@ export interface JobDefinition<
   /**
    * The plan's invalid rows when it was not planned to skip them (`--skip-invalid`): nothing may be
    * written. `applySavedRun` refuses such a run (`invalid-rows`) before the lock and the question;
-   * `refuse` throws the same error for a caller of the kind's own apply.
+   * runJob throws the same error (after `refuse`) for a caller of the kind's own apply.
    */
   invalidRows?: (run: RunDirectory, file: File) => InvalidRowsError | undefined;
   /** Starts applying: the operations and how to send them. */

@@ -25,7 +25,7 @@ import { countsNotRunApart, runCountsOf, summaryOf } from './summary-fields.js';
 
 /**
  * Applies (or resumes) a planned run of any kind: validates plan.json with the kind's schema, lets
- * the kind refuse, runs its operations through the journaled executor (and the kind's second pass) with the backup opened and always closed (try/finally) and
+ * the kind refuse (then its invalid rows), runs its operations through the journaled executor (and the kind's second pass) with the backup opened and always closed (try/finally) and
  * finalised, tallies every change once, writes results.csv / failed.csv, derives the summary and
  * run.json's counts from the kind's declaration, writes the report, and returns the summary.
  */
@@ -47,6 +47,8 @@ export async function runJob<
   await checkRunStore(run, options.client);
   const file = readPlanFile(run, definition.planSchema);
   definition.refuse?.(run, file, options);
+  const invalid = definition.invalidRows?.(run, file);
+  if (invalid) throw invalid;
   const backup = definition.backup === false ? undefined : BackupLog.open(run.file('backupLog'));
   let requests = 0;
   /** The highest `start` record flushed before a request was handed to the kind. */

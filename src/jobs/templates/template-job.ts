@@ -157,10 +157,6 @@ export const templateJob = defineJob({
       done: 'submitted',
       report: run.file('report'),
     }),
-  refuse: (run, file) => {
-    const invalid = templateJob.invalidRows?.(run, file);
-    if (invalid) throw invalid;
-  },
   session: templateSession,
   /**
    * The summary of a templates apply: templates `created` (submitted for review), `failed` (failed,
