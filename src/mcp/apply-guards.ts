@@ -95,7 +95,7 @@ export function trippedGuards(
   if (view.stockUnknown !== null)
     tripped.push({
       guard: 'stock-unknown',
-      message: `${inToolTerms(view.stockUnknown)}; plan the sheet again (plan_import) with stock_unknown: "untracked", "zero" or "keep"`,
+      message: `${inToolTerms(view.stockUnknown)}; plan the sheet again (plan_import) with stock_unknown: "untracked", "zero" or "keep" (every product), or a list of "KEY=MODE" (one product each, as the plan names it) and at most one mode for the others`,
       allow: null,
       operatorFlag: null,
     });

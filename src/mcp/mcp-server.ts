@@ -12,6 +12,7 @@ import { planHash } from './plan-hash.js';
 import { openPlanSource, PlanSourceSchema } from './plan-source.js';
 import { invalidRowView, readPlanView, type ChangeRow, type PlanView } from './plan-view.js';
 import { registerRunResources } from './run-resources.js';
+import { stockUnknownArgument } from './stock-unknown-argument.js';
 import {
   ChangeShape,
   GuardShape,
@@ -171,10 +172,10 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
             "products: a Square export's stock from one location (NAME of its Current Quantity NAME column; default: the sum over its locations)",
           ),
         stock_unknown: z
-          .enum(['untracked', 'zero', 'keep'])
+          .union([z.enum(['untracked', 'zero', 'keep']), z.array(z.string().min(1)).min(1)])
           .optional()
           .describe(
-            'products: stock the sheet tracks without giving a quantity (default: refused when applied)',
+            'products: stock the sheet tracks without giving a quantity: "untracked", "zero" or "keep" for every product, or a list of "KEY=MODE" (one product, KEY its reference_id or SKU as the plan names it) and at most one MODE for the others, e.g. ["untracked", "woo:45=zero"] (default: refused when applied)',
           ),
         preserve_sales: z
           .boolean()
@@ -284,6 +285,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
             });
           } else if (args.kind === 'products') {
             const { planProductImport } = await import('../jobs/products/product-import.js');
+            const stock = stockUnknownArgument(args.stock_unknown);
             planned = await planProductImport({
               ...basics,
               missing: args.missing ?? 'ignore',
@@ -294,7 +296,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
               ...(args.decimal_comma !== undefined ? { decimalComma: args.decimal_comma } : {}),
               ...(args.money !== undefined ? { money: args.money } : {}),
               ...(args.blank !== undefined ? { blank: args.blank } : {}),
-              ...(args.stock_unknown !== undefined ? { stockUnknown: args.stock_unknown } : {}),
+              ...(stock.mode !== undefined ? { stockUnknown: stock.mode } : {}),
+              ...(stock.byProduct.size > 0 ? { stockUnknownByProduct: stock.byProduct } : {}),
               ...(args.location !== undefined ? { location: args.location } : {}),
               categories: {
                 map:

@@ -99,6 +99,7 @@ const TERMS: readonly Term[] = [
   [/--no-category\b/g, 'no_category: true'],
   [/--location NAME takes one location's\b/g, "location takes one location's"],
   [/--location( NAME)?/g, 'location'],
+  [/--stock-unknown KEY=MODE\b/g, 'stock_unknown: ["KEY=MODE"]'],
   [/--stock-unknown (untracked|zero|keep)\b/g, (_m, mode) => `stock_unknown: "${mode}"`],
   [/--stock-unknown\b/g, 'stock_unknown'],
   [/--missing (hide|delete|ignore)\b/g, (_m, mode) => `missing: "${mode}"`],

@@ -243,6 +243,46 @@ describe('refusals in the tools’ own terms', () => {
     expect(unknown.data['guards']).toMatchObject([{ guard: 'stock-unknown' }]);
     expect(JSON.stringify(unknown.data['guards'])).toContain('stock_unknown');
   });
+
+  it('stock_unknown chooses per product as the command line does: KEY=MODE entries and one mode for the others', async () => {
+    const csv =
+      'reference_id,name,price,inventory_enabled\nMCP-KEY-1,Key tee,19.90,true\nMCP-KEY-2,Key cap,9.90,true\n';
+    // One product's own choice: the other is still unchosen, and applying is refused.
+    const one = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { csv },
+      stock_unknown: ['MCP-KEY-1=zero'],
+    });
+    expect(one.isError, one.text).toBe(false);
+    speaksTools(one.text);
+    expect(one.data['guards']).toMatchObject([{ guard: 'stock-unknown' }]);
+    expect(JSON.stringify(one.data['guards'])).toContain('KEY=MODE');
+
+    // With a mode for the others, nothing is refused; each product is created as chosen.
+    const both = await mcp.call('plan_import', {
+      kind: 'products',
+      source: { csv },
+      stock_unknown: ['MCP-KEY-1=zero', 'untracked'],
+    });
+    expect(both.isError, both.text).toBe(false);
+    expect(both.data['guards']).toEqual([]);
+    const applied = await mcp.call('apply_plan', {
+      run_id: both.data['runId'],
+      plan_hash: both.data['planHash'],
+    });
+    expect(applied.isError, applied.text).toBe(false);
+    const made = sb.s.store.toSnapshot().products.filter((p) => p.reference_id?.startsWith('MCP-KEY-'));
+    const byRef = new Map(made.map((p) => [p.reference_id, p]));
+    expect(byRef.get('MCP-KEY-1')).toMatchObject({ inventory_enabled: true, inventory: { quantity: 0 } });
+    expect(byRef.get('MCP-KEY-2')).toMatchObject({ inventory_enabled: false });
+
+    // A value that is neither a mode nor KEY=MODE is refused in the tools' terms, nothing planned.
+    const bad = refused(
+      await mcp.call('plan_import', { kind: 'products', source: { csv }, stock_unknown: ['MCP-KEY-1:zero'] }),
+    );
+    expect(bad).toMatchObject({ error: 'usage' });
+    expect(String(bad['message'])).toContain('stock_unknown takes untracked, zero or keep');
+  });
 });
 
 describe('invalid rows and bounded resources', () => {

@@ -31,6 +31,10 @@ describe('library messages in the tools’ terms', () => {
     ],
     ['--location "Back room" is not a location of this Square export', 'location "Back room"'],
     ['--apply refuses until you choose --stock-unknown untracked', 'stock_unknown: "untracked"'],
+    [
+      '1 by its own choice (--stock-unknown KEY=MODE: woo:45 zero); 1 without a choice',
+      'stock_unknown: ["KEY=MODE"]',
+    ],
     ['created by the run: kept (use --delete-created to delete it)', 'delete_created: true'],
     [
       'plan it again: mbulk runs rollback R1 --delete-created --apply',
