@@ -13,6 +13,7 @@ import type { DeclaredRow } from '../../results/sheet-results.js';
 import { checkCustomerDrift } from './customer-drift.js';
 import { CustomerPlanFileSchema, type CustomerPlanFile } from './customer-plan-file.js';
 import { writeCustomerReport } from './customer-report.js';
+import { errorRowNumbers } from '../sheet-run-report.js';
 import {
   refuseChangedCustomer,
   refuseExistingCustomer,
@@ -145,7 +146,7 @@ function customerSession(
 
 /** results.csv of the valid rows that write nothing: skipped (`command: skip`) or unchanged. */
 function otherRows(file: CustomerPlanFile): DeclaredRow[] {
-  const invalid = new Set(file.plan.issues.filter((i) => i.severity === 'error').map((i) => i.rowNumber));
+  const invalid = errorRowNumbers(file.plan.issues);
   return file.plan.entries
     .filter((e) => (e.action === 'skip' || e.action === 'noop') && !invalid.has(e.rowNumber))
     .map((e): DeclaredRow => {

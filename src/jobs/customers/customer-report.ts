@@ -1,6 +1,5 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { formatRowIssue } from '../../mapping/row-issue.js';
 import {
   DEFAULT_CUSTOMER_MATCH,
   type CustomerPlan,
@@ -8,11 +7,8 @@ import {
 } from '../../plan/customer-plan.js';
 import { customerEntryChange } from '../../plan/plan-changes.js';
 import { customerReview } from '../../report/customer-review.js';
+import { countLines, errorRowNumbers, issueLines, reviewState, sheetRunFacts } from '../sheet-run-report.js';
 import type { CustomerPlanFile } from './customer-plan-file.js';
-
-export function invalidRowNumbers(plan: CustomerPlan): Set<number> {
-  return new Set(plan.issues.filter((i) => i.severity === 'error').map((i) => i.rowNumber));
-}
 
 /** Counts for people and run.json: rows, create, update, unchanged, skipped, invalid. */
 export function customerCounts(file: Pick<CustomerPlanFile, 'plan' | 'rows'>): Record<string, number> {
@@ -23,7 +19,7 @@ export function customerCounts(file: Pick<CustomerPlanFile, 'plan' | 'rows'>): R
     update: counts.update,
     unchanged: counts.noop,
     skipped: counts.skip,
-    invalid: invalidRowNumbers(file.plan).size,
+    invalid: errorRowNumbers(file.plan.issues).size,
   };
 }
 
@@ -61,6 +57,9 @@ export function describeCustomerChange(e: CustomerPlanEntry): string {
   return `row ${e.rowNumber}: ${e.action} ${who}${how}: ${fields}`;
 }
 
+/** The plan's counts as the review page shows them (the report: `rows` first). */
+const PLANNED = ['create', 'update', 'unchanged', 'skipped', ['invalid rows', 'invalid']] as const;
+
 /** report.html / report.md of a customers run: the plan, and after an apply what was written. */
 export function writeCustomerReport(
   run: RunDirectory,
@@ -80,24 +79,17 @@ export function writeCustomerReport(
   writeReport(run.file('report'), {
     title: 'Import customers',
     runId: run.id,
-    facts: [
-      ['Input', file.input.original],
+    facts: sheetRunFacts(
+      run,
+      file,
       [
-        'Store',
-        `${file.store.name} (${file.store.id}), national phone numbers read as ${file.store.country}`,
+        ['Blank cells', file.blank === 'clear' ? 'a blank email erases the live one' : 'leave live values'],
+        ['Matched on', (file.match ?? DEFAULT_CUSTOMER_MATCH).join(', then ')],
       ],
-      ['Target', run.meta.target],
-      ['Blank cells', file.blank === 'clear' ? 'a blank email erases the live one' : 'leave live values'],
-      ['Matched on', (file.match ?? DEFAULT_CUSTOMER_MATCH).join(', then ')],
-      ['Status', run.refresh().status],
-    ],
+      `${file.store.name} (${file.store.id}), national phone numbers read as ${file.store.country}`,
+    ),
     counts: [
-      ['rows', counts['rows'] ?? 0],
-      ['create', counts['create'] ?? 0],
-      ['update', counts['update'] ?? 0],
-      ['unchanged', counts['unchanged'] ?? 0],
-      ['skipped', counts['skipped'] ?? 0],
-      ['invalid rows', counts['invalid'] ?? 0],
+      ...countLines(counts, ['rows', ...PLANNED]),
       ...(applied
         ? ([
             ['created', applied.created],
@@ -108,12 +100,9 @@ export function writeCustomerReport(
         : []),
     ],
     changes: changes.map(describeCustomerChange),
-    issues: file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+    issues: issueLines(file.plan.issues),
     review: customerReview(file, {
-      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
-      failedWritten: applied !== undefined,
-      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
-      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
+      ...reviewState(run, applied),
       // The page shows the counts of this state only: planned, or done.
       counts: applied
         ? [
@@ -121,13 +110,7 @@ export function writeCustomerReport(
             ['updated', applied.updated],
             ['failed', applied.failed],
           ]
-        : [
-            ['create', counts['create'] ?? 0],
-            ['update', counts['update'] ?? 0],
-            ['unchanged', counts['unchanged'] ?? 0],
-            ['skipped', counts['skipped'] ?? 0],
-            ['invalid rows', counts['invalid'] ?? 0],
-          ],
+        : countLines(counts, PLANNED),
     }),
   });
 }

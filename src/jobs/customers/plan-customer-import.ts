@@ -25,7 +25,8 @@ import type { SheetRow } from '../../sheets/sheet-row.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
 import type { BlankMode, CustomerPlanFile } from './customer-plan-file.js';
-import { customerCounts, invalidRowNumbers, writeCustomerReport } from './customer-report.js';
+import { customerCounts, writeCustomerReport } from './customer-report.js';
+import { errorRowNumbers } from '../sheet-run-report.js';
 
 export interface PlanCustomersOptions extends PlanFromSheetOptions {
   /** 'keep' (default): a blank email leaves the live one; 'clear': it erases it. */
@@ -118,7 +119,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
       // Mapping and plan issues in row order (stable: a row's own issues keep their order).
       const all = [...taken.issues, ...plan.issues].sort((a, b) => a.rowNumber - b.rowNumber);
       plan.issues = [...headerIssues, ...taken.trimmed.warnings(), ...all];
-      plan.counts.invalid = invalidRowNumbers(plan).size;
+      plan.counts.invalid = errorRowNumbers(plan.issues).size;
       return {
         options: {
           blank,

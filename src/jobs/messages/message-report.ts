@@ -1,14 +1,12 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { formatRowIssue } from '../../mapping/row-issue.js';
 import type { AlreadySent, DuplicateSend, MessageSendEntry } from '../../plan/message-plan.js';
 import { messageReview } from '../../report/message-review.js';
+import { errorRowNumbers, issueLines, reviewState, sheetRunFacts } from '../sheet-run-report.js';
 import type { MessagePlanFile } from './message-plan-file.js';
 
 export function messageCounts(file: MessagePlanFile): Record<string, number> {
-  const invalid = new Set(
-    file.plan.issues.filter((i) => i.severity === 'error' && i.rowNumber > 1).map((i) => i.rowNumber),
-  );
+  const invalid = errorRowNumbers(file.plan.issues.filter((i) => i.rowNumber > 1));
   return {
     rows: file.rows,
     send: file.plan.sends.length,
@@ -59,11 +57,9 @@ export function writeMessageReport(
     title: `Send template messages: ${file.template.name}`,
     runId: run.id,
     facts: [
-      ['Input', file.input.original],
-      ['Store', `${file.store.name} (${file.store.id})`],
-      ['Target', run.meta.target],
-      ['Template', `${file.template.name} (${file.template.language}, ${file.template.status})`],
-      ['Status', run.refresh().status],
+      ...sheetRunFacts(run, file, [
+        ['Template', `${file.template.name} (${file.template.language}, ${file.template.status})`],
+      ]),
       ...file.preview.map(
         (p, n) => [`Preview ${n + 1} (row ${p.rowNumber}, ${p.to})`, p.text.replace(/\n/g, ' / ')] as const,
       ),
@@ -83,17 +79,12 @@ export function writeMessageReport(
     ],
     changes: file.plan.sends.map(describeSend),
     issues: [
-      ...file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...issueLines(file.plan.issues),
       ...file.plan.duplicates.map((d) => `duplicate: ${d.sheet} row ${d.rowNumber}: ${duplicateMessage(d)}`),
       ...(file.plan.alreadySent ?? []).map(
         (a) => `already sent: ${a.sheet} row ${a.rowNumber}: ${alreadySentMessage(a)}`,
       ),
     ],
-    review: messageReview(file, {
-      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
-      failedWritten: applied !== undefined,
-      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
-      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
-    }),
+    review: messageReview(file, reviewState(run, applied)),
   });
 }

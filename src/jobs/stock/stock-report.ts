@@ -1,19 +1,18 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { formatRowIssue } from '../../mapping/row-issue.js';
 import type { StockChange, StockPlan } from '../../plan/stock-plan.js';
 import { stockChange } from '../../plan/plan-changes.js';
 import { stockReview } from '../../report/stock-review.js';
+import { countLines, errorRowNumbers, issueLines, reviewState, sheetRunFacts } from '../sheet-run-report.js';
 import type { StockPlanFile } from './stock-plan-file.js';
 
 export function stockCounts(plan: StockPlan): Record<string, number> {
-  const invalidRows = new Set(plan.issues.filter((i) => i.severity === 'error').map((i) => i.rowNumber));
   return {
     rows: plan.rows,
     change: plan.changes.length,
     unchanged: plan.unchanged,
     skipped: plan.skipped.length,
-    invalid: invalidRows.size,
+    invalid: errorRowNumbers(plan.issues).size,
   };
 }
 
@@ -24,6 +23,9 @@ export function describeStockChange(c: StockChange): string {
   const [quantity] = stockChange(c).fields;
   return `row ${c.rowNumber}: ${c.sku ?? c.itemId} (${c.name}): ${String(quantity?.before)} → ${String(quantity?.after)}${how}`;
 }
+
+/** The plan's counts as the report shows them (the page: all but `rows`). */
+const PLANNED = ['rows', 'change', 'unchanged', 'skipped', ['invalid rows', 'invalid']] as const;
 
 /** report.html / report.md of a stock run: the plan, and after an apply what was written. */
 export function writeStockReport(
@@ -43,24 +45,18 @@ export function writeStockReport(
     title: 'Import stock',
     runId: run.id,
     facts: [
-      ['Input', file.input.original],
-      ['Store', `${file.store.name} (${file.store.id})`],
-      ['Target', run.meta.target],
-      [
-        'Mode',
-        file.plan.options.preserveSales
-          ? 'deltas from the planned quantities (--preserve-sales)'
-          : 'absolute quantities',
-      ],
-      ['Status', run.refresh().status],
+      ...sheetRunFacts(run, file, [
+        [
+          'Mode',
+          file.plan.options.preserveSales
+            ? 'deltas from the planned quantities (--preserve-sales)'
+            : 'absolute quantities',
+        ],
+      ]),
       ...(file.refusal ? ([['Refused', file.refusal]] as const) : []),
     ],
     counts: [
-      ['rows', counts['rows'] ?? 0],
-      ['change', counts['change'] ?? 0],
-      ['unchanged', counts['unchanged'] ?? 0],
-      ['skipped', counts['skipped'] ?? 0],
-      ['invalid rows', counts['invalid'] ?? 0],
+      ...countLines(counts, PLANNED),
       ...(applied
         ? ([
             ['applied', applied.applied],
@@ -71,12 +67,11 @@ export function writeStockReport(
     ],
     changes: file.plan.changes.map(describeStockChange),
     issues: [
-      ...file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+      ...issueLines(file.plan.issues),
       ...file.plan.skipped.map((s) => `skipped: ${s.sheet} row ${s.rowNumber}: ${s.reason}`),
     ],
     review: stockReview(file, {
-      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
-      failedWritten: applied !== undefined,
+      ...reviewState(run, applied),
       outcomes: applied,
       // The page shows the counts of this state only: planned, or done.
       counts: applied
@@ -85,13 +80,7 @@ export function writeStockReport(
             ['failed', applied.failed],
             ['pending', applied.pendingItems.length],
           ]
-        : [
-            ['change', counts['change'] ?? 0],
-            ['unchanged', counts['unchanged'] ?? 0],
-            ['skipped', counts['skipped'] ?? 0],
-            ['invalid rows', counts['invalid'] ?? 0],
-          ],
-      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
+        : countLines(counts, PLANNED.slice(1)),
     }),
   });
 }

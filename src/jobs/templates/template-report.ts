@@ -1,8 +1,9 @@
 import { writeReport } from '../../apply/report.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
-import { formatRowIssue, type RowIssue } from '../../mapping/row-issue.js';
+import type { RowIssue } from '../../mapping/row-issue.js';
 import type { TemplatePlan, TemplatePlanEntry } from '../../plan/template-plan.js';
 import { templateReview } from '../../report/template-review.js';
+import { countLines, issueLines, reviewState, sheetRunFacts } from '../sheet-run-report.js';
 import type { TemplatePlanFile } from './template-plan-file.js';
 import type { TemplateRowOutcome } from './template-job.js';
 
@@ -49,16 +50,9 @@ export function writeTemplateReport(
   writeReport(run.file('report'), {
     title: 'Create message templates',
     runId: run.id,
-    facts: [
-      ['Input', file.input.original],
-      ['Store', `${file.store.name} (${file.store.id})`],
-      ['Target', run.meta.target],
-      ['Status', run.refresh().status],
-    ],
+    facts: sheetRunFacts(run, file),
     counts: [
-      ['create', counts['create'] ?? 0],
-      ['unchanged', counts['unchanged'] ?? 0],
-      ['invalid rows', counts['invalid'] ?? 0],
+      ...countLines(counts, ['create', 'unchanged', ['invalid rows', 'invalid']]),
       ...(applied
         ? ([
             ['created', applied.created],
@@ -72,15 +66,10 @@ export function writeTemplateReport(
             `row ${t.row}: ${t.name}: ${t.outcome}${t.id ? ` ${t.id}` : ''}${t.status ? ` ${t.status}` : ''}${t.error ? ` (${t.error})` : ''}`,
         )
       : file.plan.entries.map(describeTemplateEntry),
-    issues: file.plan.issues.map((i) => `${i.severity}: ${formatRowIssue(i)}`),
+    issues: issueLines(file.plan.issues),
     notes: [
       'Templates are reviewed outside the store: follow the review with `mbulk templates status --watch`.',
     ],
-    review: templateReview(file, {
-      applyCommand: applied ? undefined : `mbulk apply ${run.id}`,
-      failedWritten: applied !== undefined,
-      ...(applied ? { applied: { notWritten: applied.notWritten } } : {}),
-      ...(applied && applied.status !== 'completed' ? { resumeCommand: `mbulk runs resume ${run.id}` } : {}),
-    }),
+    review: templateReview(file, reviewState(run, applied)),
   });
 }
