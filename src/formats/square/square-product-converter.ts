@@ -100,7 +100,7 @@ export class SquareProductConverter implements ProductConverter {
         row.rowNumber,
         'error',
         'square_duplicate_item_name',
-        `two Square items are named "${name}" (rows ${this.run.clash} and ${this.run.firstRow}); rename one in Square, or use --map`,
+        `two Square items are named "${name}" (rows ${this.run.clash} and ${this.run.firstRow}); rename one in Square and export again, or give the later item's rows another Item Name in this file`,
         this.cols.column('itemName'),
       );
       return;

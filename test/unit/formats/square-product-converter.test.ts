@@ -196,11 +196,22 @@ describe('Square item library export (issue 38)', () => {
         code: 'square_duplicate_item_name',
         rowNumber: 4,
         header: 'Item Name',
-        message: 'two Square items are named "Mug" (rows 2 and 4); rename one in Square, or use --map',
+        message:
+          'two Square items are named "Mug" (rows 2 and 4); rename one in Square and export again, or give the later item\'s rows another Item Name in this file',
       }),
     ]);
     expect(product('square:Mug')?.fields).toMatchObject({ sku: 'MUG-BLUE', price: 500 });
     expect(product('square:Mug')?.variants).toEqual([]);
     expect(product('square:Plate')?.fields).toMatchObject({ sku: 'PLATE' });
+
+    // The advice holds: the later item's rows renamed in the file are a product of their own.
+    const renamed = convert([
+      row('M1', 'Mug', 'MUG-BLUE', '5'),
+      row('P1', 'Plate', 'PLATE', '7'),
+      row('M2', 'Red Mug', 'MUG-RED', '6'),
+    ]);
+    expect(renamed.converted.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(renamed.product('square:Mug')?.fields).toMatchObject({ sku: 'MUG-BLUE', price: 500 });
+    expect(renamed.product('square:Red Mug')?.fields).toMatchObject({ sku: 'MUG-RED', price: 600 });
   });
 });
