@@ -7,7 +7,7 @@ import { RESERVED_COLUMN_PREFIX } from '../../results/row-result.js';
 import { restoreFormulaText } from '../../sheets/neutralize-formula.js';
 import { readSheet, type ReadSheetOptions, type SheetInfo } from '../../sheets/read-sheet.js';
 import type { SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
-import { applyColumnMap, type ColumnMap } from '../../formats/column-map.js';
+import { applyColumnMap, type ColumnMap, type MappedColumns } from '../../formats/column-map.js';
 import { detectProductFormat, isWooHeader, type DetectedFormat } from '../../formats/detect-format.js';
 import { readWooHeader, type WooHeaderReading } from '../../formats/woocommerce/woo-header-reading.js';
 import { EtsyProductConverter } from '../../formats/etsy/etsy-product-converter.js';
@@ -146,6 +146,7 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     }
   }
   if (options.columnMap !== undefined && format !== 'mbulk') {
+    await reader.close();
     throw new UsageError(
       `${options.file}: this is a ${FORMAT_LABELS[format]}, read by its own rules; --map and --map-file apply to other sheets (or pass --from mbulk)`,
       'map',
@@ -159,19 +160,24 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     );
   }
   let converter: ProductConverter | undefined;
-  if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
-  else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
-  else if (format === 'wix') converter = new WixProductConverter(sourceColumns, productsLabel);
-  else if (format === 'bigcommerce')
-    converter = new BigCommerceProductConverter(sourceColumns, productsLabel);
-  else if (format === 'square')
-    converter = new SquareProductConverter(sourceColumns, productsLabel, { location: options.location });
-  else if (detected.woo !== undefined)
-    converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
-  const mapped =
-    options.columnMap === undefined
-      ? undefined
-      : applyColumnMap(sourceColumns, options.columnMap, options.file);
+  let mapped: MappedColumns | undefined;
+  try {
+    if (format === 'shopify') converter = new ShopifyProductConverter(sourceColumns, productsLabel);
+    else if (format === 'etsy') converter = new EtsyProductConverter(sourceColumns, productsLabel);
+    else if (format === 'wix') converter = new WixProductConverter(sourceColumns, productsLabel);
+    else if (format === 'bigcommerce')
+      converter = new BigCommerceProductConverter(sourceColumns, productsLabel);
+    else if (format === 'square')
+      converter = new SquareProductConverter(sourceColumns, productsLabel, { location: options.location });
+    else if (detected.woo !== undefined)
+      converter = new WooProductConverter(detected.woo.columns, productsLabel, detected.woo.rename);
+    if (options.columnMap !== undefined)
+      mapped = applyColumnMap(sourceColumns, options.columnMap, options.file);
+  } catch (error) {
+    // A --location this export has not, a --map naming headers it has not: read no further.
+    await reader.close();
+    throw error;
+  }
   const mappingOptions = {
     ...options.mapping,
     sheetName: productsLabel,
