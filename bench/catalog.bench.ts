@@ -245,6 +245,8 @@ async function main(): Promise<void> {
     const r = spawnSync(
       process.execPath,
       [
+        // BENCH_CHILD_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --heap-prof …): the importing child's.
+        ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         '--import',
         'tsx',
         fileURLToPath(import.meta.url),
@@ -275,7 +277,7 @@ async function main(): Promise<void> {
           `read+validate ${p.read.toFixed(2)} s (${Math.round(p.rows / p.read)} rows/s) · live fetch ${p.fetch.toFixed(2)} s ` +
           `(${p.liveCount} products, ${lists} list requests; the bound needs ${pages}) · plan ${p.plan.toFixed(2)} s ` +
           `(update ${p.summary.update} · noop ${p.summary.noop} · create ${p.summary.create} · invalid ${p.summary.invalid}) · ` +
-          `end to end ${p.planTotal.toFixed(2)} s · peak RSS ${mb(p.peakRss)}`,
+          `end to end ${p.planTotal.toFixed(2)} s · CPU ${p.planCpu.toFixed(2)} s · peak RSS ${mb(p.peakRss)}`,
       );
       if (bound > 0)
         console.log(
@@ -300,7 +302,7 @@ async function main(): Promise<void> {
     const listBound = Math.max(RATE > 0 ? pages / RATE : 0, (pages * LATENCY) / 1000);
     const writeBound = RATE > 0 ? expected / RATE : 0;
     console.log(
-      `  apply: ${first.updated} updated, ${first.created} created, ${first.failed} failed in ${first.apply.toFixed(2)} s (concurrency 8) · write requests applied ${writes} (changed + new products ${expected}) ${writes === expected ? 'OK' : 'MISMATCH'}, ${refused} refused with 429 and sent again · other requests while applying ${first.applyReads} · peak RSS ${mb(first.peakRss)}`,
+      `  apply: ${first.updated} updated, ${first.created} created, ${first.failed} failed in ${first.apply.toFixed(2)} s (concurrency 8; CPU: plan ${first.planCpu.toFixed(2)} s, apply ${first.applyCpu.toFixed(2)} s) · write requests applied ${writes} (changed + new products ${expected}) ${writes === expected ? 'OK' : 'MISMATCH'}, ${refused} refused with 429 and sent again · other requests while applying ${first.applyReads} · peak RSS ${mb(first.peakRss)}`,
     );
     if (listBound > 0)
       console.log(
@@ -341,6 +343,9 @@ interface ImportFigures {
   /** Requests other than writes the apply sent (write-time checks). */
   applyReads: number;
   peakRss: number;
+  /** CPU seconds (user + system) of the importing process: the plan's, and the apply's. */
+  planCpu: number;
+  applyCpu: number;
 }
 
 /** The child: plan + apply one file (what `mbulk import products FILE --apply` does) and print figures. */
@@ -349,6 +354,7 @@ async function importOnceChild(file: string, url: string, token: string, runsRoo
   const t0 = performance.now();
   const planned = await planProductImport({ client, file, runsRoot, target: 'bench' });
   const planTotal = (performance.now() - t0) / 1000;
+  const planUsage = process.cpuUsage();
   let reads = 0;
   const applied = DRY_RUN
     ? { seconds: 0, updated: 0, created: 0, failed: 0, requests: 0 }
@@ -375,6 +381,11 @@ async function importOnceChild(file: string, url: string, token: string, runsRoo
     failed: applied.failed,
     applyReads: reads,
     peakRss: process.resourceUsage().maxRSS * 1024,
+    planCpu: (planUsage.user + planUsage.system) / 1e6,
+    applyCpu: (() => {
+      const all = process.cpuUsage(planUsage);
+      return (all.user + all.system) / 1e6;
+    })(),
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

@@ -45,26 +45,65 @@ export interface ProductRowTally {
 export function productRowTally(
   file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows' | 'skippedRows'>,
 ): ProductRowTally {
-  const key = (r: { sheet: string; rowNumber: number }) => `${r.sheet}\0${r.rowNumber}`;
-  const invalid = new Set<string>();
-  const markedSkip = new Set<string>();
-  const inPlan = new Set<string>();
+  // What each row is, as bits by sheet and row number (a million rows: ~1 MB, no key strings).
+  const marks = new RowMarks();
   for (const e of file.plan.entries) {
-    const into = e.action === 'invalid' ? invalid : e.action === 'skip' ? markedSkip : inPlan;
-    for (const r of e.rows) into.add(key(r));
+    const bit = e.action === 'invalid' ? INVALID : e.action === 'skip' ? SKIP : IN_PLAN;
+    for (const r of e.rows) marks.mark(r.sheet, r.rowNumber, bit);
   }
-  for (const i of file.issues) if (i.severity === 'error') invalid.add(key(i));
-  for (const k of invalid) {
-    inPlan.delete(k);
-    markedSkip.delete(k);
-  }
+  for (const i of file.issues) if (i.severity === 'error') marks.mark(i.sheet, i.rowNumber, INVALID);
+  let inPlan = 0;
+  let markedSkip = 0;
+  let invalid = 0;
+  marks.forEach((m) => {
+    // An invalid row is neither in the plan nor marked skip.
+    if ((m & INVALID) !== 0) invalid++;
+    else {
+      if ((m & IN_PLAN) !== 0) inPlan++;
+      if ((m & SKIP) !== 0) markedSkip++;
+    }
+  });
   return {
     read: file.rows,
-    inPlan: inPlan.size,
+    inPlan,
     leftOut: file.skippedRows?.length ?? 0,
-    markedSkip: markedSkip.size,
-    invalid: invalid.size,
+    markedSkip,
+    invalid,
   };
+}
+
+const IN_PLAN = 1;
+const SKIP = 2;
+const INVALID = 4;
+
+/**
+ * Bits per (sheet, row number): one growing byte array a sheet, row numbers as indexes (a row
+ * number that cannot be an index, never seen in practice, is kept by a string key instead).
+ */
+class RowMarks {
+  private readonly sheets = new Map<string, Uint8Array>();
+  private readonly odd = new Map<string, number>();
+
+  mark(sheet: string, rowNumber: number, bit: number): void {
+    if (!Number.isSafeInteger(rowNumber) || rowNumber < 0 || rowNumber > 1 << 28) {
+      const key = `${sheet}\0${rowNumber}`;
+      this.odd.set(key, (this.odd.get(key) ?? 0) | bit);
+      return;
+    }
+    let bytes = this.sheets.get(sheet);
+    if (bytes === undefined || rowNumber >= bytes.length) {
+      const grown = new Uint8Array(Math.max(1024, rowNumber + 1, (bytes?.length ?? 0) * 2));
+      if (bytes !== undefined) grown.set(bytes);
+      bytes = grown;
+      this.sheets.set(sheet, bytes);
+    }
+    bytes[rowNumber] = (bytes[rowNumber] ?? 0) | bit;
+  }
+
+  forEach(f: (marks: number) => void): void {
+    for (const bytes of this.sheets.values()) for (const m of bytes) if (m !== 0) f(m);
+    for (const m of this.odd.values()) f(m);
+  }
 }
 
 /** `124 read = 82 in the plan + 42 left out + 0 marked skip + 0 invalid` */
