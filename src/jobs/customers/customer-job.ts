@@ -6,7 +6,7 @@ import {
   type CustomerPlanEntry,
 } from '../../plan/customer-plan.js';
 import type { CustomerCreate, CustomerUpdate } from '../../schema/index.js';
-import { changeOf, notWrittenByKey } from '../../results/change-outcome.js';
+import { notWrittenByKey } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import type { DeclaredRow } from '../../results/sheet-results.js';
@@ -130,12 +130,13 @@ function customerSession(
     changes: (o) => {
       const e = o.op.entry;
       return [
-        changeOf(o, {
+        {
+          status: o.status,
           outcome: e.action === 'create' ? 'created' : 'updated',
           rows: [{ sheet: e.sheet, row: e.rowNumber }],
           entityId: o.status === 'done' ? (o.result?.id ?? e.customerId) : e.customerId,
           key: keyOf(e),
-        }),
+        },
       ];
     },
     results: { invalid: file.plan.issues, rows: otherRows(file) },

@@ -4,7 +4,6 @@ import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { InventoryBatchEntry } from '../../schema/index.js';
 import { reconcileProductPatch } from '../products/product-reconcile.js';
 import { CREATED_KEPT, type RestoreEntry } from '../../plan/rollback-plan.js';
-import { failureOf } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import type { ChangeFailure, ChangeOutcome, ChangeWord } from '../../results/change-outcome.js';
@@ -180,9 +179,7 @@ function entityOutcomes(o: OperationOutcome<RollbackOp, RollbackOpResult>): Chan
       entityId: id,
       entity: { type, label },
     };
-    if (itemFailure) return { ...change, status: 'failed' as const, failure: itemFailure };
-    const failure = failureOf(o);
-    return failure ? { ...change, failure } : change;
+    return itemFailure ? { ...change, status: 'failed' as const, failure: itemFailure } : change;
   };
   if (entry.type === 'stock') {
     return entry.items.map((i) =>

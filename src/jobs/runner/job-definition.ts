@@ -149,7 +149,8 @@ export interface JobSession<Op extends { key: string }, R, Own extends object> {
   isFatal?(error: unknown): boolean;
   /**
    * The planned changes an operation carried and how each ended: a pure mapping. Also asked of
-   * every operation as not run before any is sent, for the input rows they carry.
+   * every operation as not run before any is sent, for the input rows they carry. A change not
+   * done without a `failure` of its own gets the operation's (failureOf) from the runner.
    */
   changes(outcome: OperationOutcome<Op, R>): ChangeOutcome[];
   /**

@@ -1,10 +1,10 @@
 import { applyRun } from '../../apply/apply-run.js';
 import { BackupLog, finalizeBackup } from '../../apply/backup.js';
-import { defaultIsFatal, type ExecuteSummary } from '../../apply/execute-plan.js';
+import { defaultIsFatal, type ExecuteSummary, type OperationOutcome } from '../../apply/execute-plan.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
 import { checkRunStore } from '../../apply/run-store.js';
 import { countChanges } from '../../results/change-counts.js';
-import type { ChangeOutcome, RowRef } from '../../results/change-outcome.js';
+import { failureOf, type ChangeOutcome, type RowRef } from '../../results/change-outcome.js';
 import { writeEntityResults } from '../../results/entity-results.js';
 import { SheetResultsAhead, writeSheetResults } from '../../results/sheet-results.js';
 import { abortFields } from '../job-events.js';
@@ -91,7 +91,7 @@ export async function runJob<
     const { execution } = passes;
     session.finish?.(execution);
 
-    const changes = execution.outcomes.flatMap((o) => session.changes(o));
+    const changes = execution.outcomes.flatMap((o) => withFailure(o, session.changes(o)));
     // A change the run did not reach is a failure, unless the kind counts those apart.
     const notRunApart = countsNotRunApart(definition.summary);
     const counted = (c: ChangeOutcome) => c.status !== 'done' && (c.status !== 'not_run' || !notRunApart);
@@ -174,4 +174,11 @@ function changeRows<Op extends { key: string }, R>(session: JobSession<Op, R, ob
   return session.operations.flatMap((op) =>
     session.changes({ status: 'not_run', op, key: op.key }).flatMap((c) => c.rows),
   );
+}
+
+/** An operation's changes, each not done with why: its own failure (an item of a batch), else the operation's. */
+function withFailure(outcome: OperationOutcome<unknown, unknown>, changes: ChangeOutcome[]): ChangeOutcome[] {
+  if (changes.every((c) => c.status === 'done' || c.failure)) return changes;
+  const failure = failureOf(outcome);
+  return changes.map((c) => (c.status === 'done' || c.failure ? c : { ...c, failure }));
 }

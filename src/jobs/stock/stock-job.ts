@@ -8,7 +8,6 @@ import type { StockChange } from '../../plan/stock-plan.js';
 import type { LiveInventoryIndex } from '../../plan/live-inventory-index.js';
 import { InventoryItem, type InventoryBatchEntry } from '../../schema/index.js';
 import { runInputPath } from '../../apply/run-input.js';
-import { failureOf } from '../../results/change-outcome.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
 import type { ChangeFailure, ChangeOutcome } from '../../results/change-outcome.js';
@@ -235,9 +234,7 @@ function itemChanges(o: OperationOutcome<StockOp, StockOpResult>): ChangeOutcome
       entityId: c.itemId,
     };
     const entry = o.status === 'done' ? o.result?.failed[c.itemId] : undefined;
-    if (entry) return { ...where, status: 'failed', failure: entry };
-    const failure = failureOf(o);
-    return failure ? { ...where, status: o.status, failure } : { ...where, status: o.status };
+    return entry ? { ...where, status: 'failed', failure: entry } : { ...where, status: o.status };
   });
 }
 

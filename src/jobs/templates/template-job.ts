@@ -1,7 +1,7 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
 import type { TemplatePlanEntry } from '../../plan/template-plan.js';
-import { changeOf, failureOf, notWrittenByKey } from '../../results/change-outcome.js';
+import { failureOf, notWrittenByKey } from '../../results/change-outcome.js';
 import { invalidRowsError } from '../runner/invalid-rows-error.js';
 import { defineJob } from '../runner/define-job.js';
 import type { ApplyJobOptions, JobContext, JobSession, SummaryOf } from '../runner/job-definition.js';
@@ -91,13 +91,14 @@ function templateSession(
       const e = o.op.entry;
       const result = o.status === 'done' ? o.result : undefined;
       return [
-        changeOf(o, {
+        {
+          status: o.status,
           outcome: 'created',
           rows: [{ sheet: e.sheet, row: e.rowNumber }],
           key: e.name,
           entityId: result?.id,
           extra: result ? { template_status: result.status, template_category: result.category } : undefined,
-        }),
+        },
       ];
     },
     results: {

@@ -8,8 +8,8 @@ import type { MerchantClient } from '../../../../src/api/merchant-client.js';
 import { BackupLog } from '../../../../src/apply/backup.js';
 import { RunDirectory } from '../../../../src/apply/run-directory.js';
 import { RefusedError } from '../../../../src/errors/refused-error.js';
-import { changeOf } from '../../../../src/results/change-outcome.js';
 import type { JobDefinition, JobSession, SummaryFields } from '../../../../src/jobs/runner/job-definition.js';
+import { invalidRowsError } from '../../../../src/jobs/runner/invalid-rows-error.js';
 import { RowIssuesSchema, RunInputSchema } from '../../../../src/jobs/runner/plan-file-parts.js';
 import { planFileSchema } from '../../../../src/jobs/runner/plan-file.js';
 import { releasePlanningMemory } from '../../../../src/jobs/runner/release-memory.js';
@@ -117,8 +117,14 @@ function fakeSession(ctx: Parameters<FakeKind['session']>[0]): FakeSession {
       if (op.item.does === 'stop') stop.abort();
       return { id: `id_${op.key}` };
     },
+    // No failure of its own: the runner gives a change not done its operation's (failureOf).
     changes: (o) => [
-      changeOf(o, { outcome: 'created', rows: [{ sheet: 'items.csv', row: o.op.item.row }], key: o.key }),
+      {
+        status: o.status,
+        outcome: 'created',
+        rows: [{ sheet: 'items.csv', row: o.op.item.row }],
+        key: o.key,
+      },
     ],
     results: { invalid: ctx.file.issues },
   };
@@ -386,5 +392,33 @@ describe('runJob: the runner owns the whole apply of a kind', () => {
     expect(sent).toEqual([]);
     expect(fs.readdirSync(run.dir).sort()).toEqual(['input-items.csv', 'plan.json', 'run.json']);
     expect(run.refresh()).toMatchObject({ status: 'planned', counts: {} });
+  });
+
+  it("a plan's invalid rows (the kind's invalidRows) are refused after its own refusal, and nothing is sent", async () => {
+    const issue: RowIssue = {
+      severity: 'error',
+      code: 'bad_cell',
+      message: 'bad',
+      sheet: 'items.csv',
+      rowNumber: 3,
+    };
+    const kind = {
+      ...fakeKind(failureSummary),
+      invalidRows: (_run: RunDirectory, file: FakePlan) =>
+        invalidRowsError(file.issues, {
+          skipInvalid: false,
+          invalid: 1,
+          done: 'written',
+          report: 'report.md',
+        }),
+    };
+    await expect(runJob(plannedRun(items('ok'), { issues: [issue] }), kind, { client })).rejects.toThrow(
+      'nothing was written: 1 invalid row(s)',
+    );
+    // The kind's own refusal comes first.
+    await expect(
+      runJob(plannedRun(items('ok'), { issues: [issue], refusal: 'too many changes' }), kind, { client }),
+    ).rejects.toThrow('too many changes');
+    expect(sent).toEqual([]);
   });
 });
