@@ -186,8 +186,9 @@ function notSentRows(file: MessagePlanFile, alreadySent: readonly AlreadySent[])
 }
 
 /**
- * For `mbulk apply RUN`: the template must still exist and be APPROVED (the service would reject
- * every send otherwise) and keep the parameters the plan filled.
+ * For `mbulk apply RUN`: the template must still be the one planned (its id: a template deleted
+ * and created again under its name may say something else than the preview), APPROVED (the
+ * service would reject every send otherwise) and keep the parameters the plan filled.
  */
 export async function checkMessageDrift(
   run: RunDirectory,
@@ -198,6 +199,10 @@ export async function checkMessageDrift(
   const now = await findTemplate(client, file.template.name, options.signal);
   const entity = { type: 'message_template', id: file.template.id, label: file.template.name };
   if (now === undefined) return [{ ...entity, reason: 'the template no longer exists' }];
+  // The name is what a send names; the planned template is the one of its id (the preview's text).
+  if (now.id !== file.template.id) {
+    return [{ ...entity, reason: `the template was replaced by another of the same name (${now.id})` }];
+  }
   if (now.status !== 'APPROVED') return [{ ...entity, reason: `the template is now ${now.status}` }];
   const missing = now.parameters.filter((p) => !file.template.parameters.includes(p));
   if (missing.length > 0) return [{ ...entity, reason: `the template now needs ${missing.join(', ')}` }];

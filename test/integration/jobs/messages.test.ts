@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { RunDirectory } from '../../../src/apply/run-directory.js';
 import { main } from '../../../src/cli/main.js';
+import { applySavedRun } from '../../../src/jobs/apply-saved-run.js';
 import { applyMessageRun, planMessageSend } from '../../../src/jobs/messages/message-send.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { csv, messageSandboxes, phones, readResults, sends } from '../../helpers/message-sandbox.js';
@@ -404,6 +406,40 @@ describe('mbulk messages send', () => {
     expect(applied).toMatchObject({ status: 'aborted', sent: 0 });
     expect(sends(s).length).toBeLessThanOrEqual(2);
     expect(applied.failedRows).toHaveLength(30);
+  });
+
+  it('refuses to send when the template was replaced by another of the same name (its id, not its name, is the one planned)', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([['to', 'name', 'order_number'], ...phones(3).map((p, i) => [p, `C${i}`, `${i}`])]),
+    );
+    const planned = await planMessageSend({
+      client,
+      file,
+      runsRoot,
+      target: 'test',
+      template: 'order_update',
+    });
+    // The store now holds another template named order_update (deleted and created again): same
+    // name, status and parameters, another id.
+    const replaced = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const { templates } = replaced;
+    Object.defineProperty(replaced, 'templates', {
+      value: Object.assign(Object.create(templates) as typeof templates, {
+        list: async function* (...args: Parameters<typeof templates.list>) {
+          for await (const t of templates.list(...args)) yield { ...t, id: `${t.id}_new` };
+        },
+      }),
+    });
+    const result = await applySavedRun(planned.run, { client: replaced, target: 'test', lock: false });
+    expect(result).toMatchObject({ applied: false, refused: 'drift' });
+    const drifted = 'drifted' in result ? result.drifted : [];
+    expect(drifted.map((d) => d.reason)).toEqual([
+      `the template was replaced by another of the same name (${planned.file.template.id}_new)`,
+    ]);
+    expect(sends(s)).toHaveLength(0);
   });
 
   it('after approval, delivers exactly 200 messages through 10% failures and 5% dropped connections', async () => {
