@@ -2,6 +2,7 @@ import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
 import { CATEGORY_NOTE, priceOrder, SourceColumns } from '../source-format.js';
+import { amountText, bigCommerceOptions, ruleAdjustment } from './bigcommerce-options.js';
 import type { ColumnUse, ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 
 /** The columns read, by their headers in the Default and the Bulk Edit export templates. */
@@ -23,6 +24,9 @@ const HEADERS = {
   categoryDetails: ['Category Details'],
   category: ['Category'],
   images: ['Images'],
+  allowPurchases: ['Allow Purchases?', 'Allow Purchases'],
+  stopRules: ['Stop Processing Rules'],
+  weight: ['Product Weight', 'Weight'],
 } as const;
 type Name = keyof typeof HEADERS;
 
@@ -47,6 +51,28 @@ function categoryPath(path: string): string {
     .join(' > ');
 }
 
+interface SkuRow {
+  row: SheetRow;
+  options: [string, string][];
+  sku: string;
+}
+
+interface RuleRow {
+  row: SheetRow;
+  options: [string, string][];
+  sku: string;
+}
+
+/** A Product row of the Bulk Edit template and the SKU and Rule rows under it. */
+interface Pending {
+  row: SheetRow;
+  cells: Record<string, CellValue>;
+  name: string;
+  byOption: boolean;
+  skus: SkuRow[];
+  rules: RuleRow[];
+}
+
 /**
  * A BigCommerce products export (Products → Export, the legacy Default or Bulk Edit template) as
  * canonical product rows: one product per `Product` row, keyed by its `Product ID`
@@ -57,8 +83,16 @@ function categoryPath(path: string): string {
  * Type` P / D → PHYSICAL / DIGITAL; `Product Inventoried` Y (or `Track Inventory` by product) →
  * tracked stock of `Stock Level`; `Category Details` (or `Category`) → source categories, their
  * paths with ` > `; `Images` (`Product Image URL: …`, `|`-separated) → image URLs in order.
- * Weights are not imported: the export does not say their unit (a store setting). Bulk Edit's
- * `SKU` and `Rule` rows (variants and their price rules) are left out, each listed.
+ * Weights are not imported: the export does not say their unit (a store setting).
+ *
+ * The Bulk Edit template's `SKU` rows under a product are its variants (BigCommerce's documented
+ * layout, support.bigcommerce.com "Importing Product Options (v2)" and "Complex Attributes": the
+ * Product Name holds the option values, `[RB]Size=Small,[S]Color=Red`; the variant's own `Product
+ * Code/SKU`, `Cost Price` and, when the product tracks stock by option, `Stock Level`), each named
+ * by its values joined with ` / `; its price is the product's, changed by the `Rule` rows that
+ * match it (by `Product Code/SKU`, else by their option values: every one the variant has), in
+ * order: `[ADD]x`, `[REMOVE]x` or `[FIXED]x`, up to a rule with `Stop Processing Rules` Y. A
+ * rule's weight, image and `Allow Purchases` are not imported (no such variant fields), said.
  */
 export class BigCommerceProductConverter implements ProductConverter {
   private readonly cols: SourceColumns<Name>;
@@ -67,6 +101,9 @@ export class BigCommerceProductConverter implements ProductConverter {
   private readonly issues: RowIssue[] = [];
   private readonly skipped: SkippedRow[] = [];
   private readonly categories = new Map<number, string[]>();
+  private pending: Pending | undefined;
+  private variants = 0;
+  private rules = 0;
 
   constructor(columns: readonly SheetColumn[], sheet: string) {
     this.cols = new SourceColumns(columns, HEADERS);
@@ -88,12 +125,24 @@ export class BigCommerceProductConverter implements ProductConverter {
   addRow(row: SheetRow): void {
     const t = (name: Name) => this.cols.text(row, name);
     const itemType = t('itemType').toLowerCase();
-    if (itemType !== '' && itemType !== 'product') {
-      const message = `a Bulk Edit ${t('itemType')} row (${t('name') || t('sku') || 'no name'}): variants and price rules of this template are not imported`;
-      this.skipped.push({ rowNumber: row.rowNumber, code: 'bigcommerce_sku_row', message });
-      this.note(row.rowNumber, 'bigcommerce_sku_row', message, 'itemType');
+    if (itemType === 'sku' || itemType === 'rule') {
+      const p = this.pending;
+      const entry = { row, options: bigCommerceOptions(t('name')), sku: t('sku') };
+      if (p === undefined) {
+        const message = `a ${t('itemType')} row (${t('name') || t('sku') || 'no name'}) before any Product row: it belongs to no product`;
+        this.skipped.push({ rowNumber: row.rowNumber, code: 'bigcommerce_orphan_row', message });
+        this.note(row.rowNumber, 'bigcommerce_orphan_row', message, 'itemType');
+      } else if (itemType === 'sku') p.skus.push(entry);
+      else p.rules.push(entry);
       return;
     }
+    if (itemType !== '' && itemType !== 'product') {
+      const message = `a ${t('itemType')} row (${t('name') || t('sku') || 'no name'}): not a product, a variant (SKU) or a price rule (Rule)`;
+      this.skipped.push({ rowNumber: row.rowNumber, code: 'bigcommerce_other_row', message });
+      this.note(row.rowNumber, 'bigcommerce_other_row', message, 'itemType');
+      return;
+    }
+    this.flush();
     const id = t('id');
     const name = t('name');
     if (id === '' && name === '') return; // a blank line
@@ -126,18 +175,127 @@ export class BigCommerceProductConverter implements ProductConverter {
       cells['inventory_enabled'] = 'true';
       if (t('stock') !== '') cells['inventory_quantity'] = t('stock');
     } else if (inventoried === 'n' || inventoried === 'none') cells['inventory_enabled'] = 'false';
-    else if (inventoried === 'by option')
-      this.note(
-        row.rowNumber,
-        'bigcommerce_stock_by_option',
-        `"${name}" tracks stock by option: its variants' stock is on SKU rows, not imported`,
-        'inventoried',
-      );
+    else if (inventoried === 'by option') cells['inventory_enabled'] = 'true';
     const categories = this.categoriesOf(t);
     if (categories.length > 0) this.categories.set(row.rowNumber, categories);
     const images = this.imagesOf(row);
     if (images.length > 0) cells['images'] = images.join('|');
-    this.rows.push({ sheet: this.sheet, rowNumber: row.rowNumber, cells });
+    this.pending = { row, cells, name, byOption: inventoried === 'by option', skus: [], rules: [] };
+  }
+
+  /** The pending product's rows: the product, then its variants (SKU rows) and its rules. */
+  private flush(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    this.pending = undefined;
+    const ref = p.cells['reference_id'] as CellValue;
+    const text = (r: SheetRow, name: Name) => this.cols.text(r, name);
+    if (p.skus.length === 0) {
+      if (p.byOption)
+        this.note(
+          p.row.rowNumber,
+          'bigcommerce_stock_by_option',
+          `"${p.name}" tracks stock by option but has no SKU rows: its stock is not in the export`,
+          'inventoried',
+        );
+      this.rows.push({ sheet: this.sheet, rowNumber: p.row.rowNumber, cells: p.cells });
+      for (const r of p.rules) this.ruleRow(p, r, 0, ref);
+      return;
+    }
+    if (p.cells['inventory_enabled'] === 'true' && !p.byOption)
+      this.note(
+        p.row.rowNumber,
+        'bigcommerce_stock_by_product',
+        `"${p.name}" tracks stock by product, not by its ${p.skus.length} variants: their stock is not in the export`,
+        'inventoried',
+      );
+    // Stock is the variants' (SKU rows), when the product tracks it by option.
+    delete p.cells['inventory_quantity'];
+    this.rows.push({ sheet: this.sheet, rowNumber: p.row.rowNumber, cells: p.cells });
+    const base = typeof p.cells['price'] === 'string' ? p.cells['price'] : '';
+    const was = typeof p.cells['original_price'] === 'string' ? p.cells['original_price'] : '';
+    const matched = new Map<RuleRow, number>();
+    const seen = new Map<string, number>();
+    for (const v of p.skus) {
+      const vname = v.options.map(([, value]) => value).join(' / ') || v.sku || `Variant ${v.row.rowNumber}`;
+      const same = seen.get(vname);
+      if (same !== undefined) {
+        this.issues.push({
+          severity: 'error',
+          code: 'repeated_variation',
+          message: `"${p.name}" already has the variant "${vname}" (row ${same})`,
+          sheet: this.sheet,
+          rowNumber: v.row.rowNumber,
+          ...this.at('name'),
+        });
+        continue;
+      }
+      seen.set(vname, v.row.rowNumber);
+      this.variants += 1;
+      const vc: Record<string, CellValue> = { reference_id: ref, variant_name: vname };
+      if (v.sku !== '') vc['variant_sku'] = v.sku;
+      let price = base === '' ? Number.NaN : priceOrder(base);
+      let original = was === '' ? Number.NaN : priceOrder(was);
+      for (const r of p.rules) {
+        const applies =
+          r.sku !== ''
+            ? r.sku === v.sku
+            : r.options.length > 0 &&
+              r.options.every(([n, value]) =>
+                v.options.some(([vn, vv]) => vn.toLowerCase() === n.toLowerCase() && vv === value),
+              );
+        if (!applies) continue;
+        matched.set(r, (matched.get(r) ?? 0) + 1);
+        const change = ruleAdjustment(text(r.row, 'price'));
+        if (change?.kind === 'fixed') {
+          price = change.amount;
+          original = Number.NaN;
+        } else if (change !== undefined) {
+          price += change.amount;
+          original += change.amount;
+        }
+        if (/^(y|yes|1)$/i.test(text(r.row, 'stopRules'))) break;
+      }
+      if (Number.isFinite(price)) vc['variant_price'] = amountText(price);
+      if (Number.isFinite(original) && original > price) vc['variant_original_price'] = amountText(original);
+      const cost = text(v.row, 'cost');
+      if (cost !== '' && priceOrder(cost) > 0) vc['variant_cost'] = cost;
+      const stock = text(v.row, 'stock');
+      if (p.byOption && stock !== '') vc['variant_inventory_quantity'] = stock;
+      this.rows.push({ sheet: this.sheet, rowNumber: v.row.rowNumber, cells: vc });
+    }
+    for (const r of p.rules) this.ruleRow(p, r, matched.get(r) ?? 0, ref);
+  }
+
+  /** A Rule row: one of its product's rows; what it does that the API cannot hold is said. */
+  private ruleRow(p: Pending, r: RuleRow, variants: number, ref: CellValue): void {
+    this.rules += 1;
+    const label = r.sku || r.options.map(([n, v]) => `${n}=${v}`).join(', ') || 'no SKU or option';
+    if (variants === 0)
+      this.note(
+        r.row.rowNumber,
+        'bigcommerce_rule_unmatched',
+        `the price rule for ${label} of "${p.name}" matches none of its variants (SKU rows): not imported`,
+        'name',
+      );
+    const lost: string[] = [];
+    const text = (name: Name) => this.cols.text(r.row, name);
+    if (/^(n|no|0)$/i.test(text('allowPurchases'))) lost.push('not purchasable');
+    if (text('weight') !== '') lost.push(`weight ${text('weight')}`);
+    if (this.imagesOf(r.row).length > 0) lost.push('an image');
+    if (lost.length > 0)
+      this.note(
+        r.row.rowNumber,
+        'bigcommerce_rule_not_imported',
+        `the rule for ${label} of "${p.name}" also sets ${lost.join(', ')}: no such variant field in the API, not imported`,
+        'itemType',
+      );
+    this.rows.push({ sheet: this.sheet, rowNumber: r.row.rowNumber, cells: { reference_id: ref } });
+  }
+
+  private at(name: Name): { column?: string; header?: string } {
+    const c = this.cols.column(name);
+    return c ? { column: c.letter, header: c.header } : {};
   }
 
   /** Price, original price and cost (see the class doc); a 0.00 is no price. */
@@ -192,6 +350,7 @@ export class BigCommerceProductConverter implements ProductConverter {
   }
 
   finish(): ConvertedProducts {
+    this.flush();
     const output: [string, Name | undefined][] = [
       ['reference_id', 'id'],
       ['name', 'name'],
@@ -205,6 +364,12 @@ export class BigCommerceProductConverter implements ProductConverter {
       ['inventory_enabled', 'inventoried'],
       ['inventory_quantity', 'stock'],
       ['images', 'images'],
+      ['variant_name', 'name'],
+      ['variant_sku', 'sku'],
+      ['variant_price', 'price'],
+      ['variant_original_price', 'price'],
+      ['variant_cost', 'cost'],
+      ['variant_inventory_quantity', 'stock'],
     ];
     return {
       columns: output.map(([field, from], i) => this.cols.canonical(field, from, i)),
@@ -220,23 +385,38 @@ export class BigCommerceProductConverter implements ProductConverter {
   private uses(): ColumnUse[] {
     const c = this.cols;
     c.use('id', 'reference_id', 'bigcommerce:ID');
-    c.use('name', 'name');
-    c.use('sku', 'sku');
+    c.use('name', 'name / variant_name', "a SKU row's option values name the variant");
+    c.use('sku', 'sku / variant_sku');
     c.use('description', 'description', 'HTML → the API Markdown subset');
     c.use('calculated', 'price', 'the price charged (the sale price when one is set)');
-    c.use('price', 'price / original_price', 'the original price under a sale');
+    c.use(
+      'price',
+      'price / original_price / variant_price',
+      "the original price under a sale; a Rule row's [ADD], [REMOVE] or [FIXED] amount changes its variants' price",
+    );
     if (c.has('calculated')) c.use('sale', null, 'already in Calculated Price');
     else c.use('sale', 'price', 'when set');
     c.use('retail', 'original_price', 'the MSRP, when higher than the price');
-    c.use('cost', 'cost');
+    c.use('cost', 'cost / variant_cost');
+    c.use('weight', null, 'its unit is a store setting the export does not give');
     c.use('visible', 'status', 'Y → VISIBLE, N → HIDDEN');
     c.use('type', 'type', 'P → PHYSICAL, D → DIGITAL');
     c.use('inventoried', 'inventory_enabled');
-    c.use('stock', 'inventory_quantity', 'when the product is inventoried');
+    c.use(
+      'stock',
+      'inventory_quantity / variant_inventory_quantity',
+      "when the product is inventoried; a SKU row's when it tracks stock by option",
+    );
     c.use('categoryDetails', 'category_ids', `${CATEGORY_NOTE}; paths with " > "`);
     c.use('category', 'category_ids', CATEGORY_NOTE);
     c.use('images', 'images', 'the Product Image URLs, in order');
-    c.use('itemType', null, 'Product rows are products; SKU and Rule rows are not imported');
+    c.use(
+      'itemType',
+      null,
+      'Product rows are products, SKU rows their variants, Rule rows their price rules',
+    );
+    c.use('allowPurchases', null, 'no such field in the API');
+    c.use('stopRules', null, 'a Rule row: later rules left out for its variants');
     return c
       .uses((key) => {
         if (/^product image url - \d+$/.test(key)) return undefined;

@@ -852,6 +852,82 @@ describe('BigCommerce products export (issue 38)', () => {
       await run.sandbox.close();
     }
   });
+
+  // No real export of the Bulk Edit template with SKU and Rule rows was found (docs/migrating.md
+  // says so): this file follows BigCommerce's documented layout (support.bigcommerce.com,
+  // "Importing Product Options (v2)" and "Complex Attributes"), written for the test.
+  it('the Bulk Edit template (documented layout): SKU rows are variants, Rule rows change their prices; field by field; again: 0 writes', async () => {
+    const file = resolve('test/fixtures/formats/bigcommerce-bulk-edit-documented.csv');
+    const run = await emptyStore();
+    try {
+      const flags = ['--apply', '--yes', '--json', '--no-category', '--stock-unknown', 'untracked'];
+      const applied = await run.cli('import', 'products', file, ...flags);
+      expect(applied.code, applied.stderr).toBe(0);
+      const result = applied.json<PlanJson>();
+      expect(result.format).toBe('bigcommerce');
+      expect(result.rows).toEqual({ read: 10, inPlan: 10, leftOut: 0, markedSkip: 0, invalid: 0 });
+      expect(result.counts['create']).toBe(3);
+      const live = run.byRef();
+      expect(live.get('bigcommerce:101')).toMatchObject({
+        name: 'Trail Hoodie',
+        sku: 'HOOD',
+        description: 'Warm **fleece**.',
+        type: 'PHYSICAL',
+        status: 'VISIBLE',
+        price: 3500,
+        original_price: 4000,
+        cost: 1200,
+        inventory_enabled: true,
+        // Re-hosted by the sandbox: one image.
+        images: [expect.stringMatching(/^http:\/\/sandbox\.local\//)],
+      });
+      const variants = live.get('bigcommerce:101')?.variants.map((v) => ({
+        name: v.name,
+        sku: v.sku,
+        price: v.price,
+        original_price: v.original_price,
+        cost: v.cost,
+        stock: v.inventory?.quantity,
+      }));
+      expect(variants).toEqual([
+        // 35.00 - 0.50 (its rule by SKU); the original 40.00 - 0.50; its own cost.
+        { name: 'Small / Red', sku: 'HOOD-S-R', price: 3450, original_price: 3950, cost: 1100, stock: 3 },
+        // 35.00 + 2.50 (Size=Large); the Blue rule does not match Red.
+        { name: 'Large / Red', sku: 'HOOD-L-R', price: 3750, original_price: 4250, cost: null, stock: 0 },
+        // + 2.50, then [FIXED]30.00 with Stop Processing Rules: the Blue rule after it is not applied.
+        { name: 'Large / Blue', sku: 'HOOD-L-B', price: 3000, original_price: 0, cost: null, stock: 2 },
+      ]);
+      expect(live.get('bigcommerce:102')).toMatchObject({
+        name: 'Field Guide',
+        type: 'DIGITAL',
+        price: 900,
+        original_price: 1200,
+        inventory_enabled: false,
+        variants: [],
+      });
+      expect(live.get('bigcommerce:103')).toMatchObject({
+        name: 'Canvas Tote',
+        status: 'HIDDEN',
+        price: 1800,
+        cost: 600,
+        inventory_enabled: true,
+        inventory: { quantity: 7 },
+        variants: [],
+      });
+      const plan = readFileSync(join(result.runDir, 'report.md'), 'utf8');
+      expect(plan).toContain(
+        'also sets not purchasable, weight 0.2: no such variant field in the API, not imported',
+      );
+
+      run.sandbox.clearRequestLog();
+      const again = await run.cli('import', 'products', file, ...flags);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.json<PlanJson>().counts['noop']).toBe(3);
+      expect(run.writes()).toEqual([]);
+    } finally {
+      await run.sandbox.close();
+    }
+  });
 });
 
 describe('--stock-unknown per product (issue 38)', () => {

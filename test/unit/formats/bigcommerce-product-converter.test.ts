@@ -37,7 +37,7 @@ const BULK = [
 ];
 
 describe('BigCommerce products export (issue 38)', () => {
-  it('the Bulk Edit template: recognised; Sale Price is the price and Price the original; Category paths with > (a \\/ kept in a name); image URL columns in order; SKU and Rule rows left out, each listed', () => {
+  it('the Bulk Edit template: recognised; Sale Price is the price and Price the original; Category paths with > (a \\/ kept in a name); image URL columns in order; a SKU row is a variant', () => {
     const s = sheet('products', BULK, []);
     expect(detectProductFormat(s.columns).format).toBe('bigcommerce');
     const { converted, product } = convert(BULK, [
@@ -72,9 +72,14 @@ describe('BigCommerce products export (issue 38)', () => {
       status: 'VISIBLE',
       type: 'PHYSICAL',
       inventory_enabled: true,
-      inventory_quantity: 4,
       images: ['https://x.example/1.jpg', 'https://x.example/2.jpg'],
     });
+    // Stock tracked by product while it has variants: the export has none of theirs, said.
+    expect(product('bigcommerce:7')?.fields.inventory_quantity).toBeUndefined();
+    expect(product('bigcommerce:7')?.variants.map((v) => v.fields)).toEqual([
+      expect.objectContaining({ name: 'Small', sku: 'TEE-S', price: 1500, original_price: 2000 }),
+    ]);
+    expect(converted.issues.map((i) => i.code)).toContain('bigcommerce_stock_by_product');
     expect(product('bigcommerce:8')?.fields).toMatchObject({
       price: 900,
       status: 'HIDDEN',
@@ -83,10 +88,87 @@ describe('BigCommerce products export (issue 38)', () => {
     });
     expect(product('bigcommerce:8')?.fields.original_price).toBeUndefined();
     expect(converted.categories?.get(2)).toEqual(['Shirts > Tees', 'Sweaters/Hoodies']);
-    expect(converted.skipped.map((r) => r.rowNumber)).toEqual([3, 4]);
-    expect(converted.skipped[0]?.message).toBe(
-      'a Bulk Edit SKU row ([S]Size=Small): variants and price rules of this template are not imported',
-    );
+    expect(converted.skipped).toEqual([]);
+  });
+
+  // The layout of BigCommerce's documentation (support.bigcommerce.com, "Importing Product Options
+  // (v2)" and "Complex Attributes"): SKU rows name their option values in Product Name, Rule rows
+  // change the price of the variants they match, by SKU or by option values.
+  it('SKU rows are variants named by their option values; Rule rows [ADD], [REMOVE] and [FIXED] their prices, in order, up to Stop Processing Rules; stock by option', () => {
+    const header = [...BULK, 'Allow Purchases?', 'Stop Processing Rules'];
+    const blank = (n: number) => Array.from({ length: n }, () => '');
+    const row = (cells: Record<number, string>) => {
+      const r = blank(header.length);
+      for (const [i, v] of Object.entries(cells)) r[Number(i)] = v;
+      return r;
+    };
+    // Columns: 0 Item Type, 1 Product ID, 2 Product Name, 4 Product Code/SKU, 6 Price, 7 Cost
+    // Price, 9 Sale Price, 11 Track Inventory, 12 Current Stock Level, 16 Allow Purchases?, 17 Stop.
+    const { converted, product } = convert(header, [
+      row({
+        0: 'Product',
+        1: '9',
+        2: 'Hoodie',
+        3: 'P',
+        4: 'HOOD',
+        6: '40.00',
+        9: '35.00',
+        11: 'by option',
+        12: '5',
+      }),
+      row({ 0: 'SKU', 2: '[RB]Size=Small,[S]Color=Red', 4: 'HOOD-S-R', 7: '12.00', 12: '3' }),
+      row({ 0: 'SKU', 2: '[RB]Size=Large,[S]Color=Red', 4: 'HOOD-L-R', 12: '0' }),
+      row({ 0: 'SKU', 2: '[RB]Size=Large,[S]Color=Blue', 4: 'HOOD-L-B', 12: '2' }),
+      row({ 0: 'Rule', 2: '[RB]Size=Large', 6: '[ADD]2.50' }),
+      row({ 0: 'Rule', 4: 'HOOD-L-B', 6: '[FIXED]30', 17: 'Y' }),
+      row({ 0: 'Rule', 2: '[S]Color=Blue', 6: '[REMOVE]1' }),
+      row({ 0: 'Rule', 4: 'HOOD-S-R', 6: '[REMOVE]0.50', 16: 'N' }),
+      row({ 0: 'Rule', 4: 'HOOD-XL', 6: '[ADD]9' }),
+    ]);
+    const hoodie = product('bigcommerce:9');
+    expect(hoodie?.fields).toMatchObject({
+      name: 'Hoodie',
+      sku: 'HOOD',
+      price: 3500,
+      inventory_enabled: true,
+    });
+    expect(hoodie?.variants.map((v) => v.fields)).toEqual([
+      expect.objectContaining({
+        name: 'Small / Red',
+        sku: 'HOOD-S-R',
+        price: 3450,
+        original_price: 3950,
+        cost: 1200,
+        inventory_quantity: 3,
+      }),
+      expect.objectContaining({
+        name: 'Large / Red',
+        sku: 'HOOD-L-R',
+        price: 3750,
+        original_price: 4250,
+        inventory_quantity: 0,
+      }),
+      // [ADD]2.50 then [FIXED]30, which stops the rules after it (the [REMOVE]1 for Blue is not applied).
+      expect.objectContaining({ name: 'Large / Blue', sku: 'HOOD-L-B', price: 3000, inventory_quantity: 2 }),
+    ]);
+    expect(hoodie?.variants[2]?.fields.original_price).toBeUndefined();
+    expect(hoodie?.variants[0]?.fields.cost).toBe(1200);
+    expect(hoodie?.variants[1]?.fields.cost).toBeUndefined();
+    // Every row is one of the product's: nothing left out; what a rule does that the API cannot hold, said.
+    expect(converted.skipped).toEqual([]);
+    expect(hoodie?.rows.map((r) => r.rowNumber)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const notes = converted.issues.map((i) => [i.code, i.rowNumber, i.message]);
+    expect(notes).toContainEqual([
+      'bigcommerce_rule_not_imported',
+      9,
+      'the rule for HOOD-S-R of "Hoodie" also sets not purchasable: no such variant field in the API, not imported',
+    ]);
+    expect(notes).toContainEqual([
+      'bigcommerce_rule_unmatched',
+      10,
+      'the price rule for HOOD-XL of "Hoodie" matches none of its variants (SKU rows): not imported',
+    ]);
+    expect(converted.issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 
   it('the Default template: Calculated Price is the price, Retail Price the original when higher; Category Details paths', () => {
