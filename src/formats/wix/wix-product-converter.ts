@@ -13,18 +13,39 @@ export function isWixCatalogHeader(columns: readonly SheetColumn[]): boolean {
   return keys.has('handleid') && keys.has('fieldtype') && keys.has('name') && keys.has('surcharge');
 }
 
-/** The columns read, by their keys (the export's headers in lower case: `handleId` is `handleid`). */
-const FIELDS = ['handleid', 'fieldtype', 'name', 'description', 'visible', 'productimageurl'] as const;
-const MORE = ['collection', 'sku', 'price', 'surcharge', 'weight', 'inventory'] as const;
-type WixOption = `productoption${'name' | 'description'}${1 | 2 | 3 | 4 | 5 | 6}`;
-type WixColumn = (typeof FIELDS)[number] | (typeof MORE)[number] | WixOption;
-const OPTION_KEYS = [1, 2, 3, 4, 5, 6].flatMap((n) => [
-  `productoptionname${n}`,
-  `productoptiondescription${n}`,
-]);
-const HEADERS = Object.fromEntries(
-  [...FIELDS, ...MORE, ...OPTION_KEYS].map((k) => [k, [k]]),
-) as unknown as Readonly<Record<WixColumn, readonly string[]>>;
+/**
+ * The columns read, each under its one header: its key (the export's headers in lower case:
+ * `handleId` is `handleid`), a product's options 1 to 6 included.
+ */
+const HEADERS = {
+  handleid: ['handleid'],
+  fieldtype: ['fieldtype'],
+  name: ['name'],
+  description: ['description'],
+  visible: ['visible'],
+  productimageurl: ['productimageurl'],
+  collection: ['collection'],
+  sku: ['sku'],
+  price: ['price'],
+  surcharge: ['surcharge'],
+  weight: ['weight'],
+  inventory: ['inventory'],
+  productoptionname1: ['productoptionname1'],
+  productoptiondescription1: ['productoptiondescription1'],
+  productoptionname2: ['productoptionname2'],
+  productoptiondescription2: ['productoptiondescription2'],
+  productoptionname3: ['productoptionname3'],
+  productoptiondescription3: ['productoptiondescription3'],
+  productoptionname4: ['productoptionname4'],
+  productoptiondescription4: ['productoptiondescription4'],
+  productoptionname5: ['productoptionname5'],
+  productoptiondescription5: ['productoptiondescription5'],
+  productoptionname6: ['productoptionname6'],
+  productoptiondescription6: ['productoptiondescription6'],
+} as const satisfies Readonly<Record<string, readonly string[]>>;
+type WixColumn = keyof typeof HEADERS;
+/** A product's option columns: `productOptionName1` … `productOptionName6`. */
+const OPTION_NUMBERS = [1, 2, 3, 4, 5, 6] as const;
 
 interface WixRow {
   row: SheetRow;
@@ -192,8 +213,7 @@ export class WixProductConverter implements ProductConverter {
       return;
     }
     // The option columns the product names: each variant's values in that order name it.
-    const options: number[] = [];
-    for (let n = 1; n <= 6; n++) if (c(`productoptionname${n}` as WixOption) !== '') options.push(n);
+    const options = OPTION_NUMBERS.filter((n) => c(`productoptionname${n}`) !== '');
     if (
       variants.some(
         (v) => /^\d+$/.test(v.cell('inventory')) || v.cell('inventory').toLowerCase() === 'outofstock',
@@ -206,7 +226,7 @@ export class WixProductConverter implements ProductConverter {
       const vc: Record<string, CellValue> = { reference_id: `wix:${handle}` };
       const vname =
         options
-          .map((n) => optionValue(v.cell(`productoptiondescription${n}` as WixOption)))
+          .map((n) => optionValue(v.cell(`productoptiondescription${n}`)))
           .filter((t) => t !== '')
           .join(' / ') ||
         v.cell('sku') ||
