@@ -304,6 +304,12 @@ interface ImportFigures {
   maxRssPlanMB: number;
   maxRssMB: number;
   sampledPeakMB: number;
+  /**
+   * The importing process's CPU (user + system) by phase, in seconds: the live fetch, the sheet's
+   * rows planned after it, the rest of the plan (plan file, report, lock), the apply. Load moves
+   * wall times far more than these (compare the after-the-fetch phases at two catalog sizes).
+   */
+  cpu: { fetch: number; readPlan: number; planRest: number; apply: number };
 }
 
 async function childImport(url: string, token: string, sheet: string, batch: number): Promise<void> {
@@ -326,6 +332,13 @@ async function childImport(url: string, token: string, sheet: string, batch: num
   const t0 = performance.now();
   let fetchEnd = t0;
   let readEnd = t0;
+  const cpuSeconds = (): number => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1e6;
+  };
+  const cpu0 = cpuSeconds();
+  let cpuFetchEnd = cpu0;
+  let cpuReadEnd = cpu0;
   let products = 0;
   let rows = 0;
   const planned = await planStockImport({
@@ -337,17 +350,21 @@ async function childImport(url: string, token: string, sheet: string, batch: num
     onProgress: (p) => {
       if (p.phase === 'fetch') {
         fetchEnd = performance.now();
+        cpuFetchEnd = cpuSeconds();
         products = Number(/(\d+) products/.exec(p.message ?? '')?.[1] ?? 0);
       } else if (p.phase === 'read') {
         readEnd = performance.now();
+        cpuReadEnd = cpuSeconds();
         rows = p.done;
       }
     },
   });
   const t1 = performance.now();
+  const cpu1 = cpuSeconds();
   const maxRssPlanMB = maxRssMB();
   const applied = await applyStockRun(planned.run, { client });
   const t2 = performance.now();
+  const cpu2 = cpuSeconds();
   await client.close();
   sampler.stop();
   const plan = planned.file.plan;
@@ -370,6 +387,12 @@ async function childImport(url: string, token: string, sheet: string, batch: num
     maxRssPlanMB,
     maxRssMB: maxRssMB(),
     sampledPeakMB: sampler.peak(),
+    cpu: {
+      fetch: cpuFetchEnd - cpu0,
+      readPlan: cpuReadEnd - cpuFetchEnd,
+      planRest: cpu1 - cpuReadEnd,
+      apply: cpu2 - cpu1,
+    },
   };
   rmSync(planned.run.dir, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify(figures)}\n`);
@@ -787,6 +810,25 @@ async function main(): Promise<void> {
     console.log(
       `| ${label} | ${f2(f.fetchSeconds)} s | ${int(f.products)} / ${int(pages)} | ${f2(f.readPlanSeconds)} s | ${int(f.rowsPerSecond)} | ` +
         `${f2(f.planSeconds)} s | ${f2(f.applySeconds)} s | ${int(f.changes)} | ${f.requests} / ${w} | ${f1(f.maxRssPlanMB)} / ${f1(f.maxRssMB)} MB |`,
+    );
+  }
+  console.log(
+    '\nAfter the live fetch, by phase: wall (CPU of the importing process), the fixed costs of a run that must not grow faster than the read:\n',
+  );
+  console.log(
+    '| run | live fetch | rows planned after it | plan file, report | apply | after the fetch, total |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [label, f] of [
+    ['first', first],
+    ['re-run', again],
+  ] as const) {
+    const rest = f.planSeconds - f.fetchSeconds - f.readPlanSeconds;
+    const after = f.readPlanSeconds + rest + f.applySeconds;
+    const cpuAfter = f.cpu.readPlan + f.cpu.planRest + f.cpu.apply;
+    console.log(
+      `| ${label} | ${f2(f.fetchSeconds)} s (${f2(f.cpu.fetch)} s) | ${f2(f.readPlanSeconds)} s (${f2(f.cpu.readPlan)} s) | ` +
+        `${f2(rest)} s (${f2(f.cpu.planRest)} s) | ${f2(f.applySeconds)} s (${f2(f.cpu.apply)} s) | ${f2(after)} s (${f2(cpuAfter)} s) |`,
     );
   }
   const bestPlan = plan?.runs.reduce((b, r) => (r.rowsPerSecond > b.rowsPerSecond ? r : b));

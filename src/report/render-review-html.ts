@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { REVIEW_PAGE_SCRIPT } from './review-page-script.js';
 import { REVIEW_PAGE_STYLE } from './review-page-style.js';
+import { countText } from './count-text.js';
 import { pageHeadline } from './page-headline.js';
 import type { ReviewCard, ReviewColumn, ReviewPage, ReviewTable } from './review-page.js';
 
@@ -193,11 +194,6 @@ function renderFacts(page: ReviewPage): string {
     out.push(`<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`);
   out.push('</dl></details>');
   return out.join('\n');
-}
-
-/** A count as people read it: `100,000`. */
-function countText(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /** A table cell's text (a delta signed: `+6`), the same as the page script's `cellText`. */

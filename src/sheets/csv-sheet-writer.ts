@@ -1,4 +1,4 @@
-import { CsvFileWriter } from './csv-file-writer.js';
+import { csvField, CsvFileWriter } from './csv-file-writer.js';
 import { formatMoney } from './money.js';
 import { neutralizeFormula } from './neutralize-formula.js';
 import {
@@ -74,8 +74,7 @@ class CsvSheet implements SheetHandle {
   private readonly decimalComma: boolean;
   private readonly guard: (text: string) => string;
   private readonly place: CellPlace;
-  /** One row's fields, reused for every row. */
-  private readonly fields: string[];
+  private readonly delimiter: string;
   /** The last date and datetime text converted, and its CSV text (see dateText). */
   private readonly lastDate = { value: '', text: '' };
   private readonly lastDatetime = { value: '', text: '' };
@@ -94,7 +93,7 @@ class CsvSheet implements SheetHandle {
     this.decimals = options.currencyDecimals;
     this.decimalComma = options.decimalComma ?? false;
     this.guard = guardOf(options);
-    this.fields = this.columns.map(() => '');
+    this.delimiter = options.csvDelimiter ?? ',';
   }
 
   /** Opens the sheet's file (a file that cannot be written fails now, naming it) and writes the header. */
@@ -112,19 +111,34 @@ class CsvSheet implements SheetHandle {
       throw new Error(`sheet ${this.spec.name}: write after ${this.state === 'aborted' ? 'abort' : 'end'}`);
     }
     this.place.row = this.rowsWritten + 2;
+    // The line csvLine would make of the fields, each quoted as csvField says, in one pass.
+    const delimiter = this.delimiter;
+    let line = '';
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i] as ColumnSpec;
       const value = row[column.key];
+      if (i > 0) line += delimiter;
       if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'date')) {
-        this.fields[i] = this.dateText(value, column);
+        line += this.plainField(this.dateText(value, column));
         continue;
       }
       const cell = normalizeCell(value, column, this.timezone, this.place);
-      this.fields[i] = cell === null ? '' : this.text(cell, column);
+      if (cell === null) continue;
+      const text = this.text(cell, column);
+      line += column.type === 'text' ? csvField(text, delimiter) : this.plainField(text);
     }
-    const written = this.csv.writeRow(this.fields);
+    const written = this.csv.writeLines(`${line}\r\n`, 1);
     this.rowsWritten++;
     return written;
+  }
+
+  /**
+   * A field of a number, money, date or boolean column: csvField's quoting, which such text (digits,
+   * '-', '.', ':', a space inside a date, `true`/`false`, a decimal comma) needs only when it holds
+   * the delimiter, having no quote, line break, or space at either end (no regular expression run).
+   */
+  private plainField(text: string): string {
+    return text.includes(this.delimiter) ? csvField(text, this.delimiter) : text;
   }
 
   /**

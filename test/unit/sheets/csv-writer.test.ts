@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSheetWriter } from '../../../src/sheets/create-sheet-writer.js';
 import { defaultCsvPath, type SheetSpec } from '../../../src/sheets/sheet-writer.js';
 import { parseMoney } from '../../../src/sheets/money.js';
+import { csvLine } from '../../../src/sheets/csv-file-writer.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -102,6 +103,54 @@ describe('CSV sheet writer', () => {
     }
     expect(values.at(-1)).toBe('45015.00');
     expect(sum).toBe(total);
+  });
+
+  it('quotes a number, money, date or boolean field as csvField does: only when it holds the delimiter', async () => {
+    const row = {
+      id: 'A1',
+      note: ' x ',
+      total: -123456,
+      qty: -7,
+      rate: 1.5,
+      paid: false,
+      at: '2026-01-05T14:03:00Z',
+      day: '2026-01-05',
+    };
+    const cases: [string, boolean, string[]][] = [
+      [',', false, ['A1', '" x "', '-1234.56', '-7', '1.5', 'false', '2026-01-05 09:03:00', '2026-01-05']],
+      [',', true, ['A1', '" x "', '"-1234,56"', '-7', '"1,5"', 'false', '2026-01-05 09:03:00', '2026-01-05']],
+      [';', true, ['A1', '" x "', '-1234,56', '-7', '1,5', 'false', '2026-01-05 09:03:00', '2026-01-05']],
+      [':', false, ['A1', '" x "', '-1234.56', '-7', '1.5', 'false', '"2026-01-05 09:03:00"', '2026-01-05']],
+      [' ', false, ['A1', '" x "', '-1234.56', '-7', '1.5', 'false', '"2026-01-05 09:03:00"', '2026-01-05']],
+      [
+        '-',
+        false,
+        ['A1', '" x "', '"-1234.56"', '"-7"', '1.5', 'false', '"2026-01-05 09:03:00"', '"2026-01-05"'],
+      ],
+      ['e', false, ['A1', '" x "', '-1234.56', '-7', '1.5', '"false"', '2026-01-05 09:03:00', '2026-01-05']],
+    ];
+    for (const [delimiter, decimalComma, fields] of cases) {
+      const path = join(
+        dir,
+        `delimiter-${cases.findIndex((c) => c[0] === delimiter && c[1] === decimalComma)}.csv`,
+      );
+      const writer = createSheetWriter(path, {
+        format: 'csv',
+        currencyDecimals: 2,
+        timezone: 'America/New_York',
+        csvDelimiter: delimiter,
+        decimalComma,
+      });
+      const sheet = await writer.addSheet(spec);
+      await sheet.write(row);
+      await writer.close();
+      const text = await readFile(path, 'utf8');
+      const expected = fields.join(delimiter);
+      expect(text.slice(1).split('\r\n')[1], `delimiter ${JSON.stringify(delimiter)}`).toBe(expected);
+      // The same line csvLine makes of the fields' text.
+      const unquoted = fields.map((f) => (f.startsWith('"') ? f.slice(1, -1) : f));
+      expect(`${expected}\r\n`).toBe(csvLine(unquoted, delimiter));
+    }
   });
 
   it('writes one file per sheet', async () => {
