@@ -165,7 +165,6 @@ export function rollbackReview(
       key: d.id,
       notes: [`warning: ${d.type} changed since the run: ${d.reason}`],
     });
-  const kept = file.notReversible.filter((n) => n.reason === CREATED_KEPT).length;
   const table: ReviewTable | undefined =
     rows.length > 0
       ? {
@@ -210,21 +209,25 @@ export function rollbackReview(
           ['failed', applied.failed],
           ['not reached (pending)', applied.notReached],
         ]
-      : (
-          [
-            ['stock items to restore', file.counts['stock_items'] ?? 0],
-            ['customers to restore', file.counts['customers'] ?? 0],
-            ['products to restore', file.counts['products'] ?? 0],
-            ['products to delete', file.counts['products_deleted'] ?? 0],
-            ['created products kept', kept],
-            ['not reversible', file.notReversible.length - kept],
-            ['changed since the run (drift)', file.drifted.length],
-          ] as [string, number][]
-        ).filter(([, n]) => n > 0),
+      : plannedCounts(file).filter(([, n]) => n > 0),
   };
   if (planned && !file.refusal && file.restores.length > 0) body.applyCommand = rollbackCommand(file);
   if (applied && applied.status !== 'completed') body.resumeCommand = `mbulk runs rollback ${run.id} --apply`;
   return body;
+}
+
+/** A rollback plan's counts (the page shows those above 0). */
+function plannedCounts(file: RollbackPlanFile): [string, number][] {
+  const { kept, notReversible } = keptApart(file.notReversible);
+  return [
+    ['stock items to restore', file.counts['stock_items'] ?? 0],
+    ['customers to restore', file.counts['customers'] ?? 0],
+    ['products to restore', file.counts['products'] ?? 0],
+    ['products to delete', file.counts['products_deleted'] ?? 0],
+    ['created products kept', kept.length],
+    ['not reversible', notReversible.length],
+    ['changed since the run (drift)', file.drifted.length],
+  ];
 }
 
 /** report.html / report.md of a rollback run: what it restores, and after an apply what it did. */
@@ -234,6 +237,7 @@ export function writeRollbackReport(
   applied?: AppliedRollback,
 ): void {
   const lines = restoreLines(file);
+  const { kept, notReversible } = keptApart(file.notReversible);
   writeReport(run.file('report'), {
     title: `Rollback of run ${file.source.id}`,
     runId: run.id,
@@ -246,13 +250,7 @@ export function writeRollbackReport(
       ...(file.refusal ? ([['Refused', file.refusal]] as const) : []),
     ],
     counts: [
-      ['stock items to restore', file.counts['stock_items'] ?? 0],
-      ['customers to restore', file.counts['customers'] ?? 0],
-      ['products to restore', file.counts['products'] ?? 0],
-      ['products to delete', file.counts['products_deleted'] ?? 0],
-      ['created products kept', keptApart(file.notReversible).kept.length],
-      ['not reversible', keptApart(file.notReversible).notReversible.length],
-      ['changed since the run (drift)', file.drifted.length],
+      ...plannedCounts(file),
       ['left alone', file.leftAlone.length],
       ...(applied
         ? ([
@@ -266,13 +264,11 @@ export function writeRollbackReport(
     changes: lines,
     issues: [
       ...file.drifted.map((d) => `drift: ${d.type} ${d.id} (${d.label}): ${d.reason}`),
-      ...keptApart(file.notReversible).kept.map(
+      ...kept.map(
         (n) =>
           `kept: ${n.type} ${n.id} (${n.label}): created by the run; to delete it too: mbulk runs rollback ${file.source.id} --delete-created --apply`,
       ),
-      ...keptApart(file.notReversible).notReversible.map(
-        (n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`,
-      ),
+      ...notReversible.map((n) => `not reversible: ${n.type} ${n.id} (${n.label}): ${n.reason}`),
       ...(applied?.failures ?? []).map((f) =>
         f.code === 'not_run'
           ? `not reached: ${f.type} ${f.id}: the rollback stopped first; continue it: mbulk runs rollback ${run.id} --apply`
