@@ -177,6 +177,22 @@ interface Counters {
 
 /** Builds a whole deterministic store snapshot. See the module comment for the guarantees. */
 export function generateStore(opts: GenerateStoreOptions = {}): StoreSnapshot {
+  return generate(opts, () => undefined, true);
+}
+
+/**
+ * The same store as generateStore, but each product is handed to `onProduct` as it is made and
+ * not kept (the snapshot's `products` is empty), unless orders are generated too (their lines
+ * name products): a sandbox of 330,000 products then never holds them all as objects.
+ */
+export function generateStoreStreamed(
+  opts: GenerateStoreOptions,
+  onProduct: (p: Product) => void,
+): StoreSnapshot {
+  return generate(opts, onProduct, false);
+}
+
+function generate(opts: GenerateStoreOptions, onProduct: (p: Product) => void, keep: boolean): StoreSnapshot {
   const seed = opts.seed ?? 1;
   const root = new Prng(seed);
   const country = (opts.country ?? 'MY').toUpperCase();
@@ -194,11 +210,17 @@ export function generateStore(opts: GenerateStoreOptions = {}): StoreSnapshot {
     opts.timezone ?? info?.timezone ?? 'UTC',
     money,
   );
-  const products = makeProducts(root.fork('products'), count(opts.products, 20), nowMs, money);
+  const productCount = count(opts.products, 20);
+  const orderCount = count(opts.orders, 50);
+  const products: Product[] = [];
+  makeProducts(root.fork('products'), productCount, nowMs, money, (p) => {
+    onProduct(p);
+    if (keep || orderCount > 0) products.push(p);
+  });
   const customers = makeCustomers(root.fork('customers'), count(opts.customers, 30), country, nowMs);
   const orders = makeOrders(
     root.fork('orders'),
-    count(opts.orders, 50),
+    orderCount,
     store,
     products,
     customers,
@@ -207,7 +229,15 @@ export function generateStore(opts: GenerateStoreOptions = {}): StoreSnapshot {
     opts.tipsInTax === true,
   );
   const templates = makeTemplates();
-  return { format: 'merchant-bulk/snapshot', version: 1, me: store, products, customers, orders, templates };
+  return {
+    format: 'merchant-bulk/snapshot',
+    version: 1,
+    me: store,
+    products: keep ? products : [],
+    customers,
+    orders,
+    templates,
+  };
 }
 
 function count(n: number | undefined, fallback: number): number {
@@ -258,8 +288,7 @@ function makeStore(
 
 // ---- products ----
 
-function makeProducts(r: Prng, n: number, nowMs: number, money: Money): Product[] {
-  const products: Product[] = new Array<Product>(n);
+function makeProducts(r: Prng, n: number, nowMs: number, money: Money, emit: (p: Product) => void): void {
   const c: Counters = { product: 0, variant: 0, option: 0, choice: 0, inventory: 0, image: 0 };
   // Catalog built over the second year before `now`, in creation order.
   const start = nowMs - 730 * DAY;
@@ -267,9 +296,8 @@ function makeProducts(r: Prng, n: number, nowMs: number, money: Money): Product[
   for (let i = 0; i < n; i++) {
     const created = Math.floor(start + i * step + r.next() * step);
     const updated = r.chance(0.4) ? created + r.int(1, 300) * DAY + r.int(0, 86_399) * 1000 : created;
-    products[i] = makeProduct(r, c, created, Math.min(updated, nowMs - DAY), money);
+    emit(makeProduct(r, c, created, Math.min(updated, nowMs - DAY), money));
   }
-  return products;
 }
 
 function makeProduct(r: Prng, c: Counters, createdMs: number, updatedMs: number, money: Money): Product {

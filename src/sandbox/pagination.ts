@@ -65,6 +65,19 @@ export class SeqList<T extends Sequenced> {
     this.items.push(item);
   }
 
+  /** Appends many at once (a load), sorting once when they are not already in order. */
+  pushAll(items: readonly T[]): void {
+    if (items.length === 0) return;
+    const all = this.items.concat(items);
+    for (let i = 1; i < all.length; i++) {
+      if ((all[i - 1] as T).seq >= (all[i] as T).seq) {
+        all.sort((a, b) => a.seq - b.seq);
+        break;
+      }
+    }
+    this.items = all;
+  }
+
   remove(item: T): void {
     const i = this.firstAfter(item.seq - 1);
     if (this.items[i] === item) this.items.splice(i, 1);

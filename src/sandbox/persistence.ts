@@ -12,6 +12,7 @@ import {
 } from './json-object-reader.js';
 import { SandboxExtrasSchema } from './sandbox-extras-schema.js';
 import type { SandboxState, SandboxStore } from './store.js';
+import type { ProductLoad } from './tables/product-load.js';
 
 /**
  * Writes the store's state to `path` atomically (src/files/atomic-file.ts), so a crash leaves
@@ -36,10 +37,13 @@ function saveState(path: string, store: SandboxStore): void {
 const STATE_REMEDY = 'delete it, or start the sandbox with --reset, to begin again from the seed';
 const SEED_REMEDY = 'give a snapshot written by mbulk export snapshot';
 
-/** Reads a state file; null when it does not exist. A damaged one is a StateFileError. */
-export async function readStateFile(path: string): Promise<SandboxState | null> {
+/**
+ * Reads a state file; null when it does not exist. A damaged one is a StateFileError. With
+ * `products`, its products go there as they are read (and `products` of the state is empty).
+ */
+export async function readStateFile(path: string, products?: ProductLoad): Promise<SandboxState | null> {
   try {
-    return await readSnapshotFile(path, STATE_REMEDY);
+    return await readSnapshotFile(path, STATE_REMEDY, products);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -84,9 +88,15 @@ const SnapshotHead = StoreSnapshot.extend({
  * Reads a state or snapshot file as a stream (a store of 330k products is a file of about a
  * gigabyte: more than one string can hold): each product, customer, order and template is parsed
  * and validated on its own as its bytes arrive. A StateFileError naming the file (and the entity)
- * on anything invalid; a missing file rejects with the fs error (ENOENT).
+ * on anything invalid; a missing file rejects with the fs error (ENOENT). With `products`, each
+ * product goes there as soon as it is valid (its compact form: see ProductLoad) and the state's
+ * `products` is empty, so a big catalog is never held as objects.
  */
-export async function readSnapshotFile(path: string, remedy = SEED_REMEDY): Promise<SandboxState> {
+export async function readSnapshotFile(
+  path: string,
+  remedy = SEED_REMEDY,
+  products?: ProductLoad,
+): Promise<SandboxState> {
   const head: Record<string, unknown> = {};
   const offsets: Record<string, number> = {};
   const lists: { [K in ListKey]?: StoreSnapshot[K][number][] } = {};
@@ -104,7 +114,9 @@ export async function readSnapshotFile(path: string, remedy = SEED_REMEDY): Prom
           const r = ENTITY[key].safeParse(value);
           if (!r.success)
             throw notASnapshot(path, [key, index, ...(r.error.issues[0]?.path ?? [])], r.error, remedy, at);
-          (lists[key] as unknown[]).push(r.data);
+          if (products !== undefined && key === 'products')
+            products.add(r.data as StoreSnapshot['products'][number]);
+          else (lists[key] as unknown[]).push(r.data);
         },
         member: (key, value, at) => {
           head[key] = value;

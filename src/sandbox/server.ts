@@ -5,6 +5,7 @@ import { DEFAULT_TOKEN, SandboxApp } from './app.js';
 import { readSnapshotFile, readStateFile, StateSaver, validateSnapshot } from './persistence.js';
 import type { RequestLogEntry } from './request-log.js';
 import { SandboxStore, type SandboxState } from './store.js';
+import { ProductLoad } from './tables/product-load.js';
 
 export interface SandboxOptions {
   /** Port to listen on (default 0: any free port). */
@@ -62,18 +63,25 @@ export interface RunningSandbox {
  */
 export async function loadInitialState(
   options: Pick<SandboxOptions, 'dataFile' | 'seed' | 'generate'>,
-): Promise<{ state: SandboxState | undefined; fromFile: boolean }> {
+): Promise<{ state: SandboxState | undefined; productLoad?: ProductLoad; fromFile: boolean }> {
+  // Products read from a file or generated go straight into their compact form (ProductLoad).
+  const productLoad = new ProductLoad();
   if (options.dataFile !== undefined) {
-    const state = await readStateFile(options.dataFile);
-    if (state !== null) return { state, fromFile: true };
+    const state = await readStateFile(options.dataFile, productLoad);
+    if (state !== null) return { state, productLoad, fromFile: true };
   }
   if (typeof options.seed === 'string') {
-    return { state: await readSnapshotFile(options.seed), fromFile: false };
+    return {
+      state: await readSnapshotFile(options.seed, undefined, productLoad),
+      productLoad,
+      fromFile: false,
+    };
   }
   if (options.seed !== undefined) return { state: validateSnapshot(options.seed, 'seed'), fromFile: false };
   if (options.generate !== undefined) {
-    const { generateStore } = await import('./generator.js');
-    return { state: generateStore(options.generate), fromFile: false };
+    const { generateStoreStreamed } = await import('./generator.js');
+    const state = generateStoreStreamed(options.generate, (p) => productLoad.add(p));
+    return { state, productLoad, fromFile: false };
   }
   return { state: undefined, fromFile: false };
 }
@@ -82,9 +90,10 @@ export async function loadInitialState(
 export async function createSandboxStore(
   options: Pick<SandboxOptions, 'dataFile' | 'seed' | 'generate'> & { baseUrl?: string } = {},
 ): Promise<SandboxStore> {
-  const { state } = await loadInitialState(options);
+  const { state, productLoad } = await loadInitialState(options);
   return new SandboxStore({
     ...(state !== undefined ? { state } : {}),
+    ...(productLoad !== undefined ? { productLoad } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
   });
 }
@@ -101,9 +110,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the sandbox on a loopback port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const { state, fromFile } = await loadInitialState(options);
+  const { state, productLoad, fromFile } = await loadInitialState(options);
   const store = new SandboxStore(
-    state !== undefined ? { state } : options.empty !== undefined ? { empty: options.empty } : {},
+    state !== undefined
+      ? { state, ...(productLoad !== undefined ? { productLoad } : {}) }
+      : options.empty !== undefined
+        ? { empty: options.empty }
+        : {},
   );
   const app = new SandboxApp(store, {
     token: options.token ?? DEFAULT_TOKEN,

@@ -17,7 +17,7 @@ import { InventoryTable } from './tables/inventory-table.js';
 import { MessageLog, type SentMessage } from './tables/message-log.js';
 import { OrderTable } from './tables/order-table.js';
 import { ProductTable } from './tables/product-table.js';
-import { renderedProductJson } from './tables/render-product.js';
+import type { ProductLoad } from './tables/product-load.js';
 import type { ListQuery } from './tables/request-parsing.js';
 import { StoreContext } from './tables/store-context.js';
 import { TemplateTable } from './tables/template-table.js';
@@ -53,6 +53,11 @@ export interface SandboxStoreOptions {
   empty?: { currency?: string; country?: string };
   /** The sandbox's own URL, whose image URLs are kept (the server sets it once it listens). */
   baseUrl?: string;
+  /**
+   * The products, already in their compact form (a state file read as a stream, or the generator),
+   * instead of `state.products` (then left empty): the whole catalog never exists as objects.
+   */
+  productLoad?: ProductLoad;
 }
 
 const DEFAULT_STORE: Store = {
@@ -112,7 +117,9 @@ export class SandboxStore {
     this.templates = new TemplateTable(this.ctx);
     this.sent = new MessageLog(this.ctx, this.templates);
     if (state !== undefined) {
-      this.products.load(state.products, extras?.seqs.products, extras?.item_seqs);
+      if (options.productLoad === undefined)
+        this.products.load(state.products, extras?.seqs.products, extras?.item_seqs);
+      else this.products.adopt(options.productLoad, extras?.seqs.products, extras?.item_seqs);
       this.customers.load(state.customers, extras?.seqs.customers);
       this.orders.load(state.orders, extras?.seqs.orders);
       this.templates.load(state.templates, extras?.seqs.templates);
@@ -166,23 +173,19 @@ export class SandboxStore {
 
   /**
    * The whole state as JSON text, handed to `write` piece by piece, synchronously (so it is one
-   * consistent moment). Products are rendered without keeping their JSON (a served product keeps
-   * it for the next GET; a save of 330,000 products would otherwise hold every one of them).
+   * consistent moment). Each product is its stored JSON; the item sequence numbers are written
+   * one by one from the inventory index (never one object of a million keys).
    */
   writeState(write: (piece: string) => void, exportedAt = new Date().toISOString()): void {
     write(
       `{"format":"merchant-bulk/snapshot","version":1,"exported_at":${JSON.stringify(exportedAt)},"me":${JSON.stringify(this.me)},"products":[`,
     );
     const seqs: SandboxExtras['seqs'] = { products: [], customers: [], orders: [], templates: [] };
-    const itemSeqs: Record<string, number> = {};
     let first = true;
     for (const p of this.products.records()) {
-      const json = renderedProductJson(p);
-      write(first ? json : `,${json}`);
+      write(first ? p.json : `,${p.json}`);
       first = false;
       seqs.products.push(p.seq);
-      if (p.item !== null) itemSeqs[p.item.item_id] = p.item.seq;
-      for (const v of p.variants) itemSeqs[v.item.item_id] = v.item.seq;
     }
     const section = <T>(name: string, entries: readonly Entry<T>[], into: number[]): void => {
       write(`],"${name}":[`);
@@ -196,15 +199,27 @@ export class SandboxStore {
     section('customers', this.customers.table.entries(), seqs.customers);
     section('orders', this.orders.table.entries(), seqs.orders);
     section('templates', this.templates.table.entries(), seqs.templates);
-    const extras: SandboxExtras = {
+    const head: Pick<SandboxExtras, 'version' | 'counters' | 'seqs'> = {
       version: 1,
       counters: { id: this.ctx.idCounter, seq: this.ctx.seqCounter, clock: this.ctx.clock.lastMs },
       seqs,
-      item_seqs: itemSeqs,
-      messages: this.sent.all(),
-      idempotency: this.idempotency.toJSON(),
     };
-    write(`],"sandbox":${JSON.stringify(extras)}}`);
+    write(`],"sandbox":${JSON.stringify(head).slice(0, -1)},"item_seqs":{`);
+    let pieces: string[] = [];
+    let firstItems = true;
+    const flush = (): void => {
+      write(`${firstItems ? '' : ','}${pieces.join(',')}`);
+      firstItems = false;
+      pieces = [];
+    };
+    for (const item of this.inventory.slots()) {
+      pieces.push(`${JSON.stringify(item.item_id)}:${item.seq}`);
+      if (pieces.length === 4096) flush();
+    }
+    if (pieces.length > 0) flush();
+    write(
+      `},"messages":${JSON.stringify(this.sent.all())},"idempotency":${JSON.stringify(this.idempotency.toJSON())}}}`,
+    );
   }
 
   /** The whole state as one object (convenient for small stores and tests). */

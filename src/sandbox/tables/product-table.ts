@@ -9,16 +9,19 @@ import {
   type VariantCreate,
   type VariantUpdateEntry,
 } from '../../schema/index.js';
-import { pickVariantFields } from '../../schema/product.js';
 import { parseLimit, SeqList } from '../pagination.js';
 import { invalidParam, notFound } from '../sandbox-error.js';
-import type { InventoryTable } from './inventory-table.js';
+import type { InventoryTable, ProductAccess } from './inventory-table.js';
+import { IdSet } from './id-set.js';
 import { listJson } from './list-json.js';
+import { itemsOf, ProductLoad, recFromProduct, type LoadedProduct } from './product-load.js';
 import {
   PRODUCT_FIELD_KEYS,
   type ItemRec,
+  type ItemSlot,
   type ProductFields,
   type ProductRec,
+  type ProductSlot,
   type VariantRec,
 } from './product-records.js';
 import { rehostImages } from './rehost-images.js';
@@ -27,30 +30,34 @@ import { enumFilter, parseBody, type ListQuery } from './request-parsing.js';
 import type { StoreContext } from './store-context.js';
 
 /**
- * Products with their variants and options (ids owned per product), and their stock items in the
- * inventory table: list, get, create, update with every rule of the spec, delete.
+ * Products with their variants and options (ids unique store-wide), and their stock items in the
+ * inventory table: list, get, create, update with every rule of the spec, delete. Each product is
+ * kept as its API JSON (ProductSlot); a write makes its working form from that JSON
+ * (materialise), applies the rules, and stores the JSON again (commit).
  */
-export class ProductTable {
-  private readonly byId = new Map<string, ProductRec>();
-  private readonly list = new SeqList<ProductRec>();
-  private readonly variantOwner = new Map<string, string>();
-  private readonly optionOwner = new Map<string, string>();
+export class ProductTable implements ProductAccess {
+  private readonly byId = new Map<string, ProductSlot>();
+  private readonly list = new SeqList<ProductSlot>();
+  private readonly variantIds = new IdSet('var');
+  private readonly optionIds = new IdSet('opt');
 
   constructor(
     private readonly ctx: StoreContext,
     private readonly inventory: InventoryTable,
-  ) {}
+  ) {
+    inventory.products = this;
+  }
 
   get size(): number {
     return this.byId.size;
   }
 
   get variantCount(): number {
-    return this.variantOwner.size;
+    return this.variantIds.size;
   }
 
   /** Every product in creation order. */
-  records(): readonly ProductRec[] {
+  records(): readonly ProductSlot[] {
     return this.list.values();
   }
 
@@ -60,62 +67,113 @@ export class ProductTable {
     seqs: readonly number[] | undefined,
     itemSeqs: Readonly<Record<string, number>> | undefined,
   ): void {
-    products.forEach((p, i) => {
-      const seq = this.ctx.loadedSeq(seqs?.[i]);
-      const fields = {} as Record<string, unknown>;
-      for (const k of PRODUCT_FIELD_KEYS) fields[k] = p[k];
-      const rec: ProductRec = {
-        seq,
-        id: p.id,
-        fields: fields as ProductFields,
-        item: null,
-        variants: [],
-        options: p.options,
-        images: p.images,
-        created_at: p.created_at,
-        updated_at: p.updated_at,
-        json: null,
-      };
-      this.ctx.clock.observe(Date.parse(p.updated_at));
-      const loadItem = (inv: InventoryItem | null, variantId: string | null): ItemRec => {
-        const itemId = inv?.item_id ?? this.ctx.newId('inv', (id) => this.inventory.has(id));
-        const itemSeq = this.ctx.loadedSeq(itemSeqs?.[itemId]);
-        return {
-          seq: itemSeq,
-          item_id: itemId,
-          product_id: p.id,
-          variant_id: variantId,
-          quantity: inv?.quantity ?? 0,
-          updated_at: inv?.updated_at ?? p.updated_at,
-        };
-      };
-      if (p.variants.length === 0) rec.item = loadItem(p.inventory, null);
-      for (const v of p.variants) {
-        rec.variants.push({ ...pickVariantFields(v), item: loadItem(v.inventory, v.id) });
+    const load = new ProductLoad();
+    for (const p of products) load.add(p);
+    this.adopt(load, seqs, itemSeqs);
+  }
+
+  /**
+   * Takes in a load (ProductLoad) with its saved sequence numbers: each product's, then each of
+   * its items' (a new number where none was saved, in that order, as if loaded one by one).
+   */
+  adopt(
+    load: ProductLoad,
+    seqs: readonly number[] | undefined,
+    itemSeqs: Readonly<Record<string, number>> | undefined,
+  ): void {
+    this.ctx.clock.observe(load.latestMs);
+    const slots: ProductSlot[] = [];
+    const items: ItemSlot[] = [];
+    const entries = load.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as LoadedProduct;
+      const slot = e.slot;
+      slot.seq = this.ctx.loadedSeq(seqs?.[i]);
+      if (e.product !== null) {
+        // A stock item without an id (a snapshot may leave `inventory` null): name it now.
+        const product = e.product;
+        const rec = recFromProduct(product, slot.seq, (inventory, variantId) => {
+          const itemId = inventory?.item_id ?? this.ctx.newId('inv', (id) => this.inventory.has(id));
+          return {
+            seq: this.ctx.loadedSeq(itemSeqs?.[itemId]),
+            item_id: itemId,
+            product_id: product.id,
+            variant_id: variantId,
+            quantity: inventory?.quantity ?? 0,
+            updated_at: inventory?.updated_at ?? product.updated_at,
+          };
+        });
+        slot.json = productJson(rec);
+        for (const item of itemsOf(rec)) {
+          const s = {
+            seq: item.seq,
+            item_id: item.item_id,
+            product: slot,
+            updatedMs: Date.parse(item.updated_at),
+          };
+          this.inventory.index(s);
+          items.push(s);
+        }
+      } else {
+        for (const item of e.items) {
+          item.seq = this.ctx.loadedSeq(itemSeqs?.[item.item_id]);
+          this.inventory.index(item);
+          items.push(item);
+        }
       }
-      this.addRec(rec);
+      this.byId.set(slot.id, slot);
+      slots.push(slot);
+      for (const id of e.variantIds) this.variantIds.add(id);
+      for (const id of e.optionIds) this.optionIds.add(id);
+    }
+    entries.length = 0;
+    this.list.pushAll(slots);
+    this.inventory.order(items);
+  }
+
+  /** The working form of a stored product (its items' sequence numbers from the inventory index). */
+  materialise(slot: ProductSlot): ProductRec {
+    const p = JSON.parse(slot.json) as Product;
+    return recFromProduct(p, slot.seq, (inventory, variantId) => {
+      const item = inventory as InventoryItem;
+      return {
+        seq: this.inventory.slot(item.item_id)?.seq ?? 0,
+        item_id: item.item_id,
+        product_id: p.id,
+        variant_id: variantId,
+        quantity: item.quantity,
+        updated_at: item.updated_at,
+      };
     });
   }
 
-  private addRec(rec: ProductRec): void {
-    this.byId.set(rec.id, rec);
-    this.list.push(rec);
-    if (rec.item !== null) this.inventory.add(rec.item, rec, null);
-    for (const v of rec.variants) {
-      this.variantOwner.set(v.id, rec.id);
-      this.inventory.add(v.item, rec, v);
+  /** Stores a product's working form back: its JSON, its status, its items' times. */
+  commit(slot: ProductSlot, rec: ProductRec): void {
+    slot.json = productJson(rec);
+    slot.status = rec.fields.status;
+    for (const item of itemsOf(rec)) {
+      const s = this.inventory.slot(item.item_id);
+      if (s !== undefined) s.updatedMs = Date.parse(item.updated_at);
     }
-    for (const o of rec.options) this.optionOwner.set(o.id, rec.id);
   }
 
-  private rec(id: string): ProductRec {
+  private addRec(rec: ProductRec): void {
+    const slot: ProductSlot = { seq: rec.seq, id: rec.id, json: productJson(rec), status: rec.fields.status };
+    this.byId.set(rec.id, slot);
+    this.list.push(slot);
+    for (const item of itemsOf(rec)) this.inventory.add(item, slot);
+    for (const v of rec.variants) this.variantIds.add(v.id);
+    for (const o of rec.options) this.optionIds.add(o.id);
+  }
+
+  private slot(id: string): ProductSlot {
     const p = this.byId.get(id);
     if (p === undefined) throw notFound(`no product with id ${id}`);
     return p;
   }
 
   private newVariant(productId: string, v: VariantCreate | VariantUpdateEntry, now: string): VariantRec {
-    const id = this.ctx.newId('var', (x) => this.variantOwner.has(x));
+    const id = this.ctx.newId('var', (x) => this.variantIds.has(x));
     return {
       id,
       name: v.name,
@@ -136,7 +194,7 @@ export class ProductTable {
     settings?: unknown;
   }): ProductOption {
     const option: ProductOption = {
-      id: this.ctx.newId('opt', (x) => this.optionOwner.has(x)),
+      id: this.ctx.newId('opt', (x) => this.optionIds.has(x)),
       object: 'product_option',
       type: o.type ?? 'OPTION_TEXT',
       text: o.text,
@@ -153,18 +211,21 @@ export class ProductTable {
     const page = this.list.page(
       query.get('cursor'),
       limit,
-      status === undefined ? undefined : (p) => p.fields.status === status,
+      status === undefined ? undefined : (p) => p.status === status,
     );
-    return listJson(page.items.map(productJson), page);
+    return listJson(
+      page.items.map((p) => p.json),
+      page,
+    );
   }
 
   get(id: string): Product {
-    return JSON.parse(productJson(this.rec(id))) as Product;
+    return JSON.parse(this.slot(id).json) as Product;
   }
 
-  /** The cached JSON of one product (what GET answers). */
+  /** The stored JSON of one product (what GET answers). */
   getJson(id: string): string {
-    return productJson(this.rec(id));
+    return this.slot(id).json;
   }
 
   /** POST /api/v2/products (a decision of docs/architecture.md, "The API: gaps and rules"). */
@@ -212,7 +273,6 @@ export class ProductTable {
       images,
       created_at: now,
       updated_at: now,
-      json: null,
     };
     this.addRec(rec);
     this.ctx.changed();
@@ -221,14 +281,15 @@ export class ProductTable {
 
   /** PATCH /api/v2/products/{id}: every rule of the spec (replace lists, images, stock). */
   update(id: string, body: unknown): Product {
-    const p = this.rec(id);
+    const slot = this.slot(id);
     const b = parseBody(ProductUpdate, body);
+    const p = this.materialise(slot);
     // Validate everything before touching anything.
     if (b.variants !== undefined) {
       const seen = new Set<string>();
       b.variants.forEach((v, i) => {
         if (v.id === undefined) return;
-        if (this.variantOwner.get(v.id) !== id) {
+        if (!p.variants.some((x) => x.id === v.id)) {
           throw invalidParam(`variants.${i}.id`, `variant ${v.id} does not belong to product ${id}`);
         }
         if (seen.has(v.id)) throw invalidParam(`variants.${i}.id`, `variant ${v.id} is listed twice`);
@@ -239,7 +300,7 @@ export class ProductTable {
       const seen = new Set<string>();
       b.options.forEach((o, i) => {
         if (o.id === undefined) return;
-        if (this.optionOwner.get(o.id) !== id) {
+        if (!p.options.some((x) => x.id === o.id)) {
           throw invalidParam(`options.${i}.id`, `option ${o.id} does not belong to product ${id}`);
         }
         if (seen.has(o.id)) throw invalidParam(`options.${i}.id`, `option ${o.id} is listed twice`);
@@ -270,8 +331,8 @@ export class ProductTable {
         const existing = e.id === undefined ? undefined : old.get(e.id);
         if (existing === undefined) {
           const v = this.newVariant(id, e, now);
-          this.variantOwner.set(v.id, id);
-          this.inventory.add(v.item, p, v);
+          this.variantIds.add(v.id);
+          this.inventory.add(v.item, slot);
           next.push(v);
           continue;
         }
@@ -291,16 +352,16 @@ export class ProductTable {
       }
       // Variants left out are deleted with their stock.
       for (const gone of old.values()) {
-        this.variantOwner.delete(gone.id);
-        this.inventory.remove(gone.item);
+        this.variantIds.delete(gone.id);
+        this.inventory.remove(gone.item.item_id);
       }
       p.variants = next;
       if (next.length > 0 && p.item !== null) {
-        this.inventory.remove(p.item);
+        this.inventory.remove(p.item.item_id);
         p.item = null;
       } else if (next.length === 0 && p.item === null) {
         p.item = this.inventory.newItem(id, null, b.inventory_quantity ?? 0, now);
-        this.inventory.add(p.item, p, null);
+        this.inventory.add(p.item, slot);
       }
     }
     if (b.inventory_quantity !== undefined && p.item !== null) {
@@ -314,7 +375,7 @@ export class ProductTable {
         const existing = e.id === undefined ? undefined : old.get(e.id);
         if (existing === undefined) {
           const o = this.newOption(e);
-          this.optionOwner.set(o.id, id);
+          this.optionIds.add(o.id);
           next.push(o);
           continue;
         }
@@ -328,7 +389,7 @@ export class ProductTable {
         if (e.settings !== undefined) o.settings = e.settings;
         next.push(o);
       }
-      for (const gone of old.values()) this.optionOwner.delete(gone.id);
+      for (const gone of old.values()) this.optionIds.delete(gone.id);
       p.options = next;
     }
     if (images !== undefined) p.images = images;
@@ -339,22 +400,20 @@ export class ProductTable {
         v.item.updated_at = now;
     }
     p.updated_at = now;
-    p.json = null;
+    this.commit(slot, p);
     this.ctx.changed();
     return this.get(id);
   }
 
   /** DELETE /api/v2/products/{id}: the product, its variants, options, images and stock. */
   delete(id: string): DeletionResult {
-    const p = this.rec(id);
+    const slot = this.slot(id);
+    const p = this.materialise(slot);
     this.byId.delete(id);
-    this.list.remove(p);
-    if (p.item !== null) this.inventory.remove(p.item);
-    for (const v of p.variants) {
-      this.variantOwner.delete(v.id);
-      this.inventory.remove(v.item);
-    }
-    for (const o of p.options) this.optionOwner.delete(o.id);
+    this.list.remove(slot);
+    for (const item of itemsOf(p)) this.inventory.remove(item.item_id);
+    for (const v of p.variants) this.variantIds.delete(v.id);
+    for (const o of p.options) this.optionIds.delete(o.id);
     this.ctx.changed();
     return { id, object: 'product', deleted: true };
   }

@@ -1,0 +1,98 @@
+import type { InventoryItem, Product } from '../../schema/index.js';
+import { pickVariantFields } from '../../schema/product.js';
+import {
+  PRODUCT_FIELD_KEYS,
+  type ItemRec,
+  type ItemSlot,
+  type ProductFields,
+  type ProductRec,
+  type ProductSlot,
+} from './product-records.js';
+import { productJson } from './render-product.js';
+
+/** A product's stock items in the API's order: its own (without variants), else each variant's. */
+export function itemsOf(p: ProductRec): ItemRec[] {
+  const items = p.item === null ? [] : [p.item];
+  for (const v of p.variants) items.push(v.item);
+  return items;
+}
+
+/**
+ * The working form of an API Product; `item` makes each stock item from the product's (or a
+ * variant's) `inventory`, which a snapshot may leave null.
+ */
+export function recFromProduct(
+  p: Product,
+  seq: number,
+  item: (inventory: InventoryItem | null, variantId: string | null) => ItemRec,
+): ProductRec {
+  const fields = {} as Record<string, unknown>;
+  for (const k of PRODUCT_FIELD_KEYS) fields[k] = p[k];
+  const rec: ProductRec = {
+    seq,
+    id: p.id,
+    fields: fields as ProductFields,
+    item: null,
+    variants: [],
+    options: p.options,
+    images: p.images,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+  if (p.variants.length === 0) rec.item = item(p.inventory, null);
+  for (const v of p.variants) rec.variants.push({ ...pickVariantFields(v), item: item(v.inventory, v.id) });
+  return rec;
+}
+
+/** A loaded product before the table numbers it (sequence numbers come last in a state file). */
+export interface LoadedProduct {
+  slot: ProductSlot;
+  items: ItemSlot[];
+  variantIds: string[];
+  optionIds: string[];
+  /** Kept only when a stock item has no id yet: the table names it, then renders the JSON. */
+  product: Product | null;
+}
+
+/**
+ * Products being loaded (from a state file as it streams, or from the generator as it makes
+ * them), each turned into its compact form at once so the whole catalog never exists as objects:
+ * SandboxStore then adopts the load, giving the saved sequence numbers (ProductTable.adopt).
+ */
+export class ProductLoad {
+  readonly entries: LoadedProduct[] = [];
+  /** The latest `updated_at` seen (epoch ms): the clock moves past it. */
+  latestMs = Number.NEGATIVE_INFINITY;
+
+  add(p: Product): void {
+    let unnamed = false;
+    const rec = recFromProduct(p, 0, (inventory, variantId) => {
+      if (inventory === null) unnamed = true;
+      return {
+        seq: 0,
+        item_id: inventory?.item_id ?? '',
+        product_id: p.id,
+        variant_id: variantId,
+        quantity: inventory?.quantity ?? 0,
+        updated_at: inventory?.updated_at ?? p.updated_at,
+      };
+    });
+    const slot: ProductSlot = { seq: 0, id: p.id, json: unnamed ? '' : productJson(rec), status: p.status };
+    const updated = Date.parse(p.updated_at);
+    if (updated > this.latestMs) this.latestMs = updated;
+    this.entries.push({
+      slot,
+      items: unnamed
+        ? []
+        : itemsOf(rec).map((i) => ({
+            seq: 0,
+            item_id: i.item_id,
+            product: slot,
+            updatedMs: Date.parse(i.updated_at),
+          })),
+      variantIds: p.variants.map((v) => v.id),
+      optionIds: p.options.map((o) => o.id),
+      product: unnamed ? p : null,
+    });
+  }
+}
