@@ -22,7 +22,6 @@ import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ExcelJS from 'exceljs';
 import { MerchantClient } from '../src/api/merchant-client.js';
 import { undiciRequestLike } from '../src/api/transport.js';
 import { csvField } from '../src/sheets/csv-file-writer.js';
@@ -160,6 +159,8 @@ async function writeCsv(file: string): Promise<void> {
 }
 
 async function writeXlsx(file: string): Promise<void> {
+  // Loaded here only: the importing child (this file too) must not pay exceljs's start-up, as a CSV job does not.
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
   const ws = wb.addWorksheet('products');
   ws.addRow([...COLUMNS]).commit();

@@ -45,6 +45,32 @@ export interface ProductRowTally {
 export function productRowTally(
   file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows' | 'skippedRows'>,
 ): ProductRowTally {
+  // A plan's report, counts and terminal lines each ask for it (a million rows: once is enough).
+  const known = tallies.get(file.plan.entries);
+  if (
+    known !== undefined &&
+    known.issues === file.issues &&
+    known.entryCount === file.plan.entries.length &&
+    known.issueCount === file.issues.length
+  )
+    return { ...known.tally, read: file.rows, leftOut: file.skippedRows?.length ?? 0 };
+  const tally = countRows(file);
+  tallies.set(file.plan.entries, {
+    issues: file.issues,
+    entryCount: file.plan.entries.length,
+    issueCount: file.issues.length,
+    tally,
+  });
+  return { ...tally };
+}
+
+/** The last tally of each plan's entries (see productRowTally). */
+const tallies = new WeakMap<
+  readonly unknown[],
+  { issues: readonly unknown[]; entryCount: number; issueCount: number; tally: ProductRowTally }
+>();
+
+function countRows(file: Pick<ProductPlanFile, 'plan' | 'issues' | 'rows' | 'skippedRows'>): ProductRowTally {
   // What each row is, as bits by sheet and row number (a million rows: ~1 MB, no key strings).
   const marks = new RowMarks();
   for (const e of file.plan.entries) {

@@ -72,6 +72,12 @@ describe('productRowTally', () => {
     const tally = productRowTally(file);
     expect(tally).toEqual(referenceTally(file));
     expect(tally).toEqual({ read: 1000, inPlan: 8, leftOut: 2, markedSkip: 2, invalid: 6 });
+    // Asked again (the report, the counts and the terminal each ask): the same answer, and a new one
+    // once the file's issues are others.
+    expect(productRowTally(file)).toEqual(tally);
+    const more = { ...file, issues: [...file.issues, { ...p(2), severity: 'error' }] } as TallyInput;
+    expect(productRowTally(more)).toEqual(referenceTally(more));
+    expect(productRowTally(more).invalid).toBe(7);
   });
 
   it('counts a 10,000-row plan as the key sets did', () => {
