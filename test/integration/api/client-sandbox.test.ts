@@ -2,12 +2,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../../src/api/errors.js';
 import { idempotencyKey } from '../../../src/api/idempotency-key.js';
 import { MerchantClient, type MerchantClientOptions } from '../../../src/api/merchant-client.js';
+import type { FetchLike } from '../../../src/api/transport.js';
+import { undiciRequestLike } from '../../../src/api/transport.js';
 import { FaultInjector } from '../../../src/sandbox/faults.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server.js';
 import { VirtualClock } from '../../helpers/virtual-clock.js';
 
 /** Faults from the acceptance criteria: 20% 500s, 5% dropped connections, a rate limit. */
 const FAULTS = { failRate: 0.2, dropRate: 0.05, rateLimitRps: 200, faultSeed: 7 } satisfies SandboxOptions;
+
+interface Attempt {
+  path: string;
+  sentAt: number;
+  status?: number;
+  retryAfter?: string | null;
+  at?: number;
+  /** Order of the send and of the answer among all sends and answers. */
+  sent: number;
+  answered?: number;
+}
 
 const running: { sandbox: RunningSandbox; client: MerchantClient }[] = [];
 afterEach(async () => {
@@ -78,24 +91,78 @@ describe('client against the sandbox with faults on', () => {
     expect(log.some((e) => e.outcome === 'replayed')).toBe(true);
   });
 
-  it('under a tight rate limit every request gets through, with few 429s, honouring Retry-After', async () => {
-    // The bucket and the client's waits on one virtual clock: the same seconds, not waited for.
+  /**
+   * `count` reads of distinct products at once against a bucket of 25 a second, the bucket and the
+   * client's waits on one virtual clock (the same seconds, not waited for). Every attempt is noted
+   * as the client sent it: its path, when (virtual ms) it left, and the answer's status and
+   * Retry-After when it came back (`at`). One path per request, so each retry is told apart.
+   */
+  async function readsUnderRateLimit(count: number) {
     const clock = new VirtualClock();
+    const attempts: Attempt[] = [];
+    let events = 0;
+    const fetch: FetchLike = async (url, init) => {
+      const attempt: Attempt = { path: new URL(url).pathname, sentAt: clock.now(), sent: events++ };
+      attempts.push(attempt);
+      const response = await undiciRequestLike(url, init);
+      attempt.at = clock.now();
+      attempt.answered = events++;
+      attempt.status = response.status;
+      attempt.retryAfter = response.headers.get('retry-after');
+      return response;
+    };
     const { sandbox, client } = await setup(
       { rateLimitRps: 25, now: clock.now, generate: { products: 0, customers: 0, orders: 0 } },
-      { clock },
+      { clock, fetch },
+    );
+    // Made in the store directly: no request spent before the reads.
+    const ids = Array.from(
+      { length: count },
+      (_, i) => sandbox.store.createProduct({ name: `P${i}`, price: 100 }).id,
     );
     const started = clock.now();
-    const stores = await Promise.all(Array.from({ length: 100 }, () => client.me()));
-    const seconds = (clock.now() - started) / 1000;
-    expect(stores).toHaveLength(100);
+    const products = await Promise.all(ids.map((id) => client.products.get(id)));
+    expect(products.map((p) => p.id)).toEqual(ids);
     const log = sandbox.requestLog();
     const limited = log.filter((e) => e.outcome === 'rate_limited').length;
     expect(limited).toBeGreaterThan(0);
-    expect(limited).toBeLessThan(15);
     expect(client.progress().rateLimited).toBe(limited);
+    // The sandbox saw every attempt the client noted, path by path, and answered the same.
+    expect(attempts.map((a) => `${a.path} ${a.status}`).sort()).toEqual(
+      log.map((e) => `${e.path} ${e.status}`).sort(),
+    );
+    return { attempts, limited, seconds: (clock.now() - started) / 1000 };
+  }
+
+  it('under a tight rate limit every request gets through, with few 429s, at the bucket pace', async () => {
+    const { limited, seconds } = await readsUnderRateLimit(100);
+    expect(limited).toBeLessThan(15);
     // 25 burst + 75 at 25/s: about 3 s at best; never faster than the bucket allows.
     expect(seconds).toBeGreaterThan(2.5);
+  });
+
+  it('a request answered 429 is retried no sooner than its Retry-After', async () => {
+    // Just past the burst: the retries are not queued behind a long line of requests (as with 100,
+    // where the bucket's pace alone spaces them by seconds), so only Retry-After keeps them back.
+    // Ignoring it, the bucket (a token every 40 ms) would let a retry through within milliseconds.
+    const { attempts, limited, seconds } = await readsUnderRateLimit(30);
+    const refused = attempts.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(limited);
+    for (const a of refused) {
+      expect(a.retryAfter).toMatch(/^[1-9]\d*$/);
+      const retry = attempts.slice(attempts.indexOf(a) + 1).find((b) => b.path === a.path);
+      expect(retry, `${a.path} was retried`).toBeDefined();
+      // A lower bound on the virtual clock (never a wall time): from the answer to the retry.
+      expect((retry?.sentAt ?? 0) - (a.at ?? 0)).toBeGreaterThanOrEqual(Number(a.retryAfter) * 1000);
+    }
+    // And for every sender (the limit is the token's): nothing leaves in the pause a 429 asked for.
+    for (const a of refused) {
+      const early = attempts.filter(
+        (b) => b.sent > (a.answered ?? 0) && b.sentAt < (a.at ?? 0) + Number(a.retryAfter) * 1000,
+      );
+      expect(early.map((b) => b.path)).toEqual([]);
+    }
+    expect(seconds).toBeGreaterThanOrEqual(1);
   });
 
   it('re-running the same keyed creates (a resumed run) creates nothing new', async () => {
