@@ -2,7 +2,7 @@ import type { SheetColumn, SheetRow } from '../sheets/sheet-row.js';
 import { isEtsyListingsHeader } from './etsy/etsy-product-converter.js';
 import { isWixCatalogHeader } from './wix/wix-product-converter.js';
 import { isSquareItemsHeader } from './square/square-product-converter.js';
-import { isBigCommerceHeader } from './bigcommerce/bigcommerce-product-converter.js';
+import { isBigCommerceHeader, isBigCommerceItemHeader } from './bigcommerce/bigcommerce-product-converter.js';
 import type { ProductSourceFormat } from './source-format.js';
 import { readWooHeader, type WooHeaderReading } from './woocommerce/woo-header-reading.js';
 
@@ -76,6 +76,11 @@ export function detectProductFormat(
   if (isWixCatalogHeader(columns)) return { format: 'wix' };
   if (isSquareItemsHeader(columns)) return { format: 'square' };
   if (isBigCommerceHeader(columns)) return { format: 'bigcommerce' };
+  if (isBigCommerceItemHeader(columns))
+    return {
+      format: 'mbulk',
+      hint: "the header looks like BigCommerce's current products export (Item, ID, Name, Type, SKU, Options: Product and Variant rows), which is not read as BigCommerce's; export with the Bulk Edit or Default template instead (Products \u2192 Export)",
+    };
   const reading = readWooHeader(columns, sample);
   if (isWooHeader(reading)) return { format: 'woocommerce', woo: reading };
   const wooKeys = keysOf(reading.columns);

@@ -42,6 +42,19 @@ export function isBigCommerceHeader(columns: readonly SheetColumn[]): boolean {
   );
 }
 
+/**
+ * Whether a header is BigCommerce's current products export (an `Item` column of Product, Variant,
+ * Image and Video rows beside `ID`, `Name`, `Type`, `SKU` and `Options` or `Inventory Tracking`),
+ * which is not read as BigCommerce's: its variants' `Options` format is not documented in full.
+ */
+export function isBigCommerceItemHeader(columns: readonly SheetColumn[]): boolean {
+  const keys = new Set(columns.map((c) => c.key.trim()));
+  return (
+    ['item', 'id', 'name', 'type', 'sku'].every((k) => keys.has(k)) &&
+    (keys.has('options') || keys.has('inventory tracking'))
+  );
+}
+
 /** `Products/Sensaphones` (BigCommerce writes a `/` inside a name as `\/`) as `Products > Sensaphones`. */
 function categoryPath(path: string): string {
   return path

@@ -205,4 +205,27 @@ describe('BigCommerce products export (issue 38)', () => {
     expect(product('bigcommerce:2')?.fields.original_price).toBeUndefined();
     expect(converted.categories?.get(2)).toEqual(['Skin', 'Skin > Men']);
   });
+
+  it("the current export's Item layout (Product and Variant rows) is not taken for a merchant-bulk sheet in silence: a hint says what it is and which template to export", () => {
+    const header = [
+      'Item',
+      'ID',
+      'Name',
+      'Type',
+      'SKU',
+      'Options',
+      'Inventory Tracking',
+      'Current Stock',
+      'Price',
+    ];
+    const s = sheet('products', header, [
+      ['Product', '111', 'Tee', 'Physical', 'TEE', '', 'variant', '', '20.00'],
+      ['Variant', '112', '', '', 'TEE-S', 'Type=Rectangle|Name=Size|Value=S', '', '3', '20.00'],
+    ]);
+    const detected = detectProductFormat(s.columns, s.rows);
+    expect(detected.format).toBe('mbulk');
+    expect(detected.hint).toBe(
+      "the header looks like BigCommerce's current products export (Item, ID, Name, Type, SKU, Options: Product and Variant rows), which is not read as BigCommerce's; export with the Bulk Edit or Default template instead (Products \u2192 Export)",
+    );
+  });
 });
