@@ -9,19 +9,20 @@ import { defineConfig } from 'vitest/config';
 // pseudo-terminals, Chromium, the packed package). `npm test` runs unit and integration;
 // `npm run test:e2e` runs e2e; `npm run check` runs all of them.
 /**
- * Integration files that change what other files would see in a shared worker: a mocked module
+ * Test files that change what other files would see in a shared worker: a mocked module
  * (vi.mock), a stubbed environment variable or global, a spy on a global, fake timers, a changed
- * environment or working directory. Found by reading the files, so a new one is isolated too.
+ * environment or working directory. Found by reading the files, so a new one is isolated too (a
+ * vi.mock in a shared worker mocks nothing once another file has imported the module).
  */
 const TOUCHES_GLOBALS =
   /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir/;
-const ISOLATED_INTEGRATION = readdirSync(join(import.meta.dirname, 'test/integration'), {
-  recursive: true,
-  encoding: 'utf8',
-})
-  .filter((file) => file.endsWith('.test.ts'))
-  .map((file) => join('test/integration', file).split(sep).join('/'))
-  .filter((file) => TOUCHES_GLOBALS.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
+const touchingGlobals = (dir: string): string[] =>
+  readdirSync(join(import.meta.dirname, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => join(dir, file).split(sep).join('/'))
+    .filter((file) => TOUCHES_GLOBALS.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
+const ISOLATED_UNIT = touchingGlobals('test/unit');
+const ISOLATED_INTEGRATION = touchingGlobals('test/integration');
 
 export default defineConfig({
   test: {
@@ -41,9 +42,12 @@ export default defineConfig({
     projects: [
       // Unit test files share their workers' module cache (isolate: false): the project is 92 files
       // whose bodies take ~14 s in all, and a fresh fork per file made it 69 s, the rest being
-      // imports and transforms (20 s shared). No unit test mocks a module, stubs a global or an
-      // environment variable, fakes timers or changes directory, so nothing leaks between files.
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+      // imports and transforms (20 s shared). The few that touch globals (above) run isolated.
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ISOLATED_UNIT, isolate: false },
+      },
+      { extends: true, test: { name: 'unit-isolated', include: ISOLATED_UNIT } },
       // Integration test files share their workers' module cache too (a fresh fork per file spent
       // much of the tier importing src again), except those that touch globals (above): they run
       // isolated, in their own project.
