@@ -37,6 +37,16 @@ export interface PlanFileBase {
   input?: RunInput | undefined;
 }
 
+/**
+ * Entities a run's plan touches that changed since planning, its own started writes aside (empty:
+ * safe to apply); its reads stop when `signal` aborts (Ctrl-C during the check).
+ */
+export type DriftCheck = (
+  run: RunDirectory,
+  client: MerchantClient,
+  options?: { signal?: AbortSignal | undefined },
+) => Promise<DriftedEntity[]>;
+
 /** What the runner hands a kind while it applies one run. */
 export interface JobContext<File, Options extends ApplyJobOptions = ApplyJobOptions> {
   run: RunDirectory;
@@ -198,12 +208,7 @@ export interface JobDefinition<
   summary: Fields;
   /** Writes report.html / report.md; `applied` after an apply. */
   report(run: RunDirectory, file: File, applied?: JobSummary<File, Fields, Own>): void;
-  /** Entities the plan touches that changed since planning, its own started writes aside. */
-  drift?(
-    run: RunDirectory,
-    client: MerchantClient,
-    options?: { signal?: AbortSignal | undefined },
-  ): Promise<DriftedEntity[]>;
+  drift?: DriftCheck;
   /**
    * Why planning the input of a started run again would repeat writes (relative changes such as
    * stock deltas), or undefined when it would not: `--replan` refuses a started run then.

@@ -4,7 +4,7 @@ import type { WriteCheckOptions } from '../../apply/write-check.js';
 import type { AbortCause, JobCallbacks } from '../job-events.js';
 import type {
   ApplyJobOptions,
-  DriftedEntity,
+  DriftCheck,
   JobDefinition,
   PlanFileBase,
   SummaryFields,
@@ -54,13 +54,7 @@ export interface RunKind {
   reportPlan(run: RunDirectory): void;
   /** The plan's invalid rows when it was not planned to skip them (nothing may be written), or undefined. */
   invalidRows?(run: RunDirectory): InvalidRowsError | undefined;
-  /** Entities the plan touches that changed since planning (empty: safe to apply). */
-  /** Its reads stop when `signal` aborts (Ctrl-C during the check). */
-  drift?(
-    run: RunDirectory,
-    client: MerchantClient,
-    options?: { signal?: AbortSignal | undefined },
-  ): Promise<DriftedEntity[]>;
+  drift?: DriftCheck | undefined;
   /**
    * Why planning the input of a started run again would repeat writes (relative changes such as
    * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
@@ -100,7 +94,7 @@ export function runKindOf<
   };
   const { drift, replan, replanRepeats, invalidRows } = definition;
   if (invalidRows) kind.invalidRows = (run) => invalidRows(run, readPlanFile(run, definition.planSchema));
-  if (drift) kind.drift = (run, client, options) => drift(run, client, options);
+  if (drift) kind.drift = drift;
   if (replanRepeats) {
     kind.replanRepeats = (run) => replanRepeats(readPlanFile(run, definition.planSchema));
   }
