@@ -2,6 +2,7 @@ import { describeError } from './describe-error.js';
 import type { Output } from './output.js';
 import type { NotifyArgs } from './notify-options.js';
 import { isLoopbackHost } from '../api/refuse-plain-http.js';
+import { visibleText } from '../sheets/visible-text.js';
 
 /**
  * `--notify-url URL`: when a run ends (success, failure, refusal, error) its JSON summary is POSTed
@@ -19,7 +20,11 @@ export interface NotifyOptions {
   timeoutMs?: number;
 }
 
-/** The one-line text chat webhooks show: "mbulk import stock: failed (exit 1) · run … · …". */
+/**
+ * The one-line text chat webhooks show: "mbulk import stock: failed (exit 1) · run … · …". A
+ * refusal or an error carries text from sheets, file names and stores: made visible (`visibleText`:
+ * a line feed shown as `\n`, ESC as `\x1b`), so the text stays one line and nothing is sent raw.
+ */
 export function notificationText(
   command: string,
   exitCode: number,
@@ -46,7 +51,7 @@ export function notificationText(
   if (typeof refused === 'string') parts.push(`refused: ${refused}`);
   const error = summary['error'] as { message?: unknown } | undefined;
   if (typeof error?.message === 'string') parts.push(error.message);
-  return parts.join(' · ');
+  return visibleText(parts.join(' · '));
 }
 
 /** Posts the summary if asked to; logs (never throws) when the notification fails. */

@@ -1,4 +1,5 @@
 import type { FleetFile, FleetJob } from './fleet-file.js';
+import { visibleText } from '../sheets/visible-text.js';
 import { worstExitCode, type StoreResult } from './store-result.js';
 
 /** Counts of what the applied stores wrote, summed (the fields their `--json` results carry). */
@@ -112,11 +113,15 @@ function verdict(exitCode: number): string {
 
 /**
  * The notification's `text` (what chat webhooks show): a first line with the verdict and the
- * outcomes, then one line per store.
+ * outcomes, then one line per store. A store's message carries text from its sheet, feed file name
+ * and store: every line is made visible (`visibleText`: a line feed shown as `\n`, ESC as `\x1b`),
+ * so it stays one line and nothing in it is sent raw to a chat, a terminal or a log reading it.
  */
 export function fleetNotificationText(summary: FleetSummary): string {
   const head = `mbulk fleet run: ${verdict(summary.exitCode)} (exit ${summary.exitCode}) · ${summary.job} (${summary.mode}) on ${summary.totals.stores} store${summary.totals.stores === 1 ? '' : 's'}: ${outcomesText(summary.totals)} · fleet run ${summary.fleetRunId}`;
-  return [head, ...summary.stores.map((s) => `• ${storeLine(s)}`)].join('\n');
+  return [head, ...summary.stores.map((s) => `• ${storeLine(s)}`)]
+    .map((line) => visibleText(line))
+    .join('\n');
 }
 
 /**

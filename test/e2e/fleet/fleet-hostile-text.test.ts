@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -130,6 +132,46 @@ it('--apply --json carries the text as JSON strings; the lines people read stay 
     [`unknown-${HOSTILE}.csv`, `no product or variant in the store has SKU "${HOSTILE}"`],
   ]);
   expect(r.stderr.toString('utf8')).toContain(`gone-${SHOWN}\\n${FORGED_LINE}\\n.csv`);
+});
+
+it('the webhook text (what a chat shows) has the same escapes: one line per store, no control character, no forged line', async () => {
+  const posted: string[] = [];
+  const hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      posted.push(Buffer.concat(chunks).toString('utf8'));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((done) => hook.listen(0, '127.0.0.1', done));
+  try {
+    const { port } = hook.address() as AddressInfo;
+    const r = await mbulk(['fleet', 'run', 'stores.yaml', '--notify-url', `http://127.0.0.1:${port}/hook`]);
+    expect(r.code, r.stderr.toString('utf8')).toBe(2);
+    expect(posted).toHaveLength(1);
+    const body = JSON.parse(posted[0] ?? '{}') as {
+      text: string;
+      stores: { name: string; message?: string }[];
+    };
+    // A head line and one line per store, in the file's order: the missing feed's line feeds are
+    // shown as \n, not lines of their own (a forged "Fleet: … exit 0" line in a chat).
+    const lines = body.text.split('\n');
+    expect(lines.map((l) => /^(?:mbulk fleet run|• [a-z-]+:)/.exec(l)?.[0])).toEqual([
+      'mbulk fleet run',
+      '• unknown-sku:',
+      '• bad-header:',
+      '• missing:',
+    ]);
+    expect(lines.filter((l) => l.startsWith(FORGED_LINE))).toEqual([]);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(body.text.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(lines[3]).toContain(`gone-${SHOWN}\\n${FORGED_LINE}\\n.csv was not found`);
+    // The JSON fields keep the text as it is (a JSON string is not a terminal).
+    expect(body.stores.find((s) => s.name === 'missing')?.message).toContain(MISSING_FEED);
+  } finally {
+    await new Promise((done) => hook.close(done));
+  }
 });
 
 function escapeRegExp(text: string): string {

@@ -163,3 +163,21 @@ it('messages send (through the import flow) posts a refusal', async () => {
   expect(received[0]).toMatchObject({ command: 'mbulk messages send', exitCode: 3, ok: false });
   expect(received[0]?.['text']).toMatch(/^mbulk messages send: refused \(exit 3\)/);
 });
+
+it('the text a chat shows holds no control character from the input: a line feed, carriage return or ESC in a file name is shown as its escape', async () => {
+  // A feed name that would print a forged line of its own in a chat, and an escape sequence.
+  const name = 'gone\u001b[2K\r\nmbulk import stock: ok (exit 0).csv';
+  const r = await runCli(['import', 'stock', name, '--apply', '--yes', '--notify-url', hook], t.env, t.dir);
+  expect(r.code, r.stderr).toBe(2);
+  expect(received).toHaveLength(1);
+  const text = String(received[0]?.['text']);
+  // One line, the escapes visible: nothing a chat (or a terminal reading the log) acts on.
+  expect(text.split('\n')).toHaveLength(1);
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  expect(text).toMatch(
+    /^mbulk import stock: failed \(exit 2\) · .*gone\\x1b\[2K\\r\\nmbulk import stock: ok \(exit 0\)\.csv was not found/,
+  );
+  // The JSON fields keep the text as it is (a JSON string is not a terminal).
+  expect(JSON.stringify(received[0])).toContain(JSON.stringify(name).slice(1, -1));
+});
