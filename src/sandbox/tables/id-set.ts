@@ -33,6 +33,12 @@ export class IdSet {
     this.minted.delete(id);
   }
 
+  /** Takes in another set's ids (a load's). */
+  absorb(other: IdSet): void {
+    this.count += other.count;
+    for (const id of other.minted) this.minted.add(id);
+  }
+
   /** Whether a mintable id is taken (the only ids newId asks about). */
   has(id: string): boolean {
     return this.minted.has(id);

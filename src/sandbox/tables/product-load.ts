@@ -8,6 +8,7 @@ import {
   type ProductRec,
   type ProductSlot,
 } from './product-records.js';
+import { IdSet } from './id-set.js';
 import { productJson } from './render-product.js';
 
 /** A product's stock items in the API's order: its own (without variants), else each variant's. */
@@ -44,23 +45,24 @@ export function recFromProduct(
   return rec;
 }
 
-/** A loaded product before the table numbers it (sequence numbers come last in a state file). */
-export interface LoadedProduct {
-  slot: ProductSlot;
-  items: ItemSlot[];
-  variantIds: string[];
-  optionIds: string[];
-  /** Kept only when a stock item has no id yet: the table names it, then renders the JSON. */
-  product: Product | null;
-}
-
 /**
  * Products being loaded (from a state file as it streams, or from the generator as it makes
  * them), each turned into its compact form at once so the whole catalog never exists as objects:
- * SandboxStore then adopts the load, giving the saved sequence numbers (ProductTable.adopt).
+ * SandboxStore then adopts the load, giving the saved sequence numbers (ProductTable.adopt). What
+ * is kept besides the products' final form is flat (one array of item counts, not an object and
+ * three arrays per product): short-lived objects left among the kept ones fragment the heap.
  */
 export class ProductLoad {
-  readonly entries: LoadedProduct[] = [];
+  /** Each product's final form; its sequence number is given on adoption. */
+  readonly slots: ProductSlot[] = [];
+  /** How many of `items` belong to each product, in order. */
+  readonly itemCounts: number[] = [];
+  /** Every product's stock items, in order (sequence numbers given on adoption). */
+  readonly items: ItemSlot[] = [];
+  readonly variantIds = new IdSet('var');
+  readonly optionIds = new IdSet('opt');
+  /** Products with a stock item without an id, by index: the table names it, then renders the JSON. */
+  readonly unnamed = new Map<number, Product>();
   /** The latest `updated_at` seen (epoch ms): the clock moves past it. */
   latestMs = Number.NEGATIVE_INFINITY;
 
@@ -80,19 +82,17 @@ export class ProductLoad {
     const slot: ProductSlot = { seq: 0, id: p.id, json: unnamed ? '' : productJson(rec), status: p.status };
     const updated = Date.parse(p.updated_at);
     if (updated > this.latestMs) this.latestMs = updated;
-    this.entries.push({
-      slot,
-      items: unnamed
-        ? []
-        : itemsOf(rec).map((i) => ({
-            seq: 0,
-            item_id: i.item_id,
-            product: slot,
-            updatedMs: Date.parse(i.updated_at),
-          })),
-      variantIds: p.variants.map((v) => v.id),
-      optionIds: p.options.map((o) => o.id),
-      product: unnamed ? p : null,
-    });
+    if (unnamed) {
+      this.unnamed.set(this.slots.length, p);
+      this.itemCounts.push(0);
+    } else {
+      const items = itemsOf(rec);
+      for (const i of items)
+        this.items.push({ seq: 0, item_id: i.item_id, product: slot, updatedMs: Date.parse(i.updated_at) });
+      this.itemCounts.push(items.length);
+    }
+    this.slots.push(slot);
+    for (const v of p.variants) this.variantIds.add(v.id);
+    for (const o of p.options) this.optionIds.add(o.id);
   }
 }

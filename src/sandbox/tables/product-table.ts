@@ -14,7 +14,7 @@ import { invalidParam, notFound } from '../sandbox-error.js';
 import type { InventoryTable, ProductAccess } from './inventory-table.js';
 import { IdSet } from './id-set.js';
 import { listJson } from './list-json.js';
-import { itemsOf, ProductLoad, recFromProduct, type LoadedProduct } from './product-load.js';
+import { itemsOf, ProductLoad, recFromProduct } from './product-load.js';
 import {
   PRODUCT_FIELD_KEYS,
   type ItemRec,
@@ -82,16 +82,13 @@ export class ProductTable implements ProductAccess {
     itemSeqs: Readonly<Record<string, number>> | undefined,
   ): void {
     this.ctx.clock.observe(load.latestMs);
-    const slots: ProductSlot[] = [];
     const items: ItemSlot[] = [];
-    const entries = load.entries;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i] as LoadedProduct;
-      const slot = e.slot;
+    let next = 0;
+    load.slots.forEach((slot, i) => {
       slot.seq = this.ctx.loadedSeq(seqs?.[i]);
-      if (e.product !== null) {
+      const product = load.unnamed.get(i);
+      if (product !== undefined) {
         // A stock item without an id (a snapshot may leave `inventory` null): name it now.
-        const product = e.product;
         const rec = recFromProduct(product, slot.seq, (inventory, variantId) => {
           const itemId = inventory?.item_id ?? this.ctx.newId('inv', (id) => this.inventory.has(id));
           return {
@@ -114,20 +111,19 @@ export class ProductTable implements ProductAccess {
           this.inventory.index(s);
           items.push(s);
         }
-      } else {
-        for (const item of e.items) {
-          item.seq = this.ctx.loadedSeq(itemSeqs?.[item.item_id]);
-          this.inventory.index(item);
-          items.push(item);
-        }
+      }
+      const end = next + (load.itemCounts[i] as number);
+      for (; next < end; next++) {
+        const item = load.items[next] as ItemSlot;
+        item.seq = this.ctx.loadedSeq(itemSeqs?.[item.item_id]);
+        this.inventory.index(item);
+        items.push(item);
       }
       this.byId.set(slot.id, slot);
-      slots.push(slot);
-      for (const id of e.variantIds) this.variantIds.add(id);
-      for (const id of e.optionIds) this.optionIds.add(id);
-    }
-    entries.length = 0;
-    this.list.pushAll(slots);
+    });
+    this.variantIds.absorb(load.variantIds);
+    this.optionIds.absorb(load.optionIds);
+    this.list.pushAll(load.slots);
     this.inventory.order(items);
   }
 

@@ -62,7 +62,7 @@ describe('the sandbox keeps each product as its JSON (a compact model for a mill
     const load = new ProductLoad();
     const rest = generateStoreStreamed({ ...options, orders: 0 }, (p) => load.add(p));
     expect(rest.products).toEqual([]);
-    expect(load.entries).toHaveLength(60);
+    expect(load.slots).toHaveLength(60);
   });
 
   it('answers the same pages and saves the same state after changes, and again once saved and read back', async () => {
