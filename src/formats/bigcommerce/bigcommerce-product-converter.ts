@@ -2,7 +2,7 @@ import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { descriptionToMarkdown } from '../html-to-markdown.js';
 import { CATEGORY_NOTE, priceOrder, SourceColumns } from '../source-format.js';
-import { amountText, bigCommerceOptions, ruleAdjustment } from './bigcommerce-options.js';
+import { amountText, bigCommerceOptions, ruleAdjustment, ruleMatchesOptions } from './bigcommerce-options.js';
 import type { ColumnUse, ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
 
 /** The columns read, by their headers in the Default and the Bulk Edit export templates. */
@@ -250,13 +250,7 @@ export class BigCommerceProductConverter implements ProductConverter {
       let price = base === '' ? Number.NaN : priceOrder(base);
       let original = was === '' ? Number.NaN : priceOrder(was);
       for (const r of p.rules) {
-        const applies =
-          r.sku !== ''
-            ? r.sku === v.sku
-            : r.options.length > 0 &&
-              r.options.every(([n, value]) =>
-                v.options.some(([vn, vv]) => vn.toLowerCase() === n.toLowerCase() && vv === value),
-              );
+        const applies = r.sku !== '' ? r.sku === v.sku : ruleMatchesOptions(r.options, v.options);
         if (!applies) continue;
         matched.set(r, (matched.get(r) ?? 0) + 1);
         const change = ruleAdjustment(text(r.row, 'price'));

@@ -1,4 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import {
+  bigCommerceOptions,
+  ruleAdjustment,
+  ruleMatchesOptions,
+} from '../../../src/formats/bigcommerce/bigcommerce-options.js';
 import { detectProductFormat } from '../../../src/formats/detect-format.js';
 import { BigCommerceProductConverter } from '../../../src/formats/bigcommerce/bigcommerce-product-converter.js';
 import { mapProductRows } from '../../../src/mapping/product-sheet-mapper.js';
@@ -227,5 +235,91 @@ describe('BigCommerce products export (issue 38)', () => {
     expect(detected.hint).toBe(
       "the header looks like BigCommerce's current products export (Item, ID, Name, Type, SKU, Options: Product and Variant rows), which is not read as BigCommerce's; export with the Bulk Edit or Default template instead (Products \u2192 Export)",
     );
+  });
+
+  // Rows of a real BigCommerce export (2015: SKU and Rule rows of a glass shop's options), as its
+  // owner's tool reshaped them (columns renamed and moved; the Item Type, "  SKU" or "  Rule",
+  // after the header's last column): test/fixtures/corpus/SOURCES.md. Their Product Name and Price
+  // cells are BigCommerce's own.
+  it('the option values and rule prices of a real export: several values of one option in a rule, a swatch image after a value, [ADD] and [REMOVE]', () => {
+    const text = readFileSync(
+      resolve('test/fixtures/corpus/bigcommerce/jeremiahmarks_optionsSample.csv'),
+      'utf8',
+    );
+    const [header, ...rows] = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    const at = (name: string) => (header ?? []).indexOf(name);
+    const byId = new Map(
+      rows.map((r) => [
+        r[0],
+        { name: r[at('Name')] ?? '', price: r[at('Price')] ?? '', item: r[19]?.trim() },
+      ]),
+    );
+    expect(byId.get('132')).toMatchObject({ item: 'SKU' });
+    expect(bigCommerceOptions(byId.get('132')?.name ?? '')).toEqual([
+      ['Diameter', '3"'],
+      ['Grit', '800'],
+    ]);
+    expect(byId.get('778')).toMatchObject({ item: 'Rule', price: '[ADD]12' });
+    expect(ruleAdjustment(byId.get('778')?.price ?? '')).toEqual({ kind: 'add', amount: 12 });
+    expect(ruleAdjustment(byId.get('1022')?.price ?? '')).toEqual({ kind: 'add', amount: -11 });
+    const rule = bigCommerceOptions(byId.get('1932')?.name ?? '');
+    expect(rule).toEqual([
+      ['Glass Weight', '10 lb bag'],
+      ['Colors', 'Premium- Pineapple'],
+      ['Colors', 'Premium- Strawberry'],
+      ['Colors', 'Premium- Tangerine'],
+    ]);
+    expect(
+      ruleMatchesOptions(rule, [
+        ['Glass Weight', '10 lb bag'],
+        ['Colors', 'Premium- Strawberry'],
+      ]),
+    ).toBe(true);
+    expect(
+      ruleMatchesOptions(rule, [
+        ['Glass Weight', '10 lb bag'],
+        ['Colors', 'Clear'],
+      ]),
+    ).toBe(false);
+    expect(
+      ruleMatchesOptions(rule, [
+        ['Glass Weight', '5 lb bag'],
+        ['Colors', 'Premium- Tangerine'],
+      ]),
+    ).toBe(false);
+
+    // The same values through the converter: the SKU rows are variants, the Diameter=24" rule
+    // (its Item Type written "  Rule", as the export does) adds 12.00 to the 24" variants only.
+    const header2 = [
+      'Item Type',
+      'Product ID',
+      'Product Name',
+      'Product Code/SKU',
+      'Price',
+      'Track Inventory',
+    ];
+    const v = (id: string) => [
+      '  SKU',
+      '',
+      byId.get(id)?.name ?? '',
+      rows.find((r) => r[0] === id)?.[1] ?? '',
+      '',
+      '',
+    ];
+    const { converted, product } = convert(header2, [
+      ['Product', '40', 'Polishing Pads', 'PLP', '20.00', 'none'],
+      v('132'),
+      v('157'),
+      v('161'),
+      ['  Rule', '', byId.get('778')?.name ?? '', '', byId.get('778')?.price ?? '', ''],
+    ]);
+    expect(converted.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(
+      product('bigcommerce:40')?.variants.map((x) => [x.fields.name, x.fields.sku, x.fields.price]),
+    ).toEqual([
+      ['3" / 800', 'PLP030800', 2000],
+      ['21" / 1500', 'PLP211500', 2000],
+      ['24" / 1500', 'PLP241500', 3200],
+    ]);
   });
 });
