@@ -254,6 +254,52 @@ describe('stock import against the sandbox', () => {
     for (const i of two) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 5);
   });
 
+  it('a delta batch whose journal records were lost, in a session more than 24 h ago, is settled by reading, never resent', async () => {
+    // A run directory restored from a snapshot taken mid-run (or a journal a file system lost the
+    // end of): batch 0's records are there, batch 1 reached the store but left no record at all.
+    // Its key may be forgotten by now, so only re-reading (the batch of deltas says reReadExpired)
+    // keeps it from being applied twice; a batch of absolute quantities would be sent again.
+    const { client, dir, items, sandbox: s } = await setup();
+    const file = join(dir, 'deltas.csv');
+    const two = items.slice(0, 2);
+    writeFileSync(file, csv([['sku', 'delta_quantity'], ...two.map((i) => [i.sku, 5])]));
+    const planned = await planStockImport({
+      client,
+      file,
+      runsRoot: join(dir, 'runs'),
+      target: 'test',
+      batchSize: 1,
+    });
+    const [first, second] = two as [Item, Item];
+    const send = (item: Item) =>
+      fetch(`${s.url}/api/v2/inventory_items/batch_update`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ item_id: item.itemId, delta_quantity: 5 }]),
+      });
+    // The earlier session, 25 h ago: both batches reached the store; only batch 0 was journaled.
+    expect((await send(first)).status).toBe(200);
+    expect((await send(second)).status).toBe(200);
+    const t = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    const key = (n: number, item: Item) =>
+      idempotencyKey(planned.run.id, `stock-batch:${n}`, [{ item_id: item.itemId, delta_quantity: 5 }]);
+    const record = (phase: string, extra: Record<string, unknown>) =>
+      JSON.stringify({ t, op: 'stock-batch', phase, key: 'stock-batch:0', ...extra });
+    writeFileSync(
+      planned.run.file('journal'),
+      `${record('start', { attempt: 1, idempotencyKey: key(0, first) })}\n${record('done', {
+        result: { applied: { [first.itemId]: first.quantity + 5 }, failed: {} },
+      })}\n`,
+    );
+    planned.run.setStatus('interrupted');
+    s.clearRequestLog();
+    const resumed = await applyStockRun(RunDirectory.load(planned.run.dir), { client });
+    expect(resumed).toMatchObject({ applied: 2, failed: 0 });
+    // The store was read, nothing written: each delta is in the store once.
+    expect(writes(s)).toEqual([]);
+    for (const i of two) expect(s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 5);
+  });
+
   it('refuses a plan that changes more than --max-changes', async () => {
     const { client, dir, items, sandbox: s } = await setup();
     const file = join(dir, 'stock.csv');
