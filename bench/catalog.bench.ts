@@ -316,6 +316,7 @@ async function main(): Promise<void> {
       `  re-run CSV: noop ${again.summary.noop}/${again.summary.total} · write requests ${rerunWrites} ${rerunWrites === 0 ? 'OK' : 'MISMATCH'} · peak RSS ${mb(again.peakRss)}`,
     );
 
+    if (SKIP_XLSX) return;
     await sandbox.clearRequestLog();
     const x = importOnce(xlsx);
     const xlsxWrites = (await sandbox.requestLog()).filter((e) => e.method !== 'GET').length;

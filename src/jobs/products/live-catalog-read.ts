@@ -45,8 +45,9 @@ const PACE_FLOOR_BYTES = 256 * 2 ** 20;
 class HeapPacer {
   private above = PACE_FLOOR_BYTES;
 
-  check(): void {
-    if (getHeapStatistics().used_heap_size < this.above) return;
+  /** `settle`: the read is over, collect its pages' garbage before the plan allocates (above the floor). */
+  check(settle = false): void {
+    if (getHeapStatistics().used_heap_size < (settle ? PACE_FLOOR_BYTES : this.above)) return;
     if (!releasePlanningMemory(0)) {
       // No collector to call: never ask again.
       this.above = Infinity;
@@ -160,7 +161,7 @@ export class LiveCatalogRead {
       else this.pending.push(deflateRawSync(JSON.stringify(waiting), { level: 1 }));
     }
     callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
-    this.pacer.check();
+    this.pacer.check(true);
     this.seconds = (performance.now() - this.started) / 1000;
   }
 
