@@ -334,7 +334,8 @@ export function derivedStatus(meta: RunMeta): RunStatus {
 }
 
 /**
- * Every run under `root`, oldest first (ids sort by time), each with its derived status (a run
+ * Every run under `root`, oldest first (by `created_at`, to the millisecond: runs planned within
+ * one second have ids that sort by their random suffix), each with its derived status (a run
  * left `applying` by a process that is gone reads `interrupted`). Directories without a readable
  * run.json are skipped.
  */
@@ -356,7 +357,8 @@ export function listRuns(root: string): RunMeta[] {
       // not a run directory, or run.json damaged: not listed
     }
   }
-  return runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const order = (a: RunMeta): string => `${a.created_at} ${a.id}`;
+  return runs.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 /**

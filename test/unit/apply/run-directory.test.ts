@@ -160,6 +160,30 @@ describe('run directory', () => {
     expect(listRuns(path.join(root, 'missing'))).toEqual([]);
   });
 
+  it('runs planned in one second on one input each get their own directory, listed in the order they were planned', () => {
+    // Plain ids have one-second resolution and a random 4-hex suffix: a second run with the same
+    // id would take the next suffix (the directory is made exclusively), never the first's place.
+    const second = Date.parse('2026-11-22T01:00:00Z');
+    const runs = Array.from({ length: 100 }, (_, i) => {
+      const run = RunDirectory.create(root, {
+        kind: 'stock',
+        input: 'deltas.csv',
+        target: 't',
+        now: new Date(second + i * 10),
+      });
+      fs.writeFileSync(path.join(run.dir, 'mine.txt'), run.id);
+      return run;
+    });
+    expect(new Set(runs.map((r) => r.id)).size).toBe(100);
+    for (const run of runs) {
+      expect(run.id).toMatch(/^20261122-010000-stock-[0-9a-f]{4}$/);
+      expect(fs.readFileSync(path.join(run.dir, 'mine.txt'), 'utf8')).toBe(run.id);
+      expect(RunDirectory.load(run.dir).meta.id).toBe(run.id);
+    }
+    // Oldest first by when they were planned (created_at), not by the random suffix.
+    expect(listRuns(root).map((m) => m.id)).toEqual(runs.map((r) => r.id));
+  });
+
   it('opens a run by id, unique prefix, directory path, or plan.json path', () => {
     const a = RunDirectory.create(root, { kind: 'products', target: 't', now: at('2026-11-22T01:00:00Z') });
     const b = RunDirectory.create(root, { kind: 'stock', target: 't', now: at('2026-11-22T01:00:00Z') });
