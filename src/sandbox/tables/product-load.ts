@@ -5,9 +5,10 @@ import {
   type ItemRec,
   type ItemSlot,
   type ProductFields,
+  ProductSlot,
   type ProductRec,
-  type ProductSlot,
 } from './product-records.js';
+import { TextArena } from './text-arena.js';
 import { IdSet } from './id-set.js';
 import { productJson } from './render-product.js';
 
@@ -53,6 +54,8 @@ export function recFromProduct(
  * three arrays per product): short-lived objects left among the kept ones fragment the heap.
  */
 export class ProductLoad {
+  /** Where the products' JSON is kept (see ProductSlot). */
+  readonly arena = new TextArena();
   /** Each product's final form; its sequence number is given on adoption. */
   readonly slots: ProductSlot[] = [];
   /** How many of `items` belong to each product, in order. */
@@ -79,7 +82,8 @@ export class ProductLoad {
         updated_at: inventory?.updated_at ?? p.updated_at,
       };
     });
-    const slot: ProductSlot = { seq: 0, id: p.id, json: unnamed ? '' : productJson(rec), status: p.status };
+    const slot = new ProductSlot(this.arena, p.id, p.status);
+    if (!unnamed) slot.json = productJson(rec);
     const updated = Date.parse(p.updated_at);
     if (updated > this.latestMs) this.latestMs = updated;
     if (unnamed) {

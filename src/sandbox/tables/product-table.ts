@@ -20,10 +20,11 @@ import {
   type ItemRec,
   type ItemSlot,
   type ProductFields,
+  ProductSlot,
   type ProductRec,
-  type ProductSlot,
   type VariantRec,
 } from './product-records.js';
+import { TextArena } from './text-arena.js';
 import { rehostImages } from './rehost-images.js';
 import { productJson, renderItem } from './render-product.js';
 import { enumFilter, parseBody, type ListQuery } from './request-parsing.js';
@@ -40,6 +41,8 @@ export class ProductTable implements ProductAccess {
   private readonly list = new SeqList<ProductSlot>();
   private readonly variantIds = new IdSet('var');
   private readonly optionIds = new IdSet('opt');
+  /** Where created products' JSON is kept (loaded ones stay in their load's). */
+  private readonly arena = new TextArena();
 
   constructor(
     private readonly ctx: StoreContext,
@@ -154,7 +157,9 @@ export class ProductTable implements ProductAccess {
   }
 
   private addRec(rec: ProductRec): void {
-    const slot: ProductSlot = { seq: rec.seq, id: rec.id, json: productJson(rec), status: rec.fields.status };
+    const slot = new ProductSlot(this.arena, rec.id, rec.fields.status);
+    slot.seq = rec.seq;
+    slot.json = productJson(rec);
     this.byId.set(rec.id, slot);
     this.list.push(slot);
     for (const item of itemsOf(rec)) this.inventory.add(item, slot);
