@@ -1,3 +1,5 @@
+import { setImmediate as loopTurn } from 'node:timers/promises';
+
 /**
  * Pulls up to `depth` items of `source` ahead of the consumer, so that the source produces its next
  * item (a page request) while the consumer works on the current one. Of a cursor-paginated list
@@ -11,6 +13,8 @@
  *   after the items before it were taken.
  * - When the consumer stops early, the source is closed once its request in flight settled (no
  *   request is left running, and none starts after that).
+ * - The next request is on its way before the consumer gets an item, even a consumer that then
+ *   holds the thread: the event loop turns twice first (see below).
  */
 export async function* readAhead<T>(
   source: AsyncGenerator<T, void, undefined>,
@@ -30,6 +34,14 @@ export async function* readAhead<T>(
       const result = await (queue.shift() as Promise<IteratorResult<T, void>>);
       if (result.done) return;
       while (queue.length < ahead) pull();
+      // Let the event loop turn before the consumer gets this item: the source's next request is
+      // made in microtasks, and undici writes a request on a kept-alive connection only in the
+      // loop's check phase (it first reads what the idle socket may hold), so a consumer that
+      // works on the item without yielding (an export making a page's rows) would hold the next
+      // request back until it is done, and nothing would overlap. The first turn lets the request
+      // be made and its write queued, the second lets that write run first.
+      await loopTurn();
+      await loopTurn();
       yield result.value;
     }
   } finally {

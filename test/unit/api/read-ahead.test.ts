@@ -46,6 +46,30 @@ describe('PageIterator read-ahead', () => {
     expect(overlapped).toEqual(Array(9).fill(true));
   });
 
+  it('has the next request sent before a consumer that holds the thread gets the page', async () => {
+    // As undici does for a kept-alive connection, the fake writes each request in the check phase
+    // of the event loop (setImmediate) after it is made; the consumer works on each page without
+    // yielding (an export making a page's rows). The next page's request must be on its way by
+    // then, or the read and the work take turns instead of overlapping.
+    const sent: (string | undefined)[] = [];
+    const { log, fetchPage } = fakeList(6, { delayMs: 0 });
+    const sending = async (cursor: string | undefined): Promise<ListEnvelope<number>> => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sent.push(cursor);
+      return fetchPage(cursor);
+    };
+    const sentBeforeWork: boolean[] = [];
+    for await (const page of new PageIterator(sending, 'GET /test', 1).pages()) {
+      const index = page.data[0] as number;
+      if (index < 5) sentBeforeWork.push(sent.includes(`c${index + 1}`));
+      const until = performance.now() + 2;
+      while (performance.now() < until); // the consumer's work, holding the thread
+    }
+    expect(sentBeforeWork).toEqual(Array(5).fill(true));
+    expect(log.cursors).toEqual([undefined, 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(log.maxInFlight).toBe(1);
+  });
+
   it('without read-ahead, the next page is requested only when the consumer asks for it', async () => {
     const { log, fetchPage } = fakeList(4);
     const overlapped: boolean[] = [];
