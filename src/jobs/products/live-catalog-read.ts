@@ -1,4 +1,3 @@
-import { getHeapStatistics } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { NotFoundError } from '../../api/errors.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
@@ -14,7 +13,7 @@ import { planProducts, type PlanProductsOptions } from '../../plan/plan-products
 import { medianPrice, sellablePrices } from '../../plan/price-jumps.js';
 import type { Product } from '../../schema/index.js';
 import type { JobCallbacks } from '../job-events.js';
-import { releasePlanningMemory } from '../runner/release-memory.js';
+import { HeapPacer } from './heap-pacer.js';
 
 /**
  * What becomes of a live product as it is read: `write` the plan may write it (its body is kept,
@@ -30,33 +29,6 @@ export type LiveVerdict =
 export type SortLive = (live: LiveProduct) => LiveVerdict;
 
 const NONE: never[] = [];
-
-/** Heap in use below which the read never collects (small catalogs never pay for it). */
-const PACE_FLOOR_BYTES = 256 * 2 ** 20;
-
-/**
- * Keeps the heap near what is live while a large catalog is read. Each page read (~270 KB of JSON,
- * ~1 MB once parsed) is consumed while the sheet's products are made and sorted, so most of it is
- * promoted and dies in the old generation, which V8 lets grow to ~4x what is live before it
- * collects: at 100,000 products ~370 MB were live and the heap reached 1.1 GB (peak RSS 1.5 GB).
- * A full collection when the heap has grown half again over what the last one left (and 64 MB)
- * holds it near 1.5x: a few collections in a read, each a few hundred ms at that size.
- */
-class HeapPacer {
-  private above = PACE_FLOOR_BYTES;
-
-  /** `settle`: the read is over, collect its pages' garbage before the plan allocates (above the floor). */
-  check(settle = false): void {
-    if (getHeapStatistics().used_heap_size < (settle ? PACE_FLOOR_BYTES : this.above)) return;
-    if (!releasePlanningMemory(0)) {
-      // No collector to call: never ask again.
-      this.above = Infinity;
-      return;
-    }
-    const live = getHeapStatistics().used_heap_size;
-    this.above = Math.max(PACE_FLOOR_BYTES, live * 1.5 + 64 * 2 ** 20);
-  }
-}
 
 /**
  * A live product without its description, lists, variants and options (LiveProduct.compact). Built

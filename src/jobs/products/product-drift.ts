@@ -4,6 +4,7 @@ import type { RunDirectory } from '../../apply/run-directory.js';
 import type { DriftedField } from '../../plan/drifted-entity.js';
 import { driftedFields, liveValueAt } from '../../plan/field-drift.js';
 import { toLiveProduct, type LiveProduct } from '../../plan/live-catalog.js';
+import { HeapPacer } from './heap-pacer.js';
 import { readProductPlan } from './product-plan-file.js';
 
 /** A product whose live state moved since the plan was made: applying the plan would overwrite it. */
@@ -52,7 +53,9 @@ export async function checkProductDrift(
   const byRef = new Map<string, { id: string; updated_at: string }>();
   const bySku = new Map<string, { id: string; updated_at: string }>();
   // One plain read: a product changing status mid-read could be missed by both status partitions.
+  const pacer = new HeapPacer();
   for await (const p of client.products.list({}, options)) {
+    if (live.size % 100 === 99) pacer.check();
     live.set(p.id, toLiveProduct(p));
     if (p.reference_id) byRef.set(p.reference_id, p);
     if (p.sku.trim() !== '') bySku.set(p.sku.trim(), p);

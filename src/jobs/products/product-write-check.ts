@@ -9,6 +9,7 @@ import {
 } from '../../apply/write-check.js';
 import type { PlanEntry } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
+import { HeapPacer } from './heap-pacer.js';
 import { reconcileProductPatch } from './product-reconcile.js';
 
 /** The catalog as the write-time check knows it: `updated_at` by id, ids by reference_id and sku. */
@@ -22,7 +23,9 @@ interface ProductKeys {
 function catalog(client: MerchantClient, check: WriteCheck): Promise<ProductKeys> {
   return check.listing('products', 'the catalog', async () => {
     const k: ProductKeys = { updatedAt: new Map(), byRef: new Map(), bySku: new Map() };
+    const pacer = new HeapPacer();
     for await (const p of client.products.listPartitioned()) {
+      if (k.updatedAt.size % 100 === 99) pacer.check();
       k.updatedAt.set(p.id, p.updated_at);
       if (p.reference_id) k.byRef.set(p.reference_id, p.id);
       if (p.sku.trim() !== '') k.bySku.set(p.sku.trim(), p.id);
