@@ -59,7 +59,7 @@ function sendsToMake(
   alreadySent: AlreadySent[],
 ): MessageSendEntry[] {
   if (file.resend === true) return file.plan.sends;
-  const earlier = earlierMessageSends(dirname(run.dir), file.store.id, file.template.name, run.id);
+  const earlier = earlierMessageSends(dirname(run.dir), file.store.id, file.template, run.id);
   if (earlier.size === 0) return file.plan.sends;
   const own = readJournal(run.file('journal'));
   return file.plan.sends.filter((send) => {

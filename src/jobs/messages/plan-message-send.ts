@@ -12,7 +12,7 @@ import type { Store } from '../../schema/index.js';
 import type { SheetRow } from '../../sheets/sheet-row.js';
 import { UsageError } from '../../errors/usage-error.js';
 import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
-import { earlierMessageSends } from './earlier-sends.js';
+import { earlierMessageSends, TEMPLATE_ID_OPTION } from './earlier-sends.js';
 import { sendRefusal, type MessagePlanFile } from './message-plan-file.js';
 import { messageCounts, writeMessageReport } from './message-report.js';
 import { findTemplate, renderMessage, TemplateNotSendableError } from './message-template.js';
@@ -112,7 +112,7 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
         }
         const plan = planMessages(taken.recipients, template, phones, {
           allowDuplicates,
-          ...(resend ? {} : { earlier: earlierMessageSends(options.runsRoot, store.id, template.name) }),
+          ...(resend ? {} : { earlier: earlierMessageSends(options.runsRoot, store.id, template) }),
         });
         prependAll(plan.issues, headerIssues.concat(taken.issues));
         const preview = plan.sends.slice(0, options.previewCount ?? 3).map((s) => ({
@@ -123,6 +123,8 @@ export async function planMessageSend(options: PlanMessageOptions): Promise<Plan
         return {
           options: {
             template: template.name,
+            // Its id: a template created again under the name is another (earlierMessageSends).
+            [TEMPLATE_ID_OPTION]: template.id,
             allowDuplicates,
             resend,
             skipInvalid,

@@ -442,6 +442,56 @@ describe('mbulk messages send', () => {
     expect(sends(s)).toHaveLength(0);
   });
 
+  it("a template created again under the same name is another message: the old template's sends are not 'already sent'", async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'to.csv');
+    writeFileSync(
+      file,
+      csv([['to', 'name', 'order_number'], ...phones(3).map((p, i) => [p, `C${i}`, `${i}`])]),
+    );
+    const plan = (c: MerchantClient) =>
+      planMessageSend({ client: c, file, runsRoot, target: 'test', template: 'order_update' });
+    const first = await plan(client);
+    expect(await applyMessageRun(first.run, { client })).toMatchObject({ sent: 3 });
+
+    // Deleted and created again under its name: another id (maybe another text).
+    const replaced = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const { templates } = replaced;
+    Object.defineProperty(replaced, 'templates', {
+      value: Object.assign(Object.create(templates) as typeof templates, {
+        list: async function* (...args: Parameters<typeof templates.list>) {
+          for await (const t of templates.list(...args)) yield { ...t, id: `${t.id}_new` };
+        },
+      }),
+    });
+    // Planned twice before either is applied: the second plan's apply counts the first's sends
+    // (same template), not the old template's.
+    const again = await plan(replaced);
+    const twin = await plan(replaced);
+    expect(again.file.plan.sends.map((x) => x.rowNumber)).toEqual([2, 3, 4]);
+    expect(again.file.plan.alreadySent).toEqual([]);
+    expect(await applyMessageRun(again.run, { client: replaced })).toMatchObject({ sent: 3, alreadySent: 0 });
+    expect(await applyMessageRun(twin.run, { client: replaced })).toMatchObject({ sent: 0, alreadySent: 3 });
+    expect(sends(s)).toHaveLength(6);
+
+    expect(first.run.meta.options['templateId']).toBe(first.file.template.id);
+    // A run recorded before run.json named the template's id: its plan.json's template says it.
+    const meta = JSON.parse(readFileSync(first.run.file('meta'), 'utf8')) as {
+      options: Record<string, unknown>;
+    };
+    delete meta.options['templateId'];
+    writeFileSync(first.run.file('meta'), JSON.stringify(meta));
+    const old = await plan(client);
+    expect(old.file.plan.alreadySent?.map((x) => [x.rowNumber, x.runId])).toEqual([
+      [2, first.run.id],
+      [3, first.run.id],
+      [4, first.run.id],
+    ]);
+    // ...and without a plan.json, by its name (a message skipped is said; one sent twice is not undone).
+    writeFileSync(first.run.file('plan'), '');
+    expect((await plan(replaced)).file.plan.alreadySent?.map((x) => x.runId)).toContain(first.run.id);
+  });
+
   it('after approval, delivers exactly 200 messages through 10% failures and 5% dropped connections', async () => {
     const { s, client, dir } = await setup({ failRate: 0.1, dropRate: 0.05, faultSeed: 42 });
     await client.templates.create({
