@@ -46,7 +46,8 @@ function written(name: string, value: unknown): string {
 /**
  * Where a run's recorded plan options and this command line's differ: `--images first-10 (this
  * command: --images not given)` for each, or none. Only the options the run recorded are compared: a run
- * that recorded none (planned by an older mbulk, or through the library) differs in nothing.
+ * planned through the library or the MCP server recorded those its options give in the CLI's words
+ * (jobs/runner/run-plan-flags.ts), one planned by an older mbulk none (it differs in nothing).
  */
 export function planFlagsDiffer(
   recorded: Readonly<Record<string, unknown>> | undefined,

@@ -11,6 +11,7 @@ import { inputIdentity, type InputIdentity } from '../input-identity.js';
 import { rememberPlannedInput } from '../input-runs.js';
 import { keepRunInput, type RunInput } from '../../apply/run-input.js';
 import { openSheet, readRowsInBatches, refuseFatalHeader } from './read-input.js';
+import { runPlanFlags } from './run-plan-flags.js';
 
 /** The options every planner from a sheet takes. */
 export interface PlanFromSheetOptions extends JobCallbacks {
@@ -120,7 +121,13 @@ export async function planFromSheet<Read extends SheetRead, File extends { kind:
   const file = planned.file({ kind: planner.kind, version: 1, input }, run);
   run.writePlan(file);
   const needs = planned.needs ?? (planned.refusal !== undefined ? ['plan-again'] : []);
-  run.update({ counts: planner.counts(file, read), ...(needs.length > 0 ? { needs: [...needs] } : {}) });
+  // How it was planned, in the command line's words: a CLI command continuing it must match.
+  const planFlags = runPlanFlags(planner.kind, run.meta.options);
+  run.update({
+    counts: planner.counts(file, read),
+    ...(needs.length > 0 ? { needs: [...needs] } : {}),
+    ...(planFlags !== undefined ? { plan_flags: planFlags } : {}),
+  });
   rememberPlannedInput(
     run,
     options.identity ??
