@@ -49,16 +49,23 @@ export async function checkProductDrift(
       unwritten(stateOf(journal, e.key).status),
   );
   if (pending.length === 0) return [];
+  // Only the products the plan writes are kept whole (their fields are compared); of the others,
+  // the id and updated_at a create's reference_id or sku would find (a million-variant catalog
+  // held every product read, twice over).
+  const writes = new Set<string>();
+  for (const e of pending) if (e.productId !== null) writes.add(e.productId);
   const live = new Map<string, LiveProduct>();
   const byRef = new Map<string, { id: string; updated_at: string }>();
   const bySku = new Map<string, { id: string; updated_at: string }>();
   // One plain read: a product changing status mid-read could be missed by both status partitions.
   const pacer = new HeapPacer();
+  let read = 0;
   for await (const p of client.products.list({}, options)) {
-    if (live.size % 100 === 99) pacer.check();
-    live.set(p.id, toLiveProduct(p));
-    if (p.reference_id) byRef.set(p.reference_id, p);
-    if (p.sku.trim() !== '') bySku.set(p.sku.trim(), p);
+    if (++read % 100 === 0) pacer.check();
+    if (writes.has(p.id)) live.set(p.id, toLiveProduct(p));
+    const seen = { id: p.id, updated_at: p.updated_at };
+    if (p.reference_id) byRef.set(p.reference_id, seen);
+    if (p.sku.trim() !== '') bySku.set(p.sku.trim(), seen);
   }
   const drifted: DriftedProduct[] = [];
   for (const e of pending) {

@@ -268,6 +268,36 @@ describe('products import against the sandbox (samples/store.json)', () => {
     });
   });
 
+  it('checkProductDrift finds each kind of drift: a planned field moved, a product deleted, a product to create now there', async () => {
+    const { s, client, dir, runsRoot } = await setup();
+    const file = join(dir, 'drift-kinds.csv');
+    writeFileSync(
+      file,
+      'reference_id,name,price\nERP-0000012,,29.90\nERP-0000005,,19.90\nNEW-0001,New Cap,9.90\n',
+    );
+    const planned = await planProductImport({ client, file, runsRoot, target: 'test' });
+    expect(planned.file.plan.summary).toMatchObject({ update: 2, create: 1 });
+    const idOf = (ref: string) => planned.file.plan.entries.find((e) => e.label === ref)?.productId ?? '';
+    const [hat, other] = [idOf('ERP-0000012'), idOf('ERP-0000005')];
+    expect(await checkProductDrift(planned.run, client)).toEqual([]);
+    // Meanwhile, in the store: the planned price moves, a planned product is deleted, and the
+    // product the plan creates appears.
+    s.store.updateProduct(hat, { price: 4500 });
+    s.store.deleteProduct(other);
+    const made = s.store.createProduct({ reference_id: 'NEW-0001', name: 'New Cap', price: 990 });
+    const drifted = await checkProductDrift(RunDirectory.load(planned.run.dir), client);
+    expect(drifted).toMatchObject([
+      {
+        id: hat,
+        change: 'changed',
+        action: 'update',
+        fields: [{ field: 'price', planned: '29.90', live: '45.00', atPlanning: '31.90' }],
+      },
+      { id: other, change: 'deleted', action: 'update', liveUpdatedAt: null },
+      { id: made.id, productId: made.id, change: 'exists', action: 'create', liveUpdatedAt: made.updated_at },
+    ]);
+  });
+
   it('refuses (checkProductDrift) a saved plan whose product changed after planning', async () => {
     const { s, client, dir, runsRoot } = await setup();
     const file = join(dir, 'drift.csv');
