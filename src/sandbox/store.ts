@@ -75,6 +75,24 @@ const DEFAULT_STORE: Store = {
   service_charge: null,
 };
 
+/** The start of each stock item in a product's JSON (renderItem's first member is item_id). */
+const ITEM_START = /"inventory":\{"item_id":("(?:[^"\\]|\\.)*")/g;
+
+/**
+ * The ids of a product's stock items, in the order of its JSON (its own item, else each variant's).
+ * Only before the top-level `"options":[` (options' free-form settings could hold anything; no
+ * string value can hold that text unescaped, and variants have no `options` member).
+ */
+function itemIdsInJson(json: string): string[] {
+  const end = json.indexOf('"options":[');
+  const head = end < 0 ? json : json.slice(0, end);
+  const ids: string[] = [];
+  ITEM_START.lastIndex = 0;
+  for (let m = ITEM_START.exec(head); m !== null; m = ITEM_START.exec(head))
+    ids.push(JSON.parse(m[1] as string) as string);
+  return ids;
+}
+
 /** Characters of state text per block of a state file's write(2) or of GET /__sandbox/state. */
 const STATE_BLOCK_CHARS = 1 << 20;
 
@@ -205,6 +223,8 @@ export class SandboxStore {
       seqs,
     };
     write(`],"sandbox":${JSON.stringify(head).slice(0, -1)},"item_seqs":{`);
+    // Each item's number, in the order a load walks them (each product, then its items in its
+    // JSON), except where it is the number before it + 1 (ProductTable.adopt gives it back).
     let pieces: string[] = [];
     let firstItems = true;
     const flush = (): void => {
@@ -212,9 +232,14 @@ export class SandboxStore {
       firstItems = false;
       pieces = [];
     };
-    for (const item of this.inventory.slots()) {
-      pieces.push(`${JSON.stringify(item.item_id)}:${item.seq}`);
-      if (pieces.length === 4096) flush();
+    for (const p of this.products.records()) {
+      let prev = p.seq;
+      for (const itemId of itemIdsInJson(p.json)) {
+        const seq = this.inventory.slot(itemId)?.seq ?? 0;
+        if (seq !== prev + 1) pieces.push(`${JSON.stringify(itemId)}:${seq}`);
+        prev = seq;
+      }
+      if (pieces.length >= 4096) flush();
     }
     if (pieces.length > 0) flush();
     write(

@@ -77,7 +77,9 @@ export class ProductTable implements ProductAccess {
 
   /**
    * Takes in a load (ProductLoad) with its saved sequence numbers: each product's, then each of
-   * its items' (a new number where none was saved, in that order, as if loaded one by one).
+   * its items' (a new number where none was saved, in that order, as if loaded one by one). A
+   * state file (`itemSeqs` given) leaves out an item's number when it is the number before it in
+   * that order + 1 (SandboxStore.writeState): a generated store's million items need none.
    */
   adopt(
     load: ProductLoad,
@@ -87,15 +89,19 @@ export class ProductTable implements ProductAccess {
     this.ctx.clock.observe(load.latestMs);
     const items: ItemSlot[] = [];
     let next = 0;
+    let prev = 0;
+    const savedSeq = (itemId: string): number | undefined =>
+      itemSeqs !== undefined && Object.hasOwn(itemSeqs, itemId) ? itemSeqs[itemId] : undefined;
     load.slots.forEach((slot, i) => {
       slot.seq = this.ctx.loadedSeq(seqs?.[i]);
+      prev = slot.seq;
       const product = load.unnamed.get(i);
       if (product !== undefined) {
         // A stock item without an id (a snapshot may leave `inventory` null): name it now.
         const rec = recFromProduct(product, slot.seq, (inventory, variantId) => {
           const itemId = inventory?.item_id ?? this.ctx.newId('inv', (id) => this.inventory.has(id));
           return {
-            seq: this.ctx.loadedSeq(itemSeqs?.[itemId]),
+            seq: this.ctx.loadedSeq(savedSeq(itemId)),
             item_id: itemId,
             product_id: product.id,
             variant_id: variantId,
@@ -118,7 +124,10 @@ export class ProductTable implements ProductAccess {
       const end = next + (load.itemCounts[i] as number);
       for (; next < end; next++) {
         const item = load.items[next] as ItemSlot;
-        item.seq = this.ctx.loadedSeq(itemSeqs?.[item.item_id]);
+        item.seq = this.ctx.loadedSeq(
+          savedSeq(item.item_id) ?? (itemSeqs === undefined ? undefined : prev + 1),
+        );
+        prev = item.seq;
         this.inventory.index(item);
         items.push(item);
       }
