@@ -212,7 +212,7 @@ export class BigCommerceProductConverter implements ProductConverter {
           'inventoried',
         );
       this.rows.push({ sheet: this.sheet, rowNumber: p.row.rowNumber, cells: p.cells });
-      for (const r of p.rules) this.ruleRow(p, r, 0, ref);
+      for (const r of p.rules) this.ruleRow(p, r, { matched: 0, applied: 0 }, ref);
       return;
     }
     if (p.cells['inventory_enabled'] === 'true' && !p.byOption)
@@ -227,7 +227,8 @@ export class BigCommerceProductConverter implements ProductConverter {
     this.rows.push({ sheet: this.sheet, rowNumber: p.row.rowNumber, cells: p.cells });
     const base = typeof p.cells['price'] === 'string' ? p.cells['price'] : '';
     const was = typeof p.cells['original_price'] === 'string' ? p.cells['original_price'] : '';
-    const matched = new Map<RuleRow, number>();
+    /** How many variants each rule matches, and how many of them it prices (no earlier stop). */
+    const reach = new Map<RuleRow, { matched: number; applied: number }>();
     const seen = new Map<string, number>();
     for (const v of p.skus) {
       const vname = v.options.map(([, value]) => value).join(' / ') || v.sku || `Variant ${v.row.rowNumber}`;
@@ -249,10 +250,16 @@ export class BigCommerceProductConverter implements ProductConverter {
       if (v.sku !== '') vc['variant_sku'] = v.sku;
       let price = base === '' ? Number.NaN : priceOrder(base);
       let original = was === '' ? Number.NaN : priceOrder(was);
+      // Every rule matching the variant is counted; those after one that stops processing are not applied.
+      let stopped = false;
       for (const r of p.rules) {
         const applies = r.sku !== '' ? r.sku === v.sku : ruleMatchesOptions(r.options, v.options);
         if (!applies) continue;
-        matched.set(r, (matched.get(r) ?? 0) + 1);
+        const count = reach.get(r) ?? { matched: 0, applied: 0 };
+        reach.set(r, count);
+        count.matched += 1;
+        if (stopped) continue;
+        count.applied += 1;
         const change = ruleAdjustment(text(r.row, 'price'));
         if (change?.kind === 'fixed') {
           price = change.amount;
@@ -261,7 +268,7 @@ export class BigCommerceProductConverter implements ProductConverter {
           price += change.amount;
           original += change.amount;
         }
-        if (/^(y|yes|1)$/i.test(text(r.row, 'stopRules'))) break;
+        stopped = /^(y|yes|1)$/i.test(text(r.row, 'stopRules'));
       }
       if (Number.isFinite(price)) vc['variant_price'] = amountText(price);
       if (Number.isFinite(original) && original > price) vc['variant_original_price'] = amountText(original);
@@ -271,22 +278,41 @@ export class BigCommerceProductConverter implements ProductConverter {
       if (p.byOption && stock !== '') vc['variant_inventory_quantity'] = stock;
       this.rows.push({ sheet: this.sheet, rowNumber: v.row.rowNumber, cells: vc });
     }
-    for (const r of p.rules) this.ruleRow(p, r, matched.get(r) ?? 0, ref);
+    for (const r of p.rules) this.ruleRow(p, r, reach.get(r) ?? { matched: 0, applied: 0 }, ref);
   }
 
-  /** A Rule row: one of its product's rows; what it does that the API cannot hold is said. */
-  private ruleRow(p: Pending, r: RuleRow, variants: number, ref: CellValue): void {
+  /**
+   * A Rule row: one of its product's rows; what it does that the API cannot hold is said, and so is
+   * a rule that prices no variant (it matches none, or an earlier rule stops processing for each),
+   * and a Price that is not `[ADD]x`, `[REMOVE]x` or `[FIXED]x` (not applied).
+   */
+  private ruleRow(p: Pending, r: RuleRow, reach: { matched: number; applied: number }, ref: CellValue): void {
     this.rules += 1;
     const label = r.sku || r.options.map(([n, v]) => `${n}=${v}`).join(', ') || 'no SKU or option';
-    if (variants === 0)
+    const text = (name: Name) => this.cols.text(r.row, name);
+    if (reach.matched === 0)
       this.note(
         r.row.rowNumber,
         'bigcommerce_rule_unmatched',
         `the price rule for ${label} of "${p.name}" matches none of its variants (SKU rows): not imported`,
         'name',
       );
+    else if (reach.applied === 0)
+      this.note(
+        r.row.rowNumber,
+        'bigcommerce_rule_stopped',
+        `the price rule for ${label} of "${p.name}" comes after a rule with Stop Processing Rules Y for ${reach.matched === 1 ? 'the variant' : `each of the ${reach.matched} variants`} it matches: not applied`,
+        'price',
+      );
+    const price = text('price');
+    if (reach.applied > 0 && price !== '' && ruleAdjustment(price) === undefined)
+      this.note(
+        r.row.rowNumber,
+        'bigcommerce_rule_price',
+        `the price rule for ${label} of "${p.name}" gives the price "${price}", not [ADD]x, [REMOVE]x or [FIXED]x: not applied, its variants are priced without it`,
+        'price',
+      );
     const lost: string[] = [];
-    const text = (name: Name) => this.cols.text(r.row, name);
     if (/^(n|no|0)$/i.test(text('allowPurchases'))) lost.push('not purchasable');
     if (text('weight') !== '') lost.push(`weight ${text('weight')}`);
     if (this.imagesOf(r.row).length > 0) lost.push('an image');

@@ -179,6 +179,47 @@ describe('BigCommerce products export (issue 38)', () => {
     expect(converted.issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 
+  it("a rule stopped by an earlier one is said so (not 'matches none'); a rule's Price that is not [ADD], [REMOVE] or [FIXED] is said, naming its row and column", () => {
+    const header = [...BULK, 'Allow Purchases?', 'Stop Processing Rules'];
+    const row = (cells: Record<number, string>) => {
+      const r = header.map(() => '');
+      for (const [i, v] of Object.entries(cells)) r[Number(i)] = v;
+      return r;
+    };
+    const { converted, product } = convert(header, [
+      row({ 0: 'Product', 1: '9', 2: 'Hoodie', 4: 'HOOD', 6: '40.00', 11: 'by option' }),
+      row({ 0: 'SKU', 2: '[RB]Size=Small,[S]Color=Red', 4: 'HOOD-S-R', 12: '3' }),
+      row({ 0: 'SKU', 2: '[RB]Size=Large,[S]Color=Blue', 4: 'HOOD-L-B', 12: '2' }),
+      row({ 0: 'Rule', 4: 'HOOD-L-B', 6: '[FIXED]30', 17: 'Y' }), // 5
+      row({ 0: 'Rule', 2: '[S]Color=Blue', 6: '[REMOVE]1' }), // 6: matches HOOD-L-B, after its stop
+      row({ 0: 'Rule', 4: 'HOOD-S-R', 6: '[ADD]5%' }), // 7: a price not read
+      row({ 0: 'Rule', 4: 'HOOD-XL', 6: '[ADD]9' }), // 8: matches nothing
+    ]);
+    const issues = converted.issues.map((i) => [i.severity, i.code, i.rowNumber, i.column, i.message]);
+    expect(issues).toContainEqual([
+      'warning',
+      'bigcommerce_rule_stopped',
+      6,
+      'G',
+      'the price rule for Color=Blue of "Hoodie" comes after a rule with Stop Processing Rules Y for the variant it matches: not applied',
+    ]);
+    expect(
+      issues.filter(([, code]) => code === 'bigcommerce_rule_unmatched').map(([, , row]) => row),
+    ).toEqual([8]);
+    expect(issues).toContainEqual([
+      'warning',
+      'bigcommerce_rule_price',
+      7,
+      'G',
+      'the price rule for HOOD-S-R of "Hoodie" gives the price "[ADD]5%", not [ADD]x, [REMOVE]x or [FIXED]x: not applied, its variants are priced without it',
+    ]);
+    // As said: HOOD-S-R keeps the product's price; HOOD-L-B is [FIXED]30 alone.
+    expect(product('bigcommerce:9')?.variants.map((v) => [v.fields.sku, v.fields.price])).toEqual([
+      ['HOOD-S-R', 4000],
+      ['HOOD-L-B', 3000],
+    ]);
+  });
+
   it('the Default template: Calculated Price is the price, Retail Price the original when higher; Category Details paths', () => {
     const header = [
       'Product ID',
