@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 /** Memory in use (heap and array buffers) above which a finished plan's garbage is worth a full collection. */
 const RELEASE_ABOVE_BYTES = 256 * 2 ** 20;
 
-let collect: (() => void) | null | undefined;
+let collect: ((options?: object) => unknown) | null | undefined;
 
 /**
  * Collects the garbage a big plan left behind, before an apply allocates on top of it. Planning a
@@ -34,14 +34,25 @@ export function releasePlanningMemory(aboveBytes = RELEASE_ABOVE_BYTES): boolean
   return true;
 }
 
-function gcFunction(): (() => void) | null {
+/**
+ * Starts a full collection without stopping the program for it: V8's incremental marking
+ * (`gc({ type: 'major', execution: 'async' })`), so that a read in progress keeps taking its pages.
+ * Resolves once it is done; undefined when there is no collector to call (see releasePlanningMemory).
+ */
+export function startFullCollection(): Promise<void> | undefined {
+  if (collect === undefined) collect = gcFunction();
+  if (collect === null) return undefined;
+  return Promise.resolve(collect({ type: 'major', execution: 'async' })).then(() => undefined);
+}
+
+function gcFunction(): ((options?: object) => unknown) | null {
   const own = (globalThis as { gc?: unknown }).gc;
-  if (typeof own === 'function') return own as () => void;
+  if (typeof own === 'function') return own as (options?: object) => unknown;
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
     setFlagsFromString('--no-expose-gc');
-    return typeof gc === 'function' ? (gc as () => void) : null;
+    return typeof gc === 'function' ? (gc as (options?: object) => unknown) : null;
   } catch {
     return null;
   }
