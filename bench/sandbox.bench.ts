@@ -19,8 +19,9 @@
  * - `generate-only`: generateStore() alone (time, CPU, peak RSS, JSON size of the snapshot parts);
  * - `serve`: startSandbox({ generate }) (time to listening, peak RSS), then it serves while this
  *   process reads. Readers live in the parent so they don't share the server's event loop.
- * - `persist` (with --persist): generates the store, loads it, writes its state file as the sandbox
- *   saves it (time, size, peak RSS); `serve` then starts from that file (the streaming reader).
+ * - `persist` (with --persist): generates the store as the sandbox does (createSandboxStore: each
+ *   product into its compact form as it is made), writes its state file as the sandbox saves it
+ *   (time, CPU, size, peak RSS); `serve` then starts from that file (the streaming reader).
  * Reading: one sequential reader walks every page with the cursor and checks that every product
  * comes exactly once; then R concurrent readers each walk their own full pass (fast path: no JSON
  * parse, the cursor is cut out of the body text).
