@@ -263,7 +263,8 @@ function repeatWords(kind: string): { unit: string; again: string } {
       // Planned again, the recipients an earlier run sent to are skipped unless --resend.
       return {
         unit: 'messages',
-        again: '--resend sends it once more (--again plans it again without the recipients it sent)',
+        again:
+          '--resend sends it once more (--again plans it again without the recipients this template was already sent to)',
       };
     case 'templates':
       return {

@@ -169,7 +169,7 @@ export const registerMessages: RegisterCommand = (parser, ctx, setExit) =>
               type: 'boolean',
               default: false,
               describe:
-                'Plan a sheet that a run already sent with this template again, without the recipients it sent (default: refused, exit 3, naming that run; --resend sends to them too). An unfinished run of the same sheet is always continued, never planned again',
+                'Plan a sheet that a run already sent with this template again, without the recipients this template was already sent to (default: refused, exit 3, naming that run; --resend sends to them too). An unfinished run of the same sheet is always continued, never planned again',
             })
             .option('skip-invalid', {
               type: 'boolean',

@@ -18,7 +18,11 @@ export class HeapPacer {
   private above = PACE_FLOOR_BYTES;
   private collecting = false;
 
-  /** `settle`: the read is over, collect its pages' garbage before the plan allocates (above the floor). */
+  /**
+   * `settle`: the read is over; start collecting its pages' garbage (above the floor). The
+   * collection is incremental and runs while the plan allocates, and nothing starts if one is
+   * already under way: it does not finish before the plan begins.
+   */
   check(settle = false): void {
     if (this.collecting) return;
     if (getHeapStatistics().used_heap_size < (settle ? PACE_FLOOR_BYTES : this.above)) return;

@@ -110,7 +110,7 @@ it('messages send of the same sheet twice: the second exits 3 naming the run and
     args,
     { path: '/api/v2/messages', count: 6 },
     (run) =>
-      `recipients\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${run} at \\S+: 6 of 6 messages; --resend sends it once more \\(--again plans it again without the recipients it sent\\)`,
+      `recipients\\.csv \\(sha256 [0-9a-f]{8}…\\) was applied to this store by run ${run} at \\S+: 6 of 6 messages; --resend sends it once more \\(--again plans it again without the recipients this template was already sent to\\)`,
     (again, run) => expect(jsonOf(again)).toMatchObject({ ok: false, refused: 'already-applied', run }),
   );
   expect([...perRecipient(s).values()].every((n) => n === 1)).toBe(true);
