@@ -18,10 +18,10 @@
  * With a latency or a rate, a bare client then reads the VISIBLE partition (the larger one here)
  * page after page (--chain-pages N: the first N only) to measure a page's round trip on this
  * machine, the sequential bound's real figure (the injected latency leaves out moving ~260 KB a
- * page). The sandbox renders every product's JSON before the first run, as a served page would
- * have it rendered after any earlier read, so that the first run meets the server the bare client
- * (run last) meets; --cold-sandbox leaves that to the first read (each product's JSON rendered when
- * first served: ~8 s more of the first run's read, at a million items).
+ * page). The sandbox keeps every product as its JSON from the moment it is generated or loaded
+ * (src/sandbox/README.md, "Products in memory"), so the first run meets the server the bare client
+ * (run last) meets; --cold-sandbox no longer changes that (it skipped a warming pass that rendered
+ * each product's JSON before the first run, when the sandbox rendered it when first served).
  * BENCH_TRACE=1 prints the importing process's rate control once a second (requests/s,
  * learned ceiling, 429s) on stderr; BENCH_CHILD_NODE_ARGS="--trace-gc" (or --cpu-prof …) passes
  * node options to the importing children.
@@ -757,7 +757,7 @@ async function main(): Promise<void> {
   console.log(
     `sandbox child: store built in ${f1(s.buildSeconds)} s, loaded in ${f1(s.loadSeconds)} s, ` +
       (s.warmSeconds === undefined
-        ? 'cold (--cold-sandbox: each product rendered when first served), '
+        ? 'cold (--cold-sandbox: no warming pass; each product is kept as its JSON anyway), '
         : `every product's JSON rendered in ${f1(s.warmSeconds)} s, `) +
       `${int(s.items)} items, ` +
       `peak RSS ${f1(s.maxRssMB)} MB; sheet ${sheet} (${int(s.rows)} rows, ${int(s.changed)} changed)`,

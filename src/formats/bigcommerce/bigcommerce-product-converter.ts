@@ -115,8 +115,8 @@ export class BigCommerceProductConverter implements ProductConverter {
   private readonly skipped: SkippedRow[] = [];
   private readonly categories = new Map<number, string[]>();
   private pending: Pending | undefined;
-  private variants = 0;
-  private rules = 0;
+  /** A Product row without ID or name: the row whose SKU and Rule rows follow, not imported. */
+  private unnamedProduct: number | undefined;
 
   constructor(columns: readonly SheetColumn[], sheet: string) {
     this.cols = new SourceColumns(columns, HEADERS);
@@ -142,7 +142,10 @@ export class BigCommerceProductConverter implements ProductConverter {
       const p = this.pending;
       const entry = { row, options: bigCommerceOptions(t('name')), sku: t('sku') };
       if (p === undefined) {
-        const message = `a ${t('itemType')} row (${t('name') || t('sku') || 'no name'}) before any Product row: it belongs to no product`;
+        const message =
+          this.unnamedProduct === undefined
+            ? `a ${t('itemType')} row (${t('name') || t('sku') || 'no name'}) before any Product row: it belongs to no product`
+            : `a ${t('itemType')} row (${t('name') || t('sku') || 'no name'}) of the Product row ${this.unnamedProduct}, which has no Product ID and no Product Name: not imported`;
         this.skipped.push({ rowNumber: row.rowNumber, code: 'bigcommerce_orphan_row', message });
         this.note(row.rowNumber, 'bigcommerce_orphan_row', message, 'itemType');
       } else if (itemType === 'sku') p.skus.push(entry);
@@ -156,9 +159,18 @@ export class BigCommerceProductConverter implements ProductConverter {
       return;
     }
     this.flush();
+    this.unnamedProduct = undefined;
     const id = t('id');
     const name = t('name');
-    if (id === '' && name === '') return; // a blank line
+    if (id === '' && name === '') {
+      if (itemType === '') return; // a blank line
+      this.unnamedProduct = row.rowNumber;
+      const message =
+        'a Product row without a Product ID or a Product Name: not imported, nor its SKU and Rule rows';
+      this.skipped.push({ rowNumber: row.rowNumber, code: 'bigcommerce_unnamed_product', message });
+      this.note(row.rowNumber, 'bigcommerce_unnamed_product', message, 'itemType');
+      return;
+    }
     const cells: Record<string, CellValue> = {
       reference_id: id === '' ? `bigcommerce:name:${name}` : `bigcommerce:${id}`,
     };
@@ -245,7 +257,6 @@ export class BigCommerceProductConverter implements ProductConverter {
         continue;
       }
       seen.set(vname, v.row.rowNumber);
-      this.variants += 1;
       const vc: Record<string, CellValue> = { reference_id: ref, variant_name: vname };
       if (v.sku !== '') vc['variant_sku'] = v.sku;
       let price = base === '' ? Number.NaN : priceOrder(base);
@@ -287,7 +298,6 @@ export class BigCommerceProductConverter implements ProductConverter {
    * and a Price that is not `[ADD]x`, `[REMOVE]x` or `[FIXED]x` (not applied).
    */
   private ruleRow(p: Pending, r: RuleRow, reach: { matched: number; applied: number }, ref: CellValue): void {
-    this.rules += 1;
     const label = r.sku || r.options.map(([n, v]) => `${n}=${v}`).join(', ') || 'no SKU or option';
     const text = (name: Name) => this.cols.text(r.row, name);
     if (reach.matched === 0)

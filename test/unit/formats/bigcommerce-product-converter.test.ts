@@ -364,3 +364,50 @@ describe('BigCommerce products export (issue 38)', () => {
     ]);
   });
 });
+
+describe('a Product row without Product ID or Product Name', () => {
+  it('is skipped with its SKU and Rule rows, each said as its own (not "before any Product row"); the next product is read as usual', () => {
+    const row = (type: string, id: string, name: string, sku: string, price: string): CellValue[] => [
+      type,
+      id,
+      name,
+      'P',
+      sku,
+      '',
+      price,
+      '',
+      '',
+      '',
+      'Y',
+      'none',
+      '',
+      '',
+      '',
+      '',
+    ];
+    const { converted, product } = convert(BULK, [
+      row('Product', '', '', 'X', '10.00'),
+      row('SKU', '', '[RB]Size=S', 'X-S', ''),
+      row('Rule', '', '[RB]Size=S', 'X-S', '[ADD]1'),
+      row('Product', '8', 'Cap', 'CAP', '12.00'),
+    ]);
+    expect(converted.skipped.map((s) => [s.rowNumber, s.code, s.message])).toEqual([
+      [
+        2,
+        'bigcommerce_unnamed_product',
+        'a Product row without a Product ID or a Product Name: not imported, nor its SKU and Rule rows',
+      ],
+      [
+        3,
+        'bigcommerce_orphan_row',
+        'a SKU row ([RB]Size=S) of the Product row 2, which has no Product ID and no Product Name: not imported',
+      ],
+      [
+        4,
+        'bigcommerce_orphan_row',
+        'a Rule row ([RB]Size=S) of the Product row 2, which has no Product ID and no Product Name: not imported',
+      ],
+    ]);
+    expect(product('bigcommerce:8')).toBeDefined();
+  });
+});
