@@ -13,6 +13,33 @@ import { captureStream as capture } from '../../helpers/run-cli.js';
 const ROOT = join(import.meta.dirname, '../../..');
 const SAMPLE_RECIPIENTS = join(ROOT, 'samples/recipients.csv');
 
+/** to.csv in `dir`: `n` recipients (to, name, order_number) with distinct phones. */
+function recipientsFile(dir: string, n: number): string {
+  const file = join(dir, 'to.csv');
+  writeFileSync(
+    file,
+    csv([['to', 'name', 'order_number'], ...phones(n).map((p, i) => [p, `C${i}`, `${i}`])]),
+  );
+  return file;
+}
+
+/**
+ * A client of `s` that sees every template deleted and created again under its name: the same
+ * name, status and parameters, another id.
+ */
+function templatesCreatedAgain(s: RunningSandbox): MerchantClient {
+  const replaced = new MerchantClient({ baseUrl: s.url, token: s.token });
+  const { templates } = replaced;
+  Object.defineProperty(replaced, 'templates', {
+    value: Object.assign(Object.create(templates) as typeof templates, {
+      list: async function* (...args: Parameters<typeof templates.list>) {
+        for await (const t of templates.list(...args)) yield { ...t, id: `${t.id}_new` };
+      },
+    }),
+  });
+  return replaced;
+}
+
 async function cli(argv: string[], s: RunningSandbox, cwd: string) {
   const stdout = capture();
   const stderr = capture();
@@ -389,11 +416,7 @@ describe('mbulk messages send', () => {
 
   it('stops at the first send refused because the template was paused after planning', async () => {
     const { s, client, dir, runsRoot } = await setup();
-    const file = join(dir, 'to.csv');
-    writeFileSync(
-      file,
-      csv([['to', 'name', 'order_number'], ...phones(30).map((p, i) => [p, `C${i}`, `${i}`])]),
-    );
+    const file = recipientsFile(dir, 30);
     const planned = await planMessageSend({
       client,
       file,
@@ -410,11 +433,7 @@ describe('mbulk messages send', () => {
 
   it('refuses to send when the template was replaced by another of the same name (its id, not its name, is the one planned)', async () => {
     const { s, client, dir, runsRoot } = await setup();
-    const file = join(dir, 'to.csv');
-    writeFileSync(
-      file,
-      csv([['to', 'name', 'order_number'], ...phones(3).map((p, i) => [p, `C${i}`, `${i}`])]),
-    );
+    const file = recipientsFile(dir, 3);
     const planned = await planMessageSend({
       client,
       file,
@@ -424,15 +443,7 @@ describe('mbulk messages send', () => {
     });
     // The store now holds another template named order_update (deleted and created again): same
     // name, status and parameters, another id.
-    const replaced = new MerchantClient({ baseUrl: s.url, token: s.token });
-    const { templates } = replaced;
-    Object.defineProperty(replaced, 'templates', {
-      value: Object.assign(Object.create(templates) as typeof templates, {
-        list: async function* (...args: Parameters<typeof templates.list>) {
-          for await (const t of templates.list(...args)) yield { ...t, id: `${t.id}_new` };
-        },
-      }),
-    });
+    const replaced = templatesCreatedAgain(s);
     const result = await applySavedRun(planned.run, { client: replaced, target: 'test', lock: false });
     expect(result).toMatchObject({ applied: false, refused: 'drift' });
     const drifted = 'drifted' in result ? result.drifted : [];
@@ -444,26 +455,14 @@ describe('mbulk messages send', () => {
 
   it("a template created again under the same name is another message: the old template's sends are not 'already sent'", async () => {
     const { s, client, dir, runsRoot } = await setup();
-    const file = join(dir, 'to.csv');
-    writeFileSync(
-      file,
-      csv([['to', 'name', 'order_number'], ...phones(3).map((p, i) => [p, `C${i}`, `${i}`])]),
-    );
+    const file = recipientsFile(dir, 3);
     const plan = (c: MerchantClient) =>
       planMessageSend({ client: c, file, runsRoot, target: 'test', template: 'order_update' });
     const first = await plan(client);
     expect(await applyMessageRun(first.run, { client })).toMatchObject({ sent: 3 });
 
     // Deleted and created again under its name: another id (maybe another text).
-    const replaced = new MerchantClient({ baseUrl: s.url, token: s.token });
-    const { templates } = replaced;
-    Object.defineProperty(replaced, 'templates', {
-      value: Object.assign(Object.create(templates) as typeof templates, {
-        list: async function* (...args: Parameters<typeof templates.list>) {
-          for await (const t of templates.list(...args)) yield { ...t, id: `${t.id}_new` };
-        },
-      }),
-    });
+    const replaced = templatesCreatedAgain(s);
     // Planned twice before either is applied: the second plan's apply counts the first's sends
     // (same template), not the old template's.
     const again = await plan(replaced);
