@@ -8,7 +8,7 @@ import {
   ProductSlot,
   type ProductRec,
 } from './product-records.js';
-import { TextArena } from './text-arena.js';
+import { Utf8Blocks } from './utf8-blocks.js';
 import { IdSet } from './id-set.js';
 import { productJson } from './render-product.js';
 
@@ -55,7 +55,7 @@ export function recFromProduct(
  */
 export class ProductLoad {
   /** Where the products' JSON is kept (see ProductSlot). */
-  readonly arena = new TextArena();
+  readonly arena = new Utf8Blocks();
   /** Each product's final form; its sequence number is given on adoption. */
   readonly slots: ProductSlot[] = [];
   /** How many of `items` belong to each product, in order. */

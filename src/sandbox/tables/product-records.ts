@@ -1,7 +1,7 @@
 import { PRODUCT_FIELDS, type VariantFields } from '../../schema/product.js';
 import type { Product, ProductOption, ProductStatus } from '../../schema/index.js';
 import type { Sequenced } from '../pagination.js';
-import type { TextArena } from './text-arena.js';
+import type { Utf8Blocks } from './utf8-blocks.js';
 
 /** The product's own fields (everything but id, variants, options, images, stock and times). */
 export const PRODUCT_FIELD_KEYS = PRODUCT_FIELDS;
@@ -45,7 +45,7 @@ export interface ProductRec extends Sequenced {
 
 /**
  * A product as the store keeps it: its API JSON (what GET and the list pages answer, what the
- * state file holds), as UTF-8 in a TextArena outside the heap, and the little the indexes need.
+ * state file holds), as UTF-8 in a Utf8Blocks outside the heap, and the little the indexes need.
  * One small object per product instead of ~60 objects and a string: 330,000 products fit in about
  * a gigabyte, and the garbage collector has little to walk (its pauses were the sandbox's stalls).
  */
@@ -55,7 +55,7 @@ export class ProductSlot implements Sequenced {
   private bytes = 0;
 
   constructor(
-    private readonly arena: TextArena,
+    private readonly arena: Utf8Blocks,
     readonly id: string,
     public status: ProductStatus,
   ) {}

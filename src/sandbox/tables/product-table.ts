@@ -24,7 +24,7 @@ import {
   type ProductRec,
   type VariantRec,
 } from './product-records.js';
-import { TextArena } from './text-arena.js';
+import { Utf8Blocks } from './utf8-blocks.js';
 import { rehostImages } from './rehost-images.js';
 import { productJson, renderItem } from './render-product.js';
 import { enumFilter, parseBody, type ListQuery } from './request-parsing.js';
@@ -42,7 +42,7 @@ export class ProductTable implements ProductAccess {
   private readonly variantIds = new IdSet('var');
   private readonly optionIds = new IdSet('opt');
   /** Where created products' JSON is kept (loaded ones stay in their load's). */
-  private readonly arena = new TextArena();
+  private readonly arena = new Utf8Blocks();
 
   constructor(
     private readonly ctx: StoreContext,

@@ -1,4 +1,4 @@
-/** Bytes of each block of a TextArena. */
+/** Bytes of each block of a Utf8Blocks. */
 const BLOCK = 16 << 20;
 
 /**
@@ -7,9 +7,10 @@ const BLOCK = 16 << 20;
  * collector's work (a full collection of a heap of strings that size paused the sandbox for up to a
  * second) and no growth margin of the heap (it held ~280 MB more than its live objects). A text
  * rewritten no longer than it was stays in place; a longer one goes at the end (what it leaves is
- * not reused: a sandbox is rebuilt from its state file).
+ * not reused: a sandbox is rebuilt from its state file). Not src/plan's TextArena, which keeps
+ * UTF-16 code units in one growing array for lookups by hash.
  */
-export class TextArena {
+export class Utf8Blocks {
   private readonly blocks: Buffer[] = [];
   /** Bytes used of the last block. */
   private used = BLOCK;
