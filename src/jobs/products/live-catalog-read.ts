@@ -95,6 +95,11 @@ export class LiveCatalogRead {
   private readonly done: Promise<void>;
   private readonly started = performance.now();
   private readonly pacer = new HeapPacer();
+  /**
+   * When the read started (ms since the epoch): what it shows of the store is at least this fresh.
+   * With `seconds`, it ages the read as the write-time check's first listing (`import … --apply`).
+   */
+  readonly startedAt = Date.now();
   /** Seconds the read took (set once it is complete). */
   seconds = 0;
 
