@@ -15,6 +15,25 @@ import type { JobCallbacks, JobProgress } from './job-events.js';
 import { runKind, type DriftedEntity, type RunKind } from './run-kind.js';
 import type { SavedRunRefusal } from './saved-run-refusal.js';
 
+/**
+ * Why planning a started run's input again would send writes again, or undefined: its input holds
+ * deltas (run.json's `input_deltas`; a run planned before it was recorded, if its kind says
+ * `deltasUnrecorded`) and its journal shows writes applied or of unknown outcome.
+ */
+function replanRepeats(run: RunDirectory, journal: JournalSnapshot, kind: RunKind): string | undefined {
+  const deltas = run.meta.input_deltas ?? (kind.deltasUnrecorded ? undefined : false);
+  const states = [...journal.states.values()].map((state) => state.status);
+  const [done, unknown] = [
+    states.filter((s) => s === 'done').length,
+    states.filter((s) => s === 'unknown').length,
+  ];
+  if (deltas === false || done + unknown === 0) return undefined;
+  const sent = `it sent write requests of them: ${done} applied, ${unknown} of unknown outcome`;
+  return deltas
+    ? `its input holds deltas, and ${sent}`
+    : `it was planned before runs recorded whether their input holds deltas, and is taken to; ${sent}`;
+}
+
 /** Drifted entities listed on a refused run's review page (the rest: `… and N more`). */
 const DRIFT_ON_PAGE = 5;
 
@@ -310,7 +329,7 @@ export async function applySavedRun(
             message: `the live store drifted since planning; plan again with ${how}`,
           };
         }
-        const repeats = journal.records > 0 ? kind.replanRepeats?.(run) : undefined;
+        const repeats = replanRepeats(run, journal, kind);
         if (repeats !== undefined) {
           return {
             ...base,
@@ -318,7 +337,7 @@ export async function applySavedRun(
             category: 'refused',
             drifted,
             reason: repeats,
-            message: `run ${run.id} already sent some of its changes, and planning its input again would send those again (${repeats}); fix the drifted entities by hand or plan a new sheet with what is left`,
+            message: `run ${run.id} already sent deltas (${repeats}): planning its input again would send them again. Nothing was written; plan a new sheet of the rows it has not written yet, without the drifted ones`,
           };
         }
         const replan = kind.replan;

@@ -210,10 +210,10 @@ export interface JobDefinition<
   report(run: RunDirectory, file: File, applied?: JobSummary<File, Fields, Own>): void;
   drift?: DriftCheck;
   /**
-   * Why planning the input of a started run again would repeat writes (relative changes such as
-   * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
+   * A run of this kind planned before run.json recorded `input_deltas` (2026-11-28) is taken to
+   * hold deltas: `--replan` refuses it once started. Runs planned since say it themselves.
    */
-  replanRepeats?(file: File): string | undefined;
+  deltasUnrecorded?: true;
   /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
   replan?(
     run: RunDirectory,

@@ -55,11 +55,8 @@ export interface RunKind {
   /** The plan's invalid rows when it was not planned to skip them (nothing may be written), or undefined. */
   invalidRows?(run: RunDirectory): InvalidRowsError | undefined;
   drift?: DriftCheck | undefined;
-  /**
-   * Why planning the input of a started run again would repeat writes (relative changes such as
-   * stock deltas), or undefined when it would not: `--replan` refuses a started run then.
-   */
-  replanRepeats?(run: RunDirectory): string | undefined;
+  /** A run planned before run.json recorded `input_deltas` is taken to hold deltas (JobDefinition). */
+  deltasUnrecorded?: true;
   /** Plans the run's own input again against the live store, as a new run (`mbulk apply --replan`). */
   replan?(
     run: RunDirectory,
@@ -92,12 +89,10 @@ export function runKindOf<
     planProblem: (run) => planProblem(definition.planSchema, run.readPlan()),
     reportPlan: (run) => definition.report(run, readPlanFile(run, definition.planSchema)),
   };
-  const { drift, replan, replanRepeats, invalidRows } = definition;
+  const { drift, replan, deltasUnrecorded, invalidRows } = definition;
   if (invalidRows) kind.invalidRows = (run) => invalidRows(run, readPlanFile(run, definition.planSchema));
   if (drift) kind.drift = drift;
-  if (replanRepeats) {
-    kind.replanRepeats = (run) => replanRepeats(readPlanFile(run, definition.planSchema));
-  }
+  if (deltasUnrecorded) kind.deltasUnrecorded = deltasUnrecorded;
   if (replan) kind.replan = (run, options) => replan(run, readPlanFile(run, definition.planSchema), options);
   return kind;
 }

@@ -260,8 +260,7 @@ export const stockJob = defineJob({
   },
   report: writeStockReport,
   drift: checkStockDrift,
-  replanRepeats: (file) =>
-    file.plan.changes.some((c) => c.mode === 'delta') ? 'its sheet holds delta quantities' : undefined,
+  deltasUnrecorded: true,
   // Plans the run's own copy of the sheet again, with the run's options, as a new run.
   replan: async (run, file, options) => {
     const maxChanges = run.meta.options['maxChanges'];

@@ -11,6 +11,7 @@ import {
   applySavedRun,
   isMbulkError,
   openRun,
+  RunDirectory,
   planMessageSend,
   planStockImport,
   type SavedRunRefusal,
@@ -213,6 +214,64 @@ describe('applySavedRun (library, no CLI)', () => {
     expect(a.writes().map((w) => [w.method, w.path])).toEqual([
       ['POST', '/api/v2/inventory_items/batch_update'],
     ]);
+  });
+
+  it('a started stock run whose run.json predates input_deltas is refused by replan (taken to hold deltas); one that says false is planned again', async () => {
+    const a = await sandbox(STORE_A);
+    const tracked = items(STORE_A).slice(0, 3);
+    const file = join(mkdtempSync(join(dir, 'plan-')), 'stock.csv');
+    writeFileSync(file, ['sku,quantity', ...tracked.map((i) => `${i.sku},${i.quantity + 10}`)].join('\n'));
+    const planned = await planStockImport({
+      client: a.client,
+      file,
+      runsRoot: join(dir, 'runs'),
+      target: a.s.url,
+      batchSize: 1,
+    });
+    expect(planned.run.meta.input_deltas).toBe(false);
+    // Stopped after its first write: one batch done, two not started.
+    const stop = new AbortController();
+    await applyStockRun(planned.run, {
+      client: a.client,
+      concurrency: 1,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.phase === 'apply' && p.done >= 1) stop.abort();
+      },
+    });
+    expect(a.writes()).toHaveLength(1);
+    const last = tracked[2]!;
+    a.s.store.updateInventoryItem(last.itemId, { delta_quantity: -1 });
+    const metaFile = planned.run.file('meta');
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+    delete meta['input_deltas'];
+    writeFileSync(metaFile, JSON.stringify(meta));
+
+    const old = refusal(
+      await applySavedRun(RunDirectory.load(planned.run.dir), {
+        client: a.client,
+        target: a.s.url,
+        resume: true,
+        replan: true,
+      }),
+    );
+    expect(old).toMatchObject({
+      refused: 'replan-repeats',
+      reason:
+        'it was planned before runs recorded whether their input holds deltas, and is taken to; it sent write requests of them: 1 applied, 0 of unknown outcome',
+    });
+    expect(a.writes()).toHaveLength(1);
+
+    writeFileSync(metaFile, JSON.stringify({ ...meta, input_deltas: false }));
+    const replanned = await applySavedRun(RunDirectory.load(planned.run.dir), {
+      client: a.client,
+      target: a.s.url,
+      resume: true,
+      replan: true,
+    });
+    if (!replanned.applied) throw new Error(replanned.message);
+    expect(replanned).toMatchObject({ ok: true, replannedFrom: planned.run.id });
+    for (const i of tracked) expect(a.s.store.getInventoryItem(i.itemId)?.quantity).toBe(i.quantity + 10);
   });
 
   it('applies a clean run once: a second apply is not-planned, a resume is already-applied', async () => {
