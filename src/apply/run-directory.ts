@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-file.js';
+import { writePrettyJsonAtomic } from '../files/pretty-json-file.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 import { StateFileError } from '../errors/state-file-error.js';
 
@@ -302,9 +303,12 @@ export class RunDirectory {
     return next;
   }
 
-  /** Writes plan.json atomically (the plan is never seen half-written). */
+  /**
+   * Writes plan.json atomically (the plan is never seen half-written): the text of
+   * JSON.stringify(plan, null, 2), written in pieces (a million-row plan is never one string).
+   */
   writePlan(plan: unknown): void {
-    writeFileAtomic(this.file('plan'), `${JSON.stringify(plan, null, 2)}\n`);
+    writePrettyJsonAtomic(this.file('plan'), plan);
   }
 
   /** Reads plan.json; validate it with the plan's own schema. A missing or damaged file: RunFileError. */
