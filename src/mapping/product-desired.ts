@@ -117,12 +117,41 @@ export interface DesiredProduct {
    * live catalog was read, see LiveProduct.compact): it may only be planned against that product.
    */
   identityOnly?: true;
+  /**
+   * Set while the product is packed (ProductMappingOptions.pack): `fields` then holds only its
+   * identifiers (id, reference_id, sku), `variants` and `rows` are empty, and unpackProduct
+   * restores everything from this text. Whatever reads more than those must unpack it first.
+   */
+  packed?: string | undefined;
+  /** Restores a packed product (see unpackProduct). */
+  unpacker?: ((product: DesiredProduct) => void) | undefined;
+}
+
+/**
+ * The product with everything its rows gave (see DesiredProduct.packed); a product not packed is
+ * returned as it is.
+ */
+export function unpackProduct(product: DesiredProduct): DesiredProduct {
+  if (product.packed !== undefined) product.unpacker?.(product);
+  return product;
 }
 
 /** Options of the product mapping. Every option documents its default. */
 export interface ProductMappingOptions {
   /** Decimals of the store currency (`currencyDecimals(me.currency)`). Required. */
   decimals: number;
+  /**
+   * Keep the sheet's products packed (default false): each product is parked as one string once
+   * its rows have passed (rows coming back later unpark it, as scattered rows merge), and finish()
+   * returns packed products (DesiredProduct.packed), each unpacked when it is planned. For a
+   * large sheet: its products then take a fraction of their memory until the plan needs them.
+   */
+  pack?: boolean;
+  /**
+   * The platform's categories by source row (a converted sheet's): each product takes those of its
+   * first row of the products sheet that has any (DesiredProduct.sourceCategories).
+   */
+  sourceCategories?: ReadonlyMap<number, string[]>;
   /** `units` (default): `12.90`; `minor`: raw integers `1290`. */
   money?: 'units' | 'minor';
   /** Accept `12,90` as a decimal comma (default false; set it for locales that write it so). */

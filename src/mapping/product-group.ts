@@ -17,6 +17,15 @@ export interface ProductGroup {
   rows: SourceRow[];
   issues: RowIssue[];
   invalid: boolean;
+  /** The row that made the product (its first row), read while its rows are parked. */
+  firstRow: number;
+  /** The platform's categories of its first row that has any (a converted sheet's, for --category-map). */
+  sourceCategories?: string[] | undefined;
+  /**
+   * Set while the product is parked (see parkGroup): its values, variants, options and rows are
+   * then this text alone, and its arrays are empty and frozen until it is unparked.
+   */
+  packed?: string | undefined;
 }
 
 /**

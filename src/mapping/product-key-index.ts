@@ -1,5 +1,6 @@
 import type { SheetRow } from '../sheets/sheet-row.js';
 import { cellIssue, type KeyColumns } from './bound-column.js';
+import type { GroupParking } from './parked-group.js';
 import { failGroup, type ProductGroup } from './product-group.js';
 
 type KeyKind = 'id' | 'ref' | 'sku';
@@ -18,8 +19,15 @@ export class ProductKeyIndex {
   private readonly byRef = new Map<string, ProductGroup>();
   private readonly bySku = new Map<string, ProductGroup>();
 
-  /** @param slots number of product value columns (each new product gets that many slots). */
-  constructor(private readonly slots: number) {}
+  /**
+   * @param slots number of product value columns (each new product gets that many slots).
+   * @param parking when given, products not recently used are parked (GroupParking): every group
+   *   this index returns is unparked.
+   */
+  constructor(
+    private readonly slots: number,
+    private readonly parking?: GroupParking,
+  ) {}
 
   /** The product whose sku is `sku`. */
   ownerOfSku(sku: string): ProductGroup | undefined {
@@ -67,13 +75,18 @@ export class ProductKeyIndex {
         rows: [],
         issues: [],
         invalid: false,
+        firstRow: row.rowNumber,
+        sourceCategories: undefined,
+        packed: undefined,
       };
       this.groups.push(g);
+      this.parking?.touch(g);
       this.claimKey(row, g, 'id', id, gId, cols);
       this.claimKey(row, g, 'ref', ref, gRef, cols);
       this.claimKey(row, g, 'sku', sku, gSku, cols);
       return g;
     }
+    this.parking?.touch(group);
     // Fast path: the row repeats exactly the identifiers its product already has.
     if (group.id === id && group.ref === ref && group.sku === sku) return group;
     this.checkKey(row, group, 'id', id, gId, cols);
@@ -107,7 +120,7 @@ export class ProductKeyIndex {
         row,
         cols[which],
         `duplicate_${label}`,
-        `${label} "${value}" already belongs to another product (row ${taken.rows[0]?.rowNumber ?? '?'}); each product needs its own ${label}`,
+        `${label} "${value}" already belongs to another product (row ${firstRowOf(taken) ?? '?'}); each product needs its own ${label}`,
       ),
     );
   }
@@ -138,7 +151,7 @@ export class ProductKeyIndex {
           row,
           cols[which],
           'conflicting_key',
-          `this row joins the product of row ${g.rows[0]?.rowNumber ?? '?'} (same ${keyName(g, which)}) whose ${label} is "${current}", not "${value}"; write the same ${label} on every row of a product`,
+          `this row joins the product of row ${firstRowOf(g) ?? '?'} (same ${keyName(g, which)}) whose ${label} is "${current}", not "${value}"; write the same ${label} on every row of a product`,
         ),
       );
     }
@@ -151,4 +164,9 @@ function keyName(g: ProductGroup, except: KeyKind): string {
   if (except !== 'ref' && g.ref !== undefined) return `reference_id ${g.ref}`;
   if (except !== 'sku' && g.sku !== undefined) return `sku ${g.sku}`;
   return 'key';
+}
+
+/** The number of a product's first row (its rows may be parked). */
+export function firstRowOf(g: ProductGroup): number | undefined {
+  return g.packed !== undefined ? g.firstRow : g.rows[0]?.rowNumber;
 }

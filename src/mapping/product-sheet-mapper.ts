@@ -20,6 +20,7 @@ import type {
   ProductMappingOptions,
   SourceRow,
 } from './product-desired.js';
+import { GroupParking, readParked, unpackRow } from './parked-group.js';
 import { failGroup, type ProductGroup } from './product-group.js';
 import { ProductKeyIndex } from './product-key-index.js';
 import type { RowIssue } from './row-issue.js';
@@ -40,6 +41,9 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** How many products stay unparked while a sheet is read with `pack` (see GroupParking). */
+const OPEN_PRODUCTS = 256;
 
 function show(value: unknown): string {
   return Array.isArray(value) ? value.join('|') : String(value);
@@ -68,6 +72,7 @@ export class ProductSheetMapper {
   private unkeyedOptionRows = 0;
   private readonly clearMode: boolean;
   private readonly keys: ProductKeyIndex;
+  private readonly parking: GroupParking | undefined;
   private readonly variantIds = new Map<string, number>();
   private readonly variantSkus = new Map<string, { group: ProductGroup; row: number; col: BoundColumn }>();
   /** Variants whose SKU an earlier variant already has, in sheet order. */
@@ -155,7 +160,33 @@ export class ProductSheetMapper {
         rowNumber: options.headerRowNumber ?? 1,
       });
     }
-    this.keys = new ProductKeyIndex(this.productCols.length);
+    const imagesSlot = this.productCols.findIndex((c) => c.spec.column === 'images');
+    // A product with more images than the API takes is left unparked: finish() settles it.
+    this.parking =
+      options.pack === true
+        ? new GroupParking(sheet, OPEN_PRODUCTS, (g) => {
+            const images = g.values[imagesSlot];
+            return Array.isArray(images) && images.length > MAX_IMAGES;
+          })
+        : undefined;
+    this.keys = new ProductKeyIndex(this.productCols.length, this.parking);
+  }
+
+  /** The group, unparked (a no-op without `pack`). */
+  private touch(g: ProductGroup): ProductGroup {
+    return this.parking === undefined ? g : this.parking.touch(g);
+  }
+
+  /** Adds a products-sheet row to its product's rows (and the product's source categories). */
+  private addSourceRow(group: ProductGroup, source: SourceRow): void {
+    group.rows.push(source);
+    const categories = this.options.sourceCategories;
+    if (
+      categories !== undefined &&
+      group.sourceCategories === undefined &&
+      source.sheet === (this.options.sheetName ?? 'products')
+    )
+      group.sourceCategories = categories.get(source.rowNumber);
   }
 
   /** A key cell's value; a cell that cannot be a key (`3.65275E+11`) adds its issue to `failures`. */
@@ -192,7 +223,7 @@ export class ProductSheetMapper {
         this.looseIssues.push(issue);
       } else {
         failGroup(group, issue);
-        group.rows.push({ sheet: row.sheet, rowNumber: row.rowNumber });
+        this.addSourceRow(group, { sheet: row.sheet, rowNumber: row.rowNumber });
       }
       return;
     }
@@ -270,7 +301,7 @@ export class ProductSheetMapper {
 
     const source: SourceRow = { sheet: row.sheet, rowNumber: row.rowNumber };
     if (this.variantCols.length > 0) this.addVariant(row, group, source);
-    group.rows.push(source);
+    this.addSourceRow(group, source);
   }
 
   private addVariant(row: SheetRow, group: ProductGroup, source: SourceRow): void {
@@ -479,19 +510,20 @@ export class ProductSheetMapper {
         add(v.group, {
           row: v.row,
           sku,
-          where: `the SKU of product ${this.productLabel(owner)} (row ${owner.rows[0]?.rowNumber ?? '?'})`,
+          where: `the SKU of product ${this.productLabel(this.touch(owner))} (row ${owner.rows[0]?.rowNumber ?? '?'})`,
         });
     }
     for (const r of this.repeatedSkus) {
       const owner = this.keys.ownerOfSku(r.sku);
       const where =
         owner !== undefined && owner !== r.group
-          ? `the SKU of product ${this.productLabel(owner)} (row ${owner.rows[0]?.rowNumber ?? '?'})`
+          ? `the SKU of product ${this.productLabel(this.touch(owner))} (row ${owner.rows[0]?.rowNumber ?? '?'})`
           : `already on row ${r.first}`;
       add(r.group, { row: r.row, sku: r.sku, where });
     }
     const first = this.options.duplicateSku === 'first';
     for (const [g, list] of clashes) {
+      this.touch(g);
       list.sort((a, b) => a.row - b.row);
       const shown = list
         .slice(0, 10)
@@ -524,6 +556,38 @@ export class ProductSheetMapper {
     }
   }
 
+  /**
+   * What unpacks a product packed by finish() into what finish() gives an unparked one: it holds
+   * the columns' fields alone, not the mapper (let go once the sheet is mapped).
+   */
+  private unpacker(): (product: DesiredProduct) => void {
+    const cols = this.productCols.map((c) => ({
+      field: c.spec.field,
+      clear: this.clearMode ? c.spec.clear : undefined,
+    }));
+    const sheet = this.options.sheetName ?? 'products';
+    return (product) => {
+      const [values, , variants, options, rows] = readParked(product.packed as string);
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < cols.length; i++) {
+        const col = cols[i] as (typeof cols)[number];
+        const v = values[i] ?? col.clear;
+        if (v !== undefined) out[col.field] = v;
+      }
+      const fields = out as DesiredProductFields;
+      const ids = product.fields;
+      if (ids.id !== undefined) fields.id = ids.id;
+      if (ids.reference_id !== undefined) fields.reference_id = ids.reference_id;
+      if (ids.sku !== undefined) fields.sku = ids.sku;
+      product.fields = fields;
+      product.variants = variants.map(([f, row]) => ({ fields: f, row: unpackRow(row, sheet) }));
+      product.rows = rows.map((r) => unpackRow(r, sheet));
+      if (options !== 0) product.options = options;
+      product.packed = undefined;
+      product.unpacker = undefined;
+    };
+  }
+
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
   finish(): ProductMapping {
     for (const row of this.pendingOptionRows) this.resolveOptionRow(row);
@@ -533,7 +597,14 @@ export class ProductSheetMapper {
 
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
+    const unpacker = this.parking === undefined ? undefined : this.unpacker();
     for (const g of this.keys.groups) {
+      if (g.packed !== undefined && unpacker !== undefined) {
+        // Parked (so with no more images than the API takes): kept packed until it is planned.
+        products.push(packedProduct(g, unpacker));
+        for (const i of g.issues) issues.push(i);
+        continue;
+      }
       this.limitImages(g);
       const out: Record<string, unknown> = {};
       for (let i = 0; i < this.productCols.length; i++) {
@@ -561,6 +632,7 @@ export class ProductSheetMapper {
         issues: g.issues,
       };
       if (g.options !== undefined) product.options = g.options;
+      if (g.sourceCategories !== undefined) product.sourceCategories = g.sourceCategories;
       products.push(product);
       for (const i of g.issues) issues.push(i);
     }
@@ -574,6 +646,33 @@ export class ProductSheetMapper {
       columnRefs: this.columnRefs,
     };
   }
+}
+
+/** A parked group as a packed product (DesiredProduct.packed): its identifiers and the group's text. */
+function packedProduct(g: ProductGroup, unpacker: (product: DesiredProduct) => void): DesiredProduct {
+  const fields: DesiredProductFields = {};
+  if (g.id !== undefined) fields.id = g.id;
+  if (g.ref !== undefined) fields.reference_id = g.ref;
+  if (g.sku !== undefined) fields.sku = g.sku;
+  const key: ProductKey =
+    g.id !== undefined
+      ? { by: 'id', value: g.id }
+      : g.ref !== undefined
+        ? { by: 'reference_id', value: g.ref }
+        : { by: 'sku', value: g.sku ?? '' };
+  const product: DesiredProduct = {
+    key,
+    command: g.command ?? 'upsert',
+    fields,
+    variants: [],
+    rows: [],
+    invalid: g.invalid,
+    issues: g.issues,
+  };
+  if (g.sourceCategories !== undefined) product.sourceCategories = g.sourceCategories;
+  product.packed = g.packed;
+  product.unpacker = unpacker;
+  return product;
 }
 
 export interface SheetInput {

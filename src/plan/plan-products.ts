@@ -1,4 +1,4 @@
-import type { ColumnRefs, DesiredProduct } from '../mapping/product-desired.js';
+import { unpackProduct, type ColumnRefs, type DesiredProduct } from '../mapping/product-desired.js';
 import type { RowIssue } from '../mapping/row-issue.js';
 import { z } from 'zod';
 import { ProductCreate, ProductUpdate } from '../schema/product.js';
@@ -537,6 +537,8 @@ export function planProducts(
   live: LiveCatalog,
   options: PlanProductsOptions,
 ): ProductPlan {
+  // Products still packed (a large sheet's, ProductMappingOptions.pack) are planned whole.
+  for (const dp of desired) unpackProduct(dp);
   const unkeyedRows = options.unkeyedRows ?? 0;
   const unkeyedOptionRows = options.unkeyedOptionRows ?? 0;
   const wantVariants = options.replace?.variants === true;

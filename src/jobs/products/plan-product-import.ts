@@ -101,6 +101,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         optionsFile: options.optionsFile,
         mapping: {
           decimals: currencyDecimals(store.currency),
+          // Each sheet product stays packed until it is planned (against the live product it names).
+          pack: true,
           money,
           decimalComma,
           blank,

@@ -216,7 +216,13 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
   }
   const converted = converter?.finish();
   if (converted !== undefined) {
-    mapper = new ProductSheetMapper(converted.columns, mappingOptions);
+    // The platform's categories of each product (its first row that has any), for --category-map.
+    mapper = new ProductSheetMapper(
+      converted.columns,
+      converted.categories === undefined
+        ? mappingOptions
+        : { ...mappingOptions, sourceCategories: converted.categories },
+    );
     for (const row of converted.rows) mapper.addRow(row);
   }
   const source: SourceDescription = {
@@ -296,13 +302,6 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     // A converted sheet's columns are canonical fields: issues get the source's headers back. (A
     // column map keeps the user's headers on its columns.)
     pointAtSourceHeaders(mapping, productsLabel, sourceColumns);
-    // The platform's categories of each product, for --category-map.
-    const categories = converted.categories;
-    if (categories !== undefined && categories.size > 0)
-      for (const p of mapping.products) {
-        const found = p.rows.find((r) => r.sheet === productsLabel && categories.has(r.rowNumber));
-        if (found !== undefined) p.sourceCategories = categories.get(found.rowNumber) as string[];
-      }
   }
   const fatal = mapping.issues.filter((i) => i.severity === 'error' && HEADER_ERRORS.has(i.code));
   if (fatal.length > 0) {
