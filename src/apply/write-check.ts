@@ -1,5 +1,6 @@
 import { NotFoundError } from '../api/errors.js';
 import type { ExecuteContext } from './execute-plan.js';
+import type { RunDirectory } from './run-directory.js';
 import { MbulkError } from '../errors/mbulk-error.js';
 import { categoryOf } from '../errors/exit-code.js';
 
@@ -17,6 +18,13 @@ import { categoryOf } from '../errors/exit-code.js';
  *   the run, and a change is caught unless it was made in the last few seconds before the write.
  *   The listing is used when it costs no more requests than one get-one per write (its pages ≤ the
  *   writes to check) and reads in under a second; otherwise each update re-reads its entity.
+ * - The run's own complete read of the collection (the plan's live read when the plan is applied
+ *   in the process that made it, `import … --apply`; the drift check's read in `mbulk apply RUN`
+ *   and a resume) is the listing's first read (`seed`, handed over with `handOverListing`), aged
+ *   from when that read started. It cost nothing, so updates use it whatever its read time while it
+ *   is younger than its refresh time; past that it is re-read by the rule above when a read costs
+ *   no more than the get-ones (then whatever the re-read's time), else updates re-read their entity.
+ *   So a change made up to `max(3 s, 10 × that read's time)` after the read started can go uncaught.
  * - `strict` (`--strict-check`): each update re-reads its entity (`GET /…/{id}`) immediately before
  *   it is sent, whatever the plan's age (one more request per write). A service without get-one
  *   (the sandbox in strict mode answers 404 for an entity the listing has) falls back, with one
@@ -60,6 +68,39 @@ interface Snapshot {
   value: Promise<unknown>;
 }
 
+/**
+ * A complete read of a collection the run made itself (the plan's live read, the drift check's
+ * read), given to the write-time check as its listing's first read (WriteCheck.seed).
+ */
+export interface FirstListing {
+  /** The listing's name, as the kind's check reads it (`products`, `customers`). */
+  name: string;
+  /** When the read started, ms since the epoch (Date.now()). */
+  startedAt: number;
+  /** How long the read took, in ms. */
+  readMs: number;
+  /** The kind's listing, as its check builds it. */
+  value: unknown;
+}
+
+/** Listings handed over from a run's plan or drift check to its apply in the same process. */
+const handedOver = new WeakMap<RunDirectory, FirstListing>();
+
+/**
+ * Hands the run's own complete read of a collection to the run's apply in this process (the
+ * write-time check's first listing, see WriteCheck.seed). A later hand-over replaces it.
+ */
+export function handOverListing(run: RunDirectory, listing: FirstListing): void {
+  handedOver.set(run, listing);
+}
+
+/** The listing handed over for this run (once: it is let go), if any. */
+export function takeListing(run: RunDirectory): FirstListing | undefined {
+  const listing = handedOver.get(run);
+  handedOver.delete(run);
+  return listing;
+}
+
 export class WriteCheck {
   private readonly plannedAt: number;
   private readonly afterMs: number;
@@ -69,6 +110,8 @@ export class WriteCheck {
   private getOneOff = false;
   private listingPreferred = false;
   private listingSlow = false;
+  /** The run's own read, given as the listing's first (seed): free, whatever its read time. */
+  private free: Snapshot | undefined;
   /** The last completed read per collection, and the read under way. */
   private snapshots = new Map<string, Snapshot>();
   private pending = new Map<string, Snapshot>();
@@ -103,9 +146,34 @@ export class WriteCheck {
     this.listingPreferred = !this.strict && pages <= writes;
   }
 
-  /** Whether updates are checked against the shared listing (else: one get-one each). */
+  /**
+   * The run's own complete read of the collection (see FirstListing) becomes the listing's first
+   * read, aged from when it started; its refresh time is `max(listingRefreshMs, 10 × its read
+   * time)`. Ignored when strict (every update re-reads its entity, creates a listing of their own).
+   */
+  seed(listing: FirstListing | undefined): void {
+    if (listing === undefined || this.strict) return;
+    const entry: Snapshot = {
+      at: listing.startedAt,
+      refreshMs: Math.max(this.refreshMs, 10 * listing.readMs),
+      value: Promise.resolve(listing.value),
+    };
+    this.snapshots.set(listing.name, entry);
+    this.free = entry;
+  }
+
+  /**
+   * Whether updates are checked against the shared listing (else: one get-one each). A listing the
+   * run's own read gave is used while younger than its refresh time, and after that (re-read in
+   * its turn) when a read costs no more than the get-ones, however long the reads take.
+   */
   get usesListing(): boolean {
-    return this.getOneOff || (this.listingPreferred && !this.listingSlow);
+    if (this.getOneOff) return true;
+    if (this.free !== undefined && !this.strict) {
+      if (this.listingPreferred) return true;
+      if (this.now() - this.free.at < this.free.refreshMs) return true;
+    }
+    return this.listingPreferred && !this.listingSlow;
   }
 
   /** Whether the service is known to have no get-one route (see getOneMissing). */

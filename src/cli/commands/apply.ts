@@ -152,7 +152,7 @@ async function applyOrResume(args: ApplyArgs, ctx: CommandContext, resume: boole
 
 /** `--help` of `--strict-check` (apply, runs resume). */
 export const STRICT_CHECK_DESCRIBE =
-  'Products and customers: re-read each entity (GET one) just before writing it, even when the plan is fresh (default: once the plan is more than 5 s old, check writes against a shared listing re-read every few seconds); a write whose entity changed since planning is refused as drifted and the run goes on';
+  'Products and customers: re-read each entity (GET one) just before writing it, even when the plan is fresh (default: once the plan is more than 5 s old, check writes against a listing of the catalog or customers, the read the run made itself while younger than max(3 s, 10x its read time), then read again, or each entity re-read when that costs fewer requests; a change made within that time can be missed); a write whose entity changed since planning is refused as drifted and the run goes on';
 
 export const registerApply: RegisterCommand = (parser, ctx, setExit) =>
   parser.command(

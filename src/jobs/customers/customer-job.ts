@@ -1,5 +1,5 @@
 import { idempotencyKey } from '../../api/idempotency-key.js';
-import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
+import { takeListing, WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import {
   DEFAULT_CUSTOMER_MATCH,
   type CustomerPlan,
@@ -90,9 +90,12 @@ function customerSession(
 ): JobSession<CustomerOp, CustomerOpResult, { notWritten: Record<string, string> }> {
   const { run, file, client, options } = ctx;
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  // The run's own read of the customers (the plan's, `import … --apply`; the drift check's, `mbulk
+  // apply RUN`) is the check's first listing.
+  check.seed(takeListing(run));
   const match = file.match ?? DEFAULT_CUSTOMER_MATCH;
   const operations = buildOps(run.id, file.plan);
-  // One customer listing vs one get-one per update.
+  // A listing of its own vs one get-one per update.
   check.preferListing(
     Math.ceil(file.liveCustomers / 100),
     operations.filter((o) => o.kind === 'customer-update').length,

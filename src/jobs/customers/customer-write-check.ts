@@ -17,9 +17,12 @@ import type { Customer } from '../../schema/index.js';
 const label = (entry: CustomerPlanEntry, fallback: string): string =>
   `row ${entry.rowNumber} ${entry.before?.name ?? entry.create?.name ?? fallback}`;
 
+/** The write-time check's listing of the customers (WriteCheck.snapshot's name): a LiveCustomerIndex. */
+export const CUSTOMERS = 'customers';
+
 /** The shared customer listing, fresh per WriteCheck.snapshot. */
 function customers(client: MerchantClient, check: WriteCheck): Promise<LiveCustomerIndex> {
-  return check.listing('customers', 'the customers', async () => {
+  return check.listing(CUSTOMERS, 'the customers', async () => {
     const index = new LiveCustomerIndex();
     for await (const c of client.customers.list()) index.add(c);
     return index;

@@ -1,4 +1,5 @@
 import type { RunDirectory } from '../../apply/run-directory.js';
+import { handOverListing, type FirstListing } from '../../apply/write-check.js';
 import { isShopifyCustomerExport } from '../../formats/detect-format.js';
 import {
   ShopifyCustomerConverter,
@@ -26,6 +27,7 @@ import { UsageError } from '../../errors/usage-error.js';
 import { planFromSheet, readInputSheet, type PlanFromSheetOptions } from '../runner/plan-from-sheet.js';
 import type { BlankMode, CustomerPlanFile } from './customer-plan-file.js';
 import { customerCounts, writeCustomerReport } from './customer-report.js';
+import { CUSTOMERS } from './customer-write-check.js';
 import { errorRowNumbers } from '../sheet-run-report.js';
 
 export interface PlanCustomersOptions extends PlanFromSheetOptions {
@@ -66,7 +68,9 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     throw new UsageError(`--blank must be keep or clear, not "${String(blank)}"`, 'blank');
   }
   const match = [...(options.match ?? DEFAULT_CUSTOMER_MATCH)];
-  return planFromSheet(options, {
+  // The plan's live read: the write-time check's first listing when this process applies the run.
+  let read: FirstListing | undefined;
+  const planned = await planFromSheet(options, {
     kind: 'customers',
     read: (store) =>
       readInputSheet(options, {
@@ -99,6 +103,8 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
       }),
     plan: async ({ columns: { map, shopify }, headerIssues, taken, rows }, store) => {
       const live = new LiveCustomerIndex();
+      const startedAt = Date.now();
+      const started = performance.now();
       let fetched = 0;
       for await (const customer of client.customers.list(
         {},
@@ -108,6 +114,7 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
         if (++fetched % 100 === 0) options.onProgress?.({ phase: 'fetch', done: fetched });
       }
       options.onProgress?.({ phase: 'fetch', done: fetched, message: `${fetched} customers` });
+      read = { name: CUSTOMERS, startedAt, readMs: performance.now() - started, value: live };
       const plan = planCustomers(taken.desired, live, { columns: map, match });
       // A customer refused for want of a phone whose address has one: said why it is not taken.
       if (shopify)
@@ -150,4 +157,6 @@ export async function planCustomerImport(options: PlanCustomersOptions): Promise
     counts: (file) => customerCounts(file),
     report: writeCustomerReport,
   });
+  if (read !== undefined) handOverListing(planned.run, read);
+  return planned;
 }

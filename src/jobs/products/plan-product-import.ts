@@ -14,6 +14,7 @@ import { LiveCatalogRead, sortAgainstSheet } from './live-catalog-read.js';
 import type { ProductPlanFile } from './product-plan-file.js';
 import { productCounts, writeProductReport, WRITES } from './product-report.js';
 import { looseIssues, readProductSheets, type ProductSheets } from './product-sheets.js';
+import { handOverPlanRead } from './product-write-check.js';
 
 export interface PlanProductsImportOptions extends PlanFromSheetOptions {
   /** A separate options file (`--options FILE`); default: the workbook's `options` sheet, if any. */
@@ -252,6 +253,8 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
     live?.stop();
     throw error;
   });
+  // The plan's live read is the write-time check's first listing when this process applies the run.
+  if (live !== undefined) handOverPlanRead(planned.run, live, planned.file.plan);
   const { priceJumps } = planned.file;
   const applyRefusal =
     priceJumps && priceJumps.length > 0 && !allowPriceJumps

@@ -1,11 +1,13 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
 import { readJournal, stateOf, unwritten } from '../../apply/journal.js';
 import type { RunDirectory } from '../../apply/run-directory.js';
+import { handOverListing } from '../../apply/write-check.js';
 import type { DriftedField } from '../../plan/drifted-entity.js';
 import { driftedFields, liveValueAt } from '../../plan/field-drift.js';
 import { toLiveProduct, type LiveProduct } from '../../plan/live-catalog.js';
 import { HeapPacer } from './heap-pacer.js';
 import { readProductPlan } from './product-plan-file.js';
+import { addProductKeys, emptyProductKeys, PRODUCTS, writtenProductIds } from './product-write-check.js';
 
 /** A product whose live state moved since the plan was made: applying the plan would overwrite it. */
 export interface DriftedProduct {
@@ -34,7 +36,8 @@ export interface DriftedProduct {
  * run's journal shows done or of unknown outcome are not checked (the run itself may have changed
  * those); definite failures are. A changed product lists the planned fields whose live value moved
  * (the planned value, the live one, the one seen when planning). Returns the drifted products
- * (empty: safe to apply).
+ * (empty: safe to apply); then the read is handed to the run's apply as its write-time check's
+ * first listing (handOverListing), so the apply does not read the catalog again.
  */
 export async function checkProductDrift(
   run: RunDirectory,
@@ -55,18 +58,22 @@ export async function checkProductDrift(
   const writes = new Set<string>();
   for (const e of pending) if (e.productId !== null) writes.add(e.productId);
   const live = new Map<string, LiveProduct>();
-  const byRef = new Map<string, { id: string; updated_at: string }>();
-  const bySku = new Map<string, { id: string; updated_at: string }>();
+  // What the apply's write-time check needs of this read (handed over when nothing drifted): the
+  // updated_at of every product the plan writes, and every product by reference_id and sku.
+  const written = writtenProductIds(file.plan.entries);
+  const keys = emptyProductKeys();
+  const { byRef, bySku } = keys;
   // One plain read: a product changing status mid-read could be missed by both status partitions.
   const pacer = new HeapPacer();
+  const startedAt = Date.now();
+  const started = performance.now();
   let read = 0;
   for await (const p of client.products.list({}, options)) {
     if (++read % 100 === 0) pacer.check();
     if (writes.has(p.id)) live.set(p.id, toLiveProduct(p));
-    const seen = { id: p.id, updated_at: p.updated_at };
-    if (p.reference_id) byRef.set(p.reference_id, seen);
-    if (p.sku.trim() !== '') bySku.set(p.sku.trim(), seen);
+    addProductKeys(keys, p, written.has(p.id));
   }
+  const readMs = performance.now() - started;
   const drifted: DriftedProduct[] = [];
   for (const e of pending) {
     const base = {
@@ -126,5 +133,7 @@ export async function checkProductDrift(
       });
     }
   }
+  // The store is as planned: this read is the apply's first listing (`mbulk apply RUN`, a resume).
+  if (drifted.length === 0) handOverListing(run, { name: PRODUCTS, startedAt, readMs, value: keys });
   return drifted;
 }

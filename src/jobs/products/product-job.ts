@@ -2,7 +2,7 @@ import { idempotencyKey } from '../../api/idempotency-key.js';
 import { RefusedError } from '../../errors/refused-error.js';
 import { isIdempotentRequest } from '../../api/retry.js';
 import type { OperationOutcome } from '../../apply/execute-plan.js';
-import { WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
+import { takeListing, WriteCheck, type WriteCheckOptions } from '../../apply/write-check.js';
 import { priceJumpRefusal } from '../../plan/price-jumps.js';
 import { stockUnknownRefusal } from '../../plan/stock-unknown.js';
 import { categoryRefusal } from '../../plan/category-plan.js';
@@ -149,6 +149,9 @@ function productSession(
   const { run, file, client, options } = ctx;
   const { plan } = file;
   const check = new WriteCheck(run.meta.created_at, options.writeCheck, (m) => options.onWarning?.(m));
+  // The run's own read of the catalog (the plan's, `import … --apply`; the drift check's, `mbulk
+  // apply RUN`) is the check's first listing: no second read of the catalog while it is fresh.
+  check.seed(takeListing(run));
 
   async function writeProduct(op: ProductOp): Promise<ProductOpResult> {
     const { entry } = op;
@@ -174,7 +177,7 @@ function productSession(
   }
 
   const operations = buildOps(run.id, plan);
-  // One catalog listing (both statuses) vs one get-one per update/hide/delete.
+  // A listing of its own (both statuses) vs one get-one per update/hide/delete.
   check.preferListing(
     Math.ceil(plan.liveCount / 100) + 1,
     operations.filter((o) => o.kind !== 'product-create').length,

@@ -1,5 +1,7 @@
 import type { MerchantClient } from '../../api/merchant-client.js';
+import type { RunDirectory } from '../../apply/run-directory.js';
 import {
+  handOverListing,
   readForReplay,
   refuseChanged,
   WriteCheckFailedError,
@@ -7,28 +9,91 @@ import {
   type CheckedEntities,
   type WriteCheck,
 } from '../../apply/write-check.js';
-import type { PlanEntry } from '../../plan/product-plan.js';
+import type { LiveCatalog } from '../../plan/live-catalog.js';
+import type { PlanEntry, ProductPlan } from '../../plan/product-plan.js';
 import type { Product } from '../../schema/index.js';
 import { HeapPacer } from './heap-pacer.js';
 import { reconcileProductPatch } from './product-reconcile.js';
 
-/** The catalog as the write-time check knows it: `updated_at` by id, ids by reference_id and sku. */
-interface ProductKeys {
+/** The write-time check's listing of the catalog (WriteCheck.snapshot's name). */
+export const PRODUCTS = 'products';
+
+/** A listed product as a create's reference_id or sku finds it: its id and updated_at. */
+export interface ListedProduct {
+  id: string;
+  updated_at: string;
+}
+
+/** The catalog as the write-time check knows it: `updated_at` by id, products by reference_id and sku. */
+export interface ProductKeys {
+  /** `updated_at` by id: of every product listed, or (a read the run made itself) of those the plan writes. */
   updatedAt: Map<string, string>;
-  byRef: Map<string, string>;
-  bySku: Map<string, string>;
+  /** Empty when a read the run made itself was handed over for a plan that creates nothing. */
+  byRef: Map<string, ListedProduct>;
+  bySku: Map<string, ListedProduct>;
+}
+
+export const emptyProductKeys = (): ProductKeys => ({
+  updatedAt: new Map(),
+  byRef: new Map(),
+  bySku: new Map(),
+});
+
+/** Indexes one listed product: its `updated_at` by id when `withUpdatedAt`, by reference_id and sku when `withKeys`. */
+export function addProductKeys(
+  keys: ProductKeys,
+  p: { id: string; updated_at: string; reference_id: string | null; sku: string },
+  withUpdatedAt = true,
+  withKeys = true,
+): void {
+  if (withUpdatedAt) keys.updatedAt.set(p.id, p.updated_at);
+  if (!withKeys) return;
+  const seen: ListedProduct = { id: p.id, updated_at: p.updated_at };
+  if (p.reference_id) keys.byRef.set(p.reference_id, seen);
+  const sku = p.sku.trim();
+  if (sku !== '') keys.bySku.set(sku, seen);
+}
+
+/** The ids of the products a plan updates, hides or deletes. */
+export function writtenProductIds(entries: readonly PlanEntry[]): Set<string> {
+  const ids = new Set<string>();
+  for (const e of entries)
+    if ((e.action === 'update' || e.action === 'hide' || e.action === 'delete') && e.productId !== null)
+      ids.add(e.productId);
+  return ids;
+}
+
+/**
+ * Hands the plan's own live read of the catalog to the run's apply in this process (`import
+ * products --apply`): the write-time check's first listing (WriteCheck.seed), aged from when the
+ * read started. Keeps only what the plan's writes are checked by: the `updated_at` of the products
+ * it writes, and (when it creates any) every product by reference_id and sku.
+ */
+export function handOverPlanRead(
+  run: RunDirectory,
+  read: { startedAt: number; seconds: number; catalog: LiveCatalog },
+  plan: ProductPlan,
+): void {
+  const writes = writtenProductIds(plan.entries);
+  const creates = plan.entries.some((e) => e.action === 'create');
+  const keys = emptyProductKeys();
+  for (const p of read.catalog.products) addProductKeys(keys, p, writes.has(p.id), creates);
+  handOverListing(run, {
+    name: PRODUCTS,
+    startedAt: read.startedAt,
+    readMs: read.seconds * 1000,
+    value: keys,
+  });
 }
 
 /** The shared catalog listing (both statuses read in parallel), fresh per WriteCheck.snapshot. */
 function catalog(client: MerchantClient, check: WriteCheck): Promise<ProductKeys> {
-  return check.listing('products', 'the catalog', async () => {
-    const k: ProductKeys = { updatedAt: new Map(), byRef: new Map(), bySku: new Map() };
+  return check.listing(PRODUCTS, 'the catalog', async () => {
+    const k = emptyProductKeys();
     const pacer = new HeapPacer();
     for await (const p of client.products.listPartitioned()) {
       if (k.updatedAt.size % 100 === 99) pacer.check();
-      k.updatedAt.set(p.id, p.updated_at);
-      if (p.reference_id) k.byRef.set(p.reference_id, p.id);
-      if (p.sku.trim() !== '') k.bySku.set(p.sku.trim(), p.id);
+      addProductKeys(k, p);
     }
     return k;
   });
@@ -69,8 +134,8 @@ export async function refuseExistingProduct(
 ): Promise<void> {
   const keys = await catalog(client, check);
   const { body } = entry;
-  const ref = body.reference_id ? keys.byRef.get(body.reference_id) : undefined;
-  const sku = body.sku && body.sku.trim() !== '' ? keys.bySku.get(body.sku.trim()) : undefined;
+  const ref = body.reference_id ? keys.byRef.get(body.reference_id)?.id : undefined;
+  const sku = body.sku && body.sku.trim() !== '' ? keys.bySku.get(body.sku.trim())?.id : undefined;
   const hit = ref ?? sku;
   if (hit !== undefined) {
     const key = ref !== undefined ? `reference_id ${body.reference_id ?? ''}` : `sku ${body.sku ?? ''}`;
