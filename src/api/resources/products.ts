@@ -1,9 +1,10 @@
-import type { DeletionResult } from '../../schema/common.js';
+import type { DeletionResult, ListEnvelope } from '../../schema/common.js';
 import type { Product, ProductCreate, ProductStatus, ProductUpdate } from '../../schema/product.js';
 import { fillPath } from '../api-paths.js';
 import type { MerchantClient, WriteOptions } from '../merchant-client.js';
 import type { SendPriority } from '../rate-controller.js';
 import { PAGE_LIMIT, PageIterator, mergePartitions } from '../paginate.js';
+import { listEveryProduct, type ListEveryProductOptions } from './list-every-product.js';
 import { loadOnce } from './load-once.js';
 
 const schemas = loadOnce(async () => {
@@ -29,24 +30,63 @@ export class Products {
 
   /**
    * Every product (optionally of one status), page by page (limit 100). `priority: 'background'`
-   * reads on the rate other requests leave (see RateController.run).
+   * reads on the rate other requests leave (see RateController.run); `readAhead` pages are read
+   * ahead of the consumer (PageIterator); `onRequest` is told each page's cursor as it is asked for.
    */
   list(
     params: ProductListParams = {},
-    options: { signal?: AbortSignal | undefined; priority?: SendPriority | undefined } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      priority?: SendPriority | undefined;
+      readAhead?: number | undefined;
+      onRequest?: ((cursor: string | undefined) => void) | undefined;
+    } = {},
   ): PageIterator<Product> {
     return new PageIterator(
-      async (cursor, onText) =>
-        this.client.request({
-          method: 'GET',
-          path: '/api/v2/products',
-          query: { limit: PAGE_LIMIT, cursor, status: params.status },
-          schema: (await schemas()).ProductList,
-          signal: options.signal,
-          onText,
-          priority: options.priority,
-        }),
+      async (cursor, onText) => {
+        options.onRequest?.(cursor);
+        return this.page(params, cursor, { ...options, onText });
+      },
       'GET /api/v2/products',
+      options.readAhead ?? 0,
+    );
+  }
+
+  /** One page of products (limit 100) after `cursor` (undefined: the first). */
+  async page(
+    params: ProductListParams,
+    cursor: string | undefined,
+    options: {
+      signal?: AbortSignal | undefined;
+      priority?: SendPriority | undefined;
+      onText?: ((text: string) => boolean) | undefined;
+    } = {},
+  ): Promise<ListEnvelope<Product>> {
+    return this.client.request({
+      method: 'GET',
+      path: '/api/v2/products',
+      query: { limit: PAGE_LIMIT, cursor, status: params.status },
+      schema: (await schemas()).ProductList,
+      signal: options.signal,
+      onText: options.onText,
+      priority: options.priority,
+    });
+  }
+
+  /**
+   * Every product, each once, as complete as one plain read for a product that changes status
+   * while it goes, read at the pace of the VISIBLE chain: both status partitions in parallel, the
+   * HIDDEN one twice (see listEveryProduct). For a read whose result must hold every product (a
+   * plan's live catalog); `listPartitioned` is one pass of each.
+   */
+  listEvery(options: ListEveryProductOptions = {}): AsyncIterable<Product> {
+    return listEveryProduct(
+      {
+        pages: (status, o) => this.list({ status }, o).pages(),
+        page: (status, cursor, o) => this.page({ status }, cursor, o),
+        plain: (o) => this.list({}, o).pages(),
+      },
+      options,
     );
   }
 

@@ -30,6 +30,9 @@ export type SortLive = (live: LiveProduct) => LiveVerdict;
 
 const NONE: never[] = [];
 
+/** VISIBLE pages read ahead of the indexing: the next one is on its way while a page is indexed. */
+const PAGES_AHEAD = 2;
+
 /**
  * A live product without its description, lists, variants and options (LiveProduct.compact). Built
  * as one literal of every field, in one order: a spread (`{ ...live, … }`) gave each compact
@@ -80,8 +83,13 @@ function compactOf(live: LiveProduct, noopFor: DesiredProduct | undefined): Live
  * are kept compact. So a million-variant catalog holds neither a million bodies nor a million
  * variants.
  *
- * One plain read, not the status partitions: a product whose status changes mid-read could be
- * missed by both partitions and would then be planned as a duplicate create.
+ * The catalog is read as its status partitions in parallel (`client.products.listEvery`): the
+ * VISIBLE chain of pages leads and sets the pace, read ahead of the indexing; HIDDEN goes in the
+ * background on the rate it leaves. A product whose status changes mid-read could be missed by a
+ * plain pass of each partition (and then be planned as a duplicate create, or its row as not
+ * found): listEvery reads HIDDEN once ahead of the VISIBLE chain and once behind it, and reads
+ * again any VISIBLE page the first HIDDEN chain had not passed, so every product is read once as
+ * by one plain read (see listEveryProduct; a listing out of creation order is read plainly).
  */
 export class LiveCatalogRead {
   readonly catalog: LiveCatalog = emptyLiveCatalog();
@@ -119,7 +127,11 @@ export class LiveCatalogRead {
   private async read(callbacks: JobCallbacks): Promise<void> {
     let n = 0;
     let waiting: Product[] = [];
-    for await (const p of this.client.products.list({}, { signal: this.controller.signal })) {
+    const products = this.client.products.listEvery({
+      signal: this.controller.signal,
+      readAhead: PAGES_AHEAD,
+    });
+    for await (const p of products) {
       // Until the sheet is read, products wait in deflated pages of JSON (about a tenth of the text).
       if (this.sort !== undefined) {
         // Those waiting since before `sortBy` come first (pending pages are indexed by it).

@@ -59,7 +59,7 @@ function fakeClient(
         yield structuredClone(p);
       }
     })();
-  return { products: { list } } as unknown as MerchantClient;
+  return { products: { list, listEvery: list } } as unknown as MerchantClient;
 }
 
 async function planned(missing: 'ignore' | 'hide', sortEarly: boolean) {

@@ -38,6 +38,9 @@ const client = {
     list: async function* () {
       yield* live;
     },
+    listEvery: async function* () {
+      yield* live;
+    },
     create: (body: ProductCreate) => {
       sent.push(`create ${body.reference_id}`);
       return Promise.resolve({ ...p1, ...body, id: 'prod_new', variants: [], options: [], images: [] });
