@@ -1,4 +1,5 @@
 import type { DesiredOption, DesiredVariantFields, SourceRow } from './product-desired.js';
+import type { PackedTexts } from './packed-texts.js';
 import type { ProductGroup } from './product-group.js';
 
 /** What a parked group's arrays are until it is unparked: frozen, so a write to one throws. */
@@ -30,7 +31,7 @@ export function unpackRow(r: PackedRow, sheet: string): SourceRow {
  * JSON with the field names of the variants only: a sheet product of three variants is ~0.5 KB
  * packed against ~3 KB as objects. Its identifiers, command, issues and validity stay as they are.
  */
-export function parkGroup(g: ProductGroup, sheet: string): void {
+export function parkGroup(g: ProductGroup, sheet: string, texts: PackedTexts): void {
   const packed: PackedGroup = [
     g.values,
     g.valueRows,
@@ -38,7 +39,7 @@ export function parkGroup(g: ProductGroup, sheet: string): void {
     g.options ?? 0,
     g.rows.map((r) => packRow(r, sheet)),
   ];
-  g.packed = JSON.stringify(packed);
+  g.packed = texts.add(JSON.stringify(packed));
   g.values = PARKED;
   g.valueRows = PARKED;
   g.variants = PARKED;
@@ -52,8 +53,8 @@ export function readParked(text: string): PackedGroup {
 }
 
 /** Restores a parked group exactly as it was parked. */
-export function unparkGroup(g: ProductGroup, sheet: string): void {
-  const [values, valueRows, variants, options, rows] = readParked(g.packed as string);
+export function unparkGroup(g: ProductGroup, sheet: string, texts: PackedTexts): void {
+  const [values, valueRows, variants, options, rows] = readParked(texts.take(g.packed as number));
   g.packed = undefined;
   g.values = holes(values);
   g.valueRows = holes(valueRows) as number[];
@@ -85,8 +86,10 @@ export class GroupParking {
    * @param sheet the products sheet's label (its rows are packed as numbers)
    * @param capacity how many products stay unparked
    * @param keep a product that is never parked (it is left as it is)
+   * @param texts where parked products are kept
    */
   constructor(
+    private readonly texts: PackedTexts,
     private readonly sheet: string,
     private readonly capacity: number,
     private readonly keep: (g: ProductGroup) => boolean,
@@ -96,13 +99,13 @@ export class GroupParking {
   touch(g: ProductGroup): ProductGroup {
     if (g === this.last) return g;
     this.last = g;
-    if (g.packed !== undefined) unparkGroup(g, this.sheet);
+    if (g.packed !== undefined) unparkGroup(g, this.sheet, this.texts);
     else this.open.delete(g);
     this.open.add(g);
     if (this.open.size > this.capacity) {
       const oldest = this.open.values().next().value as ProductGroup;
       this.open.delete(oldest);
-      if (!this.keep(oldest)) parkGroup(oldest, this.sheet);
+      if (!this.keep(oldest)) parkGroup(oldest, this.sheet, this.texts);
     }
     return g;
   }

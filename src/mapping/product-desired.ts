@@ -120,9 +120,10 @@ export interface DesiredProduct {
   /**
    * Set while the product is packed (ProductMappingOptions.pack): `fields` then holds only its
    * identifiers (id, reference_id, sku), `variants` and `rows` are empty, and unpackProduct
-   * restores everything from this text. Whatever reads more than those must unpack it first.
+   * restores everything from the text this number keeps. Whatever reads more than those must
+   * unpack it first.
    */
-  packed?: string | undefined;
+  packed?: number | undefined;
   /** Restores a packed product (see unpackProduct). */
   unpacker?: ((product: DesiredProduct) => void) | undefined;
 }

@@ -23,9 +23,10 @@ export interface ProductGroup {
   sourceCategories?: string[] | undefined;
   /**
    * Set while the product is parked (see parkGroup): its values, variants, options and rows are
-   * then this text alone, and its arrays are empty and frozen until it is unparked.
+   * then one text of a PackedTexts (this number), and its arrays are empty and frozen until it is
+   * unparked.
    */
-  packed?: string | undefined;
+  packed?: number | undefined;
 }
 
 /**

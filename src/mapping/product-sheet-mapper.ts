@@ -21,6 +21,7 @@ import type {
   SourceRow,
 } from './product-desired.js';
 import { GroupParking, readParked, unpackRow } from './parked-group.js';
+import { PackedTexts } from './packed-texts.js';
 import { failGroup, type ProductGroup } from './product-group.js';
 import { ProductKeyIndex } from './product-key-index.js';
 import type { RowIssue } from './row-issue.js';
@@ -73,6 +74,7 @@ export class ProductSheetMapper {
   private readonly clearMode: boolean;
   private readonly keys: ProductKeyIndex;
   private readonly parking: GroupParking | undefined;
+  private readonly texts = new PackedTexts();
   private readonly variantIds = new Map<string, number>();
   private readonly variantSkus = new Map<string, { group: ProductGroup; row: number; col: BoundColumn }>();
   /** Variants whose SKU an earlier variant already has, in sheet order. */
@@ -164,7 +166,7 @@ export class ProductSheetMapper {
     // A product with more images than the API takes is left unparked: finish() settles it.
     this.parking =
       options.pack === true
-        ? new GroupParking(sheet, OPEN_PRODUCTS, (g) => {
+        ? new GroupParking(this.texts, sheet, OPEN_PRODUCTS, (g) => {
             const images = g.values[imagesSlot];
             return Array.isArray(images) && images.length > MAX_IMAGES;
           })
@@ -556,38 +558,6 @@ export class ProductSheetMapper {
     }
   }
 
-  /**
-   * What unpacks a product packed by finish() into what finish() gives an unparked one: it holds
-   * the columns' fields alone, not the mapper (let go once the sheet is mapped).
-   */
-  private unpacker(): (product: DesiredProduct) => void {
-    const cols = this.productCols.map((c) => ({
-      field: c.spec.field,
-      clear: this.clearMode ? c.spec.clear : undefined,
-    }));
-    const sheet = this.options.sheetName ?? 'products';
-    return (product) => {
-      const [values, , variants, options, rows] = readParked(product.packed as string);
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < cols.length; i++) {
-        const col = cols[i] as (typeof cols)[number];
-        const v = values[i] ?? col.clear;
-        if (v !== undefined) out[col.field] = v;
-      }
-      const fields = out as DesiredProductFields;
-      const ids = product.fields;
-      if (ids.id !== undefined) fields.id = ids.id;
-      if (ids.reference_id !== undefined) fields.reference_id = ids.reference_id;
-      if (ids.sku !== undefined) fields.sku = ids.sku;
-      product.fields = fields;
-      product.variants = variants.map(([f, row]) => ({ fields: f, row: unpackRow(row, sheet) }));
-      product.rows = rows.map((r) => unpackRow(r, sheet));
-      if (options !== 0) product.options = options;
-      product.packed = undefined;
-      product.unpacker = undefined;
-    };
-  }
-
   /** Resolves the options sheet, runs the cross-product checks and returns the products. */
   finish(): ProductMapping {
     for (const row of this.pendingOptionRows) this.resolveOptionRow(row);
@@ -597,7 +567,17 @@ export class ProductSheetMapper {
 
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
-    const unpacker = this.parking === undefined ? undefined : this.unpacker();
+    const unpacker =
+      this.parking === undefined
+        ? undefined
+        : productUnpacker(
+            this.productCols.map((c) => ({
+              field: c.spec.field,
+              clear: this.clearMode ? c.spec.clear : undefined,
+            })),
+            this.options.sheetName ?? 'products',
+            this.texts,
+          );
     for (const g of this.keys.groups) {
       if (g.packed !== undefined && unpacker !== undefined) {
         // Parked (so with no more images than the API takes): kept packed until it is planned.
@@ -646,6 +626,38 @@ export class ProductSheetMapper {
       columnRefs: this.columnRefs,
     };
   }
+}
+
+/**
+ * What unpacks a product packed by finish() into what finish() gives an unparked one. A function
+ * of the module, not a method: it holds the columns' fields and the texts alone, not the mapper
+ * (whose indexes are let go once the sheet is mapped).
+ */
+function productUnpacker(
+  cols: readonly { field: string; clear: unknown }[],
+  sheet: string,
+  texts: PackedTexts,
+): (product: DesiredProduct) => void {
+  return (product) => {
+    const [values, , variants, options, rows] = readParked(texts.take(product.packed as number));
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < cols.length; i++) {
+      const col = cols[i] as (typeof cols)[number];
+      const v = values[i] ?? col.clear;
+      if (v !== undefined) out[col.field] = v;
+    }
+    const fields = out as DesiredProductFields;
+    const ids = product.fields;
+    if (ids.id !== undefined) fields.id = ids.id;
+    if (ids.reference_id !== undefined) fields.reference_id = ids.reference_id;
+    if (ids.sku !== undefined) fields.sku = ids.sku;
+    product.fields = fields;
+    product.variants = variants.map(([f, row]) => ({ fields: f, row: unpackRow(row, sheet) }));
+    product.rows = rows.map((r) => unpackRow(r, sheet));
+    if (options !== 0) product.options = options;
+    product.packed = undefined;
+    product.unpacker = undefined;
+  };
 }
 
 /** A parked group as a packed product (DesiredProduct.packed): its identifiers and the group's text. */
