@@ -288,3 +288,35 @@ await bundleCli('main', [...EXTERNAL, ...MCP_SDK]);
 // from node_modules (~90 CommonJS files, and a second copy of zod) was most of the server's start-up.
 await bundleCli('mcp', EXTERNAL);
 cpSync(yargsLocalesDir, join(outdir, 'locales'), { recursive: true });
+
+/**
+ * xlsx-thread-worker.cjs: the worker thread that writes an XLSX workbook for the CLI (exceljs, the
+ * zip; src/sheets/xlsx-thread-writer.ts finds it beside main.cjs and mcp.cjs). Its own small
+ * bundle, run by `new Worker` as an ordinary CommonJS file (no code cache), exceljs left external.
+ */
+async function bundleXlsxWorker() {
+  const result = await build({
+    entryPoints: { 'xlsx-thread-worker': join(root, 'dist', 'sheets', 'xlsx-thread-worker.js') },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    external: ['exceljs'],
+    minifySyntax: true,
+    legalComments: 'none',
+    charset: 'ascii',
+    define: { 'import.meta.url': '__mbulkImportMetaUrl' },
+    banner: { js: "var __mbulkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    write: false,
+    logLevel: 'warning',
+  });
+  const [worker] = result.outputFiles;
+  if (worker === undefined || result.outputFiles.length !== 1)
+    throw new Error(`bundle-cli: expected xlsx-thread-worker.cjs, got ${result.outputFiles.length} files`);
+  if (/[\u0080-\uffff]/.test(worker.text))
+    throw new Error('bundle-cli: xlsx-thread-worker.cjs is not all ASCII');
+  writeFileSync(worker.path, worker.text);
+}
+await bundleXlsxWorker();

@@ -104,6 +104,11 @@ export interface ExportOrdersOptions {
    * no longer takes them (refunded, cancelled), to be credited. Updated in place.
    */
   ledger?: Ledger;
+  /**
+   * XLSX: the workbook (exceljs, the zip) is written in a worker thread while this one reads the
+   * orders and makes the rows (see SheetWriterOptions.thread); the same file. Default true.
+   */
+  thread?: boolean;
   /** Select and count only: no file is written. Default false. */
   dryRun?: boolean;
   /**
@@ -305,6 +310,7 @@ export async function exportOrders(input: ExportOrdersOptions): Promise<ExportOr
       format: options.format,
       currencyDecimals: decimals,
       timezone: store.timezone,
+      thread: options.thread ?? true,
       ...(options.csvDelimiter === undefined ? {} : { csvDelimiter: options.csvDelimiter }),
       ...(options.decimalComma === undefined ? {} : { decimalComma: options.decimalComma }),
     });

@@ -1,4 +1,5 @@
 import { CsvSheetWriter } from './csv-sheet-writer.js';
+import { XlsxThreadWriter, xlsxThreadEntry } from './xlsx-thread-writer.js';
 import type { SheetHandle, SheetSpec, SheetWriter, SheetWriterOptions } from './sheet-writer.js';
 
 // Its own module so that sheet-writer.ts (the types and cell rules both writers share) imports
@@ -12,9 +13,9 @@ export function createSheetWriter(path: string, options: SheetWriterOptions): Sh
     // Throws RangeError for an unknown zone now, not at the first date cell.
     new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
   }
-  return options.format === 'xlsx'
-    ? new XlsxWriterOnImport(path, options)
-    : new CsvSheetWriter(path, options);
+  if (options.format !== 'xlsx') return new CsvSheetWriter(path, options);
+  const entry = options.thread ? xlsxThreadEntry() : null;
+  return entry ? new XlsxThreadWriter(path, options, entry) : new XlsxWriterOnImport(path, options);
 }
 
 /**

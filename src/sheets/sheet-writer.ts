@@ -71,6 +71,12 @@ export interface SheetWriterOptions {
    * (an accounting import), where the apostrophe would become part of the value.
    */
   formulaGuard?: boolean;
+  /**
+   * XLSX: write the workbook (exceljs, the zip and its CRC-32, the spool files) in a worker thread,
+   * the calling thread making only the rows' XML (xlsx-thread-writer.ts); the same bytes. Default
+   * false. Without the worker's module beside this one (a bundler that left it out) it is ignored.
+   */
+  thread?: boolean;
 }
 
 export interface SheetHandle {

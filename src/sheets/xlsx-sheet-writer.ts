@@ -6,13 +6,10 @@ import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { columnLetter } from './sheet-row.js';
-import { minorToUnits } from './money.js';
-import { neutralizeXlsxText } from './neutralize-formula.js';
 import { AtomicFile } from '../files/atomic-file.js';
+import { MAX_ROWS, XlsxRowXml } from './xlsx-row-xml.js';
 import {
   assertSheetSpec,
-  normalizeCell,
-  type CellPlace,
   type ColumnSpec,
   type ColumnType,
   type SheetHandle,
@@ -33,8 +30,6 @@ interface StyleRegistry {
 
 /** Rows between backpressure checks. */
 const CHECK_EVERY = 256;
-/** Excel's limit on rows per sheet (header included). */
-const MAX_ROWS = 1_048_576;
 const BAD_SHEET_NAME = /[[\]:*?/\\]/;
 
 /** The number format of a column, per type (`General` for plain numbers). */
@@ -121,7 +116,7 @@ export class XlsxSheetWriter implements SheetWriter {
     });
   }
 
-  async addSheet(spec: SheetSpec, _path?: string): Promise<SheetHandle> {
+  async addSheet(spec: SheetSpec, _path?: string): Promise<XlsxSheet> {
     await this.opened;
     this.throwIfFailed();
     if (this.closing) throw new Error('addSheet after close');
@@ -180,6 +175,12 @@ export class XlsxSheetWriter implements SheetWriter {
     };
     this.finishing = this.finishing.then(run);
     return this.finishing;
+  }
+
+  /** The temporary file and spool folder (once made): what to remove if this writer's thread dies. */
+  async temporaryPaths(): Promise<{ tmp: string; spoolDir?: string }> {
+    const spoolDir = this.spoolDir ? await this.spoolDir.catch(() => undefined) : undefined;
+    return { tmp: this.file.tmp, ...(spoolDir === undefined ? {} : { spoolDir }) };
   }
 
   private spoolDirectory(): Promise<string> {
@@ -272,35 +273,11 @@ const VALUE_TYPE: Record<ColumnType, number> = {
   boolean: 9,
 };
 
-// exceljs's xmlEncode: the five XML specials escaped; control characters XML 1.0 cannot hold (and DEL) dropped.
-// eslint-disable-next-line no-control-regex -- these control characters are what the pattern is for
-const XML_SPECIAL = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
-// eslint-disable-next-line no-control-regex -- as above
-const XML_SPECIALS = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/g;
-const XML_ESCAPES: Readonly<Record<string, string>> = {
-  '<': '&lt;',
-  '>': '&gt;',
-  '&': '&amp;',
-  "'": '&apos;',
-  '"': '&quot;',
-};
-
-/** Text as XML character data, as exceljs writes it. */
-function xmlText(text: string): string {
-  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ESCAPES[c] ?? '') : text;
-}
-
-/** A Date (whose UTC fields are the wall-clock time) as an Excel serial day number (1900 date system). */
-function excelSerial(date: Date): number {
-  return 25569 + date.getTime() / 86_400_000;
-}
-
-class XlsxSheet implements SheetHandle {
+export class XlsxSheet implements SheetHandle {
   rowsWritten = 0;
   readonly path: string;
   private readonly columns: readonly ColumnSpec[];
   private readonly styles: CellStyle[];
-  private readonly timezone: string;
   private readonly decimals: number;
   private sinceCheck = 0;
   /** 'spooling': rows go to the spool file; 'activating': the spool is being copied in; then 'streaming'. */
@@ -308,17 +285,13 @@ class XlsxSheet implements SheetHandle {
   private spool: WriteStream | null = null;
   private spoolPath: string | null = null;
   private spoolBuffer = '';
-  /** Rows (their XML) written while the spool is being copied in (the caller is told to wait, so this stays small). */
-  private pending: string[] = [];
-  /** Per column: its letter, and its style attribute (` s="N"`, or '' for the default style). */
-  private readonly letters: string[];
-  private readonly styleAttrs: string[];
+  /** Rows (their XML, and how many rows each piece holds) written while the spool is being copied in (the caller is told to wait, so this stays small). */
+  private pending: { xml: string | Uint8Array; rows: number; written?: (() => void) | undefined }[] = [];
+  /** Per column: its style attribute (` s="N"`, or '' for the default style). */
+  readonly styleAttrs: string[];
+  private readonly xml: XlsxRowXml;
   private activation: Promise<void> | null = null;
   private endRequested = false;
-  private readonly place: CellPlace;
-  /** The last date and datetime text converted, and its serial (see dateSerial; '' is no cell). */
-  private readonly lastDate: { value: string; serial: number | null } = { value: '', serial: null };
-  private readonly lastDatetime: { value: string; serial: number | null } = { value: '', serial: null };
 
   constructor(
     private readonly book: XlsxSheetWriter,
@@ -330,8 +303,6 @@ class XlsxSheet implements SheetHandle {
   ) {
     this.path = book.path;
     this.columns = spec.columns;
-    this.place = { sheet: spec.name, unit: 'row', row: 0 };
-    this.timezone = options.timezone ?? 'UTC';
     this.decimals = options.currencyDecimals;
     this.styles = spec.columns.map((c) => {
       const numFmt = columnNumFmt(c.type, this.decimals);
@@ -352,12 +323,12 @@ class XlsxSheet implements SheetHandle {
       if (c.note !== undefined) cell.note = c.note;
     });
     header.commit();
-    this.letters = spec.columns.map((_, i) => columnLetter(i));
     // The style id exceljs gives each cell of the column (the same shared style object per column).
     this.styleAttrs = spec.columns.map((c, i) => {
       const id = styles.addStyleModel(this.styles[i] as CellStyle, VALUE_TYPE[c.type]);
       return id ? ` s="${id}"` : '';
     });
+    this.xml = new XlsxRowXml(spec, this.styleAttrs, options.timezone ?? 'UTC', this.decimals);
   }
 
   get isCommitted(): boolean {
@@ -379,93 +350,50 @@ class XlsxSheet implements SheetHandle {
         `sheet ${this.spec.name}: more than ${MAX_ROWS - 1} rows do not fit in one XLSX sheet`,
       );
     }
-    this.place.row = this.rowsWritten + 2;
-    const xml = this.rowXml(row, this.place.row);
-    this.rowsWritten++;
+    return this.writeXml(this.xml.rowXml(row, this.rowsWritten + 2), 1);
+  }
+
+  /**
+   * Append `rows` data rows given as their sheet XML (XlsxRowXml's, numbered from rowsWritten + 2):
+   * `write` for one row, or the rows a worker thread's caller made (xlsx-thread-writer.ts), as
+   * UTF-8 bytes; `written` is called once those bytes are no longer needed (copied or on disk), so
+   * that their memory can be used again.
+   */
+  writeXml(xml: string | Uint8Array, rows: number, written?: () => void): void | Promise<void> {
+    if (this.endRequested) throw new Error(`sheet ${this.spec.name}: write after end`);
+    this.book.throwIfFailed();
+    this.rowsWritten += rows;
     switch (this.state) {
       case 'spooling': {
-        this.spoolBuffer += xml;
-        if (this.spoolBuffer.length < SPOOL_FLUSH_AT) return undefined;
         const spool = this.spool as WriteStream;
-        const chunk = this.spoolBuffer;
-        this.spoolBuffer = '';
-        return spool.write(chunk) ? undefined : once(spool, 'drain').then(() => undefined);
+        let ok: boolean;
+        if (typeof xml === 'string') {
+          this.spoolBuffer += xml;
+          if (this.spoolBuffer.length < SPOOL_FLUSH_AT) return undefined;
+          ok = spool.write(this.spoolBuffer);
+          this.spoolBuffer = '';
+        } else {
+          if (this.spoolBuffer !== '') spool.write(this.spoolBuffer);
+          this.spoolBuffer = '';
+          ok = written ? spool.write(xml, () => written()) : spool.write(xml);
+        }
+        return ok ? undefined : once(spool, 'drain').then(() => undefined);
       }
       case 'activating':
-        this.pending.push(xml);
+        this.pending.push({ xml, rows, written });
         return this.activation ?? undefined;
       default:
-        return this.emit(xml);
+        return this.emit(xml, rows, written);
     }
   }
 
-  /**
-   * The sheet XML of one data row, byte for byte what exceljs's row and cell renderers write for it
-   * (`<row r spans x14ac:dyDescent>`, cells `<c r s t><v>…</v></c>`, text as `t="str"`; '' for a row
-   * without a value, which exceljs leaves out), made here directly: building exceljs's Row and Cell
-   * objects and its XML stream for every cell was most of an order export's time. Spooled sheets keep
-   * this XML, so copying them in is a byte copy.
-   */
-  private rowXml(row: Readonly<Record<string, unknown>>, number: number): string {
-    let cells = '';
-    let first = 0;
-    let last = 0;
-    for (let i = 0; i < this.columns.length; i++) {
-      const column = this.columns[i] as ColumnSpec;
-      const value = row[column.key];
-      if (typeof value === 'string' && (column.type === 'datetime' || column.type === 'date')) {
-        const serial = this.dateSerial(value, column);
-        if (serial === null) continue;
-        if (first === 0) first = i + 1;
-        last = i + 1;
-        cells += `<c r="${this.letters[i] as string}${number}"${this.styleAttrs[i] as string}><v>${serial}</v></c>`;
-        continue;
-      }
-      const cell = normalizeCell(value, column, this.timezone, this.place);
-      if (cell === null) continue;
-      if (first === 0) first = i + 1;
-      last = i + 1;
-      const open = `<c r="${this.letters[i] as string}${number}"${this.styleAttrs[i] as string}`;
-      switch (column.type) {
-        case 'text':
-          cells += `${open} t="str"><v>${xmlText(neutralizeXlsxText(escapeXlsxText(cell as string)))}</v></c>`;
-          break;
-        case 'money':
-          cells += `${open}><v>${minorToUnits(cell as number, this.decimals)}</v></c>`;
-          break;
-        case 'date':
-        case 'datetime':
-          cells += `${open}><v>${excelSerial(cell as Date)}</v></c>`;
-          break;
-        case 'boolean':
-          cells += `${open} t="b"><v>${cell === true ? '1' : '0'}</v></c>`;
-          break;
-        default:
-          cells += `${open}><v>${cell as number}</v></c>`;
-      }
-    }
-    if (first === 0) return '';
-    return `<row r="${number}" spans="${first}:${last}" x14ac:dyDescent="0.25">${cells}</row>`;
-  }
-
-  /**
-   * A date cell given as text, as its serial (null: no cell): the same text as the last one of its
-   * type gives the same serial (an order's lines repeat its dates), so it is converted once.
-   */
-  private dateSerial(value: string, column: ColumnSpec): number | null {
-    const last = column.type === 'date' ? this.lastDate : this.lastDatetime;
-    if (last.value === value) return last.serial;
-    const cell = normalizeCell(value, column, this.timezone, this.place);
-    const serial = cell === null ? null : excelSerial(cell as Date);
-    last.value = value;
-    last.serial = serial;
-    return serial;
-  }
-
-  /** Write a row's XML into the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */
-  private emit(xml: string): void | Promise<void> {
-    if (xml !== '') this.sheetStream.write(xml);
-    if (++this.sinceCheck >= CHECK_EVERY) {
+  /** Write rows' XML into the worksheet; every CHECK_EVERY rows, wait if the zip is behind. */
+  private emit(xml: string | Uint8Array, rows: number, written?: () => void): void | Promise<void> {
+    // exceljs copies what it is given into its own buffers at once (its sheet stream batches).
+    if (xml.length > 0) this.sheetStream.write(xml);
+    written?.();
+    this.sinceCheck += rows;
+    if (this.sinceCheck >= CHECK_EVERY) {
       this.sinceCheck = 0;
       return this.backpressure();
     }
@@ -473,8 +401,8 @@ class XlsxSheet implements SheetHandle {
   }
 
   /** The worksheet's part stream inside exceljs (its `<sheetData>` is open: the header row was committed). */
-  private get sheetStream(): { write(chunk: string | Buffer): unknown } {
-    return (this.worksheet as unknown as { stream: { write(chunk: string | Buffer): unknown } }).stream;
+  private get sheetStream(): { write(chunk: string | Uint8Array): unknown } {
+    return (this.worksheet as unknown as { stream: { write(chunk: string | Uint8Array): unknown } }).stream;
   }
 
   /**
@@ -514,8 +442,8 @@ class XlsxSheet implements SheetHandle {
       while (this.pending.length > 0) {
         const batch = this.pending;
         this.pending = [];
-        for (const xml of batch) {
-          const wait = this.emit(xml);
+        for (const { xml, rows, written } of batch) {
+          const wait = this.emit(xml, rows, written);
           if (wait) await wait;
         }
       }
@@ -547,15 +475,7 @@ class XlsxSheet implements SheetHandle {
   }
 }
 
-/**
- * XML parsers turn a raw carriage return into a line feed, so OOXML writes it as `_x000D_`; a
- * literal `_xHHHH_` in the text is protected as `_x005F_xHHHH_` so a reader does not decode it.
- * Our reader (and Excel) decode both back to the original text.
- */
-export function escapeXlsxText(text: string): string {
-  if (!text.includes('\r') && !text.includes('_x')) return text;
-  return text.replace(/_x(?=[0-9A-Fa-f]{4}_)/g, '_x005F_x').replace(/\r/g, '_x000D_');
-}
+export { escapeXlsxText } from './xlsx-row-xml.js';
 
 /** What giveNotesTheirOwnShapeIds touches inside exceljs's streaming comments writer. */
 interface CommentsWriterInternals {
