@@ -24,7 +24,12 @@ async function stdoutOf(file: string, args: string[], env: NodeJS.ProcessEnv): P
 describe('the bundled CLI', () => {
   it('is one CommonJS file that requires exceljs, listr2, libphonenumber-js and the MCP SDK, left external', async () => {
     const names = await readdir(join(root, 'dist', 'bundle'));
-    expect(names.filter((name) => /\.[cm]?js$/.test(name))).toEqual(['main.cjs', 'mcp.cjs']);
+    // Beside the two CLI bundles, the worker thread that writes an order export's XLSX (issue 41).
+    expect(names.filter((name) => /\.[cm]?js$/.test(name))).toEqual([
+      'main.cjs',
+      'mcp.cjs',
+      'xlsx-thread-worker.cjs',
+    ]);
     const text = await readFile(bundleFile, 'utf8');
     for (const name of ['exceljs', 'listr2', 'libphonenumber-js'])
       expect(text).toContain(`require("${name}")`);
