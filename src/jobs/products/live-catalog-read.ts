@@ -1,3 +1,4 @@
+import { setImmediate as loopTurn } from 'node:timers/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { NotFoundError } from '../../api/errors.js';
 import type { MerchantClient } from '../../api/merchant-client.js';
@@ -110,6 +111,8 @@ export class LiveCatalogRead {
   readonly startedAt = Date.now();
   /** Seconds the read took (set once it is complete). */
   seconds = 0;
+  /** The read is over (complete, failed or stopped). */
+  private over = false;
 
   constructor(
     private readonly client: MerchantClient,
@@ -119,7 +122,10 @@ export class LiveCatalogRead {
     const onAbort = () => this.controller.abort(parent?.reason);
     if (parent?.aborted === true) onAbort();
     else parent?.addEventListener('abort', onAbort, { once: true });
-    this.done = this.read(callbacks).finally(() => parent?.removeEventListener('abort', onAbort));
+    this.done = this.read(callbacks).finally(() => {
+      this.over = true;
+      parent?.removeEventListener('abort', onAbort);
+    });
     // Raised to whoever awaits `complete()`; not unhandled when nobody does (a refused sheet).
     this.done.catch(() => undefined);
   }
@@ -196,6 +202,16 @@ export class LiveCatalogRead {
         catalog.byVariantSku.set(vs, compact);
     }
     return verdict.body;
+  }
+
+  /**
+   * While the read goes, two turns of the event loop for whoever holds the thread (the sheet's
+   * rows being mapped): the pages that arrived meanwhile are taken and the next one is asked for
+   * (undici writes it in the loop's check phase, hence two turns). Undefined once the read is over.
+   */
+  letReadGo(): Promise<void> | undefined {
+    if (this.over || this.controller.signal.aborted) return undefined;
+    return loopTurn().then(() => loopTurn());
   }
 
   /** The median price of the catalog's sellable items (medianCatalogPrice, compact products included). */

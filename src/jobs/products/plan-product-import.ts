@@ -127,6 +127,7 @@ export async function planProductImport(options: PlanProductsImportOptions): Pro
         onHeader: () => {
           live ??= new LiveCatalogRead(client, options);
         },
+        letReadGo: () => live?.letReadGo(),
       });
       timings.read = sheets.seconds;
       // An empty products sheet is refused as a truncated file: its rows alone count.

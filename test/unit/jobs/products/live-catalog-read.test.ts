@@ -171,3 +171,20 @@ describe('the live catalog sorted against the sheet', () => {
     expect(before).toEqual({ p2: live[1], p3: live[2] });
   });
 });
+
+describe('LiveCatalogRead.letReadGo', () => {
+  it('gives the read two turns of the event loop while it goes, nothing once it is over', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const read = new LiveCatalogRead(
+      fakeClient(store(), { at: 1, reached: () => undefined, open: gate }),
+      {},
+    );
+    const turn = read.letReadGo();
+    expect(turn).toBeInstanceOf(Promise);
+    await turn;
+    open();
+    await read.complete();
+    expect(read.letReadGo()).toBeUndefined();
+  });
+});
