@@ -26,9 +26,11 @@ export interface ListedProduct {
 
 /** The catalog as the write-time check knows it: `updated_at` by id, products by reference_id and sku. */
 export interface ProductKeys {
-  /** `updated_at` by id: of every product listed, or (a read the run made itself) of those the plan writes. */
+  /**
+   * `updated_at` by id: of every product listed, or (a read the run made itself) of those the plan
+   * writes; by reference_id and sku: every product, or (the plan's read) those its creates name.
+   */
   updatedAt: Map<string, string>;
-  /** Empty when a read the run made itself was handed over for a plan that creates nothing. */
   byRef: Map<string, ListedProduct>;
   bySku: Map<string, ListedProduct>;
 }
@@ -39,15 +41,13 @@ export const emptyProductKeys = (): ProductKeys => ({
   bySku: new Map(),
 });
 
-/** Indexes one listed product: its `updated_at` by id when `withUpdatedAt`, by reference_id and sku when `withKeys`. */
+/** Indexes one listed product: by reference_id and sku, and its `updated_at` by id when `withUpdatedAt`. */
 export function addProductKeys(
   keys: ProductKeys,
   p: { id: string; updated_at: string; reference_id: string | null; sku: string },
   withUpdatedAt = true,
-  withKeys = true,
 ): void {
   if (withUpdatedAt) keys.updatedAt.set(p.id, p.updated_at);
-  if (!withKeys) return;
   const seen: ListedProduct = { id: p.id, updated_at: p.updated_at };
   if (p.reference_id) keys.byRef.set(p.reference_id, seen);
   const sku = p.sku.trim();
@@ -66,18 +66,34 @@ export function writtenProductIds(entries: readonly PlanEntry[]): Set<string> {
 /**
  * Hands the plan's own live read of the catalog to the run's apply in this process (`import
  * products --apply`): the write-time check's first listing (WriteCheck.seed), aged from when the
- * read started. Keeps only what the plan's writes are checked by: the `updated_at` of the products
- * it writes, and (when it creates any) every product by reference_id and sku.
+ * read started. Keeps only the answers the plan's writes will ask of it, looked up in the plan's
+ * index now: the `updated_at` of each product it updates, hides or deletes, and what holds each
+ * create's reference_id and sku (a few entries, not an index of the whole catalog).
  */
 export function handOverPlanRead(
   run: RunDirectory,
   read: { startedAt: number; seconds: number; catalog: LiveCatalog },
   plan: ProductPlan,
 ): void {
-  const writes = writtenProductIds(plan.entries);
-  const creates = plan.entries.some((e) => e.action === 'create');
+  const { catalog } = read;
   const keys = emptyProductKeys();
-  for (const p of read.catalog.products) addProductKeys(keys, p, writes.has(p.id), creates);
+  const listed = (p: { id: string; updated_at: string }): ListedProduct => ({
+    id: p.id,
+    updated_at: p.updated_at,
+  });
+  for (const e of plan.entries) {
+    if (e.action === 'create') {
+      const ref = e.body.reference_id;
+      const byRef = ref ? catalog.byReferenceId.get(ref) : undefined;
+      if (ref && byRef !== undefined) keys.byRef.set(ref, listed(byRef));
+      const sku = e.body.sku?.trim();
+      const bySku = sku ? catalog.bySku.get(sku) : undefined;
+      if (sku && bySku !== undefined) keys.bySku.set(sku, listed(bySku));
+    } else if (e.action === 'update' || e.action === 'hide' || e.action === 'delete') {
+      const live = catalog.byId.get(e.productId);
+      if (live !== undefined) keys.updatedAt.set(e.productId, live.updated_at);
+    }
+  }
   handOverListing(run, {
     name: PRODUCTS,
     startedAt: read.startedAt,
