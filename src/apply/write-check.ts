@@ -15,9 +15,10 @@ import { categoryOf } from '../errors/exit-code.js';
  *   `max(3 s, 10 × its read time)`; a write waits for a new read only when the one it has is more
  *   than twice that old. Each update's `updated_at` must still be the one planned; a create's
  *   reference id / sku (phone / email) must still be free. So the listing costs about a tenth of
- *   the run, and a change is caught unless it was made in the last few seconds before the write.
- *   The listing is used when it costs no more requests than one get-one per write (its pages ≤ the
- *   writes to check) and reads in under a second; otherwise each update re-reads its entity.
+ *   the run, and (a listing read for the check, under a second) a change is caught unless it was
+ *   made in the last few seconds before the write. Such a listing is used for updates when it costs
+ *   no more requests than one get-one per write (its pages ≤ the writes to check) and reads in
+ *   under a second; otherwise each update re-reads its entity. Creates always use the listing.
  * - The run's own complete read of the collection (the plan's live read when the plan is applied
  *   in the process that made it, `import … --apply`; the drift check's read in `mbulk apply RUN`
  *   and a resume) is the listing's first read (`seed`, handed over with `handOverListing`), aged
@@ -26,7 +27,8 @@ import { categoryOf } from '../errors/exit-code.js';
  *   no more than the get-ones (then whatever the re-read's time), else updates re-read their entity.
  *   So a change made up to `max(3 s, 10 × that read's time)` after the read started can go uncaught.
  * - `strict` (`--strict-check`): each update re-reads its entity (`GET /…/{id}`) immediately before
- *   it is sent, whatever the plan's age (one more request per write). A service without get-one
+ *   it is sent, whatever the plan's age (one more request per write); the run's own read is not
+ *   used (creates read a listing of their own, reused for 10× its read time). A service without get-one
  *   (the sandbox in strict mode answers 404 for an entity the listing has) falls back, with one
  *   warning, to the listing, re-read (writes waiting) whenever older than 10× its read time.
  * - Operations an earlier session started without a known outcome (resume) are not checked here:
