@@ -4,7 +4,8 @@
  *   npx tsx bench/export-orders.bench.ts [SIZES] [FORMATS] [SOURCE] [LATENCY_MS] [RPS]
  *   e.g. npx tsx bench/export-orders.bench.ts 100000 csv,xlsx sandbox 20 50
  *
- * Positional: SIZES (default 100000), FORMATS (default csv,xlsx), SOURCE (sandbox|local), the
+ * Positional: SIZES (default 100000), FORMATS (default csv,xlsx; `xlsx-single` is XLSX with the
+ * workbook written on the export's own thread, as before issue 41's worker), SOURCE (sandbox|local), the
  * sandbox's LATENCY_MS per request and its rate limit RPS. Without LATENCY_MS both regimes of issue
  * 41 run one after the other: no latency and no rate limit (CPU-bound), then 20 ms and 50 requests/s.
  * The load average of the machine is printed with each regime's ratios.
@@ -28,7 +29,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,7 +213,25 @@ async function* sandboxOrders(url: string, token: string, counter: { pages: numb
   }
 }
 
-async function child(format: 'xlsx' | 'csv', count: number, url?: string, token?: string): Promise<void> {
+/**
+ * CPU (user + system) of this process's main thread, from Linux's /proc (clock ticks of 10 ms);
+ * null elsewhere. process.cpuUsage() counts every thread (the XLSX writer's worker, zlib's pool).
+ */
+function mainThreadCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** `xlsx-single`: XLSX with the workbook written on the export's own thread (exportOrders' `thread: false`). */
+type BenchFormat = 'xlsx' | 'xlsx-single' | 'csv';
+
+async function child(bench: BenchFormat, count: number, url?: string, token?: string): Promise<void> {
+  const format = bench === 'csv' ? 'csv' : 'xlsx';
   const dir = await mkdtemp(join(tmpdir(), 'mbulk-bench-'));
   const counter = { pages: 0 };
   const me = url && token ? await fetchStore(url, token) : STORE;
@@ -232,6 +251,7 @@ async function child(format: 'xlsx' | 'csv', count: number, url?: string, token?
       store: me,
       path,
       format,
+      thread: bench !== 'xlsx-single',
       onProgress: (p) => {
         if (p.phase === 'writing' && p.ordersRead % quarter === 0) samples.push(process.memoryUsage.rss());
         if (p.phase === 'finishing') finishing = true;
@@ -251,6 +271,7 @@ async function child(format: 'xlsx' | 'csv', count: number, url?: string, token?
         pages: counter.pages,
         seconds,
         cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        mainThreadCpuSeconds: mainThreadCpuSeconds(),
         finishingPeak,
         peakRss: process.resourceUsage().maxRSS * 1024,
         samples,
@@ -268,6 +289,7 @@ interface ChildResult {
   pages: number;
   seconds: number;
   cpuSeconds: number;
+  mainThreadCpuSeconds: number | null;
   finishingPeak: number;
   peakRss: number;
   samples: number[];
@@ -300,7 +322,7 @@ function naiveScript(
 
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100000').split(',').map(Number);
-  const formats = (process.argv[3] ?? 'csv,xlsx').split(',') as ('xlsx' | 'csv')[];
+  const formats = (process.argv[3] ?? 'csv,xlsx').split(',') as BenchFormat[];
   const source = process.argv[4] ?? 'sandbox';
   const regimes: [number, number][] =
     process.argv[5] === undefined || source !== 'sandbox'
@@ -361,7 +383,7 @@ async function main(): Promise<void> {
         runNaive();
         const ratios: string[] = [];
         const walls: [string, number][] = [];
-        const cpus: [string, number][] = [];
+        const cpus: [string, number, number | null][] = [];
         for (const format of formats) {
           const extra = sandbox ? [sandbox.url, sandbox.token] : [];
           const run = spawnSync(
@@ -376,7 +398,7 @@ async function main(): Promise<void> {
           }
           const r = JSON.parse(line) as ChildResult;
           walls.push([format, r.seconds]);
-          cpus.push([format, r.cpuSeconds]);
+          cpus.push([format, r.cpuSeconds, r.mainThreadCpuSeconds]);
           console.log(
             [
               format.padEnd(7),
@@ -409,7 +431,11 @@ async function main(): Promise<void> {
           console.log(
             `CPU to the naive script's (the lesser of ${naiveCpu.map((n) => n.toFixed(1)).join(' and ')} s): ` +
               cpus
-                .map(([format, cpu]) => `${format} ${cpu.toFixed(1)} s = ${(cpu / fewestCpu).toFixed(2)}`)
+                .map(
+                  ([format, cpu, main]) =>
+                    `${format} ${cpu.toFixed(1)} s = ${(cpu / fewestCpu).toFixed(2)}` +
+                    (main === null ? '' : ` (main thread ${main.toFixed(1)} s)`),
+                )
                 .join(', '),
           );
         }
@@ -420,7 +446,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3] as 'xlsx' | 'csv', Number(process.argv[4]), process.argv[5], process.argv[6]);
+  await child(process.argv[3] as BenchFormat, Number(process.argv[4]), process.argv[5], process.argv[6]);
 } else if (process.argv[2] === '--serve') {
   await serve(Number(process.argv[3]), Number(process.argv[4] ?? 0), Number(process.argv[5] ?? 0));
 } else {
