@@ -15,10 +15,10 @@ import type { FromXlsxThread, ThreadError, ToXlsxThread, XlsxThreadData } from '
 /** Rows' XML gathered per sheet before it is sent to the worker (bytes of UTF-8). */
 const BATCH = 256 * 1024;
 /** Rows' XML sent and not yet written by the worker before `write` asks its caller to wait (bytes). */
-const MAX_IN_FLIGHT = 4 * 1024 * 1024;
+const MAX_IN_FLIGHT = 2 * 1024 * 1024;
 
 /** Chunks kept for reuse, at most (more are in use only while the worker falls behind). */
-const MAX_POOLED = 32;
+const MAX_POOLED = 16;
 
 /**
  * The worker's entry beside this module: `.ts` when run from the sources (tsx, vitest), the
@@ -58,7 +58,7 @@ function rebuild(error: ThreadError): Error {
  * each data row's sheet XML (XlsxRowXml, the same bytes as XlsxSheetWriter's), gathers a sheet's
  * rows into pieces of ~256 KB and sends them; the worker runs an XlsxSheetWriter on them (exceljs,
  * the spool files, the zip and its CRC-32). The file is the same, byte for byte, as
- * XlsxSheetWriter's on the calling thread. `write` asks its caller to wait while more than ~4 MB of
+ * XlsxSheetWriter's on the calling thread. `write` asks its caller to wait while more than ~2 MB of
  * XML is on its way. A worker that fails or stops fails the next call with `cannot write <path>:`
  * and why; its temporary files are removed and the target is left as it was.
  */
