@@ -120,6 +120,17 @@ export function pushIssue(
 export interface ProductConverter {
   addRow(row: SheetRow): void;
   finish(): ConvertedProducts;
+  /**
+   * As finish(), its rows made one product at a time while they are read (a million-row export is
+   * never converted whole at once): the same rows in the same order, and the same issues once the
+   * rows are all read. Converters without it are finished whole.
+   */
+  stream?(): StreamedProducts;
+}
+
+/** ConvertedProducts whose rows are made as they are read (ProductConverter.stream). */
+export interface StreamedProducts extends Omit<ConvertedProducts, 'rows'> {
+  rows: Iterable<SheetRow>;
 }
 
 /**

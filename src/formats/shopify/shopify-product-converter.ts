@@ -1,9 +1,10 @@
 import { descriptionToMarkdown } from '../html-to-markdown.js';
+import { PackedTexts } from '../../mapping/packed-texts.js';
 import type { RowIssue } from '../../mapping/row-issue.js';
 import type { CellValue, SheetColumn, SheetRow } from '../../sheets/sheet-row.js';
 import { isExcelScientific } from '../../sheets/excel-scientific.js';
 import { CATEGORY_NOTE, commaList, nearColumnsOf, priceOrder, SourceColumns } from '../source-format.js';
-import type { ConvertedProducts, ProductConverter, SkippedRow } from '../source-format.js';
+import type { ConvertedProducts, ProductConverter, SkippedRow, StreamedProducts } from '../source-format.js';
 import {
   SHOPIFY_PRODUCT_HEADERS,
   shopifyNotImported,
@@ -113,7 +114,16 @@ function isFalse(text: string): boolean {
  */
 export class ShopifyProductConverter implements ProductConverter {
   private readonly cols: SourceColumns<ShopifyProductColumn>;
-  private readonly products = new Map<string, ShopifyProduct>();
+  /**
+   * Products by handle, in order of their first row. A product whose rows have passed (the next
+   * product's began) is parked as its JSON in `texts` (this number) until it is converted.
+   */
+  private readonly products = new Map<string, ShopifyProduct | number>();
+  private readonly texts = new PackedTexts();
+  /** The product the last row joined. */
+  private current: ShopifyProduct | undefined;
+  /** Set when a row joined a product other than the last one: its rows are not next to each other. */
+  private scattered = false;
   private readonly issues: RowIssue[] = [];
   private readonly skipped: SkippedRow[] = [];
   private readonly categories = new Map<number, string[]>();
@@ -171,7 +181,14 @@ export class ShopifyProductConverter implements ProductConverter {
       const position = Number.parseInt(c.text(row, 'imagePosition'), 10);
       r.image = { src, position: Number.isFinite(position) ? position : Number.MAX_SAFE_INTEGER };
     }
-    const product = this.products.get(handle);
+    const known = this.products.get(handle);
+    if (known !== undefined && known !== this.current) this.scattered = true;
+    const product = typeof known === 'number' ? this.unpark(handle, known) : known;
+    if (product !== this.current && this.current !== undefined) {
+      // The rows of the product before have passed (a later row of it unparks it).
+      this.products.set(this.current.handle, this.texts.add(JSON.stringify(this.current)));
+      this.current = undefined;
+    }
     if (product === undefined) {
       const first: ShopifyFirstRow = {
         rowNumber: row.rowNumber,
@@ -185,8 +202,28 @@ export class ShopifyProductConverter implements ProductConverter {
           (t, i, all) => t !== '' && all.indexOf(t) === i,
         ),
       };
-      this.products.set(handle, { handle, first, rows: [r] });
-    } else product.rows.push(r);
+      this.current = { handle, first, rows: [r] };
+      this.products.set(handle, this.current);
+    } else {
+      product.rows.push(r);
+      this.current = product;
+    }
+  }
+
+  /** A parked product back (its text taken). */
+  private unpark(handle: string, packed: number): ShopifyProduct {
+    const p = JSON.parse(this.texts.take(packed)) as ShopifyProduct;
+    this.products.set(handle, p);
+    return p;
+  }
+
+  /** Every product, unparked one at a time and let go as it is given. */
+  private *eachProduct(): Generator<ShopifyProduct> {
+    for (const [handle, p] of this.products) {
+      this.products.delete(handle);
+      yield typeof p === 'number' ? (JSON.parse(this.texts.take(p)) as ShopifyProduct) : p;
+    }
+    this.current = undefined;
   }
 
   /**
@@ -219,11 +256,39 @@ export class ShopifyProductConverter implements ProductConverter {
   }
 
   finish(): ConvertedProducts {
-    const c = this.cols;
     const rows: SheetRow[] = [];
-    for (const p of this.products.values()) this.convert(p, rows);
+    for (const p of this.eachProduct()) this.convert(p, rows);
     // An export grouped by handle (as Shopify writes it) comes out in row order already.
     if (!inRowOrder(rows)) rows.sort((a, b) => a.rowNumber - b.rowNumber);
+    const described = this.describe();
+    this.closingNotes();
+    return { ...described, rows };
+  }
+
+  /**
+   * finish(), its rows converted one product at a time as they are read, when each product's rows
+   * were next to each other in the export (as Shopify writes it): then the rows come out in the
+   * order finish() sorts them into, each product's sorted alone. The closing notes follow the
+   * products' issues, as in finish(). An export with a product's rows apart is finished whole.
+   */
+  stream(): StreamedProducts {
+    if (this.scattered) return this.finish();
+    const described = this.describe();
+    const rows = function* (self: ShopifyProductConverter): Generator<SheetRow> {
+      for (const p of self.eachProduct()) {
+        const out: SheetRow[] = [];
+        self.convert(p, out);
+        if (!inRowOrder(out)) out.sort((a, b) => a.rowNumber - b.rowNumber);
+        yield* out;
+      }
+      self.closingNotes();
+    };
+    return { ...described, rows: rows(this) };
+  }
+
+  /** Which columns feed which fields, the canonical columns, the near columns, and the rest. */
+  private describe(): Omit<ConvertedProducts, 'rows'> {
+    const c = this.cols;
     c.use('handle', 'reference_id');
     c.use('title', 'name');
     c.use('body', 'description', 'HTML → the API Markdown subset');
@@ -252,6 +317,18 @@ export class ShopifyProductConverter implements ProductConverter {
     c.use('giftCard', null, 'gift card products are skipped');
     c.use('productCategory', 'category_ids', CATEGORY_NOTE);
     c.use('type', 'category_ids', `${CATEGORY_NOTE} (not the API's product type)`);
+    const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
+    return {
+      columns,
+      issues: this.issues,
+      skipped: this.skipped,
+      ...nearColumnsOf(c, shopifyNotImported, OUTPUT, c.uses(shopifyNotImported)),
+      categories: this.categories,
+    };
+  }
+
+  /** The sheet's closing notes: SKUs without Shopify's apostrophe, barcodes Excel turned into numbers. */
+  private closingNotes(): void {
     if (this.firstApostrophe !== undefined) {
       const { rowNumber, sku } = this.firstApostrophe;
       const n = this.apostrophes;
@@ -272,15 +349,6 @@ export class ShopifyProductConverter implements ProductConverter {
         'barcode',
       );
     }
-    const columns = OUTPUT.map(([field, from], i) => c.canonical(field, from, i));
-    return {
-      columns,
-      rows,
-      issues: this.issues,
-      skipped: this.skipped,
-      ...nearColumnsOf(c, shopifyNotImported, OUTPUT, c.uses(shopifyNotImported)),
-      categories: this.categories,
-    };
   }
 
   private convert(p: ShopifyProduct, out: SheetRow[]): void {

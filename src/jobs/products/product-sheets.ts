@@ -228,7 +228,9 @@ export async function readProductSheets(options: ReadProductSheetsOptions): Prom
     rows += batch.length;
     options.onProgress?.({ phase: 'read', done: rows });
   }
-  const converted = converter?.finish();
+  // A converter that can gives its rows one product at a time (a million-row export is never
+  // converted whole): the mapper packs each product as it goes.
+  const converted = converter === undefined ? undefined : (converter.stream?.() ?? converter.finish());
   if (converted !== undefined) {
     // The platform's categories of each product (its first row that has any), for --category-map.
     mapper = new ProductSheetMapper(
