@@ -337,7 +337,9 @@ export async function applySavedRun(
             category: 'refused',
             drifted,
             reason: repeats,
-            message: `run ${run.id} already sent deltas (${repeats}): planning its input again would send them again. Nothing was written; plan a new sheet of the rows it has not written yet, without the drifted ones`,
+            // Only a run that recorded deltas is said to have sent some (one planned before
+            // input_deltas was recorded may hold absolute quantities: it is refused to be safe).
+            message: `run ${run.id} ${run.meta.input_deltas === true ? 'already sent deltas' : 'already sent writes, and its input may hold deltas'} (${repeats}): planning its input again ${run.meta.input_deltas === true ? 'would' : 'could'} send them again. Nothing was written; plan a new sheet of the rows it has not written yet, without the drifted ones`,
           };
         }
         const replan = kind.replan;

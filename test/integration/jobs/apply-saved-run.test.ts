@@ -260,6 +260,12 @@ describe('applySavedRun (library, no CLI)', () => {
       reason:
         'it was planned before runs recorded whether their input holds deltas, and is taken to; it sent write requests of them: 1 applied, 0 of unknown outcome',
     });
+    // Not known to hold deltas: the message does not say it sent some.
+    expect(old.message).toMatch(
+      new RegExp(`^run ${planned.run.id} already sent writes, and its input may hold deltas \\(`),
+    );
+    expect(old.message).toContain('planning its input again could send them again');
+    expect(old.message).not.toContain('already sent deltas');
     expect(a.writes()).toHaveLength(1);
 
     writeFileSync(metaFile, JSON.stringify({ ...meta, input_deltas: false }));
