@@ -102,12 +102,16 @@ export function handOverPlanRead(
   });
 }
 
-/** The shared catalog listing (both statuses read in parallel), fresh per WriteCheck.snapshot. */
+/**
+ * The shared catalog listing (both statuses read in parallel, `listEvery`: a product whose status
+ * changes while it is read is not missed, so neither taken as deleted nor its key as free), fresh
+ * per WriteCheck.snapshot.
+ */
 function catalog(client: MerchantClient, check: WriteCheck): Promise<ProductKeys> {
   return check.listing(PRODUCTS, 'the catalog', async () => {
     const k = emptyProductKeys();
     const pacer = new HeapPacer();
-    for await (const p of client.products.listPartitioned()) {
+    for await (const p of client.products.listEvery()) {
       if (k.updatedAt.size % 100 === 99) pacer.check();
       addProductKeys(k, p);
     }
@@ -216,7 +220,7 @@ export async function settleProductReplay(
 function fullCatalog(client: MerchantClient, check: WriteCheck): Promise<Map<string, Product>> {
   return check.snapshot('products-full', async () => {
     const m = new Map<string, Product>();
-    for await (const p of client.products.listPartitioned()) m.set(p.id, p);
+    for await (const p of client.products.listEvery()) m.set(p.id, p);
     return m;
   });
 }

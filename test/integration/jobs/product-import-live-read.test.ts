@@ -4,7 +4,12 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { undiciRequestLike, type FetchLike } from '../../../src/api/transport.js';
-import { checkProductDrift, planProductImport } from '../../../src/jobs/products/product-import.js';
+import { RunDirectory } from '../../../src/apply/run-directory.js';
+import {
+  applyProductRun,
+  checkProductDrift,
+  planProductImport,
+} from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 
 const SAMPLES = join(resolve(import.meta.dirname, '../../..'), 'samples');
@@ -83,5 +88,29 @@ describe('the product import reads the live catalog by status, missing no produc
     expect(s.store.getProduct(TO_HIDE).status).toBe('HIDDEN');
     expect(s.store.getProduct(TO_SHOW).status).toBe('VISIBLE');
     expect(drifted.filter((d) => d.change !== 'changed').map((d) => `${d.id}: ${d.reason}`)).toEqual([]);
+  });
+
+  it("the apply's write-time check does not take a product whose status changes during its listing as deleted", async () => {
+    const { s, client, file, runsRoot } = await racingSetup();
+    const plain = new MerchantClient({ baseUrl: s.url, token: s.token });
+    const planned = await planProductImport({ client: plain, file, runsRoot, target: 'test' });
+    await plain.close();
+    expect(planned.file.plan.entries.map((e) => [e.action, e.productId])).toEqual([
+      ['update', TO_HIDE],
+      ['update', TO_SHOW],
+    ]);
+    // Loaded from disk (no read handed over): the check lists the catalog itself, through the race.
+    const applied = await applyProductRun(RunDirectory.load(planned.run.dir), {
+      client,
+      concurrency: 1,
+      writeCheck: { afterMs: 0 },
+    });
+    expect(s.store.getProduct(TO_HIDE).status).toBe('HIDDEN');
+    expect(s.store.getProduct(TO_SHOW).status).toBe('VISIBLE');
+    // TO_SHOW changed since planning (its status): refused as changed, not said to be deleted. (TO_HIDE
+    // was listed before its change, as the listing's first page had it: within the check's window.)
+    expect(applied.failedOperations.map((f) => [f.key, f.code])).toEqual([[`update:${TO_SHOW}`, 'drifted']]);
+    expect(applied.failedOperations[0]?.message).toContain('changed in the store after planning');
+    expect(applied.failedOperations[0]?.message).not.toContain('no longer in the store');
   });
 });
