@@ -12,15 +12,15 @@ import type { ColumnSpec } from './product-cell-decoders.js';
 import type {
   ColumnRefs,
   DesiredProduct,
-  DesiredProductFields,
   DesiredVariantFields,
   ProductCommand,
-  ProductKey,
   ProductMapping,
   ProductMappingOptions,
   SourceRow,
 } from './product-desired.js';
-import { GroupParking, readParked, unpackRow } from './parked-group.js';
+import { GroupParking } from './parked-group.js';
+import { packedProduct, productUnpacker } from './packed-product.js';
+import { groupProduct, productFields, type FieldColumn } from './product-fields.js';
 import { PackedTexts } from './packed-texts.js';
 import { failGroup, type ProductGroup } from './product-group.js';
 import { ProductKeyIndex } from './product-key-index.js';
@@ -567,17 +567,14 @@ export class ProductSheetMapper {
 
     const products: DesiredProduct[] = [];
     const issues: RowIssue[] = [...this.headerIssues, ...this.trimmed.warnings(), ...this.looseIssues];
+    const fieldCols: FieldColumn[] = this.productCols.map((c) => ({
+      field: c.spec.field,
+      clear: this.clearMode ? c.spec.clear : undefined,
+    }));
     const unpacker =
       this.parking === undefined
         ? undefined
-        : productUnpacker(
-            this.productCols.map((c) => ({
-              field: c.spec.field,
-              clear: this.clearMode ? c.spec.clear : undefined,
-            })),
-            this.options.sheetName ?? 'products',
-            this.texts,
-          );
+        : productUnpacker(fieldCols, this.options.sheetName ?? 'products', this.texts);
     for (const g of this.keys.groups) {
       if (g.packed !== undefined && unpacker !== undefined) {
         // Parked (so with no more images than the API takes): kept packed until it is planned.
@@ -586,31 +583,7 @@ export class ProductSheetMapper {
         continue;
       }
       this.limitImages(g);
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < this.productCols.length; i++) {
-        const col = this.productCols[i] as BoundColumn;
-        const v = g.values[i] ?? (this.clearMode ? col.spec.clear : undefined);
-        if (v !== undefined) out[col.spec.field] = v;
-      }
-      const fields = out as DesiredProductFields;
-      if (g.id !== undefined) fields.id = g.id;
-      if (g.ref !== undefined) fields.reference_id = g.ref;
-      if (g.sku !== undefined) fields.sku = g.sku;
-      const key: ProductKey =
-        g.id !== undefined
-          ? { by: 'id', value: g.id }
-          : g.ref !== undefined
-            ? { by: 'reference_id', value: g.ref }
-            : { by: 'sku', value: g.sku ?? '' };
-      const product: DesiredProduct = {
-        key,
-        command: g.command ?? 'upsert',
-        fields,
-        variants: g.variants,
-        rows: g.rows,
-        invalid: g.invalid,
-        issues: g.issues,
-      };
+      const product = groupProduct(g, productFields(fieldCols, g.values, g), g.variants, g.rows);
       if (g.options !== undefined) product.options = g.options;
       if (g.sourceCategories !== undefined) product.sourceCategories = g.sourceCategories;
       products.push(product);
@@ -626,65 +599,6 @@ export class ProductSheetMapper {
       columnRefs: this.columnRefs,
     };
   }
-}
-
-/**
- * What unpacks a product packed by finish() into what finish() gives an unparked one. A function
- * of the module, not a method: it holds the columns' fields and the texts alone, not the mapper
- * (whose indexes are let go once the sheet is mapped).
- */
-function productUnpacker(
-  cols: readonly { field: string; clear: unknown }[],
-  sheet: string,
-  texts: PackedTexts,
-): (product: DesiredProduct) => void {
-  return (product) => {
-    const [values, , variants, options, rows] = readParked(texts.take(product.packed as number));
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < cols.length; i++) {
-      const col = cols[i] as (typeof cols)[number];
-      const v = values[i] ?? col.clear;
-      if (v !== undefined) out[col.field] = v;
-    }
-    const fields = out as DesiredProductFields;
-    const ids = product.fields;
-    if (ids.id !== undefined) fields.id = ids.id;
-    if (ids.reference_id !== undefined) fields.reference_id = ids.reference_id;
-    if (ids.sku !== undefined) fields.sku = ids.sku;
-    product.fields = fields;
-    product.variants = variants.map(([f, row]) => ({ fields: f, row: unpackRow(row, sheet) }));
-    product.rows = rows.map((r) => unpackRow(r, sheet));
-    if (options !== 0) product.options = options;
-    product.packed = undefined;
-    product.unpacker = undefined;
-  };
-}
-
-/** A parked group as a packed product (DesiredProduct.packed): its identifiers and the group's text. */
-function packedProduct(g: ProductGroup, unpacker: (product: DesiredProduct) => void): DesiredProduct {
-  const fields: DesiredProductFields = {};
-  if (g.id !== undefined) fields.id = g.id;
-  if (g.ref !== undefined) fields.reference_id = g.ref;
-  if (g.sku !== undefined) fields.sku = g.sku;
-  const key: ProductKey =
-    g.id !== undefined
-      ? { by: 'id', value: g.id }
-      : g.ref !== undefined
-        ? { by: 'reference_id', value: g.ref }
-        : { by: 'sku', value: g.sku ?? '' };
-  const product: DesiredProduct = {
-    key,
-    command: g.command ?? 'upsert',
-    fields,
-    variants: [],
-    rows: [],
-    invalid: g.invalid,
-    issues: g.issues,
-  };
-  if (g.sourceCategories !== undefined) product.sourceCategories = g.sourceCategories;
-  product.packed = g.packed;
-  product.unpacker = unpacker;
-  return product;
 }
 
 export interface SheetInput {
