@@ -42,6 +42,8 @@ export interface WriteCheckOptions {
   afterMs?: number | undefined;
   /** Shortest reuse of a listing in ms in the default mode (default 3000). */
   listingRefreshMs?: number | undefined;
+  /** A listing read slower than this is slow: updates re-read their entity instead (default LISTING_MAX_READ_MS; tests). */
+  listingMaxReadMs?: number | undefined;
   /** Wall clock in ms since the epoch (tests). */
   now?: (() => number) | undefined;
 }
@@ -108,6 +110,7 @@ export class WriteCheck {
   private readonly afterMs: number;
   private readonly strict: boolean;
   private readonly refreshMs: number;
+  private readonly maxReadMs: number;
   private readonly now: () => number;
   private getOneOff = false;
   private listingPreferred = false;
@@ -126,6 +129,7 @@ export class WriteCheck {
     private readonly warn: (message: string) => void = () => {},
   ) {
     this.now = options.now ?? Date.now;
+    this.maxReadMs = options.listingMaxReadMs ?? LISTING_MAX_READ_MS;
     const t = Date.parse(plannedAt);
     this.plannedAt = Number.isFinite(t) ? t : 0;
     this.afterMs = Math.max(0, options.afterMs ?? DEFAULT_WRITE_CHECK_AFTER_MS);
@@ -233,7 +237,7 @@ export class WriteCheck {
       (v) => {
         const took = performance.now() - started;
         entry.refreshMs = Math.max(this.strict ? 0 : this.refreshMs, 10 * took);
-        if (took > LISTING_MAX_READ_MS) this.listingSlow = true;
+        if (took > this.maxReadMs) this.listingSlow = true;
         this.snapshots.set(name, entry);
         this.pending.delete(name);
         return v;

@@ -21,8 +21,13 @@ import { runCli } from '../../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const STORE = join(ROOT, 'samples', 'store.json');
-/** Each listing page takes this long: the catalog's read is slow (over a second). */
-const SLOW_PAGE_MS = 1100;
+/**
+ * Each listing page takes this long, and a listing read slower than SLOW.listingMaxReadMs counts
+ * as slow (a big store's: 1 s by default, scaled down so the file does not sleep for half a minute).
+ * The windows are SLOW.listingRefreshMs long, as a read of about 2 s would give (10 x its time).
+ */
+const SLOW_PAGE_MS = 60;
+const SLOW = { listingMaxReadMs: 40, listingRefreshMs: 20_000 };
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -96,7 +101,7 @@ describe("write-time check: the run's own read of the catalog is its first listi
     const { s, client, plan } = await planned();
     const applied = await apply(plan.run, client, {
       justPlanned: true,
-      writeCheck: { now: clock(6_000).now },
+      writeCheck: { ...SLOW, now: clock(6_000).now },
     });
     expect(applied).toMatchObject({ status: 'completed', updated: 3, created: 1, failed: 0 });
     const paths = s.requestLog().map((e) => `${e.method} ${e.path}`);
@@ -106,7 +111,10 @@ describe("write-time check: the run's own read of the catalog is its first listi
 
   it("import products --apply --strict-check, listing slow: one GET /products/{id} per update, whatever the plan's age", async () => {
     const { s, client, plan } = await planned();
-    const applied = await apply(plan.run, client, { justPlanned: true, writeCheck: { strict: true } });
+    const applied = await apply(plan.run, client, {
+      justPlanned: true,
+      writeCheck: { ...SLOW, strict: true },
+    });
     expect(applied).toMatchObject({ status: 'completed', updated: 3, created: 1, failed: 0 });
     const gets = s.requestLog().filter((e) => e.method === 'GET' && isGetOne(e.path));
     expect(gets.map((e) => e.path).sort()).toEqual(
@@ -120,7 +128,7 @@ describe("write-time check: the run's own read of the catalog is its first listi
     let theirs = '';
     const applied = await apply(plan.run, client, {
       justPlanned: true,
-      writeCheck: { now: c.now },
+      writeCheck: { ...SLOW, now: c.now },
       // A long wait at the confirmation prompt, someone editing the store meanwhile.
       confirm: () => {
         s.store.updateProduct('prod_00000002', { name: 'Edited in the admin' });
@@ -151,7 +159,7 @@ describe("write-time check: the run's own read of the catalog is its first listi
     const { s, client, plan } = await planned();
     // Applied later by another process: the run as loaded from its directory.
     const applied = await apply(RunDirectory.load(plan.run.dir), client, {
-      writeCheck: { now: clock(6_000).now },
+      writeCheck: { ...SLOW, now: clock(6_000).now },
     });
     expect(applied).toMatchObject({ status: 'completed', updated: 3, created: 1, failed: 0 });
     const gets = s.requestLog().filter((e) => e.method === 'GET' && e.path !== '/api/v2/me');
@@ -162,7 +170,7 @@ describe("write-time check: the run's own read of the catalog is its first listi
     const second = await planned();
     const c = clock(6_000);
     const result = await apply(RunDirectory.load(second.plan.run.dir), second.client, {
-      writeCheck: { now: c.now },
+      writeCheck: { ...SLOW, now: c.now },
       // After the drift check, before the first write: an edit, then a long wait.
       confirm: () => {
         second.s.store.updateProduct('prod_00000003', { name: 'Edited after the check' });
@@ -250,7 +258,7 @@ describe("write-time check: the plan's own read of the customers is the first li
       target: 'test',
       lock: false,
       justPlanned: true,
-      writeCheck: { now: clock(6_000).now },
+      writeCheck: { ...SLOW, now: clock(6_000).now },
     });
     expect(outcome).toMatchObject({ applied: true, ok: true });
     const gets = s.requestLog().filter((e) => e.method === 'GET' && e.path !== '/api/v2/me');
