@@ -98,8 +98,10 @@ export class LiveCatalogRead {
   private sort: SortLive | undefined;
   /** One price per sellable item of the whole catalog (compact products included). */
   private readonly prices: number[] = [];
-  /** Pages read before `sortBy`, in order. */
+  /** Pages read before `sortBy`, or before its replay indexed those, in order. */
   private pending: Buffer[] = [];
+  /** `sortBy`'s indexing of the pending pages, while it goes. */
+  private replaying: Promise<void> | undefined;
   private readonly controller = new AbortController();
   private readonly done: Promise<void>;
   private readonly started = performance.now();
@@ -138,8 +140,9 @@ export class LiveCatalogRead {
       readAhead: PAGES_AHEAD,
     });
     for await (const p of products) {
-      // Until the sheet is read, products wait in deflated pages of JSON (about a tenth of the text).
-      if (this.sort !== undefined) {
+      // Until the sheet is read, products wait in deflated pages of JSON (about a tenth of the text),
+      // and until those pages are indexed (`sortBy`'s replay), the products read meanwhile too.
+      if (this.sort !== undefined && this.replaying === undefined) {
         // Those waiting since before `sortBy` come first (pending pages are indexed by it).
         for (const w of waiting) this.take(w);
         waiting = [];
@@ -152,7 +155,7 @@ export class LiveCatalogRead {
       if (n % 500 === 0) callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
     }
     if (waiting.length > 0) {
-      if (this.sort !== undefined) for (const p of waiting) this.take(p);
+      if (this.sort !== undefined && this.replaying === undefined) for (const p of waiting) this.take(p);
       else this.pending.push(deflateRawSync(JSON.stringify(waiting), { level: 1 }));
     }
     callbacks.onProgress?.({ phase: 'fetch', done: n, message: 'live products' });
@@ -172,14 +175,34 @@ export class LiveCatalogRead {
   /**
    * From now on each product read is sorted (see LiveVerdict) as it is indexed: only the bodies of
    * those the plan may write are kept, and products the sheet leaves unchanged are kept compact.
-   * The pages read so far are indexed and sorted now. The catalog is indexed from this call on.
+   * The pages read so far are indexed and sorted from this call on, in the order they were read,
+   * a page at a time with two turns of the event loop between pages while the read goes (a
+   * million-variant catalog can have thousands waiting: indexed at once, they held the read's
+   * chain of pages for seconds). `complete()` waits for them.
    */
   sortBy(sort: SortLive): void {
     this.sort = sort;
-    const pending = this.pending;
-    this.pending = [];
-    for (const page of pending) {
+    if (this.pending.length === 0 || this.replaying !== undefined) return;
+    // Cleared when done (later than this assignment, even when the replay never waits).
+    const replaying: Promise<void> = this.replay().finally(() => {
+      if (this.replaying !== replaying) return;
+      this.replaying = undefined;
+      // Pages the read left waiting between the replay's end and now: indexed too.
+      if (this.pending.length > 0) this.sortBy(sort);
+    });
+    this.replaying = replaying;
+    // Raised to whoever awaits `complete()`.
+    replaying.catch(() => undefined);
+  }
+
+  /** Indexes the pages waiting, in order, then the products read meanwhile go straight in. */
+  private async replay(): Promise<void> {
+    for (let page = this.pending.shift(); page !== undefined; page = this.pending.shift()) {
       for (const p of JSON.parse(inflateRawSync(page).toString('utf8')) as Product[]) this.take(p);
+      if (!this.over) {
+        await loopTurn();
+        await loopTurn();
+      }
     }
   }
 
@@ -222,6 +245,8 @@ export class LiveCatalogRead {
   /** The whole catalog, once read. */
   async complete(): Promise<LiveCatalog> {
     await this.done;
+    // Pages left waiting when the read ended are indexed by the replay (when sorted).
+    while (this.replaying !== undefined) await this.replaying;
     return this.catalog;
   }
 

@@ -188,3 +188,22 @@ describe('LiveCatalogRead.letReadGo', () => {
     expect(read.letReadGo()).toBeUndefined();
   });
 });
+
+describe('LiveCatalogRead.sortBy with pages waiting', () => {
+  it('indexes them a page at a time while the read goes, in the order they were read', async () => {
+    const live = Array.from({ length: 350 }, (_, i) => liveProduct(`q${i}`, { reference_id: `Q-${i}` }));
+    let reached: () => void = () => undefined;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const read = new LiveCatalogRead(fakeClient(live, { at: 320, reached, open: gate }), {});
+    await atGate;
+    read.sortBy(() => ({ kind: 'compact', body: false }));
+    // Three pages waited: the first is indexed at once, the others after turns of the event loop
+    // (all three at once held the read's pages back for as long as they took).
+    expect(read.catalog.products).toHaveLength(100);
+    open();
+    const catalog = await read.complete();
+    expect(catalog.products.map((p) => p.id)).toEqual(live.map((p) => p.id));
+  });
+});
