@@ -328,6 +328,17 @@ export class RateController {
     return true;
   }
 
+  /**
+   * The normal requests that background ones yield to have ended for now (a listing's leading
+   * chain is over): background senders stop waiting out NORMAL_IDLE_MS for a next one. A normal
+   * request in flight, or sent later, is yielded to as before.
+   */
+  normalEnded(): void {
+    this.lastNormalActivityAt = -Infinity;
+    for (const wake of this.normalEventWaiters) wake();
+    this.normalEventWaiters.clear();
+  }
+
   /** A normal request was sent or finished: background senders look again. */
   private normalEvent(): void {
     this.lastNormalActivityAt = this.clock.now();

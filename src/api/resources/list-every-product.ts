@@ -20,6 +20,8 @@ export interface StatusPages {
     cursor: string | undefined,
     options: { signal: AbortSignal; priority: SendPriority },
   ): Promise<ListEnvelope<Product>>;
+  /** The VISIBLE chain (and its pages read again) is over: background requests need not wait for more of it. */
+  leadEnded?(): void;
   /** Every product in one unfiltered read (the fallback). */
   plain(options: {
     signal: AbortSignal;
@@ -190,10 +192,12 @@ export async function* listEveryProduct(
       cursor = page.next_cursor ?? undefined;
     }
     visible.done = true;
+    source.leadEnded?.();
     progress();
     // Pages asked for before the first HIDDEN chain passed them, read once it is over.
     await until(() => hidden.done);
     await readAgainAll();
+    source.leadEnded?.();
   };
 
   const hiddenChain = async () => {
@@ -208,6 +212,7 @@ export async function* listEveryProduct(
     progress();
     // The VISIBLE pages at risk so far are read again now, while the VISIBLE chain goes on.
     await readAgainAll();
+    if (visible.done) source.leadEnded?.();
   };
 
   const trailingChain = async () => {

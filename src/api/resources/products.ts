@@ -85,6 +85,7 @@ export class Products {
         pages: (status, o) => this.list({ status }, o).pages(),
         page: (status, cursor, o) => this.page({ status }, cursor, o),
         plain: (o) => this.list({}, o).pages(),
+        leadEnded: () => this.client.rate.normalEnded(),
       },
       options,
     );

@@ -122,6 +122,31 @@ describe('listEveryProduct: the status partitions, as complete as one plain read
     expect(read.length).toBe(120);
   });
 
+  it('tells the source once the VISIBLE chain and its pages read again are over (no VISIBLE request after)', async () => {
+    const store = racingStore(7, 300, 0.3);
+    const log: string[] = [];
+    const source: StatusPages = {
+      pages: (status, o) =>
+        store.source.pages(status, {
+          ...o,
+          onRequest: (c) => {
+            log.push(`page ${status}`);
+            o.onRequest?.(c);
+          },
+        }),
+      page: (status, cursor, o) => {
+        log.push(`page ${status}`);
+        return store.source.page(status, cursor, o);
+      },
+      plain: (o) => store.source.plain(o),
+      leadEnded: () => log.push('lead ended'),
+    };
+    expect(await ids(listEveryProduct(source))).toHaveLength(300);
+    const last = log.lastIndexOf('lead ended');
+    expect(last).toBeGreaterThan(-1);
+    expect(log.slice(last).filter((e) => e === 'page VISIBLE')).toEqual([]);
+  });
+
   it('stops every chain when the consumer stops early: no request after that', async () => {
     const store = racingStore(3, 300, 0.1);
     for await (const p of listEveryProduct(store.source)) if (p.id === 'p5') break;

@@ -313,6 +313,23 @@ describe('RateController background requests', () => {
     await spare.done;
   });
 
+  it('go at once when the normal ones are said to have ended (normalEnded), not after waiting for more', async () => {
+    const clock = new FakeClock();
+    const rc = new RateController({ maxConcurrency: 4, clock });
+    const lead = chain(rc, clock, 1, 20, 'normal');
+    const spare = chain(rc, clock, 1, 20, 'background');
+    await clock.advance(20);
+    await lead.done;
+    // The lead's one page is in: without word, the background request waits to see if more come.
+    await clock.advance(10);
+    expect(spare.started).toEqual([]);
+    rc.normalEnded();
+    await clock.advance(0);
+    expect(spare.started).toEqual([30]);
+    await clock.advance(20);
+    await spare.done;
+  });
+
   it('stop waiting when their signal is aborted', async () => {
     const clock = new FakeClock();
     const rc = new RateController({ maxConcurrency: 4, clock });
