@@ -30,6 +30,7 @@ import { readProductSheets } from '../src/jobs/products/product-sheets.js';
 import { generateStore } from '../src/sandbox/generator.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import type { ProductCreate } from '../src/schema/index.js';
+import { sandboxChildAddress } from './sandbox-child-address.js';
 
 const argv = process.argv.slice(2);
 /** `--name value` options (issue 26's million-SKU run), taken out of the positional arguments. */
@@ -417,16 +418,7 @@ async function startChildSandbox() {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  const line = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => {
-      text += c.toString();
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(text.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox child exited with ${String(code)}`)));
-  });
-  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  const { url, token } = await sandboxChildAddress(child);
   return {
     url,
     token,

@@ -31,6 +31,7 @@ import { planProducts } from '../src/plan/plan-products.js';
 import { generateStore } from '../src/sandbox/generator.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import type { ProductCreate } from '../src/schema/index.js';
+import { sandboxChildAddress } from './sandbox-child-address.js';
 
 const HEADER = [
   'Handle',
@@ -189,16 +190,7 @@ async function startChildSandbox(file: string) {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  const line = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => {
-      text += c.toString();
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(text.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox child exited with ${String(code)}`)));
-  });
-  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  const { url, token } = await sandboxChildAddress(child);
   return { url, token, close: () => child.kill('SIGTERM') };
 }
 

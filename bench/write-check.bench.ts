@@ -20,6 +20,7 @@ import type { WriteCheckOptions } from '../src/apply/write-check.js';
 import { applyProductRun, planProductImport } from '../src/jobs/products/product-import.js';
 import { generateStore } from '../src/sandbox/generator.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { sandboxChildAddress } from './sandbox-child-address.js';
 
 const args = process.argv.slice(2);
 const mode = args[0]?.startsWith('--') ? args.shift() : undefined;
@@ -40,16 +41,7 @@ async function startChildSandbox(latencyMs: number) {
     ['--import', 'tsx', fileURLToPath(import.meta.url), '--sandbox', String(N), String(latencyMs)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const line = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => {
-      text += c.toString();
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(text.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox child exited with ${String(code)}`)));
-  });
-  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  const { url, token } = await sandboxChildAddress(child);
   return {
     url,
     token,

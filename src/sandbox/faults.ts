@@ -24,7 +24,7 @@ export type FaultDecision =
   | { kind: 'none' };
 
 /** mulberry32: small, fast, seedable. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -45,3 +45,27 @@ export function sampleSandboxes(prefix: string): { dir: string; sandbox: () => P
   };
   return { dir, sandbox };
 }
+
+/**
+ * The sample store with no products and no orders, and two customers (cus_1 Aida 60121111111,
+ * cus_2 Badrul 60122222222, both last updated 2026-01-01): a seed for customer imports.
+ */
+export function twoCustomersStore(): StoreSnapshot {
+  const t = '2026-01-01T00:00:00.000Z';
+  const customer = (id: string, name: string, phone: string) => ({
+    id,
+    object: 'customer' as const,
+    name,
+    phone,
+    email: null,
+    address: null,
+    created_at: t,
+    updated_at: t,
+  });
+  return {
+    ...structuredClone(SAMPLE_STORE),
+    products: [],
+    orders: [],
+    customers: [customer('cus_1', 'Aida', '60121111111'), customer('cus_2', 'Badrul', '60122222222')],
+  };
+}

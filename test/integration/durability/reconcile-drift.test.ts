@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { twoCustomersStore } from '../../helpers/sample-sandboxes.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 let sandbox: RunningSandbox | undefined;
@@ -82,26 +82,7 @@ describe('runs resume --reconcile of a damaged journal', () => {
   }
 
   it('customers: a PATCH of unproven outcome is not re-sent over a change made since planning; one already holding the change is settled without a write', async () => {
-    const seed = StoreSnapshot.parse(JSON.parse(readFileSync(resolve('samples/store.json'), 'utf8')));
-    const t = '2026-01-01T00:00:00.000Z';
-    const customer = (id: string, name: string, phone: string) => ({
-      id,
-      object: 'customer' as const,
-      name,
-      phone,
-      email: null,
-      address: null,
-      created_at: t,
-      updated_at: t,
-    });
-    sandbox = await startSandbox({
-      seed: {
-        ...seed,
-        products: [],
-        orders: [],
-        customers: [customer('cus_1', 'Aida', '60121111111'), customer('cus_2', 'Badrul', '60122222222')],
-      },
-    });
+    sandbox = await startSandbox({ seed: twoCustomersStore() });
     const s = sandbox;
     const env = { MERCHANT_API_URL: s.url, MERCHANT_API_TOKEN: s.token };
     const dir = mkdtempSync(join(tmpdir(), 'mbulk-reconcile-cus-'));

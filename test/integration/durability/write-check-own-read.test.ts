@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { planCustomerImport } from '../../../src/jobs/customers/customer-import.
 import { planProductImport } from '../../../src/jobs/products/product-import.js';
 import type { ProductApplySummary } from '../../../src/jobs/products/product-job.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { twoCustomersStore } from '../../helpers/sample-sandboxes.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 /**
@@ -222,26 +222,7 @@ describe("write-time check: the run's own read of the catalog is its first listi
 
 describe("write-time check: the plan's own read of the customers is the first listing", () => {
   it('import customers --apply, listing slow, plan past 5 s: no GET /customers/{id} and no second listing', async () => {
-    const seed = StoreSnapshot.parse(JSON.parse(readFileSync(STORE, 'utf8')));
-    const t = '2026-01-01T00:00:00.000Z';
-    const customer = (id: string, name: string, phone: string) => ({
-      id,
-      object: 'customer' as const,
-      name,
-      phone,
-      email: null,
-      address: null,
-      created_at: t,
-      updated_at: t,
-    });
-    sandbox = await startSandbox({
-      seed: {
-        ...seed,
-        products: [],
-        orders: [],
-        customers: [customer('cus_1', 'Aida', '60121111111'), customer('cus_2', 'Badrul', '60122222222')],
-      },
-    });
+    sandbox = await startSandbox({ seed: twoCustomersStore() });
     const s = sandbox;
     const client = slowClient(s);
     const dir = mkdtempSync(join(tmpdir(), 'mbulk-own-read-cus-'));

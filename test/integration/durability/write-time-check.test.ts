@@ -7,7 +7,7 @@ import { MerchantClient } from '../../../src/api/merchant-client.js';
 import { applyCustomerRun, planCustomerImport } from '../../../src/jobs/customers/customer-import.js';
 import { applyProductRun, planProductImport } from '../../../src/jobs/products/product-import.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { StoreSnapshot } from '../../../src/schema/snapshot.js';
+import { twoCustomersStore } from '../../helpers/sample-sandboxes.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -174,26 +174,7 @@ describe('write-time check: products', () => {
 
 describe('write-time check: customers', () => {
   it('a customer changed after planning is not PATCHed, a create whose phone appeared meanwhile is not sent; the rest applies', async () => {
-    const seed = StoreSnapshot.parse(JSON.parse(readFileSync(STORE, 'utf8')));
-    const t = '2026-01-01T00:00:00.000Z';
-    const customer = (id: string, name: string, phone: string) => ({
-      id,
-      object: 'customer' as const,
-      name,
-      phone,
-      email: null,
-      address: null,
-      created_at: t,
-      updated_at: t,
-    });
-    sandbox = await startSandbox({
-      seed: {
-        ...seed,
-        products: [],
-        orders: [],
-        customers: [customer('cus_1', 'Aida', '60121111111'), customer('cus_2', 'Badrul', '60122222222')],
-      },
-    });
+    sandbox = await startSandbox({ seed: twoCustomersStore() });
     const s = sandbox;
     const client = new MerchantClient({ baseUrl: s.url, token: s.token });
     const dir = mkdtempSync(join(tmpdir(), 'mbulk-write-check-cus-'));

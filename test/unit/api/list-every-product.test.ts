@@ -4,26 +4,13 @@ import { mergePartitions, PageIterator } from '../../../src/api/paginate.js';
 import { listEveryProduct, type StatusPages } from '../../../src/api/resources/list-every-product.js';
 import type { ListEnvelope } from '../../../src/schema/common.js';
 import type { Product, ProductStatus } from '../../../src/schema/product.js';
+import { mulberry32 } from '../../../src/sandbox/faults.js';
 
 const LIMIT = 10;
 
 /** A PRNG (mulberry32) so that each seed replays the same race. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
-/**
- * A store of `n` products in creation order whose listing answers from the state at the moment it
- * is served (after a random delay) and, as each page is served, flips the status of a random
- * product (each product at most once). Every product exists throughout: a complete read finds all.
- */
 function racingStore(seed: number, n: number, hiddenShare: number) {
   const random = prng(seed);
   const products = Array.from({ length: n }, (_, i) => ({
