@@ -196,12 +196,13 @@ export async function cliParser(
   // After starting a command's handler, yargs renders that command's whole help text and keeps it
   // (cacheHelpMessage) for a showHelp/getHelp afterwards, which mbulk never calls: a third of an
   // in-process `mbulk import` went to measuring the help's string widths. `--help` is unchanged.
-  (parser as unknown as YargsInternals).getInternalMethods().getUsageInstance().cacheHelpMessage = () =>
-    undefined;
+  // Guarded: a yargs whose internals moved keeps its own behaviour instead of failing every command.
+  const usage = (parser as unknown as Partial<YargsInternals>).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
   return parser;
 }
 
 /** The part of yargs' internals the parser above reaches (yargs 18, lib/usage.js). */
 interface YargsInternals {
-  getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } };
+  getInternalMethods(): { getUsageInstance?(): { cacheHelpMessage?(): void } | undefined };
 }
